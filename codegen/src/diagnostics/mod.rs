@@ -1,0 +1,224 @@
+//! Findings of a run: severity, stable code, `file:line:col`, the source line with a
+//! caret, and a help line. Every stage pushes into one [`Diagnostics`] so that all
+//! problems of a run are reported at once (serde_derive's `Ctxt` discipline).
+
+mod render;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+pub use render::render;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// A source file held in memory so that findings can show its lines.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// The path as the user gave it (shown in `--> path:line:col`).
+    pub path: String,
+    pub text: String,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> Arc<SourceFile> {
+        let text = text.into();
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Arc::new(SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        })
+    }
+
+    /// 1-based line and 1-based column (in characters) of a byte offset.
+    pub fn line_col(&self, byte: usize) -> (usize, usize) {
+        let byte = byte.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= byte) - 1;
+        let start = self.line_starts[line];
+        let col = self
+            .text
+            .get(start..byte)
+            .map_or(byte - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+
+    /// Byte offset of a 1-based line and 1-based character column.
+    pub fn offset(&self, line: usize, col: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let line_text = &self.text[start..];
+        let in_line = line_text
+            .char_indices()
+            .nth(col.saturating_sub(1))
+            .map_or(line_text.len(), |(i, _)| i);
+        start + in_line
+    }
+}
+
+/// Where a finding points: a file and a byte range in it.
+#[derive(Debug, Clone)]
+pub struct Location {
+    pub file: Arc<SourceFile>,
+    pub span: Range<usize>,
+}
+
+impl Location {
+    /// `path:line:col` of the start of the span.
+    pub fn display(&self) -> String {
+        let (line, col) = self.file.line_col(self.span.start);
+        format!("{}:{line}:{col}", self.file.path)
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Stable code, e.g. `TW104`; see [`codes`].
+    pub code: &'static str,
+    pub message: String,
+    pub location: Option<Location>,
+    /// Short text under the caret.
+    pub label: Option<String>,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            location: None,
+            label: None,
+            help: None,
+        }
+    }
+
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
+    }
+
+    pub fn at(mut self, location: Location) -> Self {
+        self.location = Some(location);
+        self
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// `(line, column)` of the finding, if it has a location.
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        self.location
+            .as_ref()
+            .map(|l| l.file.line_col(l.span.start))
+    }
+}
+
+/// The findings of one run.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    items: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.items.push(diagnostic);
+    }
+
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.items.extend(other.items);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.items.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    pub fn warning_count(&self) -> usize {
+        self.items.len() - self.error_count()
+    }
+
+    /// Strict mode: every warning becomes an error.
+    pub fn promote_warnings(&mut self) {
+        for d in &mut self.items {
+            d.severity = Severity::Error;
+        }
+    }
+
+    /// Findings in a stable order: by file, position, then code.
+    pub fn sorted(mut self) -> Vec<Diagnostic> {
+        self.items.sort_by(|a, b| {
+            let key = |d: &Diagnostic| {
+                d.location
+                    .as_ref()
+                    .map(|l| (l.file.path.clone(), l.span.start))
+            };
+            key(a).cmp(&key(b)).then(a.code.cmp(b.code))
+        });
+        self.items
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.items.iter()
+    }
+}
+
+/// The stable codes. Each names one kind of problem; tests pin the rendered text.
+pub mod codes {
+    pub const YAML_SYNTAX: &str = "TW100";
+    pub const FRONT_MATTER: &str = "TW101";
+    pub const YAML_LIMIT: &str = "TW102";
+    pub const MISSING_FIELD: &str = "TW103";
+    pub const WRONG_TYPE: &str = "TW104";
+    pub const UNKNOWN_FIELD: &str = "TW105";
+    pub const NOT_AN_ADAPTER: &str = "TW106";
+    pub const VERSION: &str = "TW107";
+    pub const BASE_URL: &str = "TW108";
+    pub const FILE_NAME: &str = "TW109";
+    pub const NO_OPERATIONS: &str = "TW110";
+    pub const UNKNOWN_GROUP: &str = "TW111";
+    pub const MAPS_TO: &str = "TW112";
+    pub const HTTP_METHOD: &str = "TW113";
+    pub const PLACEHOLDER_WITHOUT_PARAM: &str = "TW114";
+    pub const PARAM_WITHOUT_PLACEHOLDER: &str = "TW115";
+    pub const DUPLICATE_OPERATION: &str = "TW116";
+    pub const PARAM_TYPE: &str = "TW117";
+    pub const REQUIRED_NOT_BOOL: &str = "TW118";
+    pub const PAGINATION_STYLE: &str = "TW119";
+    pub const LITERAL_CREDENTIAL: &str = "TW120";
+    pub const AUTH: &str = "TW121";
+    pub const NAME: &str = "TW122";
+    pub const MISSING_DESCRIPTION: &str = "TW123";
+    pub const VALUE_MISMATCH: &str = "TW124";
+    pub const UNKNOWN_VALUE: &str = "TW125";
+    pub const TARGET: &str = "TW126";
+    pub const FORBIDDEN_OPERATION: &str = "TW127";
+    pub const IO: &str = "TW128";
+}

@@ -1,0 +1,204 @@
+//! Every decision about a tool, made once from the IR: name, title, description,
+//! schemas, annotations, metadata and the executor's descriptor. The Rust emitter turns
+//! a plan into static tables; the CLI turns the same plan into run-time tables, so
+//! compiled and interpreted catalogs cannot drift apart.
+
+use serde_json::{Map, Value, json};
+
+use super::text;
+use crate::ir::{self, Crude, DangerLevel, Direction, Method, ParamLocation, Schema, SchemaType};
+
+/// MCP tool annotations, all explicit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+/// One parameter as the executor sees it.
+#[derive(Debug, Clone)]
+pub struct ParamPlan {
+    pub field: String,
+    pub wire_name: String,
+    pub location: ParamLocation,
+    pub required: bool,
+    pub kind: SchemaType,
+    pub explode: bool,
+}
+
+/// Everything about one tool.
+#[derive(Debug, Clone)]
+pub struct ToolPlan {
+    pub name: String,
+    pub api: String,
+    pub title: String,
+    pub description: String,
+    pub input_schema: Value,
+    pub output_schema: Option<Value>,
+    pub annotations: Annotations,
+    pub meta: Value,
+    pub method: Method,
+    pub path: String,
+    pub params: Vec<ParamPlan>,
+    pub body: ir::BodyEncoding,
+    pub wrap_output: bool,
+    /// `danger_level: forbidden` operations get a client method but no tool.
+    pub exposed: bool,
+}
+
+pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
+    let input = Schema::object(
+        op.params
+            .iter()
+            .map(|p| (p.name.clone(), p.schema.clone(), p.required)),
+    );
+    let mut input_schema = input.to_json(Direction::Input);
+    // The root is always closed, even with no parameters: an LLM must send `{}`.
+    input_schema["additionalProperties"] = json!(false);
+    let output = op.success_response().and_then(|r| r.schema.as_ref());
+    let wrap_output = output.is_some_and(|s| s.ty != SchemaType::Object);
+    let output_schema = output.map(|s| {
+        if wrap_output {
+            json!({
+                "type": "object",
+                "properties": { "result": s.to_json(Direction::Output) },
+                "required": ["result"],
+            })
+        } else {
+            s.to_json(Direction::Output)
+        }
+    });
+    ToolPlan {
+        name: op.name.clone(),
+        api: api.name.clone(),
+        title: text::title(&op.name),
+        description: description(api, op),
+        input_schema,
+        output_schema,
+        annotations: annotations(op),
+        meta: meta(api, op),
+        method: op.method,
+        path: op.path.clone(),
+        params: op
+            .params
+            .iter()
+            .map(|p| ParamPlan {
+                field: p.name.clone(),
+                wire_name: p.name.clone(),
+                location: p.location,
+                required: p.required,
+                kind: p.schema.ty,
+                explode: p.explode,
+            })
+            .collect(),
+        body: op.body,
+        wrap_output,
+        exposed: op.safety.danger_level != Some(DangerLevel::Forbidden),
+    }
+}
+
+/// Conservative hints: under-annotate rather than mis-annotate.
+pub fn annotations(op: &ir::Operation) -> Annotations {
+    let danger = op.safety.danger_level;
+    let declared_destructive = matches!(
+        danger,
+        Some(DangerLevel::Destructive | DangerLevel::Dangerous | DangerLevel::Forbidden)
+    );
+    let read_only = op.kind == Crude::Read && op.method.is_safe() && !declared_destructive;
+    let destructive = !read_only
+        && match danger {
+            Some(DangerLevel::Safe | DangerLevel::Reversible) => false,
+            Some(_) => true,
+            None => op.kind == Crude::Delete || op.method == Method::Delete,
+        };
+    let idempotent = match op.safety.non_idempotent {
+        Some(non) => !non,
+        None => matches!(
+            op.method,
+            Method::Get | Method::Put | Method::Head | Method::Options
+        ),
+    };
+    Annotations {
+        read_only,
+        destructive,
+        idempotent,
+        open_world: true,
+    }
+}
+
+/// The author's description, or a composed, verb-led one; never empty.
+fn description(api: &ir::Api, op: &ir::Operation) -> String {
+    let mut out = match &op.description {
+        Some(d) if !d.trim().is_empty() => text::fold(d),
+        _ => composed(api, op),
+    };
+    if op.safety.requires_confirmation {
+        out.push_str("\n\nRequires confirmation: ask the user before calling this tool.");
+    }
+    out
+}
+
+fn composed(api: &ir::Api, op: &ir::Operation) -> String {
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    let last_param = segments
+        .last()
+        .and_then(|s| s.strip_prefix('{'))
+        .map(|s| s.trim_end_matches('}'));
+    let resource = segments
+        .iter()
+        .rev()
+        .find(|s| !s.starts_with('{'))
+        .map(|s| s.replace(['-', '_'], " "))
+        .unwrap_or_else(|| api.name.replace(['-', '_'], " "));
+    let one = text::singular(&resource);
+    let by = last_param.map(|p| format!(" by {p}")).unwrap_or_default();
+    let sentence = match (op.kind, op.method) {
+        (Crude::Create, _) => format!("Creates a new {one}."),
+        (Crude::Read, _) if last_param.is_some() => format!("Fetches a single {one}{by}."),
+        (Crude::Read, _) => format!("Lists {resource}."),
+        (Crude::Update, Method::Patch) => format!("Partially updates a {one}{by}."),
+        (Crude::Update, _) => format!("Updates a {one}{by}."),
+        (Crude::Delete, _) => format!("Deletes a {one}{by}."),
+        (Crude::Execute, _) => format!(
+            "Runs {} on {resource}.",
+            text::title(&op.name).to_lowercase()
+        ),
+    };
+    format!(
+        "{sentence} Calls `{} {}` on the {} API.",
+        op.method.as_str(),
+        op.path,
+        api.name
+    )
+}
+
+/// Inspectable metadata: where the tool comes from and the hints with no MCP field.
+fn meta(api: &ir::Api, op: &ir::Operation) -> Value {
+    let mut m = Map::new();
+    m.insert("api".into(), json!(api.name));
+    m.insert("apiVersion".into(), json!(api.version));
+    m.insert("method".into(), json!(op.method.as_str()));
+    m.insert("path".into(), json!(op.path));
+    m.insert("crude".into(), json!(op.kind.as_str()));
+    if let Some(d) = op.safety.danger_level {
+        m.insert("dangerLevel".into(), json!(d.as_str()));
+    }
+    if op.safety.requires_confirmation {
+        m.insert("requiresConfirmation".into(), json!(true));
+    }
+    if let Some(p) = &op.pagination {
+        let mut page = Map::new();
+        page.insert("style".into(), json!(p.style));
+        page.extend(p.settings.iter().map(|(k, v)| (k.clone(), v.clone())));
+        m.insert("pagination".into(), Value::Object(page));
+    }
+    if op.supports_fields {
+        m.insert("supportsFields".into(), json!(true));
+    }
+    if !op.meta.is_empty() {
+        m.insert("native".into(), json!(op.meta));
+    }
+    json!({ "toolwright": m })
+}

@@ -1,0 +1,220 @@
+//! # toolwright-codegen
+//!
+//! Build-time generator: adapter files (`*-adapter.md`) become a typed Rust client per
+//! API and one static tool catalog, written to `OUT_DIR`.
+//!
+//! ```no_run
+//! // build.rs
+//! fn main() -> Result<(), toolwright_codegen::Error> {
+//!     toolwright_codegen::Config::new().adapters("adapters").generate()?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! ```ignore
+//! // src/lib.rs or src/main.rs
+//! include!(concat!(env!("OUT_DIR"), "/toolwright.rs"));
+//! ```
+//!
+//! The pipeline, one folder per stage: [`source`] (find and parse inputs, lower them to
+//! the [`ir`]), [`check`] (cross-input rules), [`emit`] (IR → files), with
+//! [`diagnostics`] collecting every finding of a run.
+
+pub mod check;
+pub mod diagnostics;
+pub mod emit;
+pub mod ir;
+mod output;
+pub mod source;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use diagnostics::{Diagnostic, Diagnostics, Severity};
+
+pub use emit::ENTRY_FILE;
+
+/// Everything a run learned: the inputs, the lowered APIs and the findings.
+#[derive(Debug)]
+pub struct Analysis {
+    pub inputs: source::Inputs,
+    pub apis: Vec<ir::Api>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Analysis {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+
+    /// All findings rendered, separated by blank lines, plus a summary line.
+    pub fn render(&self) -> String {
+        let mut out: Vec<String> = self.diagnostics.iter().map(diagnostics::render).collect();
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        let warnings = self.diagnostics.len() - errors;
+        if errors + warnings > 0 {
+            out.push(format!("{errors} error(s), {warnings} warning(s)"));
+        }
+        out.join("\n\n")
+    }
+}
+
+/// Reads, lowers and checks `inputs` (files, or directories searched for
+/// `*-adapter.md`). In strict mode warnings count as errors.
+pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
+    let mut diags = Diagnostics::default();
+    let found = source::discover(inputs, &mut diags);
+    let apis = source::load(&found, &mut diags);
+    check::check(&apis, &mut diags);
+    if strict {
+        diags.promote_warnings();
+    }
+    Analysis {
+        inputs: found,
+        apis,
+        diagnostics: diags.sorted(),
+    }
+}
+
+/// Configures generation, in the style of `prost_build::Config`.
+#[derive(Debug, Default, Clone)]
+pub struct Config {
+    inputs: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    strict: bool,
+    cargo_directives: Option<bool>,
+}
+
+impl Config {
+    pub fn new() -> Self {
+        Config::default()
+    }
+
+    /// Adds adapter inputs: a `*-adapter.md` file, or a directory searched recursively.
+    pub fn adapters(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.inputs.push(path.as_ref().to_owned());
+        self
+    }
+
+    /// Where to write; defaults to `$OUT_DIR`.
+    pub fn out_dir(&mut self, dir: impl AsRef<Path>) -> &mut Self {
+        self.out_dir = Some(dir.as_ref().to_owned());
+        self
+    }
+
+    /// Turns every warning into an error.
+    pub fn strict(&mut self, strict: bool) -> &mut Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Whether to print `cargo::` directives (warnings, errors, rerun-if-changed).
+    /// Defaults to on when running inside a build script.
+    pub fn cargo_directives(&mut self, on: bool) -> &mut Self {
+        self.cargo_directives = Some(on);
+        self
+    }
+
+    /// Reads every input, checks it, and writes the generated files (only those whose
+    /// content changed). Returns the files written or kept.
+    ///
+    /// # Errors
+    /// Any error finding (all of them, rendered), or an I/O failure.
+    pub fn generate(&self) -> Result<Generated, Error> {
+        let cargo = self.cargo_directives.unwrap_or_else(|| {
+            std::env::var_os("CARGO_MANIFEST_DIR").is_some()
+                && std::env::var_os("OUT_DIR").is_some()
+        });
+        let analysis = analyze(&self.inputs, self.strict);
+        if cargo {
+            for path in analysis
+                .inputs
+                .files
+                .iter()
+                .chain(&analysis.inputs.dirs)
+                .chain(&self.inputs)
+            {
+                println!("cargo::rerun-if-changed={}", path.display());
+            }
+            for d in &analysis.diagnostics {
+                let level = if d.severity == Severity::Error {
+                    "error"
+                } else {
+                    "warning"
+                };
+                for line in diagnostics::render(d).lines() {
+                    println!("cargo::{level}={line}");
+                }
+            }
+        }
+        if analysis.has_errors() {
+            return Err(Error::Diagnostics(analysis.render()));
+        }
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or(Error::NoOutDir)?,
+        };
+        let files = emit::generate(&analysis.apis);
+        let written = output::write_all(&out_dir, &files)?;
+        Ok(Generated {
+            out_dir,
+            files: files.into_keys().collect(),
+            written,
+            warnings: analysis.render(),
+        })
+    }
+}
+
+/// What [`Config::generate`] produced.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub out_dir: PathBuf,
+    /// Every generated file name.
+    pub files: Vec<String>,
+    /// The files whose content changed and were rewritten.
+    pub written: Vec<String>,
+    /// Rendered warnings (empty when none).
+    pub warnings: String,
+}
+
+/// Why generation failed.
+#[non_exhaustive]
+pub enum Error {
+    /// The inputs have errors; all findings, rendered.
+    Diagnostics(String),
+    /// `OUT_DIR` is not set and no output directory was configured.
+    NoOutDir,
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Diagnostics(rendered) => f.write_str(rendered),
+            Error::NoOutDir => f.write_str(
+                "OUT_DIR is not set: call generate() from build.rs, or set Config::out_dir",
+            ),
+            Error::Io { path, source } => write!(f, "cannot write `{}`: {source}", path.display()),
+        }
+    }
+}
+
+// `fn main() -> Result<(), Error>` prints the error with Debug; show the readable text.
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{self}")
+    }
+}
+
+impl std::error::Error for Error {}

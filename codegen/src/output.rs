@@ -1,0 +1,28 @@
+//! Writing generated files: only when the content changed, so cargo does not rebuild
+//! the user's crate for nothing.
+
+use std::path::Path;
+
+use crate::Error;
+use crate::emit::Files;
+
+/// Writes `files` into `dir`; returns the names that were (re)written.
+pub fn write_all(dir: &Path, files: &Files) -> Result<Vec<String>, Error> {
+    std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let mut written = Vec::new();
+    for (name, content) in files {
+        let path = dir.join(name);
+        if std::fs::read(&path).is_ok_and(|old| old == content.as_bytes()) {
+            continue;
+        }
+        std::fs::write(&path, content).map_err(|source| Error::Io {
+            path: path.clone(),
+            source,
+        })?;
+        written.push(name.clone());
+    }
+    Ok(written)
+}

@@ -1,0 +1,440 @@
+//! The `operations` mapping: CRUDE groups, `maps_to`, params, responses and hints.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::fields::Reader;
+use super::params;
+use super::yaml::{Node, NodeValue};
+use crate::diagnostics::{Diagnostic, codes};
+use crate::ir::{
+    self, BodyEncoding, Crude, DangerLevel, Method, ParamLocation, Schema, SchemaType,
+};
+
+const KNOWN: &[&str] = &[
+    "name",
+    "maps_to",
+    "description",
+    "params",
+    "response",
+    "pagination",
+    "supports_fields",
+    "danger_level",
+    "requires_confirmation",
+    "non_idempotent",
+    "body",
+];
+
+const PAGINATION_STYLES: &[&str] = &["none", "offset", "cursor", "page", "link_header", "token"];
+
+pub fn all(r: &mut Reader<'_>, node: &Node, key_span: Range<usize>) -> Vec<ir::Operation> {
+    let Some(mut groups) = r.fields(node, "operations") else {
+        return Vec::new();
+    };
+    groups.use_all();
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<String, Range<usize>> = BTreeMap::new();
+    let entries: Vec<(String, Node, Node)> = groups
+        .entries()
+        .map(|(k, kn, v)| (k.to_owned(), kn.clone(), v.clone()))
+        .collect();
+    for (group, key, list) in entries {
+        let Some((_, kind)) = Crude::ALL.iter().find(|(n, _)| *n == group) else {
+            r.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_GROUP,
+                    format!("unknown operation group `{group}`"),
+                )
+                .at(r.location(key.span.clone()))
+                .label("not a CRUDE group")
+                .help("group operations under create, read, update, delete or execute"),
+            );
+            continue;
+        };
+        let NodeValue::Seq(items) = &list.value else {
+            if !matches!(list.value, NodeValue::Null) {
+                r.wrong_type(&list, &group, "a list of operations");
+            }
+            continue;
+        };
+        for item in items {
+            if let Some(op) = operation(r, item, *kind, &mut seen) {
+                out.push(op);
+            }
+        }
+    }
+    if out.is_empty() && seen.is_empty() {
+        r.push(
+            Diagnostic::error(codes::NO_OPERATIONS, "the adapter declares no operations")
+                .at(r.location(key_span))
+                .help("add at least one operation, e.g. under `read:` a `- name: ... maps_to: GET /...`"),
+        );
+    }
+    out
+}
+
+fn operation(
+    r: &mut Reader<'_>,
+    node: &Node,
+    kind: Crude,
+    seen: &mut BTreeMap<String, Range<usize>>,
+) -> Option<ir::Operation> {
+    let mut f = r.fields(node, "operation")?;
+    let name = r.req_str(&mut f, "name", "add `name: list_items` (the tool name)");
+    if let Some(n) = &name {
+        if !is_tool_name(&n.value) {
+            r.push(
+                Diagnostic::error(
+                    codes::NAME,
+                    format!("`{}` is not a valid operation name", n.value),
+                )
+                .at(r.location(n.span.clone()))
+                .label("must match ^[A-Za-z][A-Za-z0-9_]{0,63}$")
+                .help("LLM providers accept only letters, digits and `_`; e.g. `list_issues`"),
+            );
+        }
+        if let Some(first) = seen.get(&n.value) {
+            let (line, _) = r.file.line_col(first.start);
+            r.push(
+                Diagnostic::error(
+                    codes::DUPLICATE_OPERATION,
+                    format!("duplicate operation name `{}`", n.value),
+                )
+                .at(r.location(n.span.clone()))
+                .label(format!("first defined on line {line}"))
+                .help("operation names become tool names and must be unique; rename one"),
+            );
+        } else {
+            seen.insert(n.value.clone(), n.span.clone());
+        }
+    }
+    let maps_to = r.req_str(&mut f, "maps_to", "add `maps_to: \"GET /items/{id}\"`");
+    let target = maps_to
+        .as_ref()
+        .and_then(|m| parse_maps_to(r, &m.value, m.span.clone()));
+    let description = r.opt_str(&mut f, "description").map(|t| t.value);
+    if description.is_none()
+        && let Some(n) = &name
+    {
+        r.push(
+            Diagnostic::warning(codes::MISSING_DESCRIPTION, format!("operation `{}` has no description", n.value))
+                .at(r.location(n.span.clone()))
+                .label("a description is composed from the method and path")
+                .help("add `description:` saying what the operation does and when to use it; LLMs pick tools by it"),
+        );
+    }
+    let supports_fields = r.opt_bool(&mut f, "supports_fields").unwrap_or(false);
+    let requires_confirmation = r.opt_bool(&mut f, "requires_confirmation").unwrap_or(false);
+    let non_idempotent = r.opt_bool(&mut f, "non_idempotent");
+    let danger_level = r.opt_str(&mut f, "danger_level").and_then(|t| {
+        let found = DangerLevel::ALL
+            .iter()
+            .find(|(n, _)| *n == t.value)
+            .map(|(_, d)| *d);
+        if found.is_none() {
+            r.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_VALUE,
+                    format!("unknown danger_level `{}`", t.value),
+                )
+                .at(r.location(t.span))
+                .help("use one of: safe, reversible, destructive, dangerous, forbidden"),
+            );
+        }
+        found
+    });
+    let body = match r.opt_str(&mut f, "body") {
+        None => BodyEncoding::Json,
+        Some(t) if t.value == "json" => BodyEncoding::Json,
+        Some(t) if t.value == "form" => BodyEncoding::Form,
+        Some(t) => {
+            r.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_VALUE,
+                    format!("unknown body encoding `{}`", t.value),
+                )
+                .at(r.location(t.span))
+                .help("use `body: json` (the default) or `body: form`"),
+            );
+            BodyEncoding::Json
+        }
+    };
+    let pagination = f.get("pagination").and_then(|p| pagination(r, p));
+    let mut responses = Vec::new();
+    if let Some(resp) = f.get("response")
+        && let Some(response) = response(r, resp)
+    {
+        responses.push(response);
+    }
+    let params_node = f.get("params");
+    let meta = r.finish(f, KNOWN);
+
+    let (method, path, path_span) = target?;
+    let params = params_node
+        .map(|p| params(r, p, method, &path, &path_span))
+        .unwrap_or_default();
+    check_placeholders(r, &path, &path_span, &params);
+    Some(ir::Operation {
+        name: name?.value,
+        kind,
+        method,
+        path,
+        description,
+        params,
+        body,
+        responses,
+        pagination,
+        supports_fields,
+        safety: ir::SafetyHints {
+            danger_level,
+            requires_confirmation,
+            non_idempotent,
+        },
+        meta,
+        source: Some(r.location(node.span.clone())),
+    })
+}
+
+pub fn is_tool_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `"METHOD /path/{x}"`.
+fn parse_maps_to(
+    r: &mut Reader<'_>,
+    text: &str,
+    span: Range<usize>,
+) -> Option<(Method, String, Range<usize>)> {
+    let mut parts = text.split_whitespace();
+    let (Some(method), Some(path), None) = (parts.next(), parts.next(), parts.next()) else {
+        r.push(
+            Diagnostic::error(
+                codes::MAPS_TO,
+                format!("`maps_to` must be \"METHOD /path\", found `{text}`"),
+            )
+            .at(r.location(span))
+            .help("write the HTTP method and the path, e.g. `maps_to: \"GET /issues/{id}\"`"),
+        );
+        return None;
+    };
+    let Some(m) = Method::parse(method) else {
+        r.push(
+            Diagnostic::error(
+                codes::HTTP_METHOD,
+                format!("unknown HTTP method `{method}`"),
+            )
+            .at(r.location(span))
+            .help("use one of: GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS (upper case)"),
+        );
+        return None;
+    };
+    let balanced = {
+        let mut depth = 0i32;
+        path.chars().all(|c| {
+            depth += i32::from(c == '{') - i32::from(c == '}');
+            (0..=1).contains(&depth)
+        }) && depth == 0
+    };
+    if !path.starts_with('/') || !balanced || path.contains("{}") {
+        r.push(
+            Diagnostic::error(
+                codes::MAPS_TO,
+                format!("malformed path `{path}` in `maps_to`"),
+            )
+            .at(r.location(span))
+            .help("the path starts with `/` and marks parameters as `{name}`"),
+        );
+        return None;
+    }
+    Some((m, path.to_owned(), span))
+}
+
+fn placeholders(path: &str) -> Vec<&str> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|s| s.split('}').next())
+        .collect()
+}
+
+fn params(
+    r: &mut Reader<'_>,
+    node: &Node,
+    method: Method,
+    path: &str,
+    path_span: &Range<usize>,
+) -> Vec<ir::Param> {
+    let Some(mut f) = r.fields(node, "params") else {
+        return Vec::new();
+    };
+    f.use_all();
+    let in_path = placeholders(path);
+    let mut out = Vec::new();
+    let entries: Vec<(String, Node, Node)> = f
+        .entries()
+        .map(|(k, kn, v)| (k.to_owned(), kn.clone(), v.clone()))
+        .collect();
+    for (name, key, value) in entries {
+        let Some(spec) = params::spec(r, &name, &value) else {
+            continue;
+        };
+        let location = match spec.location {
+            Some((ParamLocation::Path, span)) if !in_path.contains(&name.as_str()) => {
+                r.push(
+                    Diagnostic::error(
+                        codes::PARAM_WITHOUT_PLACEHOLDER,
+                        format!("path parameter `{name}` has no `{{{name}}}` in the path"),
+                    )
+                    .at(r.location(span))
+                    .help(format!(
+                        "add `{{{name}}}` to `maps_to` ({path}), or move the parameter to the query"
+                    )),
+                );
+                ParamLocation::Path
+            }
+            Some((loc, _)) => loc,
+            None if in_path.contains(&name.as_str()) => ParamLocation::Path,
+            None if matches!(
+                method,
+                Method::Get | Method::Delete | Method::Head | Method::Options
+            ) =>
+            {
+                ParamLocation::Query
+            }
+            None => ParamLocation::Body,
+        };
+        let required = if location == ParamLocation::Path && !spec.required {
+            if r.file.text[spec.span.clone()].contains("required") {
+                r.push(
+                    Diagnostic::warning(
+                        codes::VALUE_MISMATCH,
+                        format!("path parameter `{name}` is always required"),
+                    )
+                    .at(r.location(key.span.clone()))
+                    .help("remove `required: false`; a path cannot leave a segment out"),
+                );
+            }
+            true
+        } else {
+            spec.required
+        };
+        out.push(ir::Param {
+            name,
+            location,
+            required,
+            schema: spec.schema,
+            explode: true,
+            source: Some(r.location(key.span.clone())),
+        });
+    }
+    let _ = path_span;
+    out
+}
+
+fn check_placeholders(r: &mut Reader<'_>, path: &str, span: &Range<usize>, params: &[ir::Param]) {
+    for name in placeholders(path) {
+        if !params.iter().any(|p| p.name == name) {
+            r.push(
+                Diagnostic::error(
+                    codes::PLACEHOLDER_WITHOUT_PARAM,
+                    format!("path placeholder `{{{name}}}` has no parameter"),
+                )
+                .at(r.location(span.clone()))
+                .help(format!(
+                    "add `{name}: {{ type: string, required: true }}` under `params`"
+                )),
+            );
+        }
+    }
+}
+
+fn pagination(r: &mut Reader<'_>, node: &Node) -> Option<ir::Pagination> {
+    let mut f = r.fields(node, "pagination")?;
+    let style = r.req_str(
+        &mut f,
+        "style",
+        "add `style: cursor` (or offset, page, link_header)",
+    )?;
+    if !PAGINATION_STYLES.contains(&style.value.as_str()) {
+        r.push(
+            Diagnostic::error(
+                codes::PAGINATION_STYLE,
+                format!("unknown pagination style `{}`", style.value),
+            )
+            .at(r.location(style.span))
+            .help(format!("use one of: {}", PAGINATION_STYLES.join(", "))),
+        );
+        return None;
+    }
+    f.use_all();
+    let settings = f
+        .entries()
+        .filter(|(k, _, _)| *k != "style")
+        .map(|(k, _, v)| (k.to_owned(), v.to_json()))
+        .collect();
+    Some(ir::Pagination {
+        style: style.value,
+        settings,
+    })
+}
+
+fn response(r: &mut Reader<'_>, node: &Node) -> Option<ir::Response> {
+    let mut f = r.fields(node, "response")?;
+    let description = r.opt_str(&mut f, "description").map(|t| t.value);
+    let ty = r.opt_str(&mut f, "type").and_then(|t| {
+        let found = SchemaType::ALL
+            .iter()
+            .find(|(n, _)| *n == t.value)
+            .map(|(_, ty)| *ty);
+        if found.is_none() {
+            r.push(
+                Diagnostic::error(
+                    codes::PARAM_TYPE,
+                    format!("unknown response type `{}`", t.value),
+                )
+                .at(r.location(t.span))
+                .help("use one of: string, integer, number, boolean, array, object"),
+            );
+        }
+        found
+    });
+    let fields = r.opt_str_list(&mut f, "fields");
+    let schema = match f.get("schema") {
+        Some(s) => params::spec(r, "response", s).map(|s| s.schema),
+        None => match (ty, fields) {
+            (_, Some(fields)) => {
+                // Field names without types: each may be any JSON value, none is promised.
+                let object = Schema::object(
+                    fields
+                        .into_iter()
+                        .map(|t| (t.value, Schema::default(), false)),
+                );
+                Some(match ty {
+                    Some(SchemaType::Array) => Schema {
+                        items: Some(Box::new(object)),
+                        ..Schema::of(SchemaType::Array)
+                    },
+                    _ => object,
+                })
+            }
+            (Some(SchemaType::Array), None) => Some(Schema {
+                items: Some(Box::new(Schema::default())),
+                ..Schema::of(SchemaType::Array)
+            }),
+            (Some(ty), None) => Some(Schema::of(ty)),
+            (None, None) => None,
+        },
+    };
+    r.finish(f, &["type", "fields", "description", "schema"]);
+    Some(ir::Response {
+        status: "200".into(),
+        description: description.clone(),
+        schema: schema.map(|mut s| {
+            if s.description.is_none() {
+                s.description = description;
+            }
+            s
+        }),
+    })
+}

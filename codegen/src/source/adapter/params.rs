@@ -1,0 +1,202 @@
+//! Parameter specs (`{ type: string, required: true, ... }`) into IR schemas. The same
+//! reader serves params, array `items`, nested `properties` and response `schema`s.
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::fields::Reader;
+use super::yaml::{Node, NodeValue};
+use crate::diagnostics::{Diagnostic, codes};
+use crate::ir::{ParamLocation, Schema, SchemaType};
+
+/// A parameter as written.
+pub struct Spec {
+    pub schema: Schema,
+    pub required: bool,
+    /// `in:` if given (our extension), with its span.
+    pub location: Option<(ParamLocation, Range<usize>)>,
+    pub span: Range<usize>,
+}
+
+const KNOWN: &[&str] = &[
+    "type",
+    "required",
+    "description",
+    "default",
+    "enum",
+    "minimum",
+    "maximum",
+    "pattern",
+    "format",
+    "in",
+    "items",
+    "properties",
+];
+
+/// Reads one spec. `name` is used in messages.
+pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
+    let mut f = r.fields(node, "parameter")?;
+    let ty = match f.get("type") {
+        Some(t) => match t
+            .as_str()
+            .and_then(|s| SchemaType::ALL.iter().find(|(n, _)| *n == s))
+        {
+            Some((_, ty)) => *ty,
+            None => {
+                r.push(
+                    Diagnostic::error(
+                        codes::PARAM_TYPE,
+                        format!("unknown type {} for `{name}`", describe(t)),
+                    )
+                    .at(r.location(t.span.clone()))
+                    .help("use one of: string, integer, number, boolean, array, object"),
+                );
+                SchemaType::Any
+            }
+        },
+        None => {
+            r.push(
+                Diagnostic::warning(
+                    codes::MISSING_FIELD,
+                    format!("`{name}` has no `type`; assuming string"),
+                )
+                .at(r.location(node.span.clone()))
+                .help("add `type: string` (or integer, number, boolean, array, object)"),
+            );
+            SchemaType::String
+        }
+    };
+    let mut schema = Schema::of(ty);
+    let required = match f.get("required") {
+        None => false,
+        Some(Node {
+            value: NodeValue::Bool(b),
+            ..
+        }) => *b,
+        Some(other) => {
+            r.push(
+                Diagnostic::error(codes::REQUIRED_NOT_BOOL, format!("`required` of `{name}` must be true or false"))
+                    .at(r.location(other.span.clone()))
+                    .label(format!("found {}", describe(other)))
+                    .help("write `required: true` or `required: false` (YAML 1.2: `yes`/`no` are strings)"),
+            );
+            false
+        }
+    };
+    schema.description = r.opt_str(&mut f, "description").map(|t| t.value);
+    schema.format = r.opt_str(&mut f, "format").map(|t| t.value);
+    schema.pattern = r.opt_str(&mut f, "pattern").map(|t| t.value);
+    for (key, slot) in [
+        ("minimum", &mut schema.minimum),
+        ("maximum", &mut schema.maximum),
+    ] {
+        if let Some(n) = f.get(key) {
+            match n.value {
+                NodeValue::Int(_) | NodeValue::Float(_) => *slot = Some(n.to_json()),
+                _ => r.wrong_type(n, key, "a number"),
+            }
+        }
+    }
+    if let Some(e) = f.get("enum") {
+        match &e.value {
+            NodeValue::Seq(items) => {
+                for item in items {
+                    check_fits(r, name, "enum value", item, ty);
+                    schema.enum_values.push(item.to_json());
+                }
+            }
+            _ => r.wrong_type(e, "enum", "a list of allowed values"),
+        }
+    }
+    if let Some(d) = f.get("default") {
+        check_fits(r, name, "default", d, ty);
+        schema.default = Some(d.to_json());
+    }
+    let location = r.opt_str(&mut f, "in").and_then(|t| {
+        match ParamLocation::ALL.iter().find(|(n, _)| *n == t.value) {
+            Some((_, loc)) => Some((*loc, t.span)),
+            None => {
+                r.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_VALUE,
+                        format!("unknown parameter location `{}`", t.value),
+                    )
+                    .at(r.location(t.span))
+                    .help("use one of: path, query, header, cookie, body"),
+                );
+                None
+            }
+        }
+    });
+    if let Some(items) = f.get("items") {
+        if ty != SchemaType::Array {
+            r.wrong_type(items, "items", "used only with `type: array`");
+        }
+        if let Some(item) = spec(r, &format!("{name}[]"), items) {
+            schema.items = Some(Box::new(item.schema));
+        }
+    } else if ty == SchemaType::Array {
+        schema.items = Some(Box::new(Schema::of(SchemaType::String)));
+        r.push(
+            Diagnostic::warning(
+                codes::MISSING_FIELD,
+                format!("array `{name}` has no `items`; assuming strings"),
+            )
+            .at(r.location(node.span.clone()))
+            .help("add `items: { type: string }` (or the item type)"),
+        );
+    }
+    if let Some(props) = f.get("properties")
+        && let Some(mut pf) = r.fields(props, "properties")
+    {
+        pf.use_all();
+        let entries: Vec<(String, Node)> = pf
+            .entries()
+            .map(|(k, _, v)| (k.to_owned(), v.clone()))
+            .collect();
+        for (prop, value) in entries {
+            if let Some(s) = spec(r, &format!("{name}.{prop}"), &value) {
+                if s.required {
+                    schema.required.push(prop.clone());
+                }
+                schema.properties.push((prop, s.schema));
+            }
+        }
+    }
+    let extra = r.finish(f, KNOWN);
+    drop(extra);
+    Some(Spec {
+        schema,
+        required,
+        location,
+        span: node.span.clone(),
+    })
+}
+
+fn describe(node: &Node) -> String {
+    match &node.value {
+        NodeValue::Str(s) => format!("`{s}`"),
+        _ => node.kind().to_owned(),
+    }
+}
+
+/// Warns when an `enum` value or `default` does not fit the declared type; the value
+/// is kept (sloppy sources keep working).
+fn check_fits(r: &mut Reader<'_>, name: &str, what: &str, node: &Node, ty: SchemaType) {
+    let value: Value = node.to_json();
+    if !ty.accepts(&value) {
+        r.push(
+            Diagnostic::warning(
+                codes::VALUE_MISMATCH,
+                format!(
+                    "{what} of `{name}` does not fit its type `{}`",
+                    ty.as_str().unwrap_or("any")
+                ),
+            )
+            .at(r.location(node.span.clone()))
+            .label(format!("found {}", node.kind()))
+            .help("change the value or the parameter's `type`; the value is kept as written"),
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! Sources: find the input files and lower each into the IR.
+
+pub mod adapter;
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostics::{Diagnostic, Diagnostics, SourceFile, codes};
+use crate::ir;
+
+/// What a run reads: the files, and the directories searched (for rerun-if-changed).
+#[derive(Debug, Default)]
+pub struct Inputs {
+    pub files: Vec<PathBuf>,
+    pub dirs: Vec<PathBuf>,
+}
+
+/// Resolves the user's inputs: a file is taken as is; a directory is searched
+/// (recursively, sorted) for `*-adapter.md`.
+pub fn discover(paths: &[PathBuf], diagnostics: &mut Diagnostics) -> Inputs {
+    let mut inputs = Inputs::default();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut inputs, diagnostics);
+        } else if path.is_file() {
+            inputs.files.push(path.clone());
+        } else {
+            diagnostics.push(
+                Diagnostic::error(
+                    codes::IO,
+                    format!("input `{}` does not exist", path.display()),
+                )
+                .help("pass adapter files (`*-adapter.md`) or directories holding them"),
+            );
+        }
+    }
+    inputs.files.dedup();
+    inputs
+}
+
+fn walk(dir: &Path, inputs: &mut Inputs, diagnostics: &mut Diagnostics) {
+    inputs.dirs.push(dir.to_owned());
+    let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                codes::IO,
+                format!("cannot read `{}`: {e}", dir.display()),
+            ));
+            return;
+        }
+    };
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, inputs, diagnostics);
+        } else if path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with("-adapter.md"))
+        {
+            inputs.files.push(path);
+        }
+    }
+}
+
+/// Reads and lowers every input file. Unreadable or broken files are reported and
+/// skipped so that the other files' findings still come out.
+pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
+    let mut apis = Vec::new();
+    for path in &inputs.files {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                diagnostics.push(Diagnostic::error(
+                    codes::IO,
+                    format!("cannot read `{}`: {e}", path.display()),
+                ));
+                continue;
+            }
+        };
+        let file = SourceFile::new(path.display().to_string(), text);
+        if let Some(api) = adapter::read(&file, diagnostics) {
+            apis.push(api);
+        }
+    }
+    apis
+}

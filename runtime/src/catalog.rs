@@ -1,0 +1,197 @@
+//! The tool catalog: tools sorted by name, looked up by binary search.
+//!
+//! Generated catalogs are `static` arrays already sorted at build time, so lookup does
+//! no hashing and no allocation, and iteration order is stable.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value, json};
+
+use crate::descriptor::{Api, Operation, Text};
+use crate::validate::ArgumentError;
+
+/// Behaviour hints for a tool, as MCP defines them. All four are always set explicitly
+/// (MCP's implicit defaults treat an unannotated tool as destructive and open-world).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
+    pub open_world: bool,
+}
+
+/// Checks a tool's JSON arguments before they are sent.
+pub type Validator = fn(&Value) -> Result<(), ArgumentError>;
+
+/// One tool: what an LLM sees, plus the descriptor the executor runs.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    pub name: Text,
+    pub title: Text,
+    pub description: Text,
+    /// JSON Schema (2020-12) of the arguments, rendered at build time.
+    pub input_schema: Text,
+    /// JSON Schema of the structured result, when the response is described.
+    pub output_schema: Option<Text>,
+    pub annotations: Annotations,
+    /// Extra, inspectable metadata (`_meta` in `tools/list`), as JSON text.
+    pub meta: Option<Text>,
+    pub operation: Cow<'static, Operation>,
+    /// Typed validation (deserialization into the generated input type). `None` for
+    /// tools interpreted at run time: their parameters are checked from the descriptor.
+    pub validate: Option<Validator>,
+}
+
+impl Tool {
+    /// The tool as an entry of an MCP `tools/list` result.
+    pub fn to_mcp_json(&self) -> Value {
+        let mut tool = Map::new();
+        tool.insert("name".into(), json!(self.name));
+        tool.insert("title".into(), json!(self.title));
+        tool.insert("description".into(), json!(self.description));
+        tool.insert("inputSchema".into(), parse_rendered(&self.input_schema));
+        if let Some(schema) = &self.output_schema {
+            tool.insert("outputSchema".into(), parse_rendered(schema));
+        }
+        let a = self.annotations;
+        tool.insert(
+            "annotations".into(),
+            json!({
+                "title": self.title,
+                "readOnlyHint": a.read_only,
+                "destructiveHint": a.destructive,
+                "idempotentHint": a.idempotent,
+                "openWorldHint": a.open_world,
+            }),
+        );
+        if let Some(meta) = &self.meta {
+            tool.insert("_meta".into(), parse_rendered(meta));
+        }
+        Value::Object(tool)
+    }
+}
+
+/// Schemas are rendered by the generator, so a parse failure is a generator bug; still
+/// never panic in a user's service: degrade to the text.
+fn parse_rendered(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+}
+
+/// A set of tools and the APIs they call.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    tools: Cow<'static, [Tool]>,
+    apis: Cow<'static, [Api]>,
+}
+
+impl Catalog {
+    /// A catalog over generated static tables. `tools` must be sorted by name; generated
+    /// code guarantees it (checked in debug builds).
+    pub const fn from_static(tools: &'static [Tool], apis: &'static [Api]) -> Catalog {
+        Catalog {
+            tools: Cow::Borrowed(tools),
+            apis: Cow::Borrowed(apis),
+        }
+    }
+
+    /// A catalog over tools built at run time. Sorts them by name.
+    ///
+    /// # Errors
+    /// Two tools with the same name.
+    pub fn from_tools(mut tools: Vec<Tool>, apis: Vec<Api>) -> Result<Catalog, String> {
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        if let Some(w) = tools.windows(2).find(|w| w[0].name == w[1].name) {
+            return Err(format!("two tools are named `{}`", w[0].name));
+        }
+        Ok(Catalog {
+            tools: Cow::Owned(tools),
+            apis: Cow::Owned(apis),
+        })
+    }
+
+    /// Joins two catalogs (for example the generated one and tools added by the service).
+    ///
+    /// # Errors
+    /// A tool name present in both.
+    pub fn merge(self, other: Catalog) -> Result<Catalog, String> {
+        let mut tools = self.tools.into_owned();
+        tools.extend(other.tools.iter().cloned());
+        let mut apis = self.apis.into_owned();
+        for api in other.apis.iter() {
+            if !apis.iter().any(|a| a.name == api.name) {
+                apis.push(api.clone());
+            }
+        }
+        Catalog::from_tools(tools, apis)
+    }
+
+    /// All tools, sorted by name.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// All APIs the tools call.
+    pub fn apis(&self) -> &[Api] {
+        &self.apis
+    }
+
+    /// Finds a tool by exact name.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        debug_assert!(self.tools.windows(2).all(|w| w[0].name < w[1].name));
+        self.tools
+            .binary_search_by(|t| t.name.as_ref().cmp(name))
+            .ok()
+            .map(|i| &self.tools[i])
+    }
+
+    /// Finds an API by name.
+    pub fn api(&self, name: &str) -> Option<&Api> {
+        self.apis.iter().find(|a| a.name == name)
+    }
+
+    /// The closest tool name to `name`, for "did you mean" hints.
+    pub fn suggest(&self, name: &str) -> Option<&str> {
+        self.tools
+            .iter()
+            .map(|t| (edit_distance(&t.name, name), t.name.as_ref()))
+            .filter(|(d, _)| *d <= name.len().max(3) / 3)
+            .min()
+            .map(|(_, n)| n)
+    }
+
+    /// The catalog as the result of an MCP `tools/list` request.
+    pub fn to_tools_list(&self) -> Value {
+        json!({ "tools": self.tools.iter().map(Tool::to_mcp_json).collect::<Vec<_>>() })
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(cur)
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        assert_eq!(edit_distance("create_issue", "create_isue"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", "abc"), 0);
+    }
+}

@@ -1,0 +1,192 @@
+//! Operation descriptors: the static tables the executor runs from.
+//!
+//! Generated code builds these in `static` items (every field borrows `'static` data),
+//! and the CLI builds them at run time from the same plan (every field owned). `Cow`
+//! lets one type serve both without leaking or copying.
+
+use std::borrow::Cow;
+
+/// Text that is either `'static` (generated code) or owned (loaded at run time).
+pub type Text = Cow<'static, str>;
+
+/// One API: where it lives and how calls to it authenticate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Api {
+    /// The API's name (the adapter's `name`); tools refer to it.
+    pub name: Text,
+    /// Default base URL; a service may override it per API on the executor.
+    pub base_url: Text,
+    /// How requests authenticate. Credentials are read from the environment at call time.
+    pub auth: Auth,
+}
+
+/// Authentication scheme of an API. Only environment variable *names* are stored here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Auth {
+    /// No credentials.
+    None,
+    /// `Authorization: Bearer <token>`, token read from `token_env`.
+    Bearer { token_env: Text },
+    /// An API key read from `key_env`, sent in a header or a query parameter.
+    ApiKey {
+        key_env: Text,
+        placement: KeyPlacement,
+    },
+    /// `Authorization: Basic base64(user:password)`.
+    Basic {
+        username_env: Text,
+        password_env: Text,
+    },
+}
+
+/// Where an API key goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyPlacement {
+    Header(Text),
+    Query(Text),
+}
+
+/// HTTP method of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+    Head,
+    Options,
+}
+
+impl Method {
+    /// The method's name as it goes on the wire.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+            Method::Head => "HEAD",
+            Method::Options => "OPTIONS",
+        }
+    }
+
+    /// Parses an upper-case method name.
+    pub fn parse(name: &str) -> Option<Method> {
+        Some(match name {
+            "GET" => Method::Get,
+            "POST" => Method::Post,
+            "PUT" => Method::Put,
+            "PATCH" => Method::Patch,
+            "DELETE" => Method::Delete,
+            "HEAD" => Method::Head,
+            "OPTIONS" => Method::Options,
+            _ => return None,
+        })
+    }
+}
+
+/// Where a parameter goes in the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ParamLocation {
+    Path,
+    Query,
+    Header,
+    Cookie,
+    Body,
+}
+
+impl ParamLocation {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ParamLocation::Path => "path",
+            ParamLocation::Query => "query",
+            ParamLocation::Header => "header",
+            ParamLocation::Cookie => "cookie",
+            ParamLocation::Body => "body",
+        }
+    }
+}
+
+/// The JSON type a parameter takes; used to check arguments when no typed input exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Array,
+    Object,
+    /// Any JSON value.
+    Any,
+}
+
+impl ValueKind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ValueKind::String => "string",
+            ValueKind::Integer => "integer",
+            ValueKind::Number => "number",
+            ValueKind::Boolean => "boolean",
+            ValueKind::Array => "array",
+            ValueKind::Object => "object",
+            ValueKind::Any => "any value",
+        }
+    }
+
+    /// Whether `value` is of this kind.
+    pub fn matches(self, value: &serde_json::Value) -> bool {
+        use serde_json::Value as V;
+        match self {
+            ValueKind::String => value.is_string(),
+            ValueKind::Integer => value.is_i64() || value.is_u64(),
+            ValueKind::Number => value.is_number(),
+            ValueKind::Boolean => value.is_boolean(),
+            ValueKind::Array => matches!(value, V::Array(_)),
+            ValueKind::Object => matches!(value, V::Object(_)),
+            ValueKind::Any => true,
+        }
+    }
+}
+
+/// One parameter of an operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    /// The argument name in the tool's input (what an LLM sends).
+    pub field: Text,
+    /// The name on the wire (path placeholder, query key, header name, body property).
+    pub wire_name: Text,
+    pub location: ParamLocation,
+    pub required: bool,
+    pub kind: ValueKind,
+    /// For query parameters holding arrays or objects: repeat the key (`true`)
+    /// or join values with commas (`false`).
+    pub explode: bool,
+}
+
+/// How the request body is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyEncoding {
+    /// `application/json`
+    Json,
+    /// `application/x-www-form-urlencoded`
+    Form,
+}
+
+/// What the executor needs to run one operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    /// Tool / operation name, unique in a catalog.
+    pub name: Text,
+    /// Name of the [`Api`] this operation belongs to.
+    pub api: Text,
+    pub method: Method,
+    /// Path template relative to the base URL, with `{placeholders}`.
+    pub path: Text,
+    pub params: Cow<'static, [Param]>,
+    pub body: BodyEncoding,
+    /// The response is not a JSON object: the tool's structured output wraps it as
+    /// `{"result": ...}` so that it matches the object-rooted output schema.
+    pub wrap_output: bool,
+}

@@ -1,0 +1,127 @@
+//! Errors of the runtime. Messages name what is wrong and how to fix it; they never
+//! contain credential values.
+
+use std::fmt;
+
+/// Everything a call can fail with.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// No tool of that name in the catalog.
+    UnknownTool {
+        name: String,
+        suggestion: Option<String>,
+    },
+    /// The arguments do not fit the tool's input.
+    InvalidArguments { tool: String, message: String },
+    /// A credential's environment variable is not set.
+    MissingCredential { api: String, env: String },
+    /// No API of that name is known to the executor.
+    UnknownApi { name: String },
+    /// The request could not be built (for example a bad base URL).
+    Request { tool: String, message: String },
+    /// The transport failed before a response arrived.
+    Transport(TransportError),
+    /// The server answered with a non-success status.
+    Status {
+        tool: String,
+        status: u16,
+        /// The upstream message, from the body's `message`/`error`/`detail`, or the body text.
+        message: String,
+        /// The whole response body (JSON when it parses, else a string).
+        body: serde_json::Value,
+    },
+    /// The response body did not fit the operation's output type.
+    Decode { tool: String, message: String },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::UnknownTool { name, suggestion } => {
+                write!(f, "no tool named `{name}` in the catalog")?;
+                if let Some(s) = suggestion {
+                    write!(f, "; did you mean `{s}`?")?;
+                }
+                Ok(())
+            }
+            Error::InvalidArguments { tool, message } => {
+                write!(f, "invalid arguments for `{tool}`: {message}")
+            }
+            Error::MissingCredential { api, env } => write!(
+                f,
+                "the credential for API `{api}` is missing: set the environment variable `{env}`"
+            ),
+            Error::UnknownApi { name } => write!(f, "no API named `{name}` is registered"),
+            Error::Request { tool, message } => {
+                write!(f, "cannot build the request for `{tool}`: {message}")
+            }
+            Error::Transport(e) => write!(f, "transport error: {e}"),
+            Error::Status {
+                tool,
+                status,
+                message,
+                ..
+            } => {
+                write!(f, "`{tool}` failed with HTTP {status}: {message}")
+            }
+            Error::Decode { tool, message } => {
+                write!(
+                    f,
+                    "the response of `{tool}` does not fit its output type: {message}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Transport(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A transport failure (connection refused, TLS, timeout...).
+#[derive(Debug)]
+pub struct TransportError {
+    message: String,
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+impl TransportError {
+    pub fn new(message: impl Into<String>) -> Self {
+        TransportError {
+            message: message.into(),
+            source: None,
+        }
+    }
+
+    pub fn with_source(
+        message: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        TransportError {
+            message: message.into(),
+            source: Some(Box::new(source)),
+        }
+    }
+}
+
+impl fmt::Display for TransportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(s) = &self.source {
+            write!(f, ": {s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TransportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.as_deref().map(|e| e as _)
+    }
+}

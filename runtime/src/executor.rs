@@ -1,0 +1,277 @@
+//! The one generic executor. Typed client methods and call-by-name both end here:
+//! descriptor + JSON arguments -> request -> transport -> status check -> JSON.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::auth::{self, CredentialSource};
+use crate::catalog::Catalog;
+use crate::descriptor::Operation;
+use crate::error::Error;
+use crate::transport::Transport;
+use crate::validate;
+
+/// Runs the tools of a [`Catalog`]. Cheap to clone (shared state behind an `Arc`).
+#[derive(Clone)]
+pub struct Executor {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    catalog: Catalog,
+    transport: Arc<dyn Transport>,
+    base_urls: BTreeMap<String, String>,
+    credentials: CredentialSource,
+}
+
+impl fmt::Debug for Executor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Executor")
+            .field("tools", &self.inner.catalog.tools().len())
+            .field("base_urls", &self.inner.base_urls)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Configures an [`Executor`].
+#[derive(Debug)]
+pub struct ExecutorBuilder {
+    catalog: Catalog,
+    transport: Option<Arc<dyn Transport>>,
+    base_urls: BTreeMap<String, String>,
+    credentials: CredentialSource,
+}
+
+impl fmt::Debug for dyn Transport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Transport")
+    }
+}
+
+impl ExecutorBuilder {
+    /// Sends requests through `transport` instead of the default one.
+    pub fn transport(mut self, transport: impl Transport) -> Self {
+        self.transport = Some(Arc::new(transport));
+        self
+    }
+
+    /// Overrides the base URL of API `api` (for staging, or a loopback test server).
+    /// Arguments can never change it.
+    pub fn base_url(mut self, api: impl Into<String>, url: impl Into<String>) -> Self {
+        self.base_urls.insert(api.into(), url.into());
+        self
+    }
+
+    /// Reads credentials from `source` instead of the process environment.
+    pub fn credentials(mut self, source: CredentialSource) -> Self {
+        self.credentials = source;
+        self
+    }
+
+    /// Finishes the executor.
+    ///
+    /// # Errors
+    /// A base URL override names an API the catalog does not have, or the default
+    /// transport cannot start.
+    pub fn build(self) -> Result<Executor, Error> {
+        if let Some(name) = self
+            .base_urls
+            .keys()
+            .find(|n| self.catalog.api(n).is_none())
+        {
+            return Err(Error::UnknownApi { name: name.clone() });
+        }
+        let transport = match self.transport {
+            Some(t) => t,
+            None => default_transport()?,
+        };
+        Ok(Executor {
+            inner: Arc::new(Inner {
+                catalog: self.catalog,
+                transport,
+                base_urls: self.base_urls,
+                credentials: self.credentials,
+            }),
+        })
+    }
+}
+
+#[cfg(feature = "reqwest")]
+fn default_transport() -> Result<Arc<dyn Transport>, Error> {
+    Ok(Arc::new(
+        crate::transport::ReqwestTransport::new().map_err(Error::Transport)?,
+    ))
+}
+
+#[cfg(not(feature = "reqwest"))]
+fn default_transport() -> Result<Arc<dyn Transport>, Error> {
+    Err(Error::Transport(crate::error::TransportError::new(
+        "no transport configured: enable the `reqwest` feature or call `.transport(...)`",
+    )))
+}
+
+impl Executor {
+    /// Starts configuring an executor for `catalog`.
+    pub fn builder(catalog: Catalog) -> ExecutorBuilder {
+        ExecutorBuilder {
+            catalog,
+            transport: None,
+            base_urls: BTreeMap::new(),
+            credentials: CredentialSource::env(),
+        }
+    }
+
+    /// The catalog this executor runs.
+    pub fn catalog(&self) -> &Catalog {
+        &self.inner.catalog
+    }
+
+    /// Calls a tool by name with JSON arguments, as an LLM sends them. Returns the
+    /// structured result, shaped like the tool's `outputSchema`.
+    pub async fn call(&self, name: &str, args: Value) -> Result<Value, Error> {
+        let catalog = &self.inner.catalog;
+        let tool = catalog.get(name).ok_or_else(|| Error::UnknownTool {
+            name: name.to_owned(),
+            suggestion: catalog.suggest(name).map(str::to_owned),
+        })?;
+        let args = if args.is_null() { json!({}) } else { args };
+        let checked = match tool.validate {
+            Some(validate) => validate(&args),
+            None => validate::by_params(&tool.operation.params, &args),
+        };
+        checked.map_err(|e| Error::InvalidArguments {
+            tool: name.to_owned(),
+            message: e.to_string(),
+        })?;
+        let Value::Object(args) = args else {
+            return Err(Error::InvalidArguments {
+                tool: name.to_owned(),
+                message: "expected a JSON object of arguments".into(),
+            });
+        };
+        let body = self.send(&tool.operation, &args).await?;
+        Ok(if tool.operation.wrap_output {
+            json!({ "result": body })
+        } else {
+            body
+        })
+    }
+
+    /// Runs `op` with a typed input and decodes the response into `O`. This is what
+    /// generated client methods call.
+    pub async fn execute<I: Serialize, O: DeserializeOwned>(
+        &self,
+        op: &Operation,
+        input: &I,
+    ) -> Result<O, Error> {
+        let args = match serde_json::to_value(input) {
+            Ok(Value::Object(map)) => map,
+            Ok(_) | Err(_) => {
+                return Err(Error::InvalidArguments {
+                    tool: op.name.to_string(),
+                    message: "the input did not serialize to a JSON object".into(),
+                });
+            }
+        };
+        let body = self.send(op, &args).await?;
+        validate::deserialize::<O>(&body).map_err(|e| Error::Decode {
+            tool: op.name.to_string(),
+            message: e.to_string(),
+        })
+    }
+
+    async fn send(&self, op: &Operation, args: &Map<String, Value>) -> Result<Value, Error> {
+        let api = self
+            .inner
+            .catalog
+            .api(&op.api)
+            .ok_or_else(|| Error::UnknownApi {
+                name: op.api.to_string(),
+            })?;
+        let base_url = self
+            .inner
+            .base_urls
+            .get(api.name.as_ref())
+            .map_or(&*api.base_url, |u| u);
+        let credentials = auth::resolve(api, &self.inner.credentials)?;
+        let request =
+            crate::request::build(op, base_url, args, credentials).map_err(|message| {
+                Error::Request {
+                    tool: op.name.to_string(),
+                    message,
+                }
+            })?;
+        let response = self
+            .inner
+            .transport
+            .send(request)
+            .await
+            .map_err(Error::Transport)?;
+        let status = response.status();
+        let body = decode_body(response.body());
+        if status.is_success() {
+            Ok(body)
+        } else {
+            Err(Error::Status {
+                tool: op.name.to_string(),
+                status: status.as_u16(),
+                message: upstream_message(&body)
+                    .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned()),
+                body,
+            })
+        }
+    }
+}
+
+/// JSON when the body parses as JSON, the text otherwise, `null` when empty.
+fn decode_body(bytes: &[u8]) -> Value {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Value::Null;
+    }
+    serde_json::from_slice(bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()))
+}
+
+/// The human message of an error body, in the shapes APIs commonly use.
+fn upstream_message(body: &Value) -> Option<String> {
+    match body {
+        Value::String(s) => Some(s.trim().to_owned()),
+        Value::Object(map) => ["message", "error_description", "detail", "error", "title"]
+            .iter()
+            .find_map(|k| match map.get(*k)? {
+                Value::String(s) => Some(s.clone()),
+                nested @ Value::Object(_) => upstream_message(nested),
+                _ => None,
+            })
+            .or_else(|| Some(body.to_string())),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upstream_messages() {
+        assert_eq!(
+            upstream_message(&json!({"message": "nope"})).unwrap(),
+            "nope"
+        );
+        assert_eq!(
+            upstream_message(&json!({"error": {"message": "deep"}})).unwrap(),
+            "deep"
+        );
+        assert_eq!(
+            upstream_message(&json!("plain text\n")).unwrap(),
+            "plain text"
+        );
+        assert_eq!(upstream_message(&Value::Null), None);
+    }
+}

@@ -1,0 +1,21 @@
+//! The pluggable HTTP layer. The executor only sees this trait, on `http` crate types,
+//! so a service can bring its own client (or a test double) without touching the rest.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::error::TransportError;
+
+#[cfg(feature = "reqwest")]
+mod reqwest_transport;
+#[cfg(feature = "reqwest")]
+pub use reqwest_transport::ReqwestTransport;
+
+/// The future a [`Transport`] returns.
+pub type ResponseFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<http::Response<Vec<u8>>, TransportError>> + Send + 'a>>;
+
+/// Sends one HTTP request and returns the whole response.
+pub trait Transport: Send + Sync + 'static {
+    fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_>;
+}
