@@ -12,7 +12,9 @@ use crate::error::Error;
 /// Where credential values come from. The default reads process environment variables;
 /// services and tests can supply their own lookup.
 #[derive(Clone)]
-pub struct CredentialSource(Arc<dyn Fn(&str) -> Option<String> + Send + Sync>);
+pub struct CredentialSource(Arc<Lookup>);
+
+type Lookup = dyn Fn(&str) -> Option<String> + Send + Sync;
 
 impl CredentialSource {
     /// Reads `std::env::var`.

@@ -104,10 +104,10 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         }
     }
     for key in ["trust", "rate_limits"] {
-        if let Some(node) = f.get(key) {
-            if r.fields(node, key).is_some() {
-                meta.insert(key.to_owned(), node.to_json());
-            }
+        if let Some(node) = f.get(key)
+            && r.fields(node, key).is_some()
+        {
+            meta.insert(key.to_owned(), node.to_json());
         }
     }
     meta.extend(r.finish(f, KNOWN));
@@ -315,6 +315,12 @@ fn auth(r: &mut Reader<'_>, node: &Node) -> Option<ir::Auth> {
         "type",
         "add `type: bearer` (or none, api_key, basic)",
     )?;
+    if literal {
+        // The finding above already says what to write instead; don't pile on.
+        f.use_all();
+        r.finish(f, &[]);
+        return None;
+    }
     let env = |r: &mut Reader<'_>, f: &mut Fields<'_>, key: &str| -> Option<String> {
         let t = r.req_str(
             f,
@@ -370,7 +376,7 @@ fn auth(r: &mut Reader<'_>, node: &Node) -> Option<ir::Auth> {
             "password_env",
         ],
     );
-    if literal { None } else { result }
+    result
 }
 
 /// An environment variable name, and not a credential pasted where a name belongs.

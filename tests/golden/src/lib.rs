@@ -1,0 +1,3 @@
+//! The snapshots of `codegen/tests/golden.rs`, compiled.
+
+include!("../expected/toolwright.rs");
