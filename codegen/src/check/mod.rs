@@ -12,7 +12,7 @@ pub fn check(apis: &[ir::Api], diagnostics: &mut Diagnostics) {
     for api in apis {
         if let Some(first) = modules.insert(emit::module_name(api), api) {
             let mut d = Diagnostic::error(
-                codes::DUPLICATE_OPERATION,
+                codes::NAME,
                 format!(
                     "adapters `{}` and `{}` map to the same module name",
                     first.name, api.name

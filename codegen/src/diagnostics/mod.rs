@@ -219,6 +219,5 @@ pub mod codes {
     pub const VALUE_MISMATCH: &str = "TW124";
     pub const UNKNOWN_VALUE: &str = "TW125";
     pub const TARGET: &str = "TW126";
-    pub const FORBIDDEN_OPERATION: &str = "TW127";
     pub const IO: &str = "TW128";
 }

@@ -1,1 +1,99 @@
-fn main() {}
+//! An adapter-driven client end to end: `adapters/tracker-adapter.md` → build.rs →
+//! typed client + tool catalog. A small in-memory tracker on loopback stands in for the
+//! remote API, so `cargo run -p issue-tracker` works offline.
+
+mod server;
+
+include!(concat!(env!("OUT_DIR"), "/toolwright.rs"));
+
+use serde_json::json;
+use toolwright::{CredentialSource, Executor};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let server = server::start();
+    println!("stand-in tracker API listening on {}\n", server.url());
+
+    // One executor serves the typed client and call-by-name alike. The base URL is the
+    // service's choice (here: the loopback server), never the caller's.
+    let executor = Executor::builder(catalog())
+        .base_url("tracker", format!("{}/api/v1", server.url()))
+        // Real services read TRACKER_TOKEN from the environment (the default); the
+        // example supplies a demo token so it runs without setup.
+        .credentials(CredentialSource::from_fn(|name| {
+            std::env::var(name)
+                .ok()
+                .or_else(|| (name == "TRACKER_TOKEN").then(|| "demo-token".into()))
+        }))
+        .build()?;
+
+    println!("== tools/list (what an LLM sees) ==");
+    for tool in executor.catalog().tools() {
+        let a = tool.annotations;
+        println!(
+            "- {:<13} read_only={:<5} destructive={:<5} idempotent={:<5} {}",
+            tool.name,
+            a.read_only,
+            a.destructive,
+            a.idempotent,
+            tool.description.lines().next().unwrap_or("")
+        );
+    }
+
+    println!("\n== typed calls ==");
+    let client = tracker::Client::new(executor.clone());
+    let created = client
+        .create_issue(&tracker::CreateIssueInput {
+            project: "web".into(),
+            title: "Login button does nothing on Safari".into(),
+            body: Some("Steps: open /login, click **Sign in**.".into()),
+            priority: Some(tracker::CreateIssueInputPriority::High),
+            labels: Some(vec!["bug".into(), "safari".into()]),
+        })
+        .await?;
+    println!(
+        "created #{} {:?} ({:?})",
+        created.number, created.title, created.state
+    );
+    let fetched = client
+        .get_issue(&tracker::GetIssueInput {
+            project: "web".into(),
+            number: created.number,
+        })
+        .await?;
+    println!(
+        "fetched #{} labels={:?}",
+        fetched.number,
+        fetched.labels.unwrap_or_default()
+    );
+
+    println!("\n== by-name calls (JSON arguments, as an LLM sends them) ==");
+    let listed = executor
+        .call("list_issues", json!({"project": "web", "state": "open"}))
+        .await?;
+    println!("list_issues → {listed}");
+    let closed = executor
+        .call(
+            "close_issue",
+            json!({"project": "web", "number": created.number, "resolution": "fixed"}),
+        )
+        .await?;
+    println!("close_issue → {closed}");
+
+    println!("\n== errors ==");
+    match executor
+        .call("get_issue", json!({"project": "web", "number": 999}))
+        .await
+    {
+        Err(e) => println!("get_issue #999 → {e}"),
+        Ok(v) => println!("unexpected: {v}"),
+    }
+    match executor
+        .call("create_issue", json!({"project": "web", "title": 42}))
+        .await
+    {
+        Err(e) => println!("create_issue with a bad title → {e}"),
+        Ok(v) => println!("unexpected: {v}"),
+    }
+    Ok(())
+}

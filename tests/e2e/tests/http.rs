@@ -351,3 +351,12 @@ fn catalog_is_sorted_annotated_and_hides_forbidden_operations() {
         assert!(tool.get("$schema").is_none());
     }
 }
+
+/// The compiled catalog equals the one the CLI interprets from the same adapters
+/// (`tests/golden/expected/catalog.json`, pinned by codegen's CLI test).
+#[test]
+fn compiled_catalog_equals_interpreted_catalog() {
+    let expected: Value =
+        serde_json::from_str(include_str!("../../golden/expected/catalog.json")).unwrap();
+    assert_eq!(catalog().to_tools_list(), expected);
+}

@@ -1,0 +1,173 @@
+//! The `toolwright` binary as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+use toolwright_loopback::{Response, Server};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+fn toolwright(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_toolwright"));
+    cmd.args(args).current_dir(root()).env_clear();
+    cmd
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().expect("run toolwright");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into(),
+        String::from_utf8_lossy(&stderr).into(),
+    )
+}
+
+#[test]
+fn check_reports_and_sets_exit_codes() {
+    let (code, _, err) = run(&mut toolwright(&["check", "tests/adapters"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.ends_with("ok: 3 adapter(s), 10 operation(s)\n"),
+        "{err}"
+    );
+
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-check");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bad-adapter.md"),
+        "---\nname: bad\ntype: adapter\nversion: \"1\"\ndescription: d\ntarget: {base_url: \"https://x.example\"}\noperations: {}\n---\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&mut toolwright(&["check", dir.to_str().unwrap()]));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("error[TW107]: `1` is not a semantic version"),
+        "{err}"
+    );
+    assert!(
+        err.contains("error[TW110]: the adapter declares no operations"),
+        "{err}"
+    );
+    assert!(err.contains("2 error(s), 3 warning(s)"), "{err}");
+
+    let (code, _, err) = run(&mut toolwright(&[
+        "check",
+        "--strict",
+        "examples/issue-tracker/adapters",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&mut toolwright(&["check", "nope/missing-adapter.md"]));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("error[TW128]: input `nope/missing-adapter.md` does not exist"),
+        "{err}"
+    );
+    let (code, _, err) = run(&mut toolwright(&["frobnicate", "x"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown command `frobnicate`"));
+}
+
+/// The CLI interprets adapters without compiling; its catalog must be exactly the
+/// generated one (the e2e crate compares its compiled catalog with the same file).
+#[test]
+fn catalog_matches_snapshot() {
+    let (code, out, err) = run(&mut toolwright(&["catalog", "tests/adapters"]));
+    assert_eq!(code, 0, "{err}");
+    let path = root().join("tests/golden/expected/catalog.json");
+    if std::env::var_os("TOOLWRIGHT_BLESS").is_some() {
+        std::fs::write(&path, &out).unwrap();
+    }
+    assert_eq!(out, std::fs::read_to_string(path).unwrap());
+}
+
+#[test]
+fn generate_writes_what_build_rs_writes() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-generate");
+    let _ = std::fs::remove_dir_all(&out);
+    let (code, _, err) = run(&mut toolwright(&[
+        "generate",
+        "tests/adapters",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 0, "{err}");
+    for name in ["billing.rs", "notes.rs", "toolwright.rs", "weather.rs"] {
+        let expected =
+            std::fs::read_to_string(root().join("tests/golden/expected").join(name)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(out.join(name)).unwrap(),
+            expected,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn call_runs_one_tool_with_credentials_from_the_environment() {
+    let server = Server::start(|req| {
+        Response::json(
+            200,
+            &json!({"temperature": 3.5, "conditions": "fog", "seen": req.target}),
+        )
+    });
+    let (code, out, err) = run(toolwright(&[
+        "call",
+        "tests/adapters",
+        "--tool",
+        "current_weather",
+        "--args",
+        r#"{"city": "Oslo"}"#,
+        "--base-url",
+        &format!("weather={}", server.url()),
+    ])
+    .env("WEATHER_KEY", "k-123"));
+    assert_eq!(code, 0, "{err}");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["conditions"], "fog");
+    let [req] = &server.take_requests()[..] else {
+        panic!("one request")
+    };
+    assert_eq!(req.target, "/current?city=Oslo&appid=k-123");
+
+    // Without the variable: a clear error, nothing sent, and the key never printed.
+    let (code, out, err) = run(&mut toolwright(&[
+        "call",
+        "tests/adapters",
+        "--tool",
+        "current_weather",
+        "--args",
+        r#"{"city": "Oslo"}"#,
+        "--base-url",
+        &format!("weather={}", server.url()),
+    ]));
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(err.contains("the credential for API `weather` is missing: set the environment variable `WEATHER_KEY`"), "{err}");
+    assert!(server.requests().is_empty());
+
+    let (code, _, err) = run(&mut toolwright(&[
+        "call",
+        "tests/adapters",
+        "--tool",
+        "forecast",
+        "--args",
+        r#"{"city": 5}"#,
+    ]));
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "invalid arguments for `forecast`: field `city`: expected string, found an integer"
+        ),
+        "{err}"
+    );
+}
