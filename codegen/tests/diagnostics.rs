@@ -128,3 +128,23 @@ fn all_problems_of_a_file_are_reported_in_one_run() {
     assert!(found.len() >= 6, "{found:?}");
     assert!(analysis.has_errors());
 }
+
+#[test]
+fn unknown_fields_warn_and_are_kept() {
+    let case = Case {
+        name: "kept".into(),
+        file: "t-adapter.md".into(),
+        text: "---\nname: t\ntype: adapter\nversion: \"1.0.0\"\ndescription: d\nowner: team-a\ntarget: { base_url: \"https://t.example\", transport: http, protocol: rest, serialization: json, region: eu }\noperations:\n  read:\n    - name: s\n      maps_to: GET /s\n      description: d\n      cache_ttl: 60\n      params:\n        q: { type: string, x-example: hello }\n      response: { type: object, fields: [a], envelope: data }\n---\n".into(),
+        expected: String::new(),
+    };
+    let analysis = toolwright_codegen::analyze(&[write(&case)], false);
+    let codes: Vec<&str> = analysis.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["TW105"; 5]);
+    let api = &analysis.apis[0];
+    assert_eq!(api.meta["owner"], "team-a");
+    assert_eq!(api.meta["target.region"], "eu");
+    let op = &api.operations[0];
+    assert_eq!(op.meta["cache_ttl"], 60);
+    assert_eq!(op.meta["response.envelope"], "data");
+    assert_eq!(op.params[0].schema.extensions["x-example"], "hello");
+}

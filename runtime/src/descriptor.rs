@@ -18,6 +18,19 @@ pub struct Api {
     pub base_url: Text,
     /// How requests authenticate. Credentials are read from the environment at call time.
     pub auth: Auth,
+    /// Source metadata with no execution meaning (author, tags, trust, rate limits,
+    /// unknown fields), as JSON text; kept so that nothing the source said is lost.
+    pub meta: Option<Text>,
+}
+
+impl Api {
+    /// The metadata as JSON (`Null` when there is none).
+    pub fn meta_json(&self) -> serde_json::Value {
+        self.meta
+            .as_deref()
+            .and_then(|m| serde_json::from_str(m).ok())
+            .unwrap_or_default()
+    }
 }
 
 /// Authentication scheme of an API. Only environment variable *names* are stored here.

@@ -127,8 +127,14 @@ fn api(api: &ir::Api) -> TokenStream {
             quote!(::toolwright::Auth::Basic { username_env: #u, password_env: #p })
         }
     };
+    let meta = if api.meta.is_empty() {
+        quote!(::std::option::Option::None)
+    } else {
+        let text = cow(&serde_json::to_string(&api.meta).unwrap_or_default());
+        quote!(::std::option::Option::Some(#text))
+    };
     quote! {
-        ::toolwright::Api { name: #name, base_url: #base_url, auth: #auth }
+        ::toolwright::Api { name: #name, base_url: #base_url, auth: #auth, meta: #meta }
     }
 }
 

@@ -1,6 +1,8 @@
 //! A JSON-Schema-shaped schema model. Emitters render it as JSON Schema 2020-12 for the
 //! catalog and as Rust types for the client, from the same node, so they agree.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
 /// The JSON type of a schema.
@@ -66,6 +68,8 @@ pub struct Schema {
     pub properties: Vec<(String, Schema)>,
     /// Required property names of an object.
     pub required: Vec<String>,
+    /// Keywords the source gave that the model has no field for (kept, rendered as is).
+    pub extensions: BTreeMap<String, Value>,
 }
 
 /// Whether unknown object properties are allowed in rendered schemas.
@@ -127,6 +131,9 @@ impl Schema {
         }
         if let Some(items) = &self.items {
             out.insert("items".into(), items.to_json(direction));
+        }
+        for (k, v) in &self.extensions {
+            out.entry(k.clone()).or_insert_with(|| v.clone());
         }
         if self.ty == SchemaType::Object {
             let properties: Map<String, Value> = self

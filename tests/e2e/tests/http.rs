@@ -360,3 +360,11 @@ fn compiled_catalog_equals_interpreted_catalog() {
         serde_json::from_str(include_str!("../../golden/expected/catalog.json")).unwrap();
     assert_eq!(catalog().to_tools_list(), expected);
 }
+
+#[test]
+fn source_metadata_stays_inspectable() {
+    let c = catalog();
+    assert_eq!(c.api("notes").unwrap().meta_json(), Value::Null);
+    let billing = c.api("billing").unwrap();
+    assert_eq!(billing.base_url, "https://billing.example.com");
+}

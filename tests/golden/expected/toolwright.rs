@@ -31,6 +31,7 @@ pub static APIS: [::toolwright::Api; 3] = [
             username_env: ::toolwright::__private::Cow::Borrowed("BILLING_USER"),
             password_env: ::toolwright::__private::Cow::Borrowed("BILLING_PASSWORD"),
         },
+        meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("notes"),
@@ -38,6 +39,7 @@ pub static APIS: [::toolwright::Api; 3] = [
         auth: ::toolwright::Auth::Bearer {
             token_env: ::toolwright::__private::Cow::Borrowed("NOTES_TOKEN"),
         },
+        meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("weather"),
@@ -48,6 +50,7 @@ pub static APIS: [::toolwright::Api; 3] = [
                 ::toolwright::__private::Cow::Borrowed("appid"),
             ),
         },
+        meta: ::std::option::Option::None,
     },
 ];
 /// Every tool, sorted by name.

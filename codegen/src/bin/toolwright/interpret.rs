@@ -49,6 +49,8 @@ fn runtime_api(api: &ir::Api) -> Api {
                 password_env: password_env.clone().into(),
             },
         },
+        meta: (!api.meta.is_empty())
+            .then(|| serde_json::to_string(&api.meta).unwrap_or_default().into()),
     }
 }
 

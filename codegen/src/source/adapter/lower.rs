@@ -62,15 +62,16 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         "description",
         "add `description: ...`, one sentence on what the API is for",
     );
+    let mut meta = BTreeMap::new();
     let base_url = match f.get("target") {
-        Some(node) => target(r, node),
+        Some(node) => target(r, node, &mut meta),
         None => {
             r.missing(&f, "target", "add `target:` with `base_url: https://...`");
             None
         }
     };
     let auth = match f.get("auth") {
-        Some(node) => auth(r, node).unwrap_or(ir::Auth::None),
+        Some(node) => auth(r, node, &mut meta).unwrap_or(ir::Auth::None),
         None => ir::Auth::None,
     };
     let operations = match f.get("operations") {
@@ -89,7 +90,6 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         }
     };
 
-    let mut meta = BTreeMap::new();
     for key in ["author", "created", "modified"] {
         if let Some(t) = r.opt_str(&mut f, key) {
             meta.insert(key.to_owned(), Value::String(t.value));
@@ -204,7 +204,7 @@ pub fn is_semver(v: &str) -> bool {
         && !rest.ends_with(['.', '-', '+'])
 }
 
-fn target(r: &mut Reader<'_>, node: &Node) -> Option<String> {
+fn target(r: &mut Reader<'_>, node: &Node, meta: &mut BTreeMap<String, Value>) -> Option<String> {
     let mut f = r.fields(node, "target")?;
     let base_url = r.req_str(
         &mut f,
@@ -235,7 +235,9 @@ fn target(r: &mut Reader<'_>, node: &Node) -> Option<String> {
             None => {}
         }
     }
-    r.finish(f, &["base_url", "transport", "protocol", "serialization"]);
+    for (k, v) in r.finish(f, &["base_url", "transport", "protocol", "serialization"]) {
+        meta.insert(format!("target.{k}"), v);
+    }
     let url = base_url?;
     if !is_allowed_base_url(&url.value) {
         r.push(
@@ -280,7 +282,7 @@ const LITERAL_CREDENTIAL_KEYS: &[&str] = &[
     "access_token",
 ];
 
-fn auth(r: &mut Reader<'_>, node: &Node) -> Option<ir::Auth> {
+fn auth(r: &mut Reader<'_>, node: &Node, meta: &mut BTreeMap<String, Value>) -> Option<ir::Auth> {
     let mut f = r.fields(node, "auth")?;
     let mut literal = false;
     let entries: Vec<(String, Node)> = f
@@ -364,7 +366,7 @@ fn auth(r: &mut Reader<'_>, node: &Node) -> Option<ir::Auth> {
             None
         }
     };
-    r.finish(
+    let extra = r.finish(
         f,
         &[
             "type",
@@ -376,6 +378,9 @@ fn auth(r: &mut Reader<'_>, node: &Node) -> Option<ir::Auth> {
             "password_env",
         ],
     );
+    for (k, v) in extra {
+        meta.insert(format!("auth.{k}"), v);
+    }
     result
 }
 

@@ -161,13 +161,20 @@ fn operation(
     };
     let pagination = f.get("pagination").and_then(|p| pagination(r, p));
     let mut responses = Vec::new();
+    let mut response_extra = BTreeMap::new();
     if let Some(resp) = f.get("response")
-        && let Some(response) = response(r, resp)
+        && let Some((response, extra)) = response(r, resp)
     {
         responses.push(response);
+        response_extra = extra;
     }
     let params_node = f.get("params");
-    let meta = r.finish(f, KNOWN);
+    let mut meta = r.finish(f, KNOWN);
+    meta.extend(
+        response_extra
+            .into_iter()
+            .map(|(k, v)| (format!("response.{k}"), v)),
+    );
 
     let (method, path, path_span) = target?;
     let params = params_node
@@ -379,7 +386,10 @@ fn pagination(r: &mut Reader<'_>, node: &Node) -> Option<ir::Pagination> {
     })
 }
 
-fn response(r: &mut Reader<'_>, node: &Node) -> Option<ir::Response> {
+fn response(
+    r: &mut Reader<'_>,
+    node: &Node,
+) -> Option<(ir::Response, BTreeMap<String, serde_json::Value>)> {
     let mut f = r.fields(node, "response")?;
     let description = r.opt_str(&mut f, "description").map(|t| t.value);
     let ty = r.opt_str(&mut f, "type").and_then(|t| {
@@ -426,8 +436,8 @@ fn response(r: &mut Reader<'_>, node: &Node) -> Option<ir::Response> {
             (None, None) => None,
         },
     };
-    r.finish(f, &["type", "fields", "description", "schema"]);
-    Some(ir::Response {
+    let extra = r.finish(f, &["type", "fields", "description", "schema"]);
+    let response = ir::Response {
         status: "200".into(),
         description: description.clone(),
         schema: schema.map(|mut s| {
@@ -436,5 +446,6 @@ fn response(r: &mut Reader<'_>, node: &Node) -> Option<ir::Response> {
             }
             s
         }),
-    })
+    };
+    Some((response, extra))
 }

@@ -164,8 +164,8 @@ pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
             }
         }
     }
-    let extra = r.finish(f, KNOWN);
-    drop(extra);
+    // Unknown keys (warned about) stay on the schema as extra keywords.
+    schema.extensions = r.finish(f, KNOWN);
     Some(Spec {
         schema,
         required,
