@@ -6,7 +6,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::descriptor::{Api, Auth, KeyPlacement};
+use crate::base64;
+use crate::descriptor::{Api, KeyPlacement, Requirement, SchemeKind};
 use crate::error::Error;
 
 /// Where credential values come from. The default reads process environment variables;
@@ -51,9 +52,9 @@ impl fmt::Debug for CredentialSource {
 
 /// A credential ready to put on a request.
 pub(crate) enum Applied {
-    None,
     Header(String, Secret),
     Query(String, Secret),
+    Cookie(String, Secret),
 }
 
 /// A credential value that never prints itself.
@@ -65,21 +66,51 @@ impl fmt::Debug for Secret {
     }
 }
 
-pub(crate) fn resolve(api: &Api, source: &CredentialSource) -> Result<Applied, Error> {
-    Ok(match &api.auth {
-        Auth::None => Applied::None,
-        Auth::Bearer { token_env } => Applied::Header(
+/// Credentials for `security`: the first requirement whose every scheme has its
+/// credentials wins. With none satisfiable, the error names what the first one needs.
+pub(crate) fn resolve(
+    api: &Api,
+    security: &[Requirement],
+    source: &CredentialSource,
+) -> Result<Vec<Applied>, Error> {
+    let mut first_error = None;
+    for requirement in security {
+        match requirement
+            .schemes
+            .iter()
+            .map(|name| apply(api, name, source))
+            .collect()
+        {
+            Ok(applied) => return Ok(applied),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    first_error.map_or(Ok(Vec::new()), Err)
+}
+
+fn apply(api: &Api, scheme: &str, source: &CredentialSource) -> Result<Applied, Error> {
+    let Some(scheme) = api.schemes.iter().find(|s| s.name == scheme) else {
+        return Err(Error::Request {
+            tool: String::new(),
+            message: format!("API `{}` has no security scheme `{scheme}`", api.name),
+        });
+    };
+    Ok(match &scheme.kind {
+        SchemeKind::Bearer { token_env } => Applied::Header(
             "authorization".into(),
             Secret(format!("Bearer {}", source.get(api, token_env)?)),
         ),
-        Auth::ApiKey { key_env, placement } => {
+        SchemeKind::ApiKey { key_env, placement } => {
             let key = Secret(source.get(api, key_env)?);
             match placement {
                 KeyPlacement::Header(name) => Applied::Header(name.to_ascii_lowercase(), key),
                 KeyPlacement::Query(name) => Applied::Query(name.to_string(), key),
+                KeyPlacement::Cookie(name) => Applied::Cookie(name.to_string(), key),
             }
         }
-        Auth::Basic {
+        SchemeKind::Basic {
             username_env,
             password_env,
         } => {
@@ -89,51 +120,9 @@ pub(crate) fn resolve(api: &Api, source: &CredentialSource) -> Result<Applied, E
                 "authorization".into(),
                 Secret(format!(
                     "Basic {}",
-                    base64(format!("{user}:{password}").as_bytes())
+                    base64::encode(format!("{user}:{password}").as_bytes())
                 )),
             )
         }
     })
-}
-
-/// Standard base64 with padding (RFC 4648), enough for Basic auth.
-fn base64(input: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(input.len().div_ceil(3) * 4);
-    for chunk in input.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::base64;
-
-    #[test]
-    fn base64_matches_rfc4648_vectors() {
-        for (input, expected) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64(input.as_bytes()), expected);
-        }
-    }
 }

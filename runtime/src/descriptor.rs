@@ -16,8 +16,9 @@ pub struct Api {
     pub name: Text,
     /// Default base URL; a service may override it per API on the executor.
     pub base_url: Text,
-    /// How requests authenticate. Credentials are read from the environment at call time.
-    pub auth: Auth,
+    /// The ways this API authenticates; operations name the ones they accept.
+    /// Credentials are read from the environment at call time.
+    pub schemes: Cow<'static, [SecurityScheme]>,
     /// Source metadata with no execution meaning (author, tags, trust, rate limits,
     /// unknown fields), as JSON text; kept so that nothing the source said is lost.
     pub meta: Option<Text>,
@@ -33,14 +34,21 @@ impl Api {
     }
 }
 
-/// Authentication scheme of an API. Only environment variable *names* are stored here.
+/// A named authentication scheme. Only environment variable *names* are stored here.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Auth {
-    /// No credentials.
-    None,
-    /// `Authorization: Bearer <token>`, token read from `token_env`.
+pub struct SecurityScheme {
+    /// The scheme's name (OpenAPI `securitySchemes` key; the adapter's name).
+    pub name: Text,
+    pub kind: SchemeKind,
+}
+
+/// How a scheme puts its credential on a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemeKind {
+    /// `Authorization: Bearer <token>`, token read from `token_env` (also OAuth 2 and
+    /// OpenID Connect access tokens).
     Bearer { token_env: Text },
-    /// An API key read from `key_env`, sent in a header or a query parameter.
+    /// An API key read from `key_env`, sent in a header, query parameter or cookie.
     ApiKey {
         key_env: Text,
         placement: KeyPlacement,
@@ -57,6 +65,14 @@ pub enum Auth {
 pub enum KeyPlacement {
     Header(Text),
     Query(Text),
+    Cookie(Text),
+}
+
+/// One way to satisfy an operation's security: every named scheme applies at once.
+/// An empty list means anonymous access is allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Requirement {
+    pub schemes: Cow<'static, [Text]>,
 }
 
 /// HTTP method of an operation.
@@ -107,19 +123,22 @@ pub enum ParamLocation {
     Query,
     Header,
     Cookie,
+    /// One property of an object request body.
     Body,
+    /// The whole request body (JSON value, form/multipart object, text, base64 bytes).
+    RequestBody,
 }
 
-impl ParamLocation {
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ParamLocation::Path => "path",
-            ParamLocation::Query => "query",
-            ParamLocation::Header => "header",
-            ParamLocation::Cookie => "cookie",
-            ParamLocation::Body => "body",
-        }
-    }
+/// OpenAPI parameter serialization style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Form,
+    Simple,
+    Label,
+    Matrix,
+    SpaceDelimited,
+    PipeDelimited,
+    DeepObject,
 }
 
 /// The JSON type a parameter takes; used to check arguments when no typed input exists.
@@ -133,6 +152,8 @@ pub enum ValueKind {
     Object,
     /// Any JSON value.
     Any,
+    /// Bytes, carried in JSON as a base64 string.
+    Binary,
 }
 
 impl ValueKind {
@@ -145,6 +166,7 @@ impl ValueKind {
             ValueKind::Array => "array",
             ValueKind::Object => "object",
             ValueKind::Any => "any value",
+            ValueKind::Binary => "base64 string",
         }
     }
 
@@ -152,7 +174,7 @@ impl ValueKind {
     pub fn matches(self, value: &serde_json::Value) -> bool {
         use serde_json::Value as V;
         match self {
-            ValueKind::String => value.is_string(),
+            ValueKind::String | ValueKind::Binary => value.is_string(),
             ValueKind::Integer => value.is_i64() || value.is_u64(),
             ValueKind::Number => value.is_number(),
             ValueKind::Boolean => value.is_boolean(),
@@ -173,18 +195,26 @@ pub struct Param {
     pub location: ParamLocation,
     pub required: bool,
     pub kind: ValueKind,
-    /// For query parameters holding arrays or objects: repeat the key (`true`)
-    /// or join values with commas (`false`).
+    pub style: Style,
+    /// Arrays and objects: one pair per item (`true`) or one joined value (`false`).
     pub explode: bool,
+    /// Query values keep RFC 3986 reserved characters unencoded.
+    pub allow_reserved: bool,
 }
 
 /// How the request body is encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyEncoding {
-    /// `application/json`
+    /// `application/json` and `*+json`
     Json,
     /// `application/x-www-form-urlencoded`
     Form,
+    /// `multipart/form-data`; `Binary` fields become file parts
+    Multipart,
+    /// Raw bytes from a base64 argument (`application/octet-stream`, images, ...)
+    Binary,
+    /// Text as is (`text/plain`, XML, CSV, ...)
+    Text,
 }
 
 /// What the executor needs to run one operation.
@@ -199,6 +229,10 @@ pub struct Operation {
     pub path: Text,
     pub params: Cow<'static, [Param]>,
     pub body: BodyEncoding,
+    /// The request media type sent with a body (`application/json`, `application/xml`...).
+    pub content_type: Text,
+    /// Accepted ways to authenticate, tried in order; empty: no authentication.
+    pub security: Cow<'static, [Requirement]>,
     /// The response is not a JSON object: the tool's structured output wraps it as
     /// `{"result": ...}` so that it matches the object-rooted output schema.
     pub wrap_output: bool,

@@ -198,7 +198,7 @@ impl Executor {
             .base_urls
             .get(api.name.as_ref())
             .map_or(&*api.base_url, |u| u);
-        let credentials = auth::resolve(api, &self.inner.credentials)?;
+        let credentials = auth::resolve(api, &op.security, &self.inner.credentials)?;
         let request =
             crate::request::build(op, base_url, args, credentials).map_err(|message| {
                 Error::Request {

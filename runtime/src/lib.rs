@@ -11,6 +11,7 @@
 //! ```
 
 pub mod auth;
+mod base64;
 pub mod catalog;
 pub mod descriptor;
 pub mod error;
@@ -22,7 +23,8 @@ pub mod validate;
 pub use auth::CredentialSource;
 pub use catalog::{Annotations, Catalog, Tool};
 pub use descriptor::{
-    Api, Auth, BodyEncoding, KeyPlacement, Method, Operation, Param, ParamLocation, ValueKind,
+    Api, BodyEncoding, KeyPlacement, Method, Operation, Param, ParamLocation, Requirement,
+    SchemeKind, SecurityScheme, Style, ValueKind,
 };
 pub use error::{Error, TransportError};
 pub use executor::{Executor, ExecutorBuilder};

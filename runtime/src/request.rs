@@ -1,14 +1,16 @@
 //! Turns an operation descriptor and JSON arguments into an HTTP request.
 //!
-//! This is the one place where parameters meet the wire: path segments are
-//! percent-encoded so an argument can never leave its segment, query and form values
-//! are encoded per their style, and credentials are added last.
+//! This is the one place where parameters meet the wire. Path segments are
+//! percent-encoded so an argument can never leave its segment; every OpenAPI style
+//! (form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject) is
+//! serialized here; credentials are added last.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use crate::auth::Applied;
-use crate::descriptor::{BodyEncoding, Operation, ParamLocation};
+use crate::base64;
+use crate::descriptor::{BodyEncoding, Operation, Param, ParamLocation, Style, ValueKind};
 
 /// Everything but RFC 3986 unreserved characters is encoded, `/` included.
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -16,6 +18,27 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'_')
     .remove(b'~');
+
+/// `allowReserved`: reserved characters stay as they are.
+const RESERVED_KEPT: &AsciiSet = &COMPONENT
+    .remove(b':')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b'#')
+    .remove(b'[')
+    .remove(b']')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=');
 
 fn encode(text: &str) -> String {
     utf8_percent_encode(text, COMPONENT).to_string()
@@ -30,18 +53,108 @@ fn scalar_text(value: &Value) -> String {
     }
 }
 
+/// A value as (key, value) pairs: arrays repeat `name`, objects use their keys.
+fn pairs(name: &str, value: &Value) -> Vec<(String, String)> {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .map(|v| (name.to_owned(), scalar_text(v)))
+            .collect(),
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(k, v)| (k.clone(), scalar_text(v)))
+            .collect(),
+        other => vec![(name.to_owned(), scalar_text(other))],
+    }
+}
+
+/// Items of an array, or `k, v, k, v` of an object (the non-exploded form).
+fn flat_items(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items.iter().map(scalar_text).collect(),
+        Value::Object(fields) => fields
+            .iter()
+            .flat_map(|(k, v)| [k.clone(), scalar_text(v)])
+            .collect(),
+        other => vec![scalar_text(other)],
+    }
+}
+
+/// `simple`, `label` and `matrix` path values (already encoded).
+fn path_value(p: &Param, value: &Value) -> String {
+    let enc = |s: &str| encode(s);
+    let name = p.wire_name.as_ref();
+    let exploded_object = |sep: &str, fields: &Map<String, Value>| {
+        fields
+            .iter()
+            .map(|(k, v)| format!("{}={}", enc(k), enc(&scalar_text(v))))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let joined = |sep: &str| {
+        flat_items(value)
+            .iter()
+            .map(|s| enc(s))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    match (p.style, value) {
+        (Style::Label, Value::Object(f)) if p.explode => format!(".{}", exploded_object(".", f)),
+        (Style::Label, Value::Array(_)) if p.explode => format!(".{}", joined(".")),
+        (Style::Label, _) => format!(".{}", joined(",")),
+        (Style::Matrix, Value::Object(f)) if p.explode => format!(";{}", exploded_object(";", f)),
+        (Style::Matrix, Value::Array(items)) if p.explode => items
+            .iter()
+            .map(|v| format!(";{}={}", enc(name), enc(&scalar_text(v))))
+            .collect(),
+        (Style::Matrix, _) => format!(";{}={}", enc(name), joined(",")),
+        (_, Value::Object(f)) if p.explode => exploded_object(",", f),
+        _ => joined(","),
+    }
+}
+
+/// Query pairs for one parameter, as (key, value) before encoding.
+fn query_pairs(p: &Param, value: &Value) -> Vec<(String, String)> {
+    let name = p.wire_name.as_ref();
+    match (p.style, value) {
+        (Style::DeepObject, Value::Object(fields)) => fields
+            .iter()
+            .map(|(k, v)| (format!("{name}[{k}]"), scalar_text(v)))
+            .collect(),
+        (Style::SpaceDelimited, Value::Array(_)) => {
+            vec![(name.to_owned(), flat_items(value).join(" "))]
+        }
+        (Style::PipeDelimited, Value::Array(_)) => {
+            vec![(name.to_owned(), flat_items(value).join("|"))]
+        }
+        (_, Value::Array(_) | Value::Object(_)) if p.explode => pairs(name, value),
+        (_, Value::Array(_) | Value::Object(_)) => {
+            vec![(name.to_owned(), flat_items(value).join(","))]
+        }
+        (_, other) => vec![(name.to_owned(), scalar_text(other))],
+    }
+}
+
+/// A request body before encoding.
+enum BodyParts<'a> {
+    None,
+    /// Object bodies built from per-property parameters, with each one's kind.
+    Fields(Vec<(&'a str, &'a Value, ValueKind)>),
+    Whole(&'a Value),
+}
+
 /// Builds the request. `args` must already be validated.
 pub(crate) fn build(
     op: &Operation,
     base_url: &str,
     args: &Map<String, Value>,
-    auth: Applied,
+    credentials: Vec<Applied>,
 ) -> Result<http::Request<Vec<u8>>, String> {
     let mut path = String::with_capacity(op.path.len() + 16);
-    let mut query: Vec<(String, String)> = Vec::new();
+    let mut query: Vec<(String, String, bool)> = Vec::new();
     let mut headers: Vec<(String, String)> = Vec::new();
     let mut cookies: Vec<String> = Vec::new();
-    let mut body = Map::new();
+    let mut body = BodyParts::None;
 
     let mut rest = op.path.as_ref();
     while let Some(open) = rest.find('{') {
@@ -60,14 +173,14 @@ pub(crate) fn build(
             .get(param.field.as_ref())
             .filter(|v| !v.is_null())
             .ok_or_else(|| format!("missing path parameter `{}`", param.field))?;
-        let text = scalar_text(value);
+        let text = path_value(param, value);
         if text.is_empty() || text == "." || text == ".." {
             return Err(format!(
                 "path parameter `{}` must not be empty, `.` or `..`",
                 param.field
             ));
         }
-        path.push_str(&encode(&text));
+        path.push_str(&text);
         rest = &rest[close + 1..];
     }
     path.push_str(rest);
@@ -79,113 +192,203 @@ pub(crate) fn build(
         let name = param.wire_name.as_ref();
         match param.location {
             ParamLocation::Path => {}
-            ParamLocation::Query => push_query(&mut query, name, value, param.explode),
-            ParamLocation::Header => headers.push((name.to_owned(), joined(value))),
-            ParamLocation::Cookie => cookies.push(format!("{name}={}", encode(&joined(value)))),
-            ParamLocation::Body => {
-                body.insert(name.to_owned(), value.clone());
+            ParamLocation::Query => query.extend(
+                query_pairs(param, value)
+                    .into_iter()
+                    .map(|(k, v)| (k, v, param.allow_reserved)),
+            ),
+            ParamLocation::Header => headers.push((name.to_owned(), header_value(param, value))),
+            ParamLocation::Cookie => {
+                cookies.push(format!("{name}={}", encode(&flat_items(value).join(","))));
             }
+            ParamLocation::Body => match &mut body {
+                BodyParts::Fields(fields) => fields.push((name, value, param.kind)),
+                _ => body = BodyParts::Fields(vec![(name, value, param.kind)]),
+            },
+            ParamLocation::RequestBody => body = BodyParts::Whole(value),
         }
     }
 
-    let mut auth_header = None;
-    match auth {
-        Applied::None => {}
-        Applied::Header(name, secret) => auth_header = Some((name, secret.0)),
-        Applied::Query(name, secret) => query.push((name, secret.0)),
+    let mut auth_headers = Vec::new();
+    for applied in credentials {
+        match applied {
+            Applied::Header(name, secret) => auth_headers.push((name, secret.0)),
+            Applied::Query(name, secret) => query.push((name, secret.0, false)),
+            Applied::Cookie(name, secret) => cookies.push(format!("{name}={}", encode(&secret.0))),
+        }
     }
 
     let mut url = String::with_capacity(base_url.len() + path.len() + 32);
     url.push_str(base_url.trim_end_matches('/'));
     url.push_str(&path);
-    for (i, (k, v)) in query.iter().enumerate() {
+    for (i, (k, v, reserved)) in query.iter().enumerate() {
         url.push(if i == 0 { '?' } else { '&' });
         url.push_str(&encode(k));
         url.push('=');
-        url.push_str(&encode(v));
+        let set = if *reserved { RESERVED_KEPT } else { COMPONENT };
+        url.push_str(&utf8_percent_encode(v, set).to_string());
     }
 
     let mut builder = http::Request::builder()
         .method(op.method.as_str())
         .uri(&url)
-        .header(http::header::ACCEPT, "application/json");
+        .header(http::header::ACCEPT, "application/json, */*;q=0.5");
     for (name, value) in &headers {
         builder = builder.header(name.as_str(), value.as_str());
     }
     if !cookies.is_empty() {
         builder = builder.header(http::header::COOKIE, cookies.join("; "));
     }
-    let bytes = if body.is_empty() {
-        Vec::new()
-    } else {
-        match op.body {
-            BodyEncoding::Json => {
-                builder = builder.header(http::header::CONTENT_TYPE, "application/json");
-                serde_json::to_vec(&Value::Object(body)).map_err(|e| e.to_string())?
-            }
-            BodyEncoding::Form => {
-                builder = builder.header(
-                    http::header::CONTENT_TYPE,
-                    "application/x-www-form-urlencoded",
-                );
-                let mut pairs = Vec::new();
-                for (k, v) in &body {
-                    push_query(&mut pairs, k, v, true);
-                }
-                pairs
-                    .iter()
-                    .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
-                    .collect::<Vec<_>>()
-                    .join("&")
-                    .into_bytes()
-            }
-        }
-    };
-    if let Some((name, value)) = auth_header {
+    let (content_type, bytes) = encode_body(op, body)?;
+    if let Some(ct) = content_type {
+        builder = builder.header(http::header::CONTENT_TYPE, ct);
+    }
+    for (name, value) in &auth_headers {
         builder = builder.header(name.as_str(), value.as_str());
     }
-    // Build errors from `http` name the bad part (URI, header); a header value that holds
-    // a credential is never echoed because `http` does not include values in its errors.
+    // `http` errors name the bad part (URI, header) but never echo header values, so a
+    // credential cannot leak through them; the query (which may hold a key) is cut.
     builder
         .body(bytes)
-        .map_err(|e| format!("{e} (URL `{}`)", redact_query(&url, op)))
+        .map_err(|e| format!("{e} (URL `{}`)", url.split('?').next().unwrap_or(&url)))
 }
 
-/// Comma-joined text of a value, for headers and cookies.
-fn joined(value: &Value) -> String {
+fn header_value(p: &Param, value: &Value) -> String {
     match value {
-        Value::Array(items) => items.iter().map(scalar_text).collect::<Vec<_>>().join(","),
-        other => scalar_text(other),
+        Value::Object(fields) if p.explode => fields
+            .iter()
+            .map(|(k, v)| format!("{k}={}", scalar_text(v)))
+            .collect::<Vec<_>>()
+            .join(","),
+        other => flat_items(other).join(","),
     }
 }
 
-fn push_query(out: &mut Vec<(String, String)>, name: &str, value: &Value, explode: bool) {
-    match value {
-        Value::Array(items) if explode => {
-            out.extend(items.iter().map(|v| (name.to_owned(), scalar_text(v))));
+fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, Vec<u8>), String> {
+    let content_type = op.content_type.to_string();
+    Ok(match (op.body, body) {
+        (_, BodyParts::None) => (None, Vec::new()),
+        (BodyEncoding::Json, BodyParts::Fields(fields)) => {
+            let object: Map<String, Value> = fields
+                .into_iter()
+                .map(|(k, v, _)| (k.to_owned(), v.clone()))
+                .collect();
+            (
+                Some(content_type),
+                serde_json::to_vec(&object).map_err(|e| e.to_string())?,
+            )
         }
-        Value::Array(items) => out.push((
-            name.to_owned(),
-            items.iter().map(scalar_text).collect::<Vec<_>>().join(","),
-        )),
-        Value::Object(fields) if explode => {
-            out.extend(fields.iter().map(|(k, v)| (k.clone(), scalar_text(v))));
-        }
-        Value::Object(fields) => out.push((
-            name.to_owned(),
-            fields
+        (BodyEncoding::Json, BodyParts::Whole(v)) => (
+            Some(content_type),
+            serde_json::to_vec(v).map_err(|e| e.to_string())?,
+        ),
+        (BodyEncoding::Form, parts) => {
+            let mut out = Vec::new();
+            for (k, v) in object_fields(parts) {
+                out.extend(pairs(k, v));
+            }
+            let text = out
                 .iter()
-                .flat_map(|(k, v)| [k.clone(), scalar_text(v)])
-                .collect::<Vec<_>>()
-                .join(","),
-        )),
-        other => out.push((name.to_owned(), scalar_text(other))),
+                .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+                .collect::<Vec<_>>();
+            (Some(content_type), text.join("&").into_bytes())
+        }
+        (BodyEncoding::Multipart, parts) => {
+            let fields: Vec<(&str, &Value, ValueKind)> = match parts {
+                BodyParts::Fields(f) => f,
+                whole => object_fields(whole)
+                    .into_iter()
+                    .map(|(k, v)| (k, v, ValueKind::Any))
+                    .collect(),
+            };
+            let (boundary, bytes) = multipart(&fields)?;
+            (
+                Some(format!("multipart/form-data; boundary={boundary}")),
+                bytes,
+            )
+        }
+        (BodyEncoding::Binary, BodyParts::Whole(Value::String(b64))) => (
+            Some(content_type),
+            base64::decode(b64).ok_or("the request body must be base64-encoded bytes")?,
+        ),
+        (BodyEncoding::Text, BodyParts::Whole(v)) => {
+            (Some(content_type), scalar_text(v).into_bytes())
+        }
+        (_, BodyParts::Whole(v)) => (Some(content_type), scalar_text(v).into_bytes()),
+        (_, BodyParts::Fields(fields)) => {
+            let object: Map<String, Value> = fields
+                .into_iter()
+                .map(|(k, v, _)| (k.to_owned(), v.clone()))
+                .collect();
+            (
+                Some(content_type),
+                serde_json::to_vec(&object).map_err(|e| e.to_string())?,
+            )
+        }
+    })
+}
+
+fn object_fields(parts: BodyParts<'_>) -> Vec<(&str, &Value)> {
+    match parts {
+        BodyParts::Fields(fields) => fields.into_iter().map(|(k, v, _)| (k, v)).collect(),
+        BodyParts::Whole(Value::Object(map)) => map.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+        _ => Vec::new(),
     }
 }
 
-/// Only the path, for error messages (the query may hold an API key).
-fn redact_query(url: &str, _op: &Operation) -> String {
-    url.split('?').next().unwrap_or(url).to_owned()
+/// `multipart/form-data` (RFC 7578): strings as text parts, binary fields as file
+/// parts, anything else as JSON parts.
+fn multipart(fields: &[(&str, &Value, ValueKind)]) -> Result<(String, Vec<u8>), String> {
+    let mut parts: Vec<(String, Vec<u8>)> = Vec::new();
+    for (name, value, kind) in fields {
+        let name = name.replace('"', "%22");
+        let items: Vec<&Value> = match value {
+            Value::Array(items) if *kind != ValueKind::Any => items.iter().collect(),
+            other => vec![other],
+        };
+        for item in items {
+            let (head, bytes) = match (kind, item) {
+                (ValueKind::Binary, Value::String(b64)) => (
+                    format!(
+                        "Content-Disposition: form-data; name=\"{name}\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream"
+                    ),
+                    base64::decode(b64)
+                        .ok_or_else(|| format!("field `{name}` must be base64-encoded bytes"))?,
+                ),
+                (_, Value::String(s)) => (
+                    format!("Content-Disposition: form-data; name=\"{name}\""),
+                    s.clone().into_bytes(),
+                ),
+                (_, other) => (
+                    format!(
+                        "Content-Disposition: form-data; name=\"{name}\"\r\nContent-Type: application/json"
+                    ),
+                    other.to_string().into_bytes(),
+                ),
+            };
+            parts.push((head, bytes));
+        }
+    }
+    // A boundary that occurs in no part.
+    let mut n: u64 = parts.iter().map(|(_, b)| b.len() as u64).sum::<u64>() ^ 0x746f_6f6c_7772_6967;
+    let boundary = loop {
+        let candidate = format!("toolwright-{n:016x}");
+        if !parts.iter().any(|(_, b)| {
+            b.windows(candidate.len())
+                .any(|w| w == candidate.as_bytes())
+        }) {
+            break candidate;
+        }
+        n = n.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+    };
+    let mut out = Vec::new();
+    for (head, bytes) in parts {
+        out.extend_from_slice(format!("--{boundary}\r\n{head}\r\n\r\n").as_bytes());
+        out.extend_from_slice(&bytes);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    Ok((boundary, out))
 }
 
 #[cfg(test)]
@@ -196,7 +399,7 @@ mod tests {
 
     use super::*;
     use crate::auth::Secret;
-    use crate::descriptor::{Method, Param, ValueKind};
+    use crate::descriptor::Method;
 
     fn param(field: &'static str, location: ParamLocation) -> Param {
         Param {
@@ -205,7 +408,20 @@ mod tests {
             location,
             required: false,
             kind: ValueKind::Any,
-            explode: true,
+            style: match location {
+                ParamLocation::Path | ParamLocation::Header => Style::Simple,
+                _ => Style::Form,
+            },
+            explode: location == ParamLocation::Query,
+            allow_reserved: false,
+        }
+    }
+
+    fn styled(field: &'static str, location: ParamLocation, style: Style, explode: bool) -> Param {
+        Param {
+            style,
+            explode,
+            ..param(field, location)
         }
     }
 
@@ -217,12 +433,21 @@ mod tests {
             path: path.into(),
             params: Cow::Owned(params),
             body: BodyEncoding::Json,
+            content_type: "application/json".into(),
+            security: Cow::Borrowed(&[]),
             wrap_output: false,
         }
     }
 
     fn args(v: Value) -> Map<String, Value> {
         v.as_object().unwrap().clone()
+    }
+
+    fn uri(op: &Operation, v: Value) -> String {
+        build(op, "http://h", &args(v), vec![])
+            .unwrap()
+            .uri()
+            .to_string()
     }
 
     #[test]
@@ -232,18 +457,77 @@ mod tests {
             &op,
             "http://h/api/",
             &args(json!({"id": "a/../b c"})),
-            Applied::None,
+            vec![],
         )
         .unwrap();
         assert_eq!(req.uri().to_string(), "http://h/api/repos/a%2F..%2Fb%20c/x");
         for bad in ["..", ".", ""] {
-            let err = build(&op, "http://h", &args(json!({ "id": bad })), Applied::None);
+            let err = build(&op, "http://h", &args(json!({ "id": bad })), vec![]);
             assert!(err.unwrap_err().contains("must not be empty"), "{bad}");
         }
     }
 
     #[test]
-    fn query_styles_and_body() {
+    fn path_styles() {
+        let v = json!({"id": [3, 4], "o": {"a": 1, "b": 2}});
+        let cases = [
+            (Style::Simple, false, "/p/3,4/a,1,b,2"),
+            (Style::Simple, true, "/p/3,4/a=1,b=2"),
+            (Style::Label, false, "/p/.3,4/.a,1,b,2"),
+            (Style::Label, true, "/p/.3.4/.a=1.b=2"),
+            (Style::Matrix, false, "/p/;id=3,4/;o=a,1,b,2"),
+            (Style::Matrix, true, "/p/;id=3;id=4/;a=1;b=2"),
+        ];
+        for (style, explode, expected) in cases {
+            let o = op(
+                "/p/{id}/{o}",
+                vec![
+                    styled("id", ParamLocation::Path, style, explode),
+                    styled("o", ParamLocation::Path, style, explode),
+                ],
+            );
+            assert_eq!(
+                uri(&o, v.clone()),
+                format!("http://h{expected}"),
+                "{style:?} {explode}"
+            );
+        }
+    }
+
+    #[test]
+    fn query_styles() {
+        let cases = [
+            (Style::Form, true, json!(["a", "b"]), "q=a&q=b"),
+            (Style::Form, false, json!(["a", "b"]), "q=a%2Cb"),
+            (Style::Form, true, json!({"x": 1, "y": "z"}), "x=1&y=z"),
+            (Style::Form, false, json!({"x": 1}), "q=x%2C1"),
+            (Style::SpaceDelimited, false, json!(["a", "b"]), "q=a%20b"),
+            (Style::PipeDelimited, false, json!(["a", "b"]), "q=a%7Cb"),
+            (
+                Style::DeepObject,
+                true,
+                json!({"x": 1, "y": "z"}),
+                "q%5Bx%5D=1&q%5By%5D=z",
+            ),
+        ];
+        for (style, explode, value, expected) in cases {
+            let o = op("/", vec![styled("q", ParamLocation::Query, style, explode)]);
+            assert_eq!(
+                uri(&o, json!({ "q": value })),
+                format!("http://h/?{expected}"),
+                "{style:?}"
+            );
+        }
+        let mut reserved = param("q", ParamLocation::Query);
+        reserved.allow_reserved = true;
+        assert_eq!(
+            uri(&op("/", vec![reserved]), json!({"q": "a/b:c d"})),
+            "http://h/?q=a/b:c%20d"
+        );
+    }
+
+    #[test]
+    fn query_headers_auth_and_json_body() {
         let mut labels = param("labels", ParamLocation::Query);
         labels.explode = false;
         let op = op(
@@ -259,7 +543,10 @@ mod tests {
             &op,
             "http://h",
             &args(json!({"labels": ["a", "b"], "tag": ["x", "y&z"], "title": "T", "X-Trace": 7})),
-            Applied::Header("authorization".into(), Secret("Bearer s".into())),
+            vec![Applied::Header(
+                "authorization".into(),
+                Secret("Bearer s".into()),
+            )],
         )
         .unwrap();
         assert_eq!(
@@ -269,5 +556,40 @@ mod tests {
         assert_eq!(req.headers()["x-trace"], "7");
         assert_eq!(req.headers()["authorization"], "Bearer s");
         assert_eq!(req.body(), br#"{"title":"T"}"#);
+    }
+
+    #[test]
+    fn multipart_binary_and_text_bodies() {
+        let mut file = param("file", ParamLocation::Body);
+        file.kind = ValueKind::Binary;
+        let mut o = op("/up", vec![file, param("note", ParamLocation::Body)]);
+        o.body = BodyEncoding::Multipart;
+        let req = build(
+            &o,
+            "http://h",
+            &args(json!({"file": "aGk=", "note": "n"})),
+            vec![],
+        )
+        .unwrap();
+        let ct = req.headers()["content-type"].to_str().unwrap().to_owned();
+        let boundary = ct.strip_prefix("multipart/form-data; boundary=").unwrap();
+        let body = String::from_utf8(req.body().clone()).unwrap();
+        assert_eq!(
+            body,
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"file\"\r\nContent-Type: application/octet-stream\r\n\r\nhi\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"note\"\r\n\r\nn\r\n--{boundary}--\r\n"
+            )
+        );
+        let mut bin = op("/b", vec![param("body", ParamLocation::RequestBody)]);
+        bin.body = BodyEncoding::Binary;
+        bin.content_type = "image/png".into();
+        let req = build(&bin, "http://h", &args(json!({"body": "AAEC"})), vec![]).unwrap();
+        assert_eq!(req.body(), &[0, 1, 2]);
+        assert_eq!(req.headers()["content-type"], "image/png");
+        let mut text = op("/t", vec![param("body", ParamLocation::RequestBody)]);
+        text.body = BodyEncoding::Text;
+        text.content_type = "application/xml".into();
+        let req = build(&text, "http://h", &args(json!({"body": "<a/>"})), vec![]).unwrap();
+        assert_eq!(req.body(), b"<a/>");
     }
 }

@@ -94,39 +94,41 @@ fn cow(text: &str) -> TokenStream {
 fn api(api: &ir::Api) -> TokenStream {
     let name = cow(&api.name);
     let base_url = cow(&api.base_url);
-    let auth = match &api.auth {
-        ir::Auth::None => quote!(::toolwright::Auth::None),
-        ir::Auth::Bearer { token_env } => {
-            let env = cow(token_env);
-            quote!(::toolwright::Auth::Bearer { token_env: #env })
-        }
-        ir::Auth::ApiKey {
-            key_env,
-            header,
-            query,
-        } => {
-            let env = cow(key_env);
-            let placement = match (header, query) {
-                (_, Some(q)) => {
-                    let q = cow(q);
-                    quote!(::toolwright::KeyPlacement::Query(#q))
-                }
-                (h, None) => {
-                    let h = cow(h.as_deref().unwrap_or("X-API-Key"));
-                    quote!(::toolwright::KeyPlacement::Header(#h))
-                }
-            };
-            quote!(::toolwright::Auth::ApiKey { key_env: #env, placement: #placement })
-        }
-        ir::Auth::Basic {
-            username_env,
-            password_env,
-        } => {
-            let u = cow(username_env);
-            let p = cow(password_env);
-            quote!(::toolwright::Auth::Basic { username_env: #u, password_env: #p })
-        }
-    };
+    let schemes = api.schemes.iter().map(|scheme| {
+        let name = cow(&scheme.name);
+        let kind = match &scheme.kind {
+            ir::SchemeKind::Bearer { token_env } => {
+                let env = cow(token_env);
+                quote!(::toolwright::SchemeKind::Bearer { token_env: #env })
+            }
+            ir::SchemeKind::ApiKey { key_env, placement } => {
+                let env = cow(key_env);
+                let placement = match placement {
+                    ir::KeyPlacement::Header(n) => {
+                        let n = cow(n);
+                        quote!(::toolwright::KeyPlacement::Header(#n))
+                    }
+                    ir::KeyPlacement::Query(n) => {
+                        let n = cow(n);
+                        quote!(::toolwright::KeyPlacement::Query(#n))
+                    }
+                    ir::KeyPlacement::Cookie(n) => {
+                        let n = cow(n);
+                        quote!(::toolwright::KeyPlacement::Cookie(#n))
+                    }
+                };
+                quote!(::toolwright::SchemeKind::ApiKey { key_env: #env, placement: #placement })
+            }
+            ir::SchemeKind::Basic {
+                username_env,
+                password_env,
+            } => {
+                let (u, p) = (cow(username_env), cow(password_env));
+                quote!(::toolwright::SchemeKind::Basic { username_env: #u, password_env: #p })
+            }
+        };
+        quote!(::toolwright::SecurityScheme { name: #name, kind: #kind })
+    });
     let meta = if api.meta.is_empty() {
         quote!(::std::option::Option::None)
     } else {
@@ -134,7 +136,12 @@ fn api(api: &ir::Api) -> TokenStream {
         quote!(::std::option::Option::Some(#text))
     };
     quote! {
-        ::toolwright::Api { name: #name, base_url: #base_url, auth: #auth, meta: #meta }
+        ::toolwright::Api {
+            name: #name,
+            base_url: #base_url,
+            schemes: ::toolwright::__private::Cow::Borrowed(&[#(#schemes),*]),
+            meta: #meta,
+        }
     }
 }
 

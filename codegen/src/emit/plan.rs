@@ -17,6 +17,35 @@ pub struct Annotations {
     pub open_world: bool,
 }
 
+/// The JSON type the executor checks and encodes a parameter as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Array,
+    Object,
+    Any,
+    /// A string of base64 bytes (`format: binary`, `contentEncoding: base64`).
+    Binary,
+}
+
+impl ValueKind {
+    pub fn of(schema: &Schema) -> ValueKind {
+        match schema.ty {
+            SchemaType::String if schema.is_binary() => ValueKind::Binary,
+            SchemaType::String => ValueKind::String,
+            SchemaType::Integer => ValueKind::Integer,
+            SchemaType::Number => ValueKind::Number,
+            SchemaType::Boolean => ValueKind::Boolean,
+            SchemaType::Array => ValueKind::Array,
+            SchemaType::Object => ValueKind::Object,
+            SchemaType::Any => ValueKind::Any,
+        }
+    }
+}
+
 /// One parameter as the executor sees it.
 #[derive(Debug, Clone)]
 pub struct ParamPlan {
@@ -24,8 +53,10 @@ pub struct ParamPlan {
     pub wire_name: String,
     pub location: ParamLocation,
     pub required: bool,
-    pub kind: SchemaType,
+    pub kind: ValueKind,
+    pub style: ir::Style,
     pub explode: bool,
+    pub allow_reserved: bool,
 }
 
 /// Everything about one tool.
@@ -43,6 +74,8 @@ pub struct ToolPlan {
     pub path: String,
     pub params: Vec<ParamPlan>,
     pub body: ir::BodyEncoding,
+    pub content_type: String,
+    pub security: Vec<Vec<String>>,
     pub wrap_output: bool,
     /// `danger_level: forbidden` operations get a client method but no tool.
     pub exposed: bool,
@@ -85,18 +118,31 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
             .params
             .iter()
             .map(|p| ParamPlan {
-                field: p.name.clone(),
+                field: p.field.clone(),
                 wire_name: p.name.clone(),
                 location: p.location,
                 required: p.required,
-                kind: p.schema.ty,
+                kind: ValueKind::of(&p.schema),
+                style: p.style,
                 explode: p.explode,
+                allow_reserved: p.allow_reserved,
             })
             .collect(),
         body: op.body,
+        content_type: op.content_type.clone(),
+        security: op.security.clone(),
         wrap_output,
         exposed: op.safety.danger_level != Some(DangerLevel::Forbidden),
     }
+}
+
+/// The tool's input: one property per parameter, named by its argument name.
+pub fn input_schema(op: &ir::Operation) -> Schema {
+    Schema::object(
+        op.params
+            .iter()
+            .map(|p| (p.field.clone(), p.schema.clone(), p.required)),
+    )
 }
 
 /// Conservative hints: under-annotate rather than mis-annotate.

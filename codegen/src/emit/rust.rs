@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::names::{self, Scope};
-use super::plan::{ParamPlan, ToolPlan};
+use super::plan::{ParamPlan, ToolPlan, ValueKind};
 use crate::ir::{self, BodyEncoding, Direction, Method, ParamLocation, Schema, SchemaType};
 
 /// The body of `{module}.rs`.
@@ -92,10 +92,12 @@ fn operation(plan: &ToolPlan) -> TokenStream {
     let method = format_ident!("{}", method_variant(plan.method));
     let path = cow(&plan.path);
     let params = plan.params.iter().map(param);
-    let body = match plan.body {
-        BodyEncoding::Json => quote!(::toolwright::BodyEncoding::Json),
-        BodyEncoding::Form => quote!(::toolwright::BodyEncoding::Form),
-    };
+    let body = format_ident!("{}", body_variant(plan.body));
+    let content_type = cow(&plan.content_type);
+    let security = plan.security.iter().map(|schemes| {
+        let schemes = schemes.iter().map(|s| cow(s));
+        quote!(::toolwright::Requirement { schemes: ::toolwright::__private::Cow::Borrowed(&[#(#schemes),*]) })
+    });
     let wrap = plan.wrap_output;
     quote! {
         ::toolwright::Operation {
@@ -104,13 +106,16 @@ fn operation(plan: &ToolPlan) -> TokenStream {
             method: ::toolwright::Method::#method,
             path: #path,
             params: ::toolwright::__private::Cow::Borrowed(&[#(#params),*]),
-            body: #body,
+            body: ::toolwright::BodyEncoding::#body,
+            content_type: #content_type,
+            security: ::toolwright::__private::Cow::Borrowed(&[#(#security),*]),
             wrap_output: #wrap,
         }
     }
 }
 
-fn method_variant(m: Method) -> &'static str {
+/// Variant names shared with the runtime's enums (the CLI maps the same names).
+pub fn method_variant(m: Method) -> &'static str {
     match m {
         Method::Get => "Get",
         Method::Post => "Post",
@@ -122,33 +127,59 @@ fn method_variant(m: Method) -> &'static str {
     }
 }
 
+pub fn body_variant(b: BodyEncoding) -> &'static str {
+    match b {
+        BodyEncoding::Json => "Json",
+        BodyEncoding::Form => "Form",
+        BodyEncoding::Multipart => "Multipart",
+        BodyEncoding::Binary => "Binary",
+        BodyEncoding::Text => "Text",
+    }
+}
+
+pub fn location_variant(l: ParamLocation) -> &'static str {
+    match l {
+        ParamLocation::Path => "Path",
+        ParamLocation::Query => "Query",
+        ParamLocation::Header => "Header",
+        ParamLocation::Cookie => "Cookie",
+        ParamLocation::Body => "Body",
+        ParamLocation::RequestBody => "RequestBody",
+    }
+}
+
+pub fn style_variant(s: ir::Style) -> &'static str {
+    match s {
+        ir::Style::Form => "Form",
+        ir::Style::Simple => "Simple",
+        ir::Style::Label => "Label",
+        ir::Style::Matrix => "Matrix",
+        ir::Style::SpaceDelimited => "SpaceDelimited",
+        ir::Style::PipeDelimited => "PipeDelimited",
+        ir::Style::DeepObject => "DeepObject",
+    }
+}
+
+pub fn kind_variant(k: ValueKind) -> &'static str {
+    match k {
+        ValueKind::Any => "Any",
+        ValueKind::String => "String",
+        ValueKind::Integer => "Integer",
+        ValueKind::Number => "Number",
+        ValueKind::Boolean => "Boolean",
+        ValueKind::Array => "Array",
+        ValueKind::Object => "Object",
+        ValueKind::Binary => "Binary",
+    }
+}
+
 fn param(p: &ParamPlan) -> TokenStream {
     let field = cow(&p.field);
     let wire = cow(&p.wire_name);
-    let location = format_ident!(
-        "{}",
-        match p.location {
-            ParamLocation::Path => "Path",
-            ParamLocation::Query => "Query",
-            ParamLocation::Header => "Header",
-            ParamLocation::Cookie => "Cookie",
-            ParamLocation::Body => "Body",
-        }
-    );
-    let kind = format_ident!(
-        "{}",
-        match p.kind {
-            SchemaType::Any => "Any",
-            SchemaType::String => "String",
-            SchemaType::Integer => "Integer",
-            SchemaType::Number => "Number",
-            SchemaType::Boolean => "Boolean",
-            SchemaType::Array => "Array",
-            SchemaType::Object => "Object",
-        }
-    );
-    let required = p.required;
-    let explode = p.explode;
+    let location = format_ident!("{}", location_variant(p.location));
+    let kind = format_ident!("{}", kind_variant(p.kind));
+    let style = format_ident!("{}", style_variant(p.style));
+    let (required, explode, allow_reserved) = (p.required, p.explode, p.allow_reserved);
     quote! {
         ::toolwright::Param {
             field: #field,
@@ -156,7 +187,9 @@ fn param(p: &ParamPlan) -> TokenStream {
             location: ::toolwright::ParamLocation::#location,
             required: #required,
             kind: ::toolwright::ValueKind::#kind,
+            style: ::toolwright::Style::#style,
             explode: #explode,
+            allow_reserved: #allow_reserved,
         }
     }
 }

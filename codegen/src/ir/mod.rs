@@ -22,7 +22,7 @@ pub struct Api {
     /// Long-form documentation (the adapter's Markdown body), for rustdoc.
     pub docs: String,
     pub base_url: String,
-    pub auth: Auth,
+    pub schemes: Vec<SecurityScheme>,
     pub operations: Vec<Operation>,
     /// Named shared schemas (`$defs`).
     pub definitions: BTreeMap<String, Schema>,
@@ -32,22 +32,35 @@ pub struct Api {
     pub source: Option<Location>,
 }
 
-/// How an API authenticates. Only environment variable names; never values.
+/// A named way to authenticate. Only environment variable names; never values.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Auth {
-    None,
-    Bearer {
-        token_env: String,
-    },
+pub struct SecurityScheme {
+    pub name: String,
+    pub kind: SchemeKind,
+    pub description: Option<String>,
+}
+
+/// How a scheme's credential goes on a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SchemeKind {
+    /// Bearer tokens: HTTP bearer, OAuth 2 and OpenID Connect access tokens.
+    Bearer { token_env: String },
     ApiKey {
         key_env: String,
-        header: Option<String>,
-        query: Option<String>,
+        placement: KeyPlacement,
     },
     Basic {
         username_env: String,
         password_env: String,
     },
+}
+
+/// Where an API key goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyPlacement {
+    Header(String),
+    Query(String),
+    Cookie(String),
 }
 
 /// The CRUDE group of an operation.
@@ -127,7 +140,42 @@ pub enum ParamLocation {
     Query,
     Header,
     Cookie,
+    /// One property of an object request body.
     Body,
+    /// The whole request body as one argument.
+    RequestBody,
+}
+
+/// Parameter serialization style (OpenAPI `style`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Form,
+    Simple,
+    Label,
+    Matrix,
+    SpaceDelimited,
+    PipeDelimited,
+    DeepObject,
+}
+
+impl Style {
+    pub const ALL: [(&'static str, Style); 7] = [
+        ("form", Style::Form),
+        ("simple", Style::Simple),
+        ("label", Style::Label),
+        ("matrix", Style::Matrix),
+        ("spaceDelimited", Style::SpaceDelimited),
+        ("pipeDelimited", Style::PipeDelimited),
+        ("deepObject", Style::DeepObject),
+    ];
+
+    /// OpenAPI's default style for a location.
+    pub fn default_for(location: ParamLocation) -> Style {
+        match location {
+            ParamLocation::Path | ParamLocation::Header => Style::Simple,
+            _ => Style::Form,
+        }
+    }
 }
 
 impl ParamLocation {
@@ -145,12 +193,17 @@ impl ParamLocation {
 pub struct Param {
     /// Name on the wire.
     pub name: String,
+    /// Argument name in the tool input and Rust field source: the wire name, or a
+    /// mapped one when the wire name is not safe for LLM providers (`filter[id]`).
+    pub field: String,
     pub location: ParamLocation,
     pub required: bool,
     /// Type, constraints and description of the value.
     pub schema: Schema,
-    /// Query arrays/objects: repeat the key (`true`, form style) or comma-join.
+    pub style: Style,
+    /// Arrays/objects: one pair per item (`true`) or one joined value.
     pub explode: bool,
+    pub allow_reserved: bool,
     pub source: Option<Location>,
 }
 
@@ -159,6 +212,9 @@ pub struct Param {
 pub enum BodyEncoding {
     Json,
     Form,
+    Multipart,
+    Binary,
+    Text,
 }
 
 /// A response the operation may return.
@@ -225,6 +281,11 @@ pub struct Operation {
     pub description: Option<String>,
     pub params: Vec<Param>,
     pub body: BodyEncoding,
+    /// Media type sent with the body.
+    pub content_type: String,
+    /// Ways to authenticate (scheme names that apply together), tried in order;
+    /// empty: none. An empty inner list allows anonymous calls.
+    pub security: Vec<Vec<String>>,
     pub responses: Vec<Response>,
     pub pagination: Option<Pagination>,
     pub supports_fields: bool,

@@ -102,6 +102,18 @@ impl Schema {
         schema
     }
 
+    /// Bytes carried as a base64 string (OpenAPI `format: binary`/`byte`, or
+    /// `contentEncoding: base64`).
+    pub fn is_binary(&self) -> bool {
+        self.ty == SchemaType::String
+            && (matches!(self.format.as_deref(), Some("binary" | "byte"))
+                || self
+                    .extensions
+                    .get("contentEncoding")
+                    .and_then(Value::as_str)
+                    == Some("base64"))
+    }
+
     /// Renders JSON Schema 2020-12 (no `$schema`: the catalog's consumers assume it).
     pub fn to_json(&self, direction: Direction) -> Value {
         let mut out = Map::new();

@@ -125,7 +125,9 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: true,
                     kind: ::toolwright::ValueKind::Integer,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("currency"),
@@ -133,7 +135,9 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("customer"),
@@ -141,7 +145,9 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
@@ -149,7 +155,9 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Header,
                     required: false,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("session"),
@@ -157,11 +165,25 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Cookie,
                     required: false,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Form,
+        content_type: ::toolwright::__private::Cow::Borrowed(
+            "application/x-www-form-urlencoded",
+        ),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("billing")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -177,7 +199,9 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("reason"),
@@ -185,11 +209,23 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: false,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("billing")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: true,
     },
     ::toolwright::Operation {
@@ -205,11 +241,23 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("billing")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
 ];

@@ -215,7 +215,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("title"),
@@ -223,7 +225,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("text"),
@@ -231,7 +235,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: false,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("tags"),
@@ -239,7 +245,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: false,
                     kind: ::toolwright::ValueKind::Array,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("meta"),
@@ -247,11 +255,23 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: false,
                     kind: ::toolwright::ValueKind::Object,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("notes")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -267,7 +287,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("id"),
@@ -275,11 +297,23 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::Integer,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("notes")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -295,7 +329,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Query,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
+                    style: ::toolwright::Style::Form,
                     explode: true,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("tag"),
@@ -303,7 +339,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Query,
                     required: false,
                     kind: ::toolwright::ValueKind::Array,
+                    style: ::toolwright::Style::Form,
                     explode: true,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("limit"),
@@ -311,7 +349,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Query,
                     required: false,
                     kind: ::toolwright::ValueKind::Integer,
+                    style: ::toolwright::Style::Form,
                     explode: true,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("exact"),
@@ -319,11 +359,23 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Query,
                     required: false,
                     kind: ::toolwright::ValueKind::Boolean,
+                    style: ::toolwright::Style::Form,
                     explode: true,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("notes")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -339,7 +391,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("id"),
@@ -347,7 +401,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::Integer,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("title"),
@@ -355,7 +411,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("text"),
@@ -363,11 +421,23 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Body,
                     required: false,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Form,
+                    explode: false,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("notes")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -383,7 +453,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("id"),
@@ -391,11 +463,23 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::Integer,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("notes")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
 ];

@@ -27,29 +27,54 @@ pub static APIS: [::toolwright::Api; 3] = [
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("billing"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://billing.example.com"),
-        auth: ::toolwright::Auth::Basic {
-            username_env: ::toolwright::__private::Cow::Borrowed("BILLING_USER"),
-            password_env: ::toolwright::__private::Cow::Borrowed("BILLING_PASSWORD"),
-        },
+        schemes: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::SecurityScheme {
+                    name: ::toolwright::__private::Cow::Borrowed("billing"),
+                    kind: ::toolwright::SchemeKind::Basic {
+                        username_env: ::toolwright::__private::Cow::Borrowed(
+                            "BILLING_USER",
+                        ),
+                        password_env: ::toolwright::__private::Cow::Borrowed(
+                            "BILLING_PASSWORD",
+                        ),
+                    },
+                },
+            ],
+        ),
         meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("notes"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://notes.example.com/v2"),
-        auth: ::toolwright::Auth::Bearer {
-            token_env: ::toolwright::__private::Cow::Borrowed("NOTES_TOKEN"),
-        },
+        schemes: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::SecurityScheme {
+                    name: ::toolwright::__private::Cow::Borrowed("notes"),
+                    kind: ::toolwright::SchemeKind::Bearer {
+                        token_env: ::toolwright::__private::Cow::Borrowed("NOTES_TOKEN"),
+                    },
+                },
+            ],
+        ),
         meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("weather"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://weather.example.com"),
-        auth: ::toolwright::Auth::ApiKey {
-            key_env: ::toolwright::__private::Cow::Borrowed("WEATHER_KEY"),
-            placement: ::toolwright::KeyPlacement::Query(
-                ::toolwright::__private::Cow::Borrowed("appid"),
-            ),
-        },
+        schemes: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::SecurityScheme {
+                    name: ::toolwright::__private::Cow::Borrowed("weather"),
+                    kind: ::toolwright::SchemeKind::ApiKey {
+                        key_env: ::toolwright::__private::Cow::Borrowed("WEATHER_KEY"),
+                        placement: ::toolwright::KeyPlacement::Query(
+                            ::toolwright::__private::Cow::Borrowed("appid"),
+                        ),
+                    },
+                },
+            ],
+        ),
         meta: ::std::option::Option::None,
     },
 ];

@@ -126,7 +126,9 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                     location: ::toolwright::ParamLocation::Query,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
+                    style: ::toolwright::Style::Form,
                     explode: true,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("units"),
@@ -134,11 +136,23 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                     location: ::toolwright::ParamLocation::Query,
                     required: false,
                     kind: ::toolwright::ValueKind::String,
+                    style: ::toolwright::Style::Form,
                     explode: true,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("weather")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -154,7 +168,9 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                     location: ::toolwright::ParamLocation::Path,
                     required: true,
                     kind: ::toolwright::ValueKind::String,
-                    explode: true,
+                    style: ::toolwright::Style::Simple,
+                    explode: false,
+                    allow_reserved: false,
                 },
                 ::toolwright::Param {
                     field: ::toolwright::__private::Cow::Borrowed("days"),
@@ -162,11 +178,23 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                     location: ::toolwright::ParamLocation::Query,
                     required: false,
                     kind: ::toolwright::ValueKind::Integer,
+                    style: ::toolwright::Style::Form,
                     explode: true,
+                    allow_reserved: false,
                 },
             ],
         ),
         body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        security: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Requirement {
+                    schemes: ::toolwright::__private::Cow::Borrowed(
+                        &[::toolwright::__private::Cow::Borrowed("weather")],
+                    ),
+                },
+            ],
+        ),
         wrap_output: true,
     },
 ];

@@ -4,11 +4,11 @@
 use std::borrow::Cow;
 
 use toolwright::{
-    Annotations, Api, Auth, BodyEncoding, Catalog, KeyPlacement, Method, Operation, Param,
-    ParamLocation, Tool, ValueKind,
+    Annotations, Api, BodyEncoding, Catalog, KeyPlacement, Method, Operation, Param, ParamLocation,
+    Requirement, SchemeKind, SecurityScheme, Style, Tool, ValueKind,
 };
 use toolwright_codegen::emit::{self, plan::ToolPlan};
-use toolwright_codegen::ir::{self, SchemaType};
+use toolwright_codegen::ir;
 
 /// The catalog of `apis`, with descriptor-based argument checks.
 pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
@@ -20,37 +20,77 @@ pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
 }
 
 fn runtime_api(api: &ir::Api) -> Api {
+    let schemes = api
+        .schemes
+        .iter()
+        .map(|s| SecurityScheme {
+            name: s.name.clone().into(),
+            kind: match &s.kind {
+                ir::SchemeKind::Bearer { token_env } => SchemeKind::Bearer {
+                    token_env: token_env.clone().into(),
+                },
+                ir::SchemeKind::ApiKey { key_env, placement } => SchemeKind::ApiKey {
+                    key_env: key_env.clone().into(),
+                    placement: match placement {
+                        ir::KeyPlacement::Header(n) => KeyPlacement::Header(n.clone().into()),
+                        ir::KeyPlacement::Query(n) => KeyPlacement::Query(n.clone().into()),
+                        ir::KeyPlacement::Cookie(n) => KeyPlacement::Cookie(n.clone().into()),
+                    },
+                },
+                ir::SchemeKind::Basic {
+                    username_env,
+                    password_env,
+                } => SchemeKind::Basic {
+                    username_env: username_env.clone().into(),
+                    password_env: password_env.clone().into(),
+                },
+            },
+        })
+        .collect();
     Api {
         name: api.name.clone().into(),
         base_url: api.base_url.clone().into(),
-        auth: match &api.auth {
-            ir::Auth::None => Auth::None,
-            ir::Auth::Bearer { token_env } => Auth::Bearer {
-                token_env: token_env.clone().into(),
-            },
-            ir::Auth::ApiKey {
-                key_env,
-                header,
-                query,
-            } => Auth::ApiKey {
-                key_env: key_env.clone().into(),
-                placement: match (header, query) {
-                    (_, Some(q)) => KeyPlacement::Query(q.clone().into()),
-                    (h, None) => {
-                        KeyPlacement::Header(h.clone().unwrap_or_else(|| "X-API-Key".into()).into())
-                    }
-                },
-            },
-            ir::Auth::Basic {
-                username_env,
-                password_env,
-            } => Auth::Basic {
-                username_env: username_env.clone().into(),
-                password_env: password_env.clone().into(),
-            },
-        },
+        schemes: Cow::Owned(schemes),
         meta: (!api.meta.is_empty())
             .then(|| serde_json::to_string(&api.meta).unwrap_or_default().into()),
+    }
+}
+
+fn param(p: &emit::plan::ParamPlan) -> Param {
+    use emit::plan::ValueKind as K;
+    Param {
+        field: p.field.clone().into(),
+        wire_name: p.wire_name.clone().into(),
+        location: match p.location {
+            ir::ParamLocation::Path => ParamLocation::Path,
+            ir::ParamLocation::Query => ParamLocation::Query,
+            ir::ParamLocation::Header => ParamLocation::Header,
+            ir::ParamLocation::Cookie => ParamLocation::Cookie,
+            ir::ParamLocation::Body => ParamLocation::Body,
+            ir::ParamLocation::RequestBody => ParamLocation::RequestBody,
+        },
+        required: p.required,
+        kind: match p.kind {
+            K::Any => ValueKind::Any,
+            K::String => ValueKind::String,
+            K::Integer => ValueKind::Integer,
+            K::Number => ValueKind::Number,
+            K::Boolean => ValueKind::Boolean,
+            K::Array => ValueKind::Array,
+            K::Object => ValueKind::Object,
+            K::Binary => ValueKind::Binary,
+        },
+        style: match p.style {
+            ir::Style::Form => Style::Form,
+            ir::Style::Simple => Style::Simple,
+            ir::Style::Label => Style::Label,
+            ir::Style::Matrix => Style::Matrix,
+            ir::Style::SpaceDelimited => Style::SpaceDelimited,
+            ir::Style::PipeDelimited => Style::PipeDelimited,
+            ir::Style::DeepObject => Style::DeepObject,
+        },
+        explode: p.explode,
+        allow_reserved: p.allow_reserved,
     }
 }
 
@@ -74,36 +114,22 @@ fn tool(plan: &ToolPlan) -> Tool {
             api: plan.api.clone().into(),
             method: Method::parse(plan.method.as_str()).unwrap_or(Method::Get),
             path: plan.path.clone().into(),
-            params: plan
-                .params
-                .iter()
-                .map(|p| Param {
-                    field: p.field.clone().into(),
-                    wire_name: p.wire_name.clone().into(),
-                    location: match p.location {
-                        ir::ParamLocation::Path => ParamLocation::Path,
-                        ir::ParamLocation::Query => ParamLocation::Query,
-                        ir::ParamLocation::Header => ParamLocation::Header,
-                        ir::ParamLocation::Cookie => ParamLocation::Cookie,
-                        ir::ParamLocation::Body => ParamLocation::Body,
-                    },
-                    required: p.required,
-                    kind: match p.kind {
-                        SchemaType::Any => ValueKind::Any,
-                        SchemaType::String => ValueKind::String,
-                        SchemaType::Integer => ValueKind::Integer,
-                        SchemaType::Number => ValueKind::Number,
-                        SchemaType::Boolean => ValueKind::Boolean,
-                        SchemaType::Array => ValueKind::Array,
-                        SchemaType::Object => ValueKind::Object,
-                    },
-                    explode: p.explode,
-                })
-                .collect(),
+            params: plan.params.iter().map(param).collect(),
             body: match plan.body {
                 ir::BodyEncoding::Json => BodyEncoding::Json,
                 ir::BodyEncoding::Form => BodyEncoding::Form,
+                ir::BodyEncoding::Multipart => BodyEncoding::Multipart,
+                ir::BodyEncoding::Binary => BodyEncoding::Binary,
+                ir::BodyEncoding::Text => BodyEncoding::Text,
             },
+            content_type: plan.content_type.clone().into(),
+            security: plan
+                .security
+                .iter()
+                .map(|schemes| Requirement {
+                    schemes: schemes.iter().map(|s| s.clone().into()).collect(),
+                })
+                .collect(),
             wrap_output: plan.wrap_output,
         }),
         validate: None,

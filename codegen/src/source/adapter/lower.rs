@@ -71,10 +71,10 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         }
     };
     let auth = match f.get("auth") {
-        Some(node) => auth(r, node, &mut meta).unwrap_or(ir::Auth::None),
-        None => ir::Auth::None,
+        Some(node) => auth(r, node, &mut meta),
+        None => None,
     };
-    let operations = match f.get("operations") {
+    let mut operations = match f.get("operations") {
         Some(node) => operations::all(
             r,
             node,
@@ -111,6 +111,17 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         }
     }
     meta.extend(r.finish(f, KNOWN));
+    // An adapter has one auth scheme, named after the adapter, and every operation needs it.
+    let auth = auth.map(|kind| ir::SecurityScheme {
+        name: name.as_ref().map(|n| n.value.clone()).unwrap_or_default(),
+        kind,
+        description: None,
+    });
+    if let Some(scheme) = &auth {
+        for op in &mut operations {
+            op.security = vec![vec![scheme.name.clone()]];
+        }
+    }
 
     Some(ir::Api {
         name: name?.value,
@@ -118,7 +129,7 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         description: description?.value,
         docs,
         base_url: base_url?,
-        auth,
+        schemes: auth.into_iter().collect(),
         operations,
         definitions: BTreeMap::new(),
         meta,
@@ -282,7 +293,11 @@ const LITERAL_CREDENTIAL_KEYS: &[&str] = &[
     "access_token",
 ];
 
-fn auth(r: &mut Reader<'_>, node: &Node, meta: &mut BTreeMap<String, Value>) -> Option<ir::Auth> {
+fn auth(
+    r: &mut Reader<'_>,
+    node: &Node,
+    meta: &mut BTreeMap<String, Value>,
+) -> Option<ir::SchemeKind> {
     let mut f = r.fields(node, "auth")?;
     let mut literal = false;
     let entries: Vec<(String, Node)> = f
@@ -332,27 +347,24 @@ fn auth(r: &mut Reader<'_>, node: &Node, meta: &mut BTreeMap<String, Value>) -> 
         check_env_name(r, &t).then_some(t.value)
     };
     let result = match kind.value.as_str() {
-        "none" => Some(ir::Auth::None),
-        "bearer" => env(r, &mut f, "token_env").map(|token_env| ir::Auth::Bearer { token_env }),
+        "none" => None,
+        "bearer" => {
+            env(r, &mut f, "token_env").map(|token_env| ir::SchemeKind::Bearer { token_env })
+        }
         "api_key" => {
             let key_env = env(r, &mut f, "key_env");
             let header = r.opt_str(&mut f, "header_name").map(|t| t.value);
             let query = r.opt_str(&mut f, "query_param").map(|t| t.value);
-            let header = if header.is_none() && query.is_none() {
-                Some("X-API-Key".to_owned())
-            } else {
-                header
+            let placement = match (query, header) {
+                (Some(q), _) => ir::KeyPlacement::Query(q),
+                (None, h) => ir::KeyPlacement::Header(h.unwrap_or_else(|| "X-API-Key".to_owned())),
             };
-            key_env.map(|key_env| ir::Auth::ApiKey {
-                key_env,
-                header,
-                query,
-            })
+            key_env.map(|key_env| ir::SchemeKind::ApiKey { key_env, placement })
         }
         "basic" => {
             let username_env = env(r, &mut f, "username_env");
             let password_env = env(r, &mut f, "password_env");
-            Some(ir::Auth::Basic {
+            Some(ir::SchemeKind::Basic {
                 username_env: username_env?,
                 password_env: password_env?,
             })

@@ -188,7 +188,13 @@ fn operation(
         path,
         description,
         params,
+        content_type: match body {
+            BodyEncoding::Form => "application/x-www-form-urlencoded",
+            _ => "application/json",
+        }
+        .to_owned(),
         body,
+        security: Vec::new(),
         responses,
         pagination,
         supports_fields,
@@ -327,11 +333,14 @@ fn params(
             spec.required
         };
         out.push(ir::Param {
+            field: name.clone(),
             name,
             location,
             required,
             schema: spec.schema,
-            explode: true,
+            style: ir::Style::default_for(location),
+            explode: location == ParamLocation::Query,
+            allow_reserved: false,
             source: Some(r.location(key.span.clone())),
         });
     }
