@@ -36,10 +36,7 @@ fn run(cmd: &mut Command) -> (i32, String, String) {
 fn check_reports_and_sets_exit_codes() {
     let (code, _, err) = run(&mut toolwright(&["check", "tests/adapters"]));
     assert_eq!(code, 0, "{err}");
-    assert!(
-        err.ends_with("ok: 3 adapter(s), 10 operation(s)\n"),
-        "{err}"
-    );
+    assert!(err.ends_with("ok: 3 API(s), 10 operation(s)\n"), "{err}");
 
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-check");
     std::fs::create_dir_all(&dir).unwrap();

@@ -220,4 +220,11 @@ pub mod codes {
     pub const UNKNOWN_VALUE: &str = "TW125";
     pub const TARGET: &str = "TW126";
     pub const IO: &str = "TW128";
+    pub const OPENAPI_VERSION: &str = "TW130";
+    pub const OPERATION_ID: &str = "TW131";
+    pub const REFERENCE: &str = "TW132";
+    pub const SCHEMA: &str = "TW133";
+    pub const SERVER: &str = "TW134";
+    pub const SECURITY: &str = "TW135";
+    pub const UNSUPPORTED: &str = "TW136";
 }

@@ -10,6 +10,9 @@ use quote::quote;
 /// A `snake_case` identifier for a field, method or module.
 pub fn snake(name: &str) -> String {
     let s = sanitize(&name.to_snake_case());
+    if s.is_empty() || s.chars().all(|c| c == '_') {
+        return "field".to_owned();
+    }
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{s}")
     } else {

@@ -6,7 +6,9 @@
 use serde_json::{Map, Value, json};
 
 use super::text;
-use crate::ir::{self, Crude, DangerLevel, Direction, Method, ParamLocation, Schema, SchemaType};
+use crate::ir::{
+    self, Crude, DangerLevel, Direction, Method, ParamLocation, Schema, SchemaType, render_root,
+};
 
 /// MCP tool annotations, all explicit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,26 +84,19 @@ pub struct ToolPlan {
 }
 
 pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
-    let input = Schema::object(
-        op.params
-            .iter()
-            .map(|p| (p.name.clone(), p.schema.clone(), p.required)),
-    );
-    let mut input_schema = input.to_json(Direction::Input);
+    let input = input_schema(op);
+    let mut input_schema = render_root(&input, &api.definitions, Direction::Input);
     // The root is always closed, even with no parameters: an LLM must send `{}`.
     input_schema["additionalProperties"] = json!(false);
     let output = op.success_response().and_then(|r| r.schema.as_ref());
-    let wrap_output = output.is_some_and(|s| s.ty != SchemaType::Object);
+    let wrap_output = output.is_some_and(|s| !is_object(s, &api.definitions));
     let output_schema = output.map(|s| {
-        if wrap_output {
-            json!({
-                "type": "object",
-                "properties": { "result": s.to_json(Direction::Output) },
-                "required": ["result"],
-            })
+        let root = if wrap_output {
+            Schema::object([("result".to_owned(), s.clone(), true)])
         } else {
-            s.to_json(Direction::Output)
-        }
+            s.clone()
+        };
+        render_root(&root, &api.definitions, Direction::Output)
     });
     ToolPlan {
         name: op.name.clone(),
@@ -247,4 +242,20 @@ fn meta(api: &ir::Api, op: &ir::Operation) -> Value {
         m.insert("native".into(), json!(op.meta));
     }
     json!({ "toolwright": m })
+}
+
+/// Whether a schema (following references) is a JSON object at its root.
+pub fn is_object(
+    schema: &Schema,
+    definitions: &std::collections::BTreeMap<String, Schema>,
+) -> bool {
+    if schema.nullable || !schema.variants.is_empty() {
+        return false;
+    }
+    match &schema.reference {
+        Some(name) if schema.ty == SchemaType::Any => definitions
+            .get(name)
+            .is_some_and(|d| d.reference.as_deref() != Some(name) && is_object(d, definitions)),
+        _ => schema.ty == SchemaType::Object,
+    }
 }

@@ -1,6 +1,8 @@
 //! Rust code for one API: input/output types, the typed `Client` (thin async wrappers
 //! over the shared executor) and the static operation table.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -10,18 +12,15 @@ use crate::ir::{self, BodyEncoding, Direction, Method, ParamLocation, Schema, Sc
 
 /// The body of `{module}.rs`.
 pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
-    let mut types = TypeGen::default();
+    let mut types = TypeGen::new(&api.definitions);
+    types.definitions();
     let mut methods = Vec::new();
     let mut operations = Vec::new();
     for (index, (op, plan)) in api.operations.iter().zip(plans).enumerate() {
         let pascal = names::pascal(&op.name);
         let input_schema = Schema {
             description: Some(format!("Arguments of `{}`.", op.name)),
-            ..Schema::object(
-                op.params
-                    .iter()
-                    .map(|p| (p.name.clone(), p.schema.clone(), p.required)),
-            )
+            ..super::plan::input_schema(op)
         };
         let input = types.named_object(&format!("{pascal}Input"), &input_schema, Direction::Input);
         let output = match op.success_response().and_then(|r| r.schema.as_ref()) {
@@ -195,22 +194,115 @@ fn param(p: &ParamPlan) -> TokenStream {
 }
 
 /// Generates the named types a module needs.
-#[derive(Default)]
-struct TypeGen {
+struct TypeGen<'a> {
     scope: Scope,
     items: Vec<TokenStream>,
+    definitions: &'a BTreeMap<String, Schema>,
+    /// Definition name → Rust type name.
+    def_types: BTreeMap<String, String>,
+    /// Definitions that can reach themselves: references to them are boxed.
+    cyclic: BTreeSet<String>,
 }
 
-impl TypeGen {
+const VALUE: &str = "::toolwright::__private::serde_json::Value";
+
+impl<'a> TypeGen<'a> {
+    fn new(definitions: &'a BTreeMap<String, Schema>) -> Self {
+        let mut scope = Scope::default();
+        let def_types = definitions
+            .keys()
+            .map(|d| (d.clone(), scope.claim(&names::pascal(d))))
+            .collect();
+        TypeGen {
+            scope,
+            items: Vec::new(),
+            definitions,
+            def_types,
+            cyclic: cyclic(definitions),
+        }
+    }
+
+    /// Emits one type per definition, in name order.
+    fn definitions(&mut self) {
+        for (name, schema) in self.definitions {
+            let type_name = self.def_types[name].clone();
+            self.define(&type_name, schema, Direction::Output, true);
+        }
+    }
+
+    /// Emits a named type for `schema` (struct, enum or alias).
+    fn define(&mut self, name: &str, schema: &Schema, direction: Direction, shared: bool) {
+        let ident = names::ident(name);
+        let doc = schema.description.as_deref().map(names::doc);
+        if schema.reference.is_none()
+            && (schema.ty == SchemaType::Object || !schema.properties.is_empty())
+            && !schema.properties.is_empty()
+            && schema.variants.is_empty()
+        {
+            self.object(name, schema, direction, shared);
+        } else if schema.reference.is_none() && is_string_enum(schema) {
+            self.string_enum(name, schema);
+        } else if schema.reference.is_none() && !schema.variants.is_empty() {
+            self.variants(name, schema, direction);
+        } else {
+            let mut plain = schema.clone();
+            plain.description = None;
+            let ty = self.ty_inner(&plain, &format!("{name}Value"), direction);
+            let ty = if schema.nullable
+                && !matches!(ty.to_string().as_str(), s if s.ends_with("Value"))
+            {
+                quote!(::std::option::Option<#ty>)
+            } else {
+                ty
+            };
+            self.items.push(quote! { #doc pub type #ident = #ty; });
+        }
+    }
+
     /// The Rust type of a schema; `hint` names any type it has to create.
     fn ty(&mut self, schema: &Schema, hint: &str, direction: Direction) -> TokenStream {
+        let inner = self.ty_inner(schema, hint, direction);
+        if schema.nullable
+            && !(schema.ty == SchemaType::Any
+                && schema.reference.is_none()
+                && schema.variants.is_empty())
+        {
+            quote!(::std::option::Option<#inner>)
+        } else {
+            inner
+        }
+    }
+
+    fn ty_inner(&mut self, schema: &Schema, hint: &str, direction: Direction) -> TokenStream {
+        if let Some(def) = &schema.reference
+            && schema.properties.is_empty()
+            && schema.variants.is_empty()
+        {
+            return match self.def_types.get(def) {
+                Some(name) => {
+                    let ident = names::ident(name);
+                    if self.cyclic.contains(def) {
+                        quote!(::std::boxed::Box<#ident>)
+                    } else {
+                        quote!(#ident)
+                    }
+                }
+                None => VALUE.parse().unwrap_or_default(),
+            };
+        }
+        if !schema.variants.is_empty() {
+            let name = self.scope.claim(&names::pascal(hint));
+            self.variants(&name, schema, direction);
+            let ident = names::ident(&name);
+            return quote!(#ident);
+        }
         match schema.ty {
-            SchemaType::Any => quote!(::toolwright::__private::serde_json::Value),
-            SchemaType::String
-                if !schema.enum_values.is_empty()
-                    && schema.enum_values.iter().all(|v| v.is_string()) =>
-            {
-                self.string_enum(hint, schema)
+            SchemaType::Any => VALUE.parse().unwrap_or_default(),
+            SchemaType::String if is_string_enum(schema) => {
+                let name = self.scope.claim(&names::pascal(hint));
+                self.string_enum(&name, schema);
+                let ident = names::ident(&name);
+                quote!(#ident)
             }
             SchemaType::String => quote!(::std::string::String),
             SchemaType::Integer => quote!(i64),
@@ -219,33 +311,53 @@ impl TypeGen {
             SchemaType::Array => {
                 let item = match &schema.items {
                     Some(items) => self.ty(items, &format!("{hint}Item"), direction),
-                    None => quote!(::toolwright::__private::serde_json::Value),
+                    None => VALUE.parse().unwrap_or_default(),
                 };
                 quote!(::std::vec::Vec<#item>)
             }
-            SchemaType::Object if schema.properties.is_empty() => quote! {
-                ::toolwright::__private::serde_json::Map<::std::string::String, ::toolwright::__private::serde_json::Value>
-            },
-            SchemaType::Object => self.named_object(hint, schema, direction),
+            SchemaType::Object if schema.properties.is_empty() => {
+                let values = match &schema.additional {
+                    Some(v) => self.ty(v, &format!("{hint}Value"), direction),
+                    None => VALUE.parse().unwrap_or_default(),
+                };
+                quote!(::std::collections::BTreeMap<::std::string::String, #values>)
+            }
+            SchemaType::Object => {
+                let name = self.scope.claim(&names::pascal(hint));
+                self.object(&name, schema, direction, false);
+                let ident = names::ident(&name);
+                quote!(#ident)
+            }
         }
     }
 
-    fn named_object(&mut self, hint: &str, schema: &Schema, direction: Direction) -> TokenStream {
-        let name = self.scope.claim(&names::pascal(hint));
-        let ident = names::ident(&name);
+    /// A struct. Operation inputs deny unknown fields (that is the argument check);
+    /// shared and output types accept them (servers add fields).
+    fn object(
+        &mut self,
+        name: &str,
+        schema: &Schema,
+        direction: Direction,
+        shared: bool,
+    ) -> TokenStream {
+        let ident = names::ident(name);
         let mut fields = Vec::new();
         let mut field_scope = Scope::default();
         for (prop, prop_schema) in &schema.properties {
             let field_name = field_scope.claim(&names::snake(prop));
             let field = names::ident(&field_name);
             let rename = (field_name != *prop).then(|| quote!(#[serde(rename = #prop)]));
-            let inner = self.ty(
+            let inner = self.ty_inner(
                 prop_schema,
                 &format!("{name}{}", names::pascal(prop)),
                 direction,
             );
             let doc = prop_schema.description.as_deref().map(names::doc);
-            if schema.required.contains(prop) {
+            // Direction-specific properties are optional in shared types.
+            let required = schema.required.contains(prop)
+                && !prop_schema.nullable
+                && !(shared && (prop_schema.read_only || prop_schema.write_only));
+            if required {
                 fields.push(quote! { #doc #rename pub #field: #inner, });
             } else {
                 fields.push(quote! {
@@ -256,7 +368,17 @@ impl TypeGen {
                 });
             }
         }
-        let deny = (direction == Direction::Input).then(|| quote!(#[serde(deny_unknown_fields)]));
+        if let Some(values) = &schema.additional {
+            let values = self.ty(values, &format!("{name}Extra"), direction);
+            let field = names::ident(&field_scope.claim("additional_properties"));
+            fields.push(quote! {
+                /// Properties beyond the named ones.
+                #[serde(flatten)]
+                pub #field: ::std::collections::BTreeMap<::std::string::String, #values>,
+            });
+        }
+        let deny = (direction == Direction::Input && !shared && schema.additional.is_none())
+            .then(|| quote!(#[serde(deny_unknown_fields)]));
         let doc = schema.description.as_deref().map(names::doc);
         self.items.push(quote! {
             #doc
@@ -270,9 +392,39 @@ impl TypeGen {
         quote!(#ident)
     }
 
-    fn string_enum(&mut self, hint: &str, schema: &Schema) -> TokenStream {
+    fn named_object(&mut self, hint: &str, schema: &Schema, direction: Direction) -> TokenStream {
         let name = self.scope.claim(&names::pascal(hint));
-        let ident = names::ident(&name);
+        self.object(&name, schema, direction, false)
+    }
+
+    /// `oneOf`/`anyOf`: an untagged enum, tried in order.
+    fn variants(&mut self, name: &str, schema: &Schema, direction: Direction) {
+        let ident = names::ident(name);
+        let mut variant_scope = Scope::default();
+        let mut variants = Vec::new();
+        for (i, v) in schema.variants.iter().enumerate() {
+            let label = match (&v.reference, v.ty.as_str()) {
+                (Some(r), _) => names::pascal(r),
+                (None, Some(t)) => names::pascal(t),
+                (None, None) => format!("Variant{i}"),
+            };
+            let variant = names::ident(&variant_scope.claim(&label));
+            let ty = self.ty(v, &format!("{name}{label}"), direction);
+            variants.push(quote!(#variant(#ty),));
+        }
+        let doc = schema.description.as_deref().map(names::doc);
+        self.items.push(quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
+            #[serde(crate = "::toolwright::__private::serde", untagged)]
+            pub enum #ident {
+                #(#variants)*
+            }
+        });
+    }
+
+    fn string_enum(&mut self, name: &str, schema: &Schema) {
+        let ident = names::ident(name);
         let mut variant_scope = Scope::default();
         let variants = schema
             .enum_values
@@ -291,6 +443,41 @@ impl TypeGen {
                 #(#variants)*
             }
         });
-        quote!(#ident)
     }
+}
+
+fn is_string_enum(schema: &Schema) -> bool {
+    schema.ty == SchemaType::String
+        && !schema.enum_values.is_empty()
+        && schema.enum_values.iter().all(|v| v.is_string())
+}
+
+/// Definitions that reach themselves through references.
+fn cyclic(definitions: &BTreeMap<String, Schema>) -> BTreeSet<String> {
+    let edges: BTreeMap<&str, Vec<String>> = definitions
+        .iter()
+        .map(|(name, s)| {
+            let mut refs = Vec::new();
+            s.references(&mut refs);
+            (name.as_str(), refs)
+        })
+        .collect();
+    let mut out = BTreeSet::new();
+    for start in definitions.keys() {
+        let mut stack: Vec<&str> = edges
+            .get(start.as_str())
+            .map(|r| r.iter().map(String::as_str).collect())
+            .unwrap_or_default();
+        let mut seen = BTreeSet::new();
+        while let Some(next) = stack.pop() {
+            if next == start {
+                out.insert(start.clone());
+                break;
+            }
+            if seen.insert(next) {
+                stack.extend(edges.get(next).into_iter().flatten().map(String::as_str));
+            }
+        }
+    }
+    out
 }

@@ -70,6 +70,22 @@ pub struct Schema {
     pub required: Vec<String>,
     /// Keywords the source gave that the model has no field for (kept, rendered as is).
     pub extensions: BTreeMap<String, Value>,
+    pub title: Option<String>,
+    /// A reference to a named shared definition (`$defs`); other fields may refine it.
+    pub reference: Option<String>,
+    /// Alternatives (`oneOf` / `anyOf`).
+    pub variants: Vec<Schema>,
+    /// `true`: exactly one alternative matches (`oneOf`); `false`: `anyOf`.
+    pub exclusive_variants: bool,
+    /// Values of an object used as a map (`additionalProperties: {schema}`).
+    pub additional: Option<Box<Schema>>,
+    /// `null` is allowed too.
+    pub nullable: bool,
+    /// Set by the server; left out of inputs.
+    pub read_only: bool,
+    /// Sent by clients only; left out of outputs.
+    pub write_only: bool,
+    pub deprecated: bool,
 }
 
 /// Whether unknown object properties are allowed in rendered schemas.
@@ -114,11 +130,32 @@ impl Schema {
                     == Some("base64"))
     }
 
+    /// Whether a property is part of the schema in this direction.
+    fn visible(&self, direction: Direction) -> bool {
+        match direction {
+            Direction::Input => !self.read_only,
+            Direction::Output => !self.write_only,
+        }
+    }
+
     /// Renders JSON Schema 2020-12 (no `$schema`: the catalog's consumers assume it).
+    /// References render as `#/$defs/Name`; see [`render_root`] for the closure.
     pub fn to_json(&self, direction: Direction) -> Value {
         let mut out = Map::new();
-        if let Some(ty) = self.ty.as_str() {
-            out.insert("type".into(), json!(ty));
+        if let Some(name) = &self.reference {
+            out.insert("$ref".into(), json!(format!("#/$defs/{name}")));
+        }
+        match (self.ty.as_str(), self.nullable) {
+            (Some(ty), true) => {
+                out.insert("type".into(), json!([ty, "null"]));
+            }
+            (Some(ty), false) => {
+                out.insert("type".into(), json!(ty));
+            }
+            (None, _) => {}
+        }
+        if let Some(t) = &self.title {
+            out.insert("title".into(), json!(t));
         }
         if let Some(d) = &self.description {
             out.insert("description".into(), json!(d));
@@ -127,7 +164,11 @@ impl Schema {
             out.insert("format".into(), json!(f));
         }
         if !self.enum_values.is_empty() {
-            out.insert("enum".into(), Value::Array(self.enum_values.clone()));
+            let mut values = self.enum_values.clone();
+            if self.nullable && !values.contains(&Value::Null) {
+                values.push(Value::Null);
+            }
+            out.insert("enum".into(), Value::Array(values));
         }
         if let Some(v) = &self.default {
             out.insert("default".into(), v.clone());
@@ -144,25 +185,138 @@ impl Schema {
         if let Some(items) = &self.items {
             out.insert("items".into(), items.to_json(direction));
         }
+        if !self.variants.is_empty() {
+            let mut variants: Vec<Value> =
+                self.variants.iter().map(|v| v.to_json(direction)).collect();
+            if self.nullable && self.ty == SchemaType::Any {
+                variants.push(json!({"type": "null"}));
+            }
+            let keyword = if self.exclusive_variants {
+                "oneOf"
+            } else {
+                "anyOf"
+            };
+            out.insert(keyword.into(), Value::Array(variants));
+        } else if self.nullable && self.reference.is_some() && self.ty == SchemaType::Any {
+            // `{"$ref": X}` plus null: 2020-12 has no sibling for it, so wrap.
+            let reference = out.remove("$ref").unwrap_or(Value::Null);
+            out.insert(
+                "anyOf".into(),
+                json!([{ "$ref": reference }, { "type": "null" }]),
+            );
+        }
+        if self.read_only {
+            out.insert("readOnly".into(), json!(true));
+        }
+        if self.write_only {
+            out.insert("writeOnly".into(), json!(true));
+        }
+        if self.deprecated {
+            out.insert("deprecated".into(), json!(true));
+        }
         for (k, v) in &self.extensions {
             out.entry(k.clone()).or_insert_with(|| v.clone());
         }
-        if self.ty == SchemaType::Object {
+        if self.ty == SchemaType::Object || !self.properties.is_empty() {
             let properties: Map<String, Value> = self
                 .properties
                 .iter()
+                .filter(|(_, s)| s.visible(direction))
                 .map(|(name, s)| (name.clone(), s.to_json(direction)))
                 .collect();
-            out.insert("properties".into(), Value::Object(properties));
-            if !self.required.is_empty() {
-                out.insert("required".into(), json!(self.required));
+            let required: Vec<&String> = self
+                .required
+                .iter()
+                .filter(|r| properties.contains_key(r.as_str()))
+                .collect();
+            if !properties.is_empty() || self.additional.is_none() {
+                out.insert("properties".into(), Value::Object(properties));
             }
-            if direction == Direction::Input && !self.properties.is_empty() {
-                out.insert("additionalProperties".into(), json!(false));
+            if !required.is_empty() {
+                out.insert("required".into(), json!(required));
+            }
+            match &self.additional {
+                Some(values) => {
+                    out.insert("additionalProperties".into(), values.to_json(direction));
+                }
+                None if direction == Direction::Input && !self.properties.is_empty() => {
+                    out.insert("additionalProperties".into(), json!(false));
+                }
+                None => {}
             }
         }
         Value::Object(out)
     }
+
+    /// Names of the definitions this schema refers to directly.
+    pub fn references(&self, out: &mut Vec<String>) {
+        if let Some(r) = &self.reference {
+            out.push(r.clone());
+        }
+        for v in self.extensions.values() {
+            value_references(v, out);
+        }
+        for child in self.children() {
+            child.references(out);
+        }
+    }
+
+    /// Direct sub-schemas.
+    pub fn children(&self) -> impl Iterator<Item = &Schema> {
+        self.items
+            .as_deref()
+            .into_iter()
+            .chain(self.additional.as_deref())
+            .chain(self.properties.iter().map(|(_, s)| s))
+            .chain(self.variants.iter())
+    }
+}
+
+/// `#/$defs/X` references inside kept keywords.
+fn value_references(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match (
+                    k.as_str(),
+                    v.as_str().and_then(|r| r.strip_prefix("#/$defs/")),
+                ) {
+                    ("$ref", Some(name)) => out.push(name.to_owned()),
+                    _ => value_references(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| value_references(v, out)),
+        _ => {}
+    }
+}
+
+/// Renders a tool-level schema with every definition it reaches under `$defs`.
+pub fn render_root(
+    schema: &Schema,
+    definitions: &BTreeMap<String, Schema>,
+    direction: Direction,
+) -> Value {
+    let mut value = schema.to_json(direction);
+    let mut pending = Vec::new();
+    schema.references(&mut pending);
+    let mut defs = Map::new();
+    while let Some(name) = pending.pop() {
+        if defs.contains_key(&name) {
+            continue;
+        }
+        let Some(def) = definitions.get(&name) else {
+            continue;
+        };
+        def.references(&mut pending);
+        defs.insert(name, def.to_json(direction));
+    }
+    if !defs.is_empty()
+        && let Value::Object(map) = &mut value
+    {
+        map.insert("$defs".into(), Value::Object(defs));
+    }
+    value
 }
 
 #[cfg(test)]

@@ -1,6 +1,9 @@
-//! Sources: find the input files and lower each into the IR.
+//! Sources: find the input files (adapter files, OpenAPI documents) and lower each
+//! into the IR.
 
 pub mod adapter;
+pub mod openapi;
+pub mod yaml;
 
 use std::path::{Path, PathBuf};
 
@@ -15,7 +18,7 @@ pub struct Inputs {
 }
 
 /// Resolves the user's inputs: a file is taken as is; a directory is searched
-/// (recursively, sorted) for `*-adapter.md`.
+/// (recursively, sorted) for `*-adapter.md` and OpenAPI documents.
 pub fn discover(paths: &[PathBuf], diagnostics: &mut Diagnostics) -> Inputs {
     let mut inputs = Inputs::default();
     for path in paths {
@@ -59,8 +62,21 @@ fn walk(dir: &Path, inputs: &mut Inputs, diagnostics: &mut Diagnostics) {
             .is_some_and(|n| n.ends_with("-adapter.md"))
         {
             inputs.files.push(path);
+        } else if is_openapi(&path) {
+            inputs.files.push(path);
         }
     }
+}
+
+/// A `.json`/`.yaml`/`.yml` file whose first 4 KiB mention `openapi` (or `swagger`,
+/// to say that it needs converting).
+fn is_openapi(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 4096];
+    let n = std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .unwrap_or(0);
+    openapi::looks_like(path, &String::from_utf8_lossy(&head[..n]))
 }
 
 /// Reads and lowers every input file. Unreadable or broken files are reported and
@@ -79,9 +95,13 @@ pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
             }
         };
         let file = SourceFile::new(path.display().to_string(), text);
-        if let Some(api) = adapter::read(&file, diagnostics) {
-            apis.push(api);
-        }
+        let is_adapter = path.extension().is_some_and(|e| e == "md");
+        let api = if is_adapter {
+            adapter::read(&file, diagnostics)
+        } else {
+            openapi::read(&file, diagnostics)
+        };
+        apis.extend(api);
     }
     apis
 }

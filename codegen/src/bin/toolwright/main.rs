@@ -91,7 +91,7 @@ fn check(args: &Args) -> ExitCode {
     match analyze(args) {
         Some(a) => {
             let ops: usize = a.apis.iter().map(|api| api.operations.len()).sum();
-            eprintln!("ok: {} adapter(s), {ops} operation(s)", a.apis.len());
+            eprintln!("ok: {} API(s), {ops} operation(s)", a.apis.len());
             ExitCode::SUCCESS
         }
         None => ExitCode::FAILURE,

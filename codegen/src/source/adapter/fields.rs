@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::yaml::{Node, NodeValue};
 use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
+use crate::source::yaml::{Node, NodeValue};
 
 /// Reading context: the file and the run's findings.
 pub struct Reader<'a> {

@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::fields::{Fields, Reader, Text};
 use super::operations;
-use super::yaml::Node;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::ir;
+use crate::source::yaml::Node;
 
 const KNOWN: &[&str] = &[
     "name",

@@ -7,12 +7,12 @@ mod frontmatter;
 mod lower;
 mod operations;
 mod params;
-mod yaml;
 
 use std::sync::Arc;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
 use crate::ir;
+use crate::source::yaml;
 
 /// Reads one adapter file. Returns `None` when it has errors that leave nothing usable;
 /// findings go to `diagnostics` either way.
@@ -43,7 +43,12 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
             return None;
         }
     };
-    let root = match yaml::parse(file, parts.yaml.clone(), parts.yaml_first_line) {
+    let root = match yaml::parse(
+        file,
+        parts.yaml.clone(),
+        parts.yaml_first_line,
+        yaml::Limits::FRONT_MATTER,
+    ) {
         Ok(root) => root,
         Err(d) => {
             diagnostics.push(d);

@@ -5,11 +5,11 @@ use std::ops::Range;
 
 use super::fields::Reader;
 use super::params;
-use super::yaml::{Node, NodeValue};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::ir::{
     self, BodyEncoding, Crude, DangerLevel, Method, ParamLocation, Schema, SchemaType,
 };
+use crate::source::yaml::{Node, NodeValue};
 
 const KNOWN: &[&str] = &[
     "name",

@@ -6,9 +6,9 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::fields::Reader;
-use super::yaml::{Node, NodeValue};
 use crate::diagnostics::{Diagnostic, codes};
 use crate::ir::{ParamLocation, Schema, SchemaType};
+use crate::source::yaml::{Node, NodeValue};
 
 /// A parameter as written.
 pub struct Spec {

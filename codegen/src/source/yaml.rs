@@ -1,9 +1,9 @@
-//! YAML front matter into a spanned tree.
+//! YAML into a spanned tree (adapter front matter, OpenAPI documents).
 //!
 //! serde-saphyr parses with budgets (alias expansion, nesting depth, node count) so that
 //! alias bombs and deep nesting are refused quickly with bounded memory. The result is a
-//! generic tree with a byte span (in the *adapter file*, not the YAML block) on every
-//! node, so the reader can validate every field and report all problems at once.
+//! generic tree with a byte span (in the *file*, not the YAML block) on every node, so
+//! readers can validate every field and report all problems at once.
 
 use std::fmt;
 use std::ops::Range;
@@ -155,15 +155,35 @@ impl<'de> Visitor<'de> for RawVisitor {
     }
 }
 
-/// Limits for front matter: far above any real adapter, far below what hurts.
-fn options() -> serde_saphyr::Options {
+/// Parsing limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_depth: usize,
+    pub max_nodes: usize,
+}
+
+impl Limits {
+    /// Adapter front matter: far above any real adapter, far below what hurts.
+    pub const FRONT_MATTER: Limits = Limits {
+        max_depth: 32,
+        max_nodes: 50_000,
+    };
+    /// Whole API documents (the largest real ones hold a few million nodes).
+    pub const DOCUMENT: Limits = Limits {
+        max_depth: 128,
+        max_nodes: 20_000_000,
+    };
+}
+
+fn options(limits: Limits) -> serde_saphyr::Options {
     let mut budget = serde_saphyr::Budget::default();
-    budget.max_depth = 32;
-    budget.max_nodes = 50_000;
+    budget.max_depth = limits.max_depth;
+    budget.max_nodes = limits.max_nodes;
+    budget.max_events = limits.max_nodes.saturating_mul(4);
     budget.max_aliases = 1_000;
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
-    options.alias_limits.max_total_replayed_events = 50_000;
+    options.alias_limits.max_total_replayed_events = limits.max_nodes;
     // YAML 1.2 booleans only: `NO`, `yes`, `on` stay strings in untyped values.
     options.strict_booleans = true;
     options
@@ -175,10 +195,15 @@ pub fn parse(
     file: &Arc<SourceFile>,
     yaml: Range<usize>,
     first_line: usize,
+    limits: Limits,
 ) -> Result<Node, Diagnostic> {
     let text = &file.text[yaml.clone()];
-    let mapper = SpanMapper { file, first_line };
-    match serde_saphyr::from_str_with_options::<Spanned<Raw>>(text, options()) {
+    let mapper = SpanMapper {
+        file,
+        first_line,
+        limits,
+    };
+    match serde_saphyr::from_str_with_options::<Spanned<Raw>>(text, options(limits)) {
         Ok(root) => Ok(mapper.node(root)),
         Err(error) => Err(mapper.error(&error, yaml)),
     }
@@ -187,6 +212,7 @@ pub fn parse(
 struct SpanMapper<'a> {
     file: &'a Arc<SourceFile>,
     first_line: usize,
+    limits: Limits,
 }
 
 impl SpanMapper<'_> {
@@ -251,10 +277,11 @@ impl SpanMapper<'_> {
             )
             .at(location)
             .label(message)
-            .help(
-                "adapter front matter may nest at most 32 levels and hold at most 50,000 \
-                     nodes after alias expansion; remove deep nesting or repeated aliases",
-            )
+            .help(format!(
+                "YAML here may nest at most {} levels and hold at most {} nodes after \
+                         alias expansion; remove deep nesting or repeated aliases",
+                self.limits.max_depth, self.limits.max_nodes
+            ))
         } else {
             Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {message}"))
                 .at(location)

@@ -1,0 +1,178 @@
+//! JSON pointers back to positions in the source text, computed only when a finding
+//! needs one (large documents are parsed with serde_json, which keeps no positions).
+
+use std::ops::Range;
+
+use crate::source::yaml::{Node, NodeValue};
+
+/// Finds where a JSON pointer's value starts in the document.
+pub enum Locator {
+    /// JSON text: scanned on demand.
+    Json,
+    /// YAML: the spanned tree from parsing.
+    Yaml(Node),
+}
+
+impl Locator {
+    /// Byte range of the value at `pointer` (`/paths/~1pets/get`), or of the deepest
+    /// ancestor that exists.
+    pub fn locate(&self, text: &str, pointer: &str) -> Range<usize> {
+        let tokens: Vec<String> = pointer
+            .split('/')
+            .skip(1)
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        match self {
+            Locator::Json => json(text, &tokens),
+            Locator::Yaml(root) => yaml(root, &tokens),
+        }
+    }
+}
+
+/// Walks the spanned tree; a mapping entry is reported at its key (where a reader
+/// looks), a list item at the item.
+fn yaml(root: &Node, tokens: &[String]) -> Range<usize> {
+    let mut node = root;
+    let mut span = root.span.clone();
+    for token in tokens {
+        let next = match &node.value {
+            NodeValue::Map(entries) => entries
+                .iter()
+                .find(|(k, _)| k.scalar_text().as_deref() == Some(token.as_str()))
+                .map(|(k, v)| (k.span.clone(), v)),
+            NodeValue::Seq(items) => token
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| items.get(i))
+                .map(|v| (v.span.clone(), v)),
+            _ => None,
+        };
+        let Some((at, value)) = next else { break };
+        span = at;
+        node = value;
+    }
+    span
+}
+
+/// A minimal JSON walker: skips values it does not descend into.
+fn json(text: &str, tokens: &[String]) -> Range<usize> {
+    let bytes = text.as_bytes();
+    let mut pos = skip_ws(bytes, 0);
+    let mut found = pos..pos + 1;
+    for token in tokens {
+        match bytes.get(pos) {
+            Some(b'{') => {
+                let mut p = skip_ws(bytes, pos + 1);
+                let mut hit = None;
+                while bytes.get(p) == Some(&b'"') {
+                    let key_start = p;
+                    let key_end = skip_string(bytes, p);
+                    let key: String =
+                        serde_json::from_slice(&bytes[key_start..key_end]).unwrap_or_default();
+                    p = skip_ws(bytes, key_end);
+                    p = skip_ws(bytes, p + 1); // ':'
+                    if key == *token {
+                        hit = Some((key_start..key_end, p));
+                        break;
+                    }
+                    p = skip_ws(bytes, skip_value(bytes, p));
+                    if bytes.get(p) == Some(&b',') {
+                        p = skip_ws(bytes, p + 1);
+                    }
+                }
+                let Some((key, value)) = hit else { break };
+                found = key;
+                pos = value;
+            }
+            Some(b'[') => {
+                let Ok(index) = token.parse::<usize>() else {
+                    break;
+                };
+                let mut p = skip_ws(bytes, pos + 1);
+                for _ in 0..index {
+                    p = skip_ws(bytes, skip_value(bytes, p));
+                    if bytes.get(p) == Some(&b',') {
+                        p = skip_ws(bytes, p + 1);
+                    }
+                }
+                found = p..p + 1;
+                pos = p;
+            }
+            _ => break,
+        }
+    }
+    found
+}
+
+fn skip_ws(b: &[u8], mut p: usize) -> usize {
+    while p < b.len() && b[p].is_ascii_whitespace() {
+        p += 1;
+    }
+    p
+}
+
+fn skip_string(b: &[u8], mut p: usize) -> usize {
+    p += 1;
+    while p < b.len() {
+        match b[p] {
+            b'\\' => p += 2,
+            b'"' => return p + 1,
+            _ => p += 1,
+        }
+    }
+    p
+}
+
+fn skip_value(b: &[u8], p: usize) -> usize {
+    match b.get(p) {
+        Some(b'"') => skip_string(b, p),
+        Some(b'{' | b'[') => {
+            let mut depth = 0usize;
+            let mut q = p;
+            while q < b.len() {
+                match b[q] {
+                    b'"' => {
+                        q = skip_string(b, q);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return q + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                q += 1;
+            }
+            q
+        }
+        _ => {
+            let mut q = p;
+            while q < b.len() && !matches!(b[q], b',' | b'}' | b']') && !b[q].is_ascii_whitespace()
+            {
+                q += 1;
+            }
+            q
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_keys_in_json() {
+        let text = "{\n  \"paths\": {\n    \"/a/{b}\": {\"get\": {\"x\": [1, {\"y\": 2}]}}\n  }\n}";
+        let at = |p: &str| {
+            let r = Locator::Json.locate(text, p);
+            text[r].to_owned()
+        };
+        assert_eq!(at("/paths"), "\"paths\"");
+        assert_eq!(at("/paths/~1a~1{b}/get"), "\"get\"");
+        assert_eq!(at("/paths/~1a~1{b}/get/x/1/y"), "\"y\"");
+        assert_eq!(at("/paths/missing"), "\"paths\"");
+    }
+}

@@ -1,0 +1,324 @@
+//! OpenAPI 3.0 and 3.1 documents (JSON or YAML) into the IR.
+//!
+//! Our own thin model over `serde_json::Value` rather than `openapiv3`: openapiv3 rejects
+//! 3.1 (numeric `exclusiveMinimum`, type arrays, `$defs`) and a down-conversion would lose
+//! `const`, conditionals and `$defs` that the 2020-12 catalog keeps. Schemas are
+//! normalised *up* to JSON Schema 2020-12; whatever has no IR field stays as a keyword or
+//! as metadata. Problems degrade one schema or one operation, never the document.
+
+mod locate;
+mod operations;
+mod schema;
+mod security;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
+use crate::ir;
+use crate::source::yaml;
+use locate::Locator;
+
+/// Whether a file looks like an OpenAPI (or Swagger) document by name and content.
+pub fn looks_like(path: &std::path::Path, head: &str) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    matches!(ext, "json" | "yaml" | "yml") && (head.contains("openapi") || head.contains("swagger"))
+}
+
+/// Which OpenAPI line the document follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Version {
+    V30,
+    V31,
+}
+
+/// One document being read: its tree, where to find things, and the findings.
+pub(crate) struct Doc<'a> {
+    pub root: &'a Value,
+    pub version: Version,
+    pub api_name: String,
+    file: &'a Arc<SourceFile>,
+    locator: &'a Locator,
+    diagnostics: &'a mut Diagnostics,
+    /// Definitions lowered so far, and those referenced but not yet lowered.
+    pub definitions: BTreeMap<String, ir::Schema>,
+    pub pending: BTreeSet<String>,
+}
+
+impl Doc<'_> {
+    pub fn location(&self, pointer: &str) -> Location {
+        Location {
+            file: Arc::clone(self.file),
+            span: self.locator.locate(&self.file.text, pointer),
+        }
+    }
+
+    pub fn warn(
+        &mut self,
+        code: &'static str,
+        pointer: &str,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        let d = Diagnostic::warning(code, message)
+            .at(self.location(pointer))
+            .label(pointer.to_owned())
+            .help(help);
+        self.diagnostics.push(d);
+    }
+}
+
+/// JSON pointer token escaping.
+pub(crate) fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Looks a local reference up in the document.
+pub(crate) fn lookup<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
+    let pointer = reference.strip_prefix('#')?;
+    root.pointer(pointer)
+}
+
+/// Follows `$ref` chains (non-schema objects: parameters, bodies, responses...).
+pub(crate) fn deref<'v>(
+    root: &'v Value,
+    mut value: &'v Value,
+    mut pointer: String,
+) -> Result<(&'v Value, String), String> {
+    for _ in 0..32 {
+        let Some(reference) = value.get("$ref").and_then(Value::as_str) else {
+            return Ok((value, pointer));
+        };
+        match lookup(root, reference) {
+            Some(target) => {
+                value = target;
+                pointer = reference.trim_start_matches('#').to_owned();
+            }
+            None => return Err(reference.to_owned()),
+        }
+    }
+    Err("a $ref chain longer than 32 links".to_owned())
+}
+
+/// Reads one OpenAPI document.
+pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
+    let is_json = file.path.ends_with(".json");
+    let (root, locator) = if is_json {
+        match serde_json::from_str::<Value>(&file.text) {
+            Ok(v) => (v, Locator::Json),
+            Err(e) => {
+                let offset = file.offset(e.line(), e.column());
+                diagnostics.push(
+                    Diagnostic::error(codes::YAML_SYNTAX, format!("invalid JSON: {e}"))
+                        .at(Location {
+                            file: Arc::clone(file),
+                            span: offset..offset + 1,
+                        })
+                        .help("fix the JSON syntax of the document"),
+                );
+                return None;
+            }
+        }
+    } else {
+        match yaml::parse(file, 0..file.text.len(), 1, yaml::Limits::DOCUMENT) {
+            Ok(node) => (node.to_json(), Locator::Yaml(node)),
+            Err(d) => {
+                diagnostics.push(d);
+                return None;
+            }
+        }
+    };
+    let api_name = api_name(&file.path);
+    let version = match check_version(&root) {
+        Ok(v) => v,
+        Err((message, help)) => {
+            let span = locator.locate(
+                &file.text,
+                if root.get("swagger").is_some() {
+                    "/swagger"
+                } else {
+                    "/openapi"
+                },
+            );
+            diagnostics.push(
+                Diagnostic::error(codes::OPENAPI_VERSION, message)
+                    .at(Location {
+                        file: Arc::clone(file),
+                        span,
+                    })
+                    .help(help),
+            );
+            return None;
+        }
+    };
+    let mut doc = Doc {
+        root: &root,
+        version,
+        api_name,
+        file,
+        locator: &locator,
+        diagnostics,
+        definitions: BTreeMap::new(),
+        pending: BTreeSet::new(),
+    };
+    Some(lower(&mut doc, file))
+}
+
+/// The API's name: the file name without extension (`petstore.yaml` → `petstore`).
+fn api_name(path: &str) -> String {
+    let name = std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("api");
+    let name = name.strip_suffix(".openapi").unwrap_or(name);
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if cleaned.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        cleaned
+    } else {
+        format!("api_{cleaned}")
+    }
+}
+
+fn check_version(root: &Value) -> Result<Version, (String, String)> {
+    if let Some(v) = root.get("swagger") {
+        return Err((
+            format!(
+                "Swagger {} documents are not supported",
+                v.as_str().unwrap_or("2.0")
+            ),
+            "convert it to OpenAPI 3 first, e.g. `npx swagger2openapi in.json -o out.json`".into(),
+        ));
+    }
+    match root.get("openapi").and_then(Value::as_str) {
+        Some(v) if v.starts_with("3.0") => Ok(Version::V30),
+        Some(v) if v.starts_with("3.1") => Ok(Version::V31),
+        Some(v) => Err((
+            format!("OpenAPI {v} is not supported"),
+            "toolwright reads OpenAPI 3.0.x and 3.1.x".into(),
+        )),
+        None => Err((
+            "not an OpenAPI document: no `openapi` version field".into(),
+            "add `openapi: 3.1.0` (or 3.0.x) at the top level".into(),
+        )),
+    }
+}
+
+fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
+    let root = doc.root;
+    let info = root.get("info").cloned().unwrap_or(Value::Null);
+    let title = info
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or(&doc.api_name)
+        .to_owned();
+    let description = info
+        .get("description")
+        .and_then(Value::as_str)
+        .map(crate::emit::text::fold)
+        .filter(|d| !d.is_empty());
+    let base_url = servers(doc);
+    let schemes = security::schemes(doc);
+    // Every named schema becomes a definition (and a Rust type), used or not.
+    if let Some(Value::Object(schemas)) = root.pointer("/components/schemas") {
+        for name in schemas.keys() {
+            doc.pending.insert(name.clone());
+        }
+    }
+    let operations = operations::all(doc, &schemes);
+    schema::lower_pending(doc);
+
+    let mut meta = BTreeMap::new();
+    meta.insert("openapi".to_owned(), root["openapi"].clone());
+    meta.insert("info".to_owned(), info.clone());
+    for key in [
+        "servers",
+        "tags",
+        "externalDocs",
+        "webhooks",
+        "jsonSchemaDialect",
+    ] {
+        if let Some(v) = root.get(key) {
+            meta.insert(key.to_owned(), v.clone());
+        }
+    }
+    if let Some(Value::Object(map)) = root.as_object().map(|m| Value::Object(m.clone())) {
+        for (k, v) in map.iter().filter(|(k, _)| k.starts_with("x-")) {
+            meta.insert(k.clone(), v.clone());
+        }
+    }
+    if let Some(Value::Object(components)) = root.get("components") {
+        for (k, v) in components.iter().filter(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "schemas" | "parameters" | "requestBodies" | "responses" | "securitySchemes"
+            )
+        }) {
+            meta.insert(format!("components.{k}"), v.clone());
+        }
+    }
+    ir::Api {
+        name: doc.api_name.clone(),
+        version: info
+            .get("version")
+            .and_then(Value::as_str)
+            .unwrap_or("0.0.0")
+            .to_owned(),
+        description: description.clone().unwrap_or_else(|| title.clone()),
+        docs: description
+            .map(|d| format!("# {title}\n\n{d}"))
+            .unwrap_or_default(),
+        base_url,
+        schemes,
+        operations,
+        definitions: std::mem::take(&mut doc.definitions),
+        meta,
+        source: Some(Location {
+            file: Arc::clone(file),
+            span: 0..0,
+        }),
+    }
+}
+
+/// The default base URL: the first server, variables replaced by their defaults.
+fn servers(doc: &mut Doc<'_>) -> String {
+    let Some(server) = doc.root.pointer("/servers/0") else {
+        doc.warn(
+            codes::SERVER,
+            "/servers",
+            "the document names no server; the base URL is empty",
+            "set it on the executor: `Executor::builder(..).base_url(\"<api>\", \"https://...\")`",
+        );
+        return String::new();
+    };
+    let mut url = server
+        .get("url")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    if let Some(Value::Object(vars)) = server.get("variables") {
+        for (name, var) in vars {
+            let default = var.get("default").and_then(Value::as_str).unwrap_or("");
+            url = url.replace(&format!("{{{name}}}"), default);
+        }
+    }
+    if !(url.starts_with("https://") || url.starts_with("http://")) {
+        doc.warn(
+            codes::SERVER,
+            "/servers/0/url",
+            format!("the server URL `{url}` is relative"),
+            "set the base URL on the executor: `Executor::builder(..).base_url(\"<api>\", \"https://...\")`",
+        );
+    }
+    url
+}

@@ -1,0 +1,670 @@
+//! Paths and operations: names, parameters, request bodies, responses, security,
+//! descriptions and hints.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use super::schema;
+use super::security;
+use super::{Doc, deref, escape};
+use crate::diagnostics::codes;
+use crate::ir::{self, BodyEncoding, Crude, Method, ParamLocation, Schema, SchemaType, Style};
+
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operation> {
+    let Some(Value::Object(paths)) = doc.root.get("paths") else {
+        doc.warn(
+            codes::UNSUPPORTED,
+            "",
+            "the document has no `paths`",
+            "add operations under `paths`",
+        );
+        return Vec::new();
+    };
+    let root = doc.root;
+    let mut out = Vec::new();
+    let mut taken = BTreeSet::new();
+    for (path, item) in paths {
+        let item_pointer = format!("/paths/{}", escape(path));
+        let Ok((item, item_pointer)) = deref(root, item, item_pointer.clone()) else {
+            doc.warn(
+                codes::REFERENCE,
+                &item_pointer,
+                "cannot resolve the path item's `$ref`; path skipped",
+                "fix the reference",
+            );
+            continue;
+        };
+        for method_name in METHODS {
+            let Some(op) = item.get(*method_name) else {
+                continue;
+            };
+            let pointer = format!("{item_pointer}/{method_name}");
+            let Some(method) = Method::parse(&method_name.to_ascii_uppercase()) else {
+                doc.warn(
+                    codes::UNSUPPORTED,
+                    &pointer,
+                    format!(
+                        "{} operations are not supported; skipped",
+                        method_name.to_ascii_uppercase()
+                    ),
+                    "TRACE has no use for API clients",
+                );
+                continue;
+            };
+            if let Some(o) = operation(doc, path, method, item, op, &pointer, schemes, &mut taken) {
+                out.push(o);
+            }
+        }
+    }
+    out
+}
+
+/// `^[A-Za-z][A-Za-z0-9_]{0,63}$`: what every LLM provider accepts as a tool name.
+fn tool_name(raw: &str) -> String {
+    let mut out = String::new();
+    for c in raw.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let mut out = out.trim_matches('_').to_owned();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        out.insert_str(0, "op_");
+    }
+    out.truncate(64);
+    out.trim_end_matches('_').to_owned()
+}
+
+/// `GET /pets/{petId}/toys` → `get_pets_by_petId_toys`.
+fn derived_name(method: Method, path: &str) -> String {
+    let mut parts = vec![method.as_str().to_ascii_lowercase()];
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(param) => parts.push(format!("by_{param}")),
+            None => parts.push(segment.to_owned()),
+        }
+    }
+    parts.join("_")
+}
+
+fn unique(taken: &mut BTreeSet<String>, name: String) -> String {
+    let mut candidate = name.clone();
+    let mut n = 2;
+    while !taken.insert(candidate.clone()) {
+        let suffix = format!("_{n}");
+        let mut base = name.clone();
+        base.truncate(64 - suffix.len());
+        candidate = format!("{base}{suffix}");
+        n += 1;
+    }
+    candidate
+}
+
+/// Argument names LLM providers accept (`^[A-Za-z0-9_.-]{1,64}$`).
+fn field_name(raw: &str) -> String {
+    let mut out = String::new();
+    for c in raw.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+            out.push(c);
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    let out = out.trim_matches('_');
+    let mut out = if out.is_empty() {
+        "value".to_owned()
+    } else {
+        out.to_owned()
+    };
+    out.truncate(64);
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn operation(
+    doc: &mut Doc<'_>,
+    path: &str,
+    method: Method,
+    item: &Value,
+    op: &Value,
+    pointer: &str,
+    schemes: &[ir::SecurityScheme],
+    taken: &mut BTreeSet<String>,
+) -> Option<ir::Operation> {
+    let mut meta = BTreeMap::new();
+    let raw_name = match op.get("operationId").and_then(Value::as_str) {
+        Some(id) => {
+            meta.insert("operationId".to_owned(), json!(id));
+            id.to_owned()
+        }
+        None => {
+            let derived = derived_name(method, path);
+            doc.warn(
+                codes::OPERATION_ID,
+                pointer,
+                format!(
+                    "{} {path} has no operationId; named `{}`",
+                    method.as_str(),
+                    tool_name(&derived)
+                ),
+                "add an `operationId` to choose the tool name",
+            );
+            derived
+        }
+    };
+    let name = unique(taken, tool_name(&raw_name));
+
+    let mut params = Vec::new();
+    let mut fields = BTreeSet::new();
+    // Path-level parameters, overridden by operation-level ones with the same name+in.
+    let mut declared: Vec<(Value, String)> = Vec::new();
+    for (source, base) in [
+        (
+            item,
+            pointer
+                .rsplit_once('/')
+                .map_or(pointer, |(p, _)| p)
+                .to_owned(),
+        ),
+        (op, pointer.to_owned()),
+    ] {
+        if let Some(Value::Array(list)) = source.get("parameters") {
+            for (i, p) in list.iter().enumerate() {
+                let at = format!("{base}/parameters/{i}");
+                match deref(doc.root, p, at.clone()) {
+                    Ok((p, at)) => {
+                        let key = |v: &Value| (v.get("name").cloned(), v.get("in").cloned());
+                        declared.retain(|(d, _)| key(d) != key(p));
+                        declared.push((p.clone(), at));
+                    }
+                    Err(reference) => doc.warn(
+                        codes::REFERENCE,
+                        &at,
+                        format!("cannot resolve `{reference}`; parameter skipped"),
+                        "fix the reference",
+                    ),
+                }
+            }
+        }
+    }
+    for (p, at) in &declared {
+        if let Some(param) = parameter(doc, p, at, &mut fields) {
+            params.push(param);
+        }
+    }
+    for placeholder in path.split('{').skip(1).filter_map(|s| s.split('}').next()) {
+        if !params
+            .iter()
+            .any(|p| p.location == ParamLocation::Path && p.name == placeholder)
+        {
+            doc.warn(
+                codes::UNSUPPORTED,
+                pointer,
+                format!("path placeholder `{{{placeholder}}}` has no parameter; added as a required string"),
+                format!("declare `{placeholder}` with `in: path`"),
+            );
+            params.push(ir::Param {
+                name: placeholder.to_owned(),
+                field: unique_field(&mut fields, placeholder),
+                location: ParamLocation::Path,
+                required: true,
+                schema: Schema::of(SchemaType::String),
+                style: Style::Simple,
+                explode: false,
+                allow_reserved: false,
+                source: None,
+            });
+        }
+    }
+
+    let (body, content_type, body_description) =
+        request_body(doc, op, pointer, &mut params, &mut fields, &mut meta);
+    let responses = responses(doc, op, pointer, &mut meta);
+    let security = security::requirements(doc, op, pointer, schemes);
+
+    let summary = op
+        .get("summary")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let details = op
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let mut description = match (summary, details) {
+        (Some(s), Some(d)) if d.starts_with(s) => d.to_owned(),
+        (Some(s), Some(d)) => format!("{s}\n\n{d}"),
+        (Some(s), None) => s.to_owned(),
+        (None, Some(d)) => d.to_owned(),
+        (None, None) => String::new(),
+    };
+    if let Some(b) = body_description {
+        description = if description.is_empty() {
+            format!("Request body: {b}")
+        } else {
+            format!("{description}\n\nRequest body: {b}")
+        };
+    }
+    let deprecated = op.get("deprecated").and_then(Value::as_bool) == Some(true);
+    if deprecated {
+        description = format!("Deprecated. {description}").trim().to_owned();
+        meta.insert("deprecated".into(), json!(true));
+    }
+    for key in ["tags", "externalDocs", "callbacks", "servers"] {
+        if let Some(v) = op.get(key) {
+            meta.insert(key.to_owned(), v.clone());
+        }
+    }
+    if let Value::Object(map) = op {
+        for (k, v) in map.iter().filter(|(k, _)| k.starts_with("x-")) {
+            meta.insert(k.clone(), v.clone());
+        }
+    }
+    if raw_name != name {
+        meta.insert("originalName".into(), json!(raw_name));
+    }
+    let flag = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| op.get(*k).and_then(Value::as_bool))
+    };
+    let safety = ir::SafetyHints {
+        danger_level: match flag(&["x-destructive", "x-destructive-hint"]) {
+            Some(true) => Some(ir::DangerLevel::Destructive),
+            Some(false) => Some(ir::DangerLevel::Safe),
+            None => None,
+        },
+        requires_confirmation: flag(&["x-requires-confirmation"]).unwrap_or(false),
+        non_idempotent: flag(&["x-idempotent", "x-idempotent-hint"]).map(|idempotent| !idempotent),
+    };
+    Some(ir::Operation {
+        name,
+        kind: match method {
+            Method::Get | Method::Head | Method::Options => Crude::Read,
+            Method::Post => Crude::Create,
+            Method::Put | Method::Patch => Crude::Update,
+            Method::Delete => Crude::Delete,
+        },
+        method,
+        path: path.to_owned(),
+        description: (!description.is_empty()).then_some(description),
+        params,
+        body,
+        content_type,
+        security,
+        responses,
+        pagination: None,
+        supports_fields: false,
+        safety,
+        meta,
+        source: Some(doc.location(pointer)),
+    })
+}
+
+fn unique_field(fields: &mut BTreeSet<String>, raw: &str) -> String {
+    let base = field_name(raw);
+    let mut candidate = base.clone();
+    let mut n = 2;
+    while !fields.insert(candidate.clone()) {
+        candidate = format!("{base}_{n}");
+        n += 1;
+    }
+    candidate
+}
+
+fn parameter(
+    doc: &mut Doc<'_>,
+    p: &Value,
+    at: &str,
+    fields: &mut BTreeSet<String>,
+) -> Option<ir::Param> {
+    let name = p.get("name").and_then(Value::as_str)?.to_owned();
+    let location = match p.get("in").and_then(Value::as_str) {
+        Some("path") => ParamLocation::Path,
+        Some("query") => ParamLocation::Query,
+        Some("header") => ParamLocation::Header,
+        Some("cookie") => ParamLocation::Cookie,
+        other => {
+            doc.warn(
+                codes::UNSUPPORTED,
+                at,
+                format!("parameter `{name}` has location {other:?}; skipped"),
+                "use in: path, query, header or cookie",
+            );
+            return None;
+        }
+    };
+    if location == ParamLocation::Header
+        && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+    {
+        // OpenAPI: these are described elsewhere (media types, security) and ignored here.
+        return None;
+    }
+    let (mut schema, content_based) = match (p.get("schema"), p.get("content")) {
+        (Some(s), _) => (schema::lower(doc, s, &format!("{at}/schema"), 0), false),
+        (None, Some(Value::Object(content))) => match content.iter().next() {
+            Some((media, m)) => {
+                let s = m
+                    .get("schema")
+                    .map(|s| {
+                        schema::lower(doc, s, &format!("{at}/content/{}/schema", escape(media)), 0)
+                    })
+                    .unwrap_or_default();
+                (s, true)
+            }
+            None => (Schema::default(), false),
+        },
+        _ => (Schema::of(SchemaType::String), false),
+    };
+    if schema.description.is_none() {
+        schema.description = p
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+    }
+    if p.get("deprecated").and_then(Value::as_bool) == Some(true) {
+        schema.deprecated = true;
+    }
+    let default_style = ir::Style::default_for(location);
+    let style = match p.get("style").and_then(Value::as_str) {
+        Some(s) => {
+            match ir::Style::ALL.iter().find(|(n, _)| *n == s) {
+                Some((_, st)) => *st,
+                None => {
+                    doc.warn(codes::UNSUPPORTED, &format!("{at}/style"), format!("unknown style `{s}`; using the default"), "use form, simple, label, matrix, spaceDelimited, pipeDelimited or deepObject");
+                    default_style
+                }
+            }
+        }
+        None => default_style,
+    };
+    let explode = p
+        .get("explode")
+        .and_then(Value::as_bool)
+        .unwrap_or(style == Style::Form);
+    let mut param = ir::Param {
+        field: unique_field(fields, &name),
+        name,
+        location,
+        required: location == ParamLocation::Path
+            || p.get("required").and_then(Value::as_bool) == Some(true),
+        schema,
+        style,
+        explode,
+        allow_reserved: p.get("allowReserved").and_then(Value::as_bool) == Some(true),
+        source: Some(doc.location(at)),
+    };
+    if content_based {
+        // Content-based parameters carry their value as JSON text.
+        param
+            .schema
+            .extensions
+            .insert("contentMediaType".into(), json!("application/json"));
+        param.style = Style::Form;
+        param.explode = false;
+    }
+    Some(param)
+}
+
+/// The preferred media type: JSON, then form, then multipart, then anything else.
+fn pick_media(content: &serde_json::Map<String, Value>) -> Option<(&String, &Value)> {
+    let rank = |m: &str| {
+        let m = m.to_ascii_lowercase();
+        if m == "application/json" || m.ends_with("+json") || m.contains("json") {
+            0
+        } else if m == "application/x-www-form-urlencoded" {
+            1
+        } else if m == "multipart/form-data" {
+            2
+        } else {
+            3
+        }
+    };
+    content.iter().min_by_key(|(m, _)| rank(m))
+}
+
+fn encoding_of(media: &str) -> BodyEncoding {
+    let m = media.to_ascii_lowercase();
+    if m.contains("json") {
+        BodyEncoding::Json
+    } else if m == "application/x-www-form-urlencoded" {
+        BodyEncoding::Form
+    } else if m.starts_with("multipart/") {
+        BodyEncoding::Multipart
+    } else if m.starts_with("text/") || m.contains("xml") || m.contains("csv") || m.contains("yaml")
+    {
+        BodyEncoding::Text
+    } else {
+        BodyEncoding::Binary
+    }
+}
+
+/// Lowers the request body into parameters: an object body is flattened into one
+/// argument per property (when no name collides), anything else is one `body` argument.
+fn request_body(
+    doc: &mut Doc<'_>,
+    op: &Value,
+    pointer: &str,
+    params: &mut Vec<ir::Param>,
+    fields: &mut BTreeSet<String>,
+    meta: &mut BTreeMap<String, Value>,
+) -> (BodyEncoding, String, Option<String>) {
+    let default = (BodyEncoding::Json, "application/json".to_owned(), None);
+    let Some(body) = op.get("requestBody") else {
+        return default;
+    };
+    let at = format!("{pointer}/requestBody");
+    let Ok((body, at)) = deref(doc.root, body, at.clone()) else {
+        doc.warn(
+            codes::REFERENCE,
+            &at,
+            "cannot resolve the request body's `$ref`; body skipped",
+            "fix the reference",
+        );
+        return default;
+    };
+    let Some(Value::Object(content)) = body.get("content") else {
+        return default;
+    };
+    let Some((media, media_object)) = pick_media(content) else {
+        return default;
+    };
+    meta.insert(
+        "requestMediaTypes".into(),
+        json!(content.keys().collect::<Vec<_>>()),
+    );
+    let encoding = encoding_of(media);
+    let required = body.get("required").and_then(Value::as_bool) == Some(true);
+    let description = body
+        .get("description")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let schema_pointer = format!("{at}/content/{}/schema", escape(media));
+    let mut schema = match media_object.get("schema") {
+        Some(s) => schema::lower(doc, s, &schema_pointer, 0),
+        None => Schema::default(),
+    };
+    let content_type = if media.contains('*') {
+        "application/octet-stream".to_owned()
+    } else {
+        media.clone()
+    };
+    if matches!(encoding, BodyEncoding::Binary | BodyEncoding::Text) {
+        let binary = encoding == BodyEncoding::Binary;
+        schema = Schema {
+            ty: SchemaType::String,
+            description: schema.description.or_else(|| description.clone()),
+            ..Schema::default()
+        };
+        if binary {
+            schema
+                .extensions
+                .insert("contentEncoding".into(), json!("base64"));
+            schema
+                .extensions
+                .insert("contentMediaType".into(), json!(content_type));
+        }
+        params.push(whole_body(fields, schema, required));
+        return (encoding, content_type, None);
+    }
+    // Follow a reference to see the object's properties.
+    let object = match (&schema.reference, schema.ty) {
+        (Some(name), SchemaType::Any) => {
+            super::schema::lower_pending(doc);
+            doc.definitions
+                .get(name)
+                .cloned()
+                .filter(|d| d.reference.is_none())
+        }
+        (None, _) => Some(schema.clone()),
+        _ => None,
+    };
+    let flattenable = object.as_ref().filter(|o| {
+        o.variants.is_empty()
+            && o.additional.is_none()
+            && !o.properties.is_empty()
+            && !o.nullable
+            && o.properties
+                .iter()
+                .all(|(n, _)| !fields.contains(&field_name(n)))
+    });
+    if let Some(object) = flattenable {
+        for (prop, prop_schema) in object.properties.iter().filter(|(_, s)| !s.read_only) {
+            let mut prop_schema = prop_schema.clone();
+            if encoding == BodyEncoding::Multipart && prop_schema.is_binary() {
+                prop_schema
+                    .extensions
+                    .entry("contentEncoding".into())
+                    .or_insert(json!("base64"));
+            }
+            params.push(ir::Param {
+                name: prop.clone(),
+                field: unique_field(fields, prop),
+                location: ParamLocation::Body,
+                required: required && object.required.contains(prop),
+                schema: prop_schema,
+                style: Style::Form,
+                explode: true,
+                allow_reserved: false,
+                source: None,
+            });
+        }
+        let about = description.or(object.description.clone());
+        return (encoding, content_type, about);
+    }
+    if schema.description.is_none() {
+        schema.description = description;
+    }
+    params.push(whole_body(fields, schema, required));
+    (encoding, content_type, None)
+}
+
+fn whole_body(fields: &mut BTreeSet<String>, schema: Schema, required: bool) -> ir::Param {
+    let field = if fields.contains("body") {
+        unique_field(fields, "request_body")
+    } else {
+        unique_field(fields, "body")
+    };
+    ir::Param {
+        name: field.clone(),
+        field,
+        location: ParamLocation::RequestBody,
+        required,
+        schema,
+        style: Style::Form,
+        explode: false,
+        allow_reserved: false,
+        source: None,
+    }
+}
+
+/// Every status with its schema; media types and headers kept as metadata.
+fn responses(
+    doc: &mut Doc<'_>,
+    op: &Value,
+    pointer: &str,
+    meta: &mut BTreeMap<String, Value>,
+) -> Vec<ir::Response> {
+    let Some(Value::Object(map)) = op.get("responses") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut kept = serde_json::Map::new();
+    for (status, response) in map {
+        let at = format!("{pointer}/responses/{}", escape(status));
+        let Ok((response, at)) = deref(doc.root, response, at.clone()) else {
+            doc.warn(
+                codes::REFERENCE,
+                &at,
+                "cannot resolve the response's `$ref`; response skipped",
+                "fix the reference",
+            );
+            continue;
+        };
+        let description = response
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let mut summary = serde_json::Map::new();
+        if let Some(d) = &description {
+            summary.insert("description".into(), json!(d));
+        }
+        let schema = match response.get("content") {
+            Some(Value::Object(content)) if !content.is_empty() => {
+                summary.insert(
+                    "mediaTypes".into(),
+                    json!(content.keys().collect::<Vec<_>>()),
+                );
+                pick_media(content).map(|(media, m)| match encoding_of(media) {
+                    BodyEncoding::Json => match m.get("schema") {
+                        Some(s) => schema::lower(
+                            doc,
+                            s,
+                            &format!("{at}/content/{}/schema", escape(media)),
+                            0,
+                        ),
+                        None => Schema::default(),
+                    },
+                    // Text comes back as a string, bytes as base64 text.
+                    _ => Schema::of(SchemaType::String),
+                })
+            }
+            _ => None,
+        };
+        for key in ["headers", "links"] {
+            if let Some(v) = response.get(key) {
+                summary.insert(key.into(), v.clone());
+            }
+        }
+        kept.insert(status.clone(), Value::Object(summary));
+        out.push(ir::Response {
+            status: status.to_ascii_uppercase(),
+            description,
+            schema,
+        });
+    }
+    meta.insert("responses".into(), Value::Object(kept));
+    // The typed output comes from the first success: 200..299, then 2XX, then default.
+    out.sort_by_key(|r| match r.status.as_str() {
+        s if s.len() == 3 && s.starts_with('2') && s.chars().all(|c| c.is_ascii_digit()) => {
+            (0, s.to_owned())
+        }
+        "2XX" => (1, String::new()),
+        "DEFAULT" => (2, String::new()),
+        s => (3, s.to_owned()),
+    });
+    if let Some(first) = out.first_mut()
+        && first.status == "DEFAULT"
+    {
+        // `default` only counts as a success when no 2xx is described.
+        first.status = "2XX".into();
+    }
+    out
+}

@@ -1,0 +1,468 @@
+//! Schema Objects into IR schemas, normalised to JSON Schema 2020-12:
+//! `nullable` → a null type, boolean `exclusiveMinimum` → numeric, `example` →
+//! `examples`, `#/components/schemas/X` → a shared definition `X`, `allOf` merged.
+//! Keywords with no IR field are kept verbatim (with their `$ref`s rewritten).
+
+use serde_json::{Map, Value, json};
+
+use super::{Doc, Version, escape, lookup};
+use crate::diagnostics::codes;
+use crate::ir::{Schema, SchemaType};
+
+const SCHEMAS: &str = "#/components/schemas/";
+
+/// Keywords the IR models (or deliberately drops); everything else is kept.
+const MODELED: &[&str] = &[
+    "$ref",
+    "type",
+    "nullable",
+    "x-nullable",
+    "title",
+    "description",
+    "format",
+    "default",
+    "enum",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "pattern",
+    "items",
+    "properties",
+    "required",
+    "additionalProperties",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "example",
+];
+
+/// Lowers every definition referenced so far (and those they reference).
+pub fn lower_pending(doc: &mut Doc<'_>) {
+    while let Some(name) = doc.pending.pop_first() {
+        if doc.definitions.contains_key(&name) {
+            continue;
+        }
+        // Placeholder first: recursive definitions refer to themselves.
+        doc.definitions.insert(name.clone(), Schema::default());
+        let pointer = format!("/components/schemas/{}", escape(&name));
+        let schema = match doc.root.pointer(&pointer) {
+            Some(v) => lower(doc, v, &pointer, 0),
+            None => Schema::default(),
+        };
+        doc.definitions.insert(name, schema);
+    }
+}
+
+/// Lowers the schema `value` found at `pointer`.
+pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> Schema {
+    if depth > 64 {
+        doc.warn(
+            codes::SCHEMA,
+            pointer,
+            "schema nested more than 64 levels; typed as any value",
+            "flatten the schema or use $ref",
+        );
+        return Schema::default();
+    }
+    let object = match value {
+        Value::Object(o) => o,
+        Value::Bool(true) => return Schema::default(),
+        Value::Bool(false) => {
+            return Schema {
+                extensions: [("not".to_owned(), json!({}))].into(),
+                ..Schema::default()
+            };
+        }
+        other => {
+            doc.warn(
+                codes::SCHEMA,
+                pointer,
+                format!("a schema must be an object, found `{other}`; typed as any value"),
+                "write the schema as a mapping",
+            );
+            return Schema::default();
+        }
+    };
+    let mut s = Schema::default();
+
+    if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+        match reference.strip_prefix(SCHEMAS) {
+            Some(name) => {
+                let name = unescape(name);
+                if doc
+                    .root
+                    .pointer(&format!("/components/schemas/{}", escape(&name)))
+                    .is_none()
+                {
+                    doc.warn(
+                        codes::REFERENCE,
+                        pointer,
+                        format!("`$ref: {reference}` points at nothing; typed as any value"),
+                        "fix the reference",
+                    );
+                } else {
+                    if !doc.definitions.contains_key(&name) {
+                        doc.pending.insert(name.clone());
+                    }
+                    s.reference = Some(name);
+                }
+            }
+            None => match lookup(doc.root, reference) {
+                // Other local references (into paths, parameters...) are inlined.
+                Some(target) if reference.starts_with('#') => {
+                    let target = target.clone();
+                    s = lower(doc, &target, reference.trim_start_matches('#'), depth + 1);
+                }
+                _ => doc.warn(
+                    codes::REFERENCE,
+                    pointer,
+                    format!("cannot resolve `$ref: {reference}`; typed as any value"),
+                    "bundle external references into the document (e.g. `npx @redocly/cli bundle`)",
+                ),
+            },
+        }
+        // 3.0 ignores siblings of `$ref`; 3.1 applies them. Both keep descriptions.
+        if doc.version == Version::V30 {
+            s.description = text(object, "description");
+            return s;
+        }
+    }
+
+    match object.get("type") {
+        Some(Value::String(t)) => s.ty = type_named(doc, t, pointer),
+        Some(Value::Array(types)) => {
+            let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+            s.nullable = named.contains(&"null");
+            let rest: Vec<&str> = named.into_iter().filter(|t| *t != "null").collect();
+            match rest.as_slice() {
+                [one] => s.ty = type_named(doc, one, pointer),
+                [] => {}
+                many => {
+                    s.exclusive_variants = true;
+                    s.variants = many
+                        .iter()
+                        .map(|t| Schema::of(type_named(doc, t, pointer)))
+                        .collect();
+                }
+            }
+        }
+        _ => {}
+    }
+    if object.get("nullable").and_then(Value::as_bool) == Some(true)
+        || object.get("x-nullable").and_then(Value::as_bool) == Some(true)
+    {
+        s.nullable = true;
+    }
+    s.title = text(object, "title");
+    if s.description.is_none() {
+        s.description = text(object, "description");
+    }
+    s.format = text(object, "format");
+    s.pattern = text(object, "pattern");
+    s.default = object.get("default").cloned();
+    s.read_only = object.get("readOnly").and_then(Value::as_bool) == Some(true);
+    s.write_only = object.get("writeOnly").and_then(Value::as_bool) == Some(true);
+    s.deprecated = object.get("deprecated").and_then(Value::as_bool) == Some(true);
+    if let Some(Value::Array(values)) = object.get("enum") {
+        s.enum_values = values.iter().filter(|v| !v.is_null()).cloned().collect();
+        if values.iter().any(Value::is_null) {
+            s.nullable = true;
+        }
+    }
+    bounds(object, &mut s);
+    if let Some(example) = object.get("example") {
+        s.extensions.insert("examples".into(), json!([example]));
+    }
+
+    if let Some(items) = object.get("items") {
+        if s.ty == SchemaType::Any {
+            s.ty = SchemaType::Array;
+        }
+        s.items = Some(Box::new(lower(
+            doc,
+            items,
+            &format!("{pointer}/items"),
+            depth + 1,
+        )));
+    }
+    if let Some(Value::Object(props)) = object.get("properties") {
+        if s.ty == SchemaType::Any {
+            s.ty = SchemaType::Object;
+        }
+        for (name, prop) in props {
+            let p = lower(
+                doc,
+                prop,
+                &format!("{pointer}/properties/{}", escape(name)),
+                depth + 1,
+            );
+            // A Swagger-ism: `required: true` on the property itself.
+            if prop.get("required").and_then(Value::as_bool) == Some(true) {
+                s.required.push(name.clone());
+            }
+            s.properties.push((name.clone(), p));
+        }
+    }
+    match object.get("required") {
+        Some(Value::Array(names)) => {
+            for n in names.iter().filter_map(Value::as_str) {
+                if !s.required.iter().any(|r| r == n) {
+                    s.required.push(n.to_owned());
+                }
+            }
+        }
+        Some(Value::Bool(_)) | None => {}
+        Some(other) => doc.warn(
+            codes::SCHEMA,
+            &format!("{pointer}/required"),
+            format!("`required` must list property names, found `{other}`; ignored"),
+            "write `required: [name, ...]`",
+        ),
+    }
+    match object.get("additionalProperties") {
+        Some(Value::Object(values)) => {
+            if s.ty == SchemaType::Any {
+                s.ty = SchemaType::Object;
+            }
+            let v = Value::Object(values.clone());
+            s.additional = Some(Box::new(lower(
+                doc,
+                &v,
+                &format!("{pointer}/additionalProperties"),
+                depth + 1,
+            )));
+        }
+        Some(Value::Bool(true)) if s.properties.is_empty() && s.ty == SchemaType::Object => {
+            s.additional = Some(Box::new(Schema::default()));
+        }
+        Some(other @ Value::Bool(_)) => {
+            s.extensions
+                .insert("additionalProperties".into(), other.clone());
+        }
+        _ => {}
+    }
+    for (keyword, exclusive) in [("oneOf", true), ("anyOf", false)] {
+        if let Some(Value::Array(members)) = object.get(keyword) {
+            let mut variants: Vec<Schema> = Vec::new();
+            for (i, m) in members.iter().enumerate() {
+                if m.get("type").and_then(Value::as_str) == Some("null")
+                    && m.as_object().is_some_and(|o| o.len() == 1)
+                {
+                    s.nullable = true;
+                    continue;
+                }
+                variants.push(lower(
+                    doc,
+                    m,
+                    &format!("{pointer}/{keyword}/{i}"),
+                    depth + 1,
+                ));
+            }
+            if variants.len() == 1 && s.properties.is_empty() && s.ty == SchemaType::Any {
+                let only = variants.remove(0);
+                let keep = (s.description.clone(), s.nullable);
+                s = Schema {
+                    description: keep.0.or(only.description.clone()),
+                    nullable: keep.1 || only.nullable,
+                    ..only
+                };
+            } else {
+                s.variants = variants;
+                s.exclusive_variants = exclusive;
+            }
+        }
+    }
+    if let Some(Value::Array(members)) = object.get("allOf") {
+        merge_all_of(doc, &mut s, members, pointer, depth);
+    }
+    for (k, v) in object {
+        if !MODELED.contains(&k.as_str()) && !s.extensions.contains_key(k) {
+            s.extensions.insert(k.clone(), rewrite_refs(doc, v));
+        }
+    }
+    check_values(doc, &s, pointer);
+    s
+}
+
+fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
+    object.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+fn type_named(doc: &mut Doc<'_>, name: &str, pointer: &str) -> SchemaType {
+    match SchemaType::ALL.iter().find(|(n, _)| *n == name) {
+        Some((_, t)) => *t,
+        None if name == "null" => SchemaType::Any,
+        None => {
+            doc.warn(
+                codes::SCHEMA,
+                &format!("{pointer}/type"),
+                format!("unknown type `{name}`; typed as any value"),
+                "use one of string, integer, number, boolean, array, object, null",
+            );
+            SchemaType::Any
+        }
+    }
+}
+
+/// `minimum`/`maximum`, with 3.0's boolean `exclusive*` turned into 2020-12's numbers.
+fn bounds(object: &Map<String, Value>, s: &mut Schema) {
+    for (bound, exclusive) in [
+        ("minimum", "exclusiveMinimum"),
+        ("maximum", "exclusiveMaximum"),
+    ] {
+        let value = object.get(bound).filter(|v| v.is_number()).cloned();
+        match (object.get(exclusive), value) {
+            (Some(Value::Bool(true)), Some(v)) => {
+                s.extensions.insert(exclusive.into(), v);
+            }
+            (Some(n @ Value::Number(_)), v) => {
+                s.extensions.insert(exclusive.into(), n.clone());
+                set_bound(s, bound, v);
+            }
+            (_, v) => set_bound(s, bound, v),
+        }
+    }
+}
+
+fn set_bound(s: &mut Schema, bound: &str, v: Option<Value>) {
+    if bound == "minimum" {
+        s.minimum = v;
+    } else {
+        s.maximum = v;
+    }
+}
+
+/// `allOf`: properties, required names and the type of every member (references
+/// followed) are merged into one object. Members that are not objects stay as an
+/// `allOf` keyword so nothing is lost.
+fn merge_all_of(doc: &mut Doc<'_>, s: &mut Schema, members: &[Value], pointer: &str, depth: usize) {
+    let mut unmerged = Vec::new();
+    for (i, member) in members.iter().enumerate() {
+        let member_pointer = format!("{pointer}/allOf/{i}");
+        let lowered = lower(doc, member, &member_pointer, depth + 1);
+        let resolved = match &lowered.reference {
+            Some(name) => match doc
+                .root
+                .pointer(&format!("/components/schemas/{}", escape(name)))
+            {
+                Some(target) if depth < 48 => {
+                    let target = target.clone();
+                    let mut r = lower(
+                        doc,
+                        &target,
+                        &format!("/components/schemas/{}", escape(name)),
+                        depth + 1,
+                    );
+                    r.description = lowered.description.clone().or(r.description);
+                    r
+                }
+                _ => lowered.clone(),
+            },
+            None => lowered.clone(),
+        };
+        let objectish = resolved.ty == SchemaType::Object || !resolved.properties.is_empty();
+        if objectish && resolved.variants.is_empty() {
+            s.ty = SchemaType::Object;
+            for (name, prop) in resolved.properties {
+                if let Some(existing) = s.properties.iter_mut().find(|(n, _)| *n == name) {
+                    existing.1 = prop;
+                } else {
+                    s.properties.push((name, prop));
+                }
+            }
+            for r in resolved.required {
+                if !s.required.contains(&r) {
+                    s.required.push(r);
+                }
+            }
+            if s.description.is_none() {
+                s.description = resolved.description;
+            }
+            if s.additional.is_none() {
+                s.additional = resolved.additional;
+            }
+        } else if resolved.ty != SchemaType::Any
+            && s.ty == SchemaType::Any
+            && s.properties.is_empty()
+        {
+            // A single typed member (e.g. a string with a format): take it over.
+            let description = s.description.take();
+            *s = Schema {
+                description: description.or(resolved.description.clone()),
+                ..resolved
+            };
+        } else {
+            unmerged.push(member.clone());
+        }
+    }
+    if !unmerged.is_empty() {
+        let kept: Vec<Value> = unmerged.iter().map(|m| rewrite_refs(doc, m)).collect();
+        s.extensions.insert("allOf".into(), Value::Array(kept));
+    }
+}
+
+/// Rewrites `#/components/schemas/X` references inside kept keywords to `#/$defs/X`
+/// (and makes sure `X` is lowered), so kept keywords stay valid in the catalog.
+fn rewrite_refs(doc: &mut Doc<'_>, value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    match (k.as_str(), v.as_str().and_then(|r| r.strip_prefix(SCHEMAS))) {
+                        ("$ref", Some(name)) => {
+                            let name = unescape(name);
+                            if !doc.definitions.contains_key(&name) {
+                                doc.pending.insert(name.clone());
+                            }
+                            (k.clone(), json!(format!("#/$defs/{name}")))
+                        }
+                        _ => (k.clone(), rewrite_refs(doc, v)),
+                    }
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|v| rewrite_refs(doc, v)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Sloppy specs: an enum value or default that does not fit the declared type is kept
+/// and reported.
+fn check_values(doc: &mut Doc<'_>, s: &Schema, pointer: &str) {
+    if s.ty == SchemaType::Any {
+        return;
+    }
+    if let Some(bad) = s.enum_values.iter().find(|v| !s.ty.accepts(v)) {
+        doc.warn(
+            codes::VALUE_MISMATCH,
+            &format!("{pointer}/enum"),
+            format!(
+                "enum value `{bad}` does not fit type `{}`",
+                s.ty.as_str().unwrap_or("any")
+            ),
+            "the value is kept as written; fix the enum or the type",
+        );
+    }
+    if let Some(d) = &s.default
+        && !d.is_null()
+        && !s.ty.accepts(d)
+    {
+        doc.warn(
+            codes::VALUE_MISMATCH,
+            &format!("{pointer}/default"),
+            format!(
+                "default `{d}` does not fit type `{}`",
+                s.ty.as_str().unwrap_or("any")
+            ),
+            "the value is kept as written; fix the default or the type",
+        );
+    }
+}
