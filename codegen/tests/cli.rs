@@ -78,13 +78,24 @@ fn check_reports_and_sets_exit_codes() {
 /// generated one (the e2e crate compares its compiled catalog with the same file).
 #[test]
 fn catalog_matches_snapshot() {
-    let (code, out, err) = run(&mut toolwright(&["catalog", "tests/adapters"]));
-    assert_eq!(code, 0, "{err}");
-    let path = root().join("tests/golden/expected/catalog.json");
-    if std::env::var_os("TOOLWRIGHT_BLESS").is_some() {
-        std::fs::write(&path, &out).unwrap();
+    for (input, snapshot) in [
+        ("tests/adapters", "tests/golden/expected/catalog.json"),
+        (
+            "tests/openapi",
+            "tests/golden/expected-openapi/catalog.json",
+        ),
+    ] {
+        let (code, out, err) = run(&mut toolwright(&["catalog", input]));
+        assert_eq!(code, 0, "{err}");
+        let path = root().join(snapshot);
+        if std::env::var_os("TOOLWRIGHT_BLESS").is_some() {
+            std::fs::write(&path, &out).unwrap();
+        }
+        assert!(
+            out == std::fs::read_to_string(&path).unwrap(),
+            "{snapshot} differs"
+        );
     }
-    assert_eq!(out, std::fs::read_to_string(path).unwrap());
 }
 
 #[test]

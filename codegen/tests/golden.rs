@@ -12,34 +12,50 @@ fn root() -> PathBuf {
         .to_owned()
 }
 
-fn generate(out: &Path) -> toolwright_codegen::Generated {
+fn generate(input: &str, out: &Path) -> toolwright_codegen::Generated {
     toolwright_codegen::Config::new()
-        .adapters(root().join("tests/adapters"))
+        .adapters(root().join(input))
         .out_dir(out)
         .cargo_directives(false)
         .generate()
         .expect("generation succeeds")
 }
 
+/// (inputs, snapshot directory, expected files)
+const CASES: &[(&str, &str, &[&str])] = &[
+    (
+        "tests/adapters",
+        "tests/golden/expected",
+        &["billing.rs", "notes.rs", "toolwright.rs", "weather.rs"],
+    ),
+    (
+        "tests/openapi",
+        "tests/golden/expected-openapi",
+        &["library.rs", "shop.rs", "toolwright.rs"],
+    ),
+];
+
 #[test]
 fn generated_code_matches_snapshots() {
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
-    let _ = std::fs::remove_dir_all(&out);
-    let generated = generate(&out);
-    assert_eq!(
-        generated.files,
-        ["billing.rs", "notes.rs", "toolwright.rs", "weather.rs"]
-    );
-    let expected_dir = root().join("tests/golden/expected");
     let bless = std::env::var_os("TOOLWRIGHT_BLESS").is_some();
     let mut stale = Vec::new();
-    for name in &generated.files {
-        let actual = std::fs::read_to_string(out.join(name)).unwrap();
-        let path = expected_dir.join(name);
-        if bless {
-            std::fs::write(&path, &actual).unwrap();
-        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(actual.as_str()) {
-            stale.push(name.clone());
+    for (input, snapshots, files) in CASES {
+        let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("golden")
+            .join(snapshots.replace('/', "_"));
+        let _ = std::fs::remove_dir_all(&out);
+        let generated = generate(input, &out);
+        assert_eq!(generated.files, *files);
+        let expected_dir = root().join(snapshots);
+        std::fs::create_dir_all(&expected_dir).unwrap();
+        for name in &generated.files {
+            let actual = std::fs::read_to_string(out.join(name)).unwrap();
+            let path = expected_dir.join(name);
+            if bless {
+                std::fs::write(&path, &actual).unwrap();
+            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(actual.as_str()) {
+                stale.push(format!("{snapshots}/{name}"));
+            }
         }
     }
     assert!(
@@ -52,13 +68,16 @@ fn generated_code_matches_snapshots() {
 fn generation_is_deterministic_and_writes_only_changes() {
     let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("determinism");
     let _ = std::fs::remove_dir_all(&base);
-    let first = generate(&base.join("a"));
-    let _second = generate(&base.join("b"));
-    for name in &first.files {
-        let a = std::fs::read(base.join("a").join(name)).unwrap();
-        let b = std::fs::read(base.join("b").join(name)).unwrap();
-        assert!(a == b, "{name} differs between two runs");
+    for (input, _, _) in CASES {
+        let one = generate(input, &base.join("one"));
+        generate(input, &base.join("two"));
+        for name in &one.files {
+            let a = std::fs::read(base.join("one").join(name)).unwrap();
+            let b = std::fs::read(base.join("two").join(name)).unwrap();
+            assert!(a == b, "{input}: {name} differs between two runs");
+        }
     }
+    let first = generate("tests/openapi", &base.join("a"));
     assert_eq!(first.written.len(), first.files.len());
     let modified = |dir: &str| {
         std::fs::metadata(base.join(dir).join("toolwright.rs"))
@@ -67,7 +86,7 @@ fn generation_is_deterministic_and_writes_only_changes() {
             .unwrap()
     };
     let before = modified("a");
-    let again = generate(&base.join("a"));
+    let again = generate("tests/openapi", &base.join("a"));
     assert!(
         again.written.is_empty(),
         "unchanged files are not rewritten: {:?}",

@@ -73,21 +73,27 @@ pub(crate) fn resolve(
     security: &[Requirement],
     source: &CredentialSource,
 ) -> Result<Vec<Applied>, Error> {
+    // Credentials are sent when some requirement can be met, even if another one
+    // (`{}`) allows anonymous calls: authenticated calls see more.
     let mut first_error = None;
-    for requirement in security {
-        match requirement
+    for requirement in security.iter().filter(|r| !r.schemes.is_empty()) {
+        let applied: Result<Vec<Applied>, Error> = requirement
             .schemes
             .iter()
             .map(|name| apply(api, name, source))
-            .collect()
-        {
+            .collect();
+        match applied {
             Ok(applied) => return Ok(applied),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
         }
     }
-    first_error.map_or(Ok(Vec::new()), Err)
+    let anonymous = security.is_empty() || security.iter().any(|r| r.schemes.is_empty());
+    match first_error {
+        Some(e) if !anonymous => Err(e),
+        _ => Ok(Vec::new()),
+    }
 }
 
 fn apply(api: &Api, scheme: &str, source: &CredentialSource) -> Result<Applied, Error> {

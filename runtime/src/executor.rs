@@ -213,7 +213,12 @@ impl Executor {
             .await
             .map_err(Error::Transport)?;
         let status = response.status();
-        let body = decode_body(response.body());
+        let content_type = response
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let body = decode_body(content_type, response.body());
         if status.is_success() {
             Ok(body)
         } else {
@@ -228,13 +233,33 @@ impl Executor {
     }
 }
 
-/// JSON when the body parses as JSON, the text otherwise, `null` when empty.
-fn decode_body(bytes: &[u8]) -> Value {
+/// The body as JSON for JSON media types (or untyped bodies that parse), text for
+/// text, base64 for other bytes, `null` when empty.
+fn decode_body(content_type: &str, bytes: &[u8]) -> Value {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Value::Null;
     }
-    serde_json::from_slice(bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()))
+    let media = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let textual = media.starts_with("text/")
+        || ["xml", "csv", "yaml", "javascript", "x-www-form-urlencoded"]
+            .iter()
+            .any(|t| media.contains(t));
+    if (media.contains("json") || media.is_empty())
+        && let Ok(v) = serde_json::from_slice(bytes)
+    {
+        return v;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) if textual || media.is_empty() || media.contains("json") => {
+            Value::String(text.to_owned())
+        }
+        _ => Value::String(crate::base64::encode(bytes)),
+    }
 }
 
 /// The human message of an error body, in the shapes APIs commonly use.

@@ -1,6 +1,13 @@
 fn main() -> Result<(), toolwright_codegen::Error> {
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    // Two catalogs, as two services would have: adapter files, and OpenAPI documents.
     toolwright_codegen::Config::new()
         .adapters("../adapters")
+        .out_dir(out.join("adapters"))
+        .generate()?;
+    toolwright_codegen::Config::new()
+        .adapters("../openapi")
+        .out_dir(out.join("openapi"))
         .generate()?;
     Ok(())
 }

@@ -281,11 +281,7 @@ impl<'a> TypeGen<'a> {
             return match self.def_types.get(def) {
                 Some(name) => {
                     let ident = names::ident(name);
-                    if self.cyclic.contains(def) {
-                        quote!(::std::boxed::Box<#ident>)
-                    } else {
-                        quote!(#ident)
-                    }
+                    quote!(#ident)
                 }
                 None => VALUE.parse().unwrap_or_default(),
             };
@@ -352,6 +348,7 @@ impl<'a> TypeGen<'a> {
                 &format!("{name}{}", names::pascal(prop)),
                 direction,
             );
+            let inner = self.boxed_if_cyclic(prop_schema, inner);
             let doc = prop_schema.description.as_deref().map(names::doc);
             // Direction-specific properties are optional in shared types.
             let required = schema.required.contains(prop)
@@ -397,6 +394,26 @@ impl<'a> TypeGen<'a> {
         self.object(&name, schema, direction, false)
     }
 
+    /// A direct (uncontained) reference into a cycle of definitions needs a `Box`;
+    /// `Vec` and maps already hold their items behind a pointer.
+    fn boxed_if_cyclic(&self, schema: &Schema, ty: TokenStream) -> TokenStream {
+        match &schema.reference {
+            Some(def)
+                if self.cyclic.contains(def)
+                    && schema.properties.is_empty()
+                    && schema.variants.is_empty() =>
+            {
+                if schema.nullable {
+                    let inner = names::ident(&self.def_types[def]);
+                    quote!(::std::option::Option<::std::boxed::Box<#inner>>)
+                } else {
+                    quote!(::std::boxed::Box<#ty>)
+                }
+            }
+            _ => ty,
+        }
+    }
+
     /// `oneOf`/`anyOf`: an untagged enum, tried in order.
     fn variants(&mut self, name: &str, schema: &Schema, direction: Direction) {
         let ident = names::ident(name);
@@ -410,6 +427,7 @@ impl<'a> TypeGen<'a> {
             };
             let variant = names::ident(&variant_scope.claim(&label));
             let ty = self.ty(v, &format!("{name}{label}"), direction);
+            let ty = self.boxed_if_cyclic(v, ty);
             variants.push(quote!(#variant(#ty),));
         }
         let doc = schema.description.as_deref().map(names::doc);

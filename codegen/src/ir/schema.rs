@@ -297,6 +297,29 @@ pub fn render_root(
     definitions: &BTreeMap<String, Schema>,
     direction: Direction,
 ) -> Value {
+    // MCP wants `type: object` at the root: a bare reference to an object definition is
+    // inlined there (refinements such as a description win over the definition's).
+    let inlined;
+    let schema = match schema.reference.as_ref().and_then(|r| definitions.get(r)) {
+        Some(def)
+            if schema.ty == SchemaType::Any
+                && schema.properties.is_empty()
+                && schema.variants.is_empty()
+                && !schema.nullable
+                && def.ty == SchemaType::Object
+                && def.reference.is_none() =>
+        {
+            inlined = Schema {
+                description: schema
+                    .description
+                    .clone()
+                    .or_else(|| def.description.clone()),
+                ..def.clone()
+            };
+            &inlined
+        }
+        _ => schema,
+    };
     let mut value = schema.to_json(direction);
     let mut pending = Vec::new();
     schema.references(&mut pending);

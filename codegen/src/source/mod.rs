@@ -60,9 +60,8 @@ fn walk(dir: &Path, inputs: &mut Inputs, diagnostics: &mut Diagnostics) {
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.ends_with("-adapter.md"))
+            || is_openapi(&path)
         {
-            inputs.files.push(path);
-        } else if is_openapi(&path) {
             inputs.files.push(path);
         }
     }

@@ -1,3 +1,10 @@
-//! The code toolwright generates for `tests/adapters`, compiled as a user's crate would.
+//! The code toolwright generates for `tests/adapters` and `tests/openapi`, compiled as a
+//! user's crate would.
 
-include!(concat!(env!("OUT_DIR"), "/toolwright.rs"));
+pub mod adapters {
+    include!(concat!(env!("OUT_DIR"), "/adapters/toolwright.rs"));
+}
+
+pub mod openapi {
+    include!(concat!(env!("OUT_DIR"), "/openapi/toolwright.rs"));
+}

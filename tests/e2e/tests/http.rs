@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use toolwright::{CredentialSource, Error, Executor};
-use toolwright_e2e::{billing, catalog, notes, weather};
+use toolwright_e2e::adapters::{billing, catalog, notes, weather};
 use toolwright_loopback::{Request, Response, Server};
 
 fn credentials() -> CredentialSource {
@@ -359,6 +359,9 @@ fn compiled_catalog_equals_interpreted_catalog() {
     let expected: Value =
         serde_json::from_str(include_str!("../../golden/expected/catalog.json")).unwrap();
     assert_eq!(catalog().to_tools_list(), expected);
+    let expected: Value =
+        serde_json::from_str(include_str!("../../golden/expected-openapi/catalog.json")).unwrap();
+    assert_eq!(toolwright_e2e::openapi::catalog().to_tools_list(), expected);
 }
 
 #[test]

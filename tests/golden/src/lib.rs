@@ -1,3 +1,9 @@
-//! The snapshots of `codegen/tests/golden.rs`, compiled.
+//! The snapshots of `codegen/tests/golden.rs`, compiled (and linted) as a user's crate.
 
-include!("../expected/toolwright.rs");
+pub mod adapters {
+    include!("../expected/toolwright.rs");
+}
+
+pub mod openapi {
+    include!("../expected-openapi/toolwright.rs");
+}

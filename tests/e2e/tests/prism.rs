@@ -1,0 +1,241 @@
+//! Every operation of `tests/openapi/shop.yaml`, called through the typed client and by
+//! name against Prism (`@stoplight/prism-cli`) in mock mode with request validation
+//! (`--errors`): a request that does not match the spec comes back as an error status,
+//! so every call succeeding means zero validation errors.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use toolwright::{CredentialSource, Executor};
+use toolwright_e2e::openapi::{catalog, shop};
+
+struct Prism {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Prism {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn prism_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../prism")
+}
+
+/// Installs Prism from the lock file if needed, then starts it on a free loopback port.
+fn start_prism() -> Prism {
+    let dir = prism_dir();
+    let bin = dir.join("node_modules/.bin/prism");
+    if !bin.exists() {
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status()
+            .expect("npm is needed to install Prism (tests/prism)");
+        assert!(status.success(), "`npm ci` in tests/prism failed");
+    }
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi/shop.yaml");
+    let child = Command::new(&bin)
+        .args([
+            "mock",
+            spec.to_str().unwrap(),
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+            "--errors",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start prism");
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "Prism did not start within 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    Prism {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    }
+}
+
+fn credentials() -> CredentialSource {
+    CredentialSource::from_fn(|name| {
+        let value = match name {
+            "SHOP_BEARER_AUTH" => "user-token",
+            "SHOP_API_KEY" => "key-123",
+            "SHOP_BASIC_AUTH_USERNAME" => "shop",
+            "SHOP_BASIC_AUTH_PASSWORD" => "secret",
+            _ => return None,
+        };
+        Some(value.to_owned())
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_typed_and_by_name_passes_prism_validation() {
+    let prism = start_prism();
+    let exec = Executor::builder(catalog())
+        .base_url("shop", &prism.url)
+        .credentials(credentials())
+        .build()
+        .unwrap();
+    let client = shop::Client::new(exec.clone());
+    let money = || shop::Money {
+        amount: 1299,
+        currency: "EUR".into(),
+    };
+
+    // Typed: one call per operation.
+    let page = client
+        .list_products(&shop::ListProductsInput {
+            filter_category: Some("tools".into()),
+            tags: Some(vec!["a".into(), "b".into()]),
+            limit: Some(10),
+            sort: Some(shop::ListProductsInputSort::Price),
+            x_trace_id: Some("trace-1".into()),
+            top: Some(5),
+        })
+        .await
+        .expect("listProducts");
+    let _ = page.items;
+    let created = client
+        .create_product(&shop::CreateProductInput {
+            name: "Hammer".into(),
+            price: money(),
+            tags: Some(vec!["tools".into()]),
+            kind: Some(shop::CreateProductInputKind::Physical),
+        })
+        .await
+        .expect("createProduct");
+    let _ = created.name;
+    client
+        .get_product(&shop::GetProductInput { product_id: 7 })
+        .await
+        .expect("getProduct");
+    client
+        .replace_product(&shop::ReplaceProductInput {
+            product_id: 7,
+            name: "Hammer 2".into(),
+            price: money(),
+            tags: None,
+            kind: None,
+        })
+        .await
+        .expect("replaceProduct");
+    client
+        .delete_product(&shop::DeleteProductInput { product_id: 7 })
+        .await
+        .expect("deleteProduct");
+    client
+        .upload_product_image(&shop::UploadProductImageInput {
+            product_id: 7,
+            file: "iVBORw0KGgo=".into(),
+            caption: Some("front".into()),
+        })
+        .await
+        .expect("uploadProductImage");
+    client
+        .submit_order(&shop::SubmitOrderInput {
+            product_id: 7,
+            quantity: 2,
+            note: Some("gift wrap".into()),
+        })
+        .await
+        .expect("submitOrder");
+    client
+        .import_catalog(&shop::ImportCatalogInput {
+            body: "name,price\nHammer,1299\n".into(),
+        })
+        .await
+        .expect("importCatalog");
+    client
+        .get_search(&shop::GetSearchInput {
+            ids: vec![1, 2, 3],
+            colors: Some(vec!["red".into(), "blue".into()]),
+            price: Some(shop::GetSearchInputPrice {
+                min: Some(1),
+                max: Some(50),
+            }),
+        })
+        .await
+        .expect("get_search");
+
+    // By name: the same operations with JSON arguments, as an LLM sends them.
+    let calls: Vec<(&str, Value)> = vec![
+        (
+            "listProducts",
+            json!({"filter_category": "tools", "tags": ["a"], "limit": 3, "sort": "-price", "X-Trace-Id": "t", "top": 1}),
+        ),
+        (
+            "createProduct",
+            json!({"name": "Saw", "price": {"amount": 500, "currency": "USD"}}),
+        ),
+        ("getProduct", json!({"productId": 1})),
+        (
+            "replaceProduct",
+            json!({"productId": 1, "name": "Saw", "price": {"amount": 1, "currency": "USD"}, "kind": "digital"}),
+        ),
+        ("deleteProduct", json!({"productId": 1})),
+        (
+            "uploadProductImage",
+            json!({"productId": 1, "file": "AAEC"}),
+        ),
+        ("submitOrder", json!({"productId": 1, "quantity": 1})),
+        ("importCatalog", json!({"body": "name\nSaw\n"})),
+        (
+            "get_search",
+            json!({"ids": [4], "colors": ["green"], "price": {"min": 2}}),
+        ),
+    ];
+    assert_eq!(
+        calls.len(),
+        catalog()
+            .tools()
+            .iter()
+            .filter(|t| t.operation.api == "shop")
+            .count(),
+        "every shop tool is called"
+    );
+    for (tool, args) in calls {
+        let result = exec
+            .call(tool, args)
+            .await
+            .unwrap_or_else(|e| panic!("{tool}: {e}"));
+        if let Some(schema) = catalog().get(tool).unwrap().output_schema.as_ref() {
+            let schema: Value = serde_json::from_str(schema).unwrap();
+            assert!(
+                result.is_object(),
+                "{tool}: structured output must be an object for {schema}"
+            );
+        }
+    }
+
+    // And a request Prism must reject, to show the validation is live.
+    let err = exec
+        .call(
+            "createProduct",
+            json!({"name": "x", "price": {"amount": 1, "currency": "euro"}}),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, toolwright::Error::Status { status: 422, .. }),
+        "{err}"
+    );
+}
