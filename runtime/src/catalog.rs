@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use crate::descriptor::{Api, Operation, Text};
+use crate::descriptor::{Api, Definition, Operation, Text};
 use crate::validate::ArgumentError;
 
 /// Behaviour hints for a tool, as MCP defines them. All four are always set explicitly
@@ -40,35 +40,6 @@ pub struct Tool {
     /// Typed validation (deserialization into the generated input type). `None` for
     /// tools interpreted at run time: their parameters are checked from the descriptor.
     pub validate: Option<Validator>,
-}
-
-impl Tool {
-    /// The tool as an entry of an MCP `tools/list` result.
-    pub fn to_mcp_json(&self) -> Value {
-        let mut tool = Map::new();
-        tool.insert("name".into(), json!(self.name));
-        tool.insert("title".into(), json!(self.title));
-        tool.insert("description".into(), json!(self.description));
-        tool.insert("inputSchema".into(), parse_rendered(&self.input_schema));
-        if let Some(schema) = &self.output_schema {
-            tool.insert("outputSchema".into(), parse_rendered(schema));
-        }
-        let a = self.annotations;
-        tool.insert(
-            "annotations".into(),
-            json!({
-                "title": self.title,
-                "readOnlyHint": a.read_only,
-                "destructiveHint": a.destructive,
-                "idempotentHint": a.idempotent,
-                "openWorldHint": a.open_world,
-            }),
-        );
-        if let Some(meta) = &self.meta {
-            tool.insert("_meta".into(), parse_rendered(meta));
-        }
-        Value::Object(tool)
-    }
 }
 
 /// Schemas are rendered by the generator, so a parse failure is a generator bug; still
@@ -161,7 +132,96 @@ impl Catalog {
 
     /// The catalog as the result of an MCP `tools/list` request.
     pub fn to_tools_list(&self) -> Value {
-        json!({ "tools": self.tools.iter().map(Tool::to_mcp_json).collect::<Vec<_>>() })
+        json!({ "tools": self.tools.iter().map(|t| self.tool_json(t)).collect::<Vec<_>>() })
+    }
+
+    /// One tool as an MCP `tools/list` entry, its schemas self-contained (`$defs`).
+    pub fn tool_json(&self, tool: &Tool) -> Value {
+        let definitions = self
+            .api(&tool.operation.api)
+            .map_or(&[][..], |a| &a.definitions[..]);
+        let mut out = Map::new();
+        out.insert("name".into(), json!(tool.name));
+        out.insert("title".into(), json!(tool.title));
+        out.insert("description".into(), json!(tool.description));
+        out.insert(
+            "inputSchema".into(),
+            with_definitions(&tool.input_schema, definitions, Direction::Input),
+        );
+        if let Some(schema) = &tool.output_schema {
+            out.insert(
+                "outputSchema".into(),
+                with_definitions(schema, definitions, Direction::Output),
+            );
+        }
+        let a = tool.annotations;
+        out.insert(
+            "annotations".into(),
+            json!({
+                "title": tool.title,
+                "readOnlyHint": a.read_only,
+                "destructiveHint": a.destructive,
+                "idempotentHint": a.idempotent,
+                "openWorldHint": a.open_world,
+            }),
+        );
+        if let Some(meta) = &tool.meta {
+            out.insert("_meta".into(), parse_rendered(meta));
+        }
+        Value::Object(out)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Direction {
+    Input,
+    Output,
+}
+
+/// A rendered root schema plus every definition it reaches, under `$defs`.
+fn with_definitions(root: &str, definitions: &[Definition], direction: Direction) -> Value {
+    let mut value = parse_rendered(root);
+    let mut pending = Vec::new();
+    references(&value, &mut pending);
+    let mut defs = Map::new();
+    while let Some(name) = pending.pop() {
+        if defs.contains_key(&name) {
+            continue;
+        }
+        let Some(def) = definitions.iter().find(|d| d.name == name) else {
+            continue;
+        };
+        let rendered = parse_rendered(match direction {
+            Direction::Input => &def.input,
+            Direction::Output => &def.output,
+        });
+        references(&rendered, &mut pending);
+        defs.insert(name, rendered);
+    }
+    if !defs.is_empty()
+        && let Value::Object(map) = &mut value
+    {
+        map.insert("$defs".into(), Value::Object(defs));
+    }
+    value
+}
+
+/// Names behind `{"$ref": "#/$defs/<name>"}` anywhere in `value`.
+fn references(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match (
+                    k.as_str(),
+                    v.as_str().and_then(|r| r.strip_prefix("#/$defs/")),
+                ) {
+                    ("$ref", Some(name)) => out.push(name.to_owned()),
+                    _ => references(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| references(v, out)),
+        _ => {}
     }
 }
 

@@ -19,6 +19,9 @@ pub struct Api {
     /// The ways this API authenticates; operations name the ones they accept.
     /// Credentials are read from the environment at call time.
     pub schemes: Cow<'static, [SecurityScheme]>,
+    /// Shared schema definitions, rendered once; tool schemas refer to them as
+    /// `#/$defs/<name>` and the catalog adds the ones a tool reaches when exporting.
+    pub definitions: Cow<'static, [Definition]>,
     /// Source metadata with no execution meaning (author, tags, trust, rate limits,
     /// unknown fields), as JSON text; kept so that nothing the source said is lost.
     pub meta: Option<Text>,
@@ -32,6 +35,15 @@ impl Api {
             .and_then(|m| serde_json::from_str(m).ok())
             .unwrap_or_default()
     }
+}
+
+/// A shared schema, rendered for each direction (inputs leave out read-only
+/// properties, outputs write-only ones).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Definition {
+    pub name: Text,
+    pub input: Text,
+    pub output: Text,
 }
 
 /// A named authentication scheme. Only environment variable *names* are stored here.

@@ -23,8 +23,8 @@ pub mod validate;
 pub use auth::CredentialSource;
 pub use catalog::{Annotations, Catalog, Tool};
 pub use descriptor::{
-    Api, BodyEncoding, KeyPlacement, Method, Operation, Param, ParamLocation, Requirement,
-    SchemeKind, SecurityScheme, Style, ValueKind,
+    Api, BodyEncoding, Definition, KeyPlacement, Method, Operation, Param, ParamLocation,
+    Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
 };
 pub use error::{Error, TransportError};
 pub use executor::{Executor, ExecutorBuilder};

@@ -129,6 +129,12 @@ fn api(api: &ir::Api) -> TokenStream {
         };
         quote!(::toolwright::SecurityScheme { name: #name, kind: #kind })
     });
+    let definitions = super::definitions(api)
+        .into_iter()
+        .map(|(name, input, output)| {
+            let (name, input, output) = (cow(&name), cow(&input), cow(&output));
+            quote!(::toolwright::Definition { name: #name, input: #input, output: #output })
+        });
     let meta = if api.meta.is_empty() {
         quote!(::std::option::Option::None)
     } else {
@@ -140,6 +146,7 @@ fn api(api: &ir::Api) -> TokenStream {
             name: #name,
             base_url: #base_url,
             schemes: ::toolwright::__private::Cow::Borrowed(&[#(#schemes),*]),
+            definitions: ::toolwright::__private::Cow::Borrowed(&[#(#definitions),*]),
             meta: #meta,
         }
     }

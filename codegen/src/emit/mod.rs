@@ -22,6 +22,26 @@ pub fn module_name(api: &ir::Api) -> String {
     names::snake(&api.name)
 }
 
+/// The API's definitions that some tool reaches, rendered as (name, input, output)
+/// JSON Schema texts.
+pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
+    let roots = api.operations.iter().flat_map(|op| {
+        op.params
+            .iter()
+            .map(|p| &p.schema)
+            .chain(op.responses.iter().filter_map(|r| r.schema.as_ref()))
+    });
+    ir::reachable(roots, &api.definitions)
+        .into_iter()
+        .filter_map(|name| {
+            let def = api.definitions.get(&name)?;
+            let input = def.to_json(ir::Direction::Input).to_string();
+            let output = def.to_json(ir::Direction::Output).to_string();
+            Some((name, input, output))
+        })
+        .collect()
+}
+
 /// Plans for every operation of an API, in source order.
 pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
     api.operations

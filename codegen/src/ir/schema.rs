@@ -291,7 +291,8 @@ fn value_references(value: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// Renders a tool-level schema with every definition it reaches under `$defs`.
+/// Renders a tool-level schema. Definitions it refers to (`#/$defs/X`) are rendered
+/// once per API by [`reachable`] and the emitters; the runtime adds a tool's closure.
 pub fn render_root(
     schema: &Schema,
     definitions: &BTreeMap<String, Schema>,
@@ -320,26 +321,31 @@ pub fn render_root(
         }
         _ => schema,
     };
-    let mut value = schema.to_json(direction);
+    schema.to_json(direction)
+}
+
+/// Every definition reachable from `roots`, by name.
+pub fn reachable<'a>(
+    roots: impl IntoIterator<Item = &'a Schema>,
+    definitions: &BTreeMap<String, Schema>,
+) -> std::collections::BTreeSet<String> {
     let mut pending = Vec::new();
-    schema.references(&mut pending);
-    let mut defs = Map::new();
-    while let Some(name) = pending.pop() {
-        if defs.contains_key(&name) {
-            continue;
+    for root in roots {
+        root.references(&mut pending);
+        // An inlined root contributes its definition's references.
+        if let Some(def) = root.reference.as_ref().and_then(|r| definitions.get(r)) {
+            def.references(&mut pending);
         }
-        let Some(def) = definitions.get(&name) else {
-            continue;
-        };
-        def.references(&mut pending);
-        defs.insert(name, def.to_json(direction));
     }
-    if !defs.is_empty()
-        && let Value::Object(map) = &mut value
-    {
-        map.insert("$defs".into(), Value::Object(defs));
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if seen.insert(name.clone())
+            && let Some(def) = definitions.get(&name)
+        {
+            def.references(&mut pending);
+        }
     }
-    value
+    seen
 }
 
 #[cfg(test)]

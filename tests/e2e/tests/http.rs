@@ -316,7 +316,7 @@ fn catalog_is_sorted_annotated_and_hides_forbidden_operations() {
         "danger_level: forbidden is not a tool"
     );
     let hints = |n: &str| {
-        let t = c.get(n).unwrap().to_mcp_json();
+        let t = c.tool_json(c.get(n).unwrap());
         let a = &t["annotations"];
         [
             &a["readOnlyHint"],
@@ -330,7 +330,7 @@ fn catalog_is_sorted_annotated_and_hides_forbidden_operations() {
     assert_eq!(hints("replace_note"), [false, false, true]);
     assert_eq!(hints("create_charge"), [false, false, false]);
     assert_eq!(hints("refund_charge"), [false, true, false]);
-    let refund = c.get("refund_charge").unwrap().to_mcp_json();
+    let refund = c.tool_json(c.get("refund_charge").unwrap());
     assert!(
         refund["description"]
             .as_str()

@@ -51,6 +51,55 @@ pub static APIS: [::toolwright::Api; 2] = [
                 },
             ],
         ),
+        definitions: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Book"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"additionalProperties\":false,\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"}",
+                    ),
+                },
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Item"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"discriminator\":{\"propertyName\":\"kind\"},\"oneOf\":[{\"$ref\":\"#/$defs/Book\"},{\"$ref\":\"#/$defs/Magazine\"}]}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"discriminator\":{\"propertyName\":\"kind\"},\"oneOf\":[{\"$ref\":\"#/$defs/Book\"},{\"$ref\":\"#/$defs/Magazine\"}]}",
+                    ),
+                },
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Magazine"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"additionalProperties\":false,\"properties\":{\"issue\":{\"type\":\"integer\"},\"kind\":{\"const\":\"magazine\"}},\"required\":[\"issue\",\"kind\"],\"type\":\"object\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"properties\":{\"issue\":{\"type\":\"integer\"},\"kind\":{\"const\":\"magazine\"}},\"required\":[\"issue\",\"kind\"],\"type\":\"object\"}",
+                    ),
+                },
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Member"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"additionalProperties\":false,\"properties\":{\"joined\":{\"format\":\"date\",\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"password\":{\"minLength\":8,\"type\":\"string\",\"writeOnly\":true}},\"required\":[\"name\"],\"type\":\"object\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"properties\":{\"id\":{\"readOnly\":true,\"type\":\"integer\"},\"joined\":{\"format\":\"date\",\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}",
+                    ),
+                },
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Shelf"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"additionalProperties\":false,\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}",
+                    ),
+                },
+            ],
+        ),
         meta: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
                 "{\"info\":{\"summary\":\"Books and members.\",\"title\":\"Library\",\"version\":\"1.0.0\"},\"openapi\":\"3.1.0\",\"servers\":[{\"url\":\"https://library.example.org/api\"}],\"webhooks\":{\"bookReturned\":{\"post\":{\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Book\"}}}},\"responses\":{\"200\":{\"description\":\"Ack.\"}}}}}}",
@@ -94,6 +143,46 @@ pub static APIS: [::toolwright::Api; 2] = [
                 },
             ],
         ),
+        definitions: ::toolwright::__private::Cow::Borrowed(
+            &[
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Money"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"additionalProperties\":false,\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}",
+                    ),
+                },
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("OrderStatus"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"enum\":[\"pending\",\"paid\",\"shipped\"],\"type\":\"string\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"enum\":[\"pending\",\"paid\",\"shipped\"],\"type\":\"string\"}",
+                    ),
+                },
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Problem"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"additionalProperties\":false,\"properties\":{\"detail\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"properties\":{\"detail\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}",
+                    ),
+                },
+                ::toolwright::Definition {
+                    name: ::toolwright::__private::Cow::Borrowed("Product"),
+                    input: ::toolwright::__private::Cow::Borrowed(
+                        "{\"additionalProperties\":false,\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\"],\"type\":\"object\"}",
+                    ),
+                    output: ::toolwright::__private::Cow::Borrowed(
+                        "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
+                    ),
+                },
+            ],
+        ),
         meta: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
                 "{\"info\":{\"description\":\"A small shop: products, images, orders.\\nExercises every parameter location and style, four body media types and\\nthree security schemes.\\n\",\"title\":\"Shop API\",\"version\":\"2.1.0\"},\"openapi\":\"3.0.3\",\"servers\":[{\"url\":\"https://{region}.shop.example.com/v2\",\"variables\":{\"region\":{\"default\":\"eu\",\"enum\":[\"eu\",\"us\"]}}}],\"tags\":[{\"name\":\"products\"}],\"x-audience\":\"partners\"}",
@@ -111,11 +200,11 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
             "Create a product\n\nRequest body: The product to create.",
         ),
         input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"$defs\":{\"Money\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}},\"additionalProperties\":false,\"properties\":{\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\"],\"type\":\"object\"}",
+            "{\"additionalProperties\":false,\"properties\":{\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\"],\"type\":\"object\"}",
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"Money\":{\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}},\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
+                "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {
@@ -195,7 +284,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"Money\":{\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}},\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
+                "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {
@@ -223,7 +312,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"Shelf\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}},\"description\":\"The book, with its shelf.\",\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"}",
+                "{\"description\":\"The book, with its shelf.\",\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {
@@ -339,7 +428,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"Money\":{\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"},\"Product\":{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}},\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/Product\"},\"type\":\"array\"},\"next\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"items\"],\"type\":\"object\"}",
+                "{\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/Product\"},\"type\":\"array\"},\"next\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"items\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {
@@ -369,7 +458,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"Book\":{\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"},\"Item\":{\"discriminator\":{\"propertyName\":\"kind\"},\"oneOf\":[{\"$ref\":\"#/$defs/Book\"},{\"$ref\":\"#/$defs/Magazine\"}]},\"Magazine\":{\"properties\":{\"issue\":{\"type\":\"integer\"},\"kind\":{\"const\":\"magazine\"}},\"required\":[\"issue\",\"kind\"],\"type\":\"object\"},\"Shelf\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}},\"properties\":{\"result\":{\"items\":{\"$ref\":\"#/$defs/Item\"},\"type\":\"array\"}},\"required\":[\"result\"],\"type\":\"object\"}",
+                "{\"properties\":{\"result\":{\"items\":{\"$ref\":\"#/$defs/Item\"},\"type\":\"array\"}},\"required\":[\"result\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {
@@ -393,11 +482,11 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         title: ::toolwright::__private::Cow::Borrowed("Replace product"),
         description: ::toolwright::__private::Cow::Borrowed("Replace a product"),
         input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"$defs\":{\"Money\":{\"additionalProperties\":false,\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}},\"additionalProperties\":false,\"properties\":{\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"productId\":{\"format\":\"int64\",\"type\":\"integer\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"productId\",\"name\",\"price\"],\"type\":\"object\"}",
+            "{\"additionalProperties\":false,\"properties\":{\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"productId\":{\"format\":\"int64\",\"type\":\"integer\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"productId\",\"name\",\"price\"],\"type\":\"object\"}",
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"Money\":{\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}},\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
+                "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {
@@ -427,7 +516,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"Shelf\":{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}},\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}",
+                "{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {
@@ -455,7 +544,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         ),
         output_schema: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"$defs\":{\"OrderStatus\":{\"enum\":[\"pending\",\"paid\",\"shipped\"],\"type\":\"string\"}},\"properties\":{\"orderId\":{\"type\":\"string\"},\"status\":{\"$ref\":\"#/$defs/OrderStatus\"}},\"required\":[\"orderId\",\"status\"],\"type\":\"object\"}",
+                "{\"properties\":{\"orderId\":{\"type\":\"string\"},\"status\":{\"$ref\":\"#/$defs/OrderStatus\"}},\"required\":[\"orderId\",\"status\"],\"type\":\"object\"}",
             ),
         ),
         annotations: ::toolwright::Annotations {

@@ -42,6 +42,7 @@ pub static APIS: [::toolwright::Api; 3] = [
                 },
             ],
         ),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
@@ -57,6 +58,7 @@ pub static APIS: [::toolwright::Api; 3] = [
                 },
             ],
         ),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
@@ -75,6 +77,7 @@ pub static APIS: [::toolwright::Api; 3] = [
                 },
             ],
         ),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
     },
 ];

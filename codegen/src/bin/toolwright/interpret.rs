@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use toolwright::{
-    Annotations, Api, BodyEncoding, Catalog, KeyPlacement, Method, Operation, Param, ParamLocation,
-    Requirement, SchemeKind, SecurityScheme, Style, Tool, ValueKind,
+    Annotations, Api, BodyEncoding, Catalog, Definition, KeyPlacement, Method, Operation, Param,
+    ParamLocation, Requirement, SchemeKind, SecurityScheme, Style, Tool, ValueKind,
 };
 use toolwright_codegen::emit::{self, plan::ToolPlan};
 use toolwright_codegen::ir;
@@ -51,6 +51,14 @@ fn runtime_api(api: &ir::Api) -> Api {
         name: api.name.clone().into(),
         base_url: api.base_url.clone().into(),
         schemes: Cow::Owned(schemes),
+        definitions: emit::definitions(api)
+            .into_iter()
+            .map(|(name, input, output)| Definition {
+                name: name.into(),
+                input: input.into(),
+                output: output.into(),
+            })
+            .collect(),
         meta: (!api.meta.is_empty())
             .then(|| serde_json::to_string(&api.meta).unwrap_or_default().into()),
     }

@@ -304,7 +304,7 @@ fn operation(
         supports_fields: false,
         safety,
         meta,
-        source: Some(doc.location(pointer)),
+        source: None,
     })
 }
 
@@ -399,7 +399,9 @@ fn parameter(
         style,
         explode,
         allow_reserved: p.get("allowReserved").and_then(Value::as_bool) == Some(true),
-        source: Some(doc.location(at)),
+        // Located on demand (findings only): scanning a large document per
+        // parameter would make reading quadratic.
+        source: None,
     };
     if content_based {
         // Content-based parameters carry their value as JSON text.
