@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use serde_json::Value;
 
 use super::names::{self, Scope};
 use super::plan::{ParamPlan, ToolPlan, ValueKind};
@@ -202,6 +203,9 @@ struct TypeGen<'a> {
     def_types: BTreeMap<String, String>,
     /// Definitions that can reach themselves: references to them are boxed.
     cyclic: BTreeSet<String>,
+    /// Inline types already emitted, by shape: identical enums and objects (common in
+    /// large specs: `state: open|closed` in a hundred places) share one Rust type.
+    shapes: BTreeMap<String, String>,
 }
 
 const VALUE: &str = "::toolwright::__private::serde_json::Value";
@@ -219,6 +223,7 @@ impl<'a> TypeGen<'a> {
             definitions,
             def_types,
             cyclic: cyclic(definitions),
+            shapes: BTreeMap::new(),
         }
     }
 
@@ -295,8 +300,16 @@ impl<'a> TypeGen<'a> {
         match schema.ty {
             SchemaType::Any => VALUE.parse().unwrap_or_default(),
             SchemaType::String if is_string_enum(schema) => {
-                let name = self.scope.claim(&names::pascal(hint));
-                self.string_enum(&name, schema);
+                let key = format!("enum {}", Value::Array(schema.enum_values.clone()));
+                let name = match self.shapes.get(&key) {
+                    Some(name) => name.clone(),
+                    None => {
+                        let name = self.scope.claim(&names::pascal(hint));
+                        self.shapes.insert(key, name.clone());
+                        self.string_enum(&name, schema);
+                        name
+                    }
+                };
                 let ident = names::ident(&name);
                 quote!(#ident)
             }
@@ -319,8 +332,16 @@ impl<'a> TypeGen<'a> {
                 quote!(::std::collections::BTreeMap<::std::string::String, #values>)
             }
             SchemaType::Object => {
-                let name = self.scope.claim(&names::pascal(hint));
-                self.object(&name, schema, direction, false);
+                let key = format!("object {direction:?} {}", schema.to_json(direction));
+                let name = match self.shapes.get(&key) {
+                    Some(name) => name.clone(),
+                    None => {
+                        let name = self.scope.claim(&names::pascal(hint));
+                        self.shapes.insert(key, name.clone());
+                        self.object(&name, schema, direction, false);
+                        name
+                    }
+                };
                 let ident = names::ident(&name);
                 quote!(#ident)
             }

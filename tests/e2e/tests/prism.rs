@@ -119,7 +119,7 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
             name: "Hammer".into(),
             price: money(),
             tags: Some(vec!["tools".into()]),
-            kind: Some(shop::CreateProductInputKind::Physical),
+            kind: Some(shop::ProductKind::Physical),
         })
         .await
         .expect("createProduct");

@@ -86,23 +86,6 @@ pub struct Product {
 #[derive(
     Debug,
     Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    ::toolwright::__private::serde::Serialize,
-    ::toolwright::__private::serde::Deserialize
-)]
-#[serde(crate = "::toolwright::__private::serde")]
-pub enum ProductInputKind {
-    #[serde(rename = "physical")]
-    Physical,
-    #[serde(rename = "digital")]
-    Digital,
-}
-#[derive(
-    Debug,
-    Clone,
     PartialEq,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
@@ -110,7 +93,7 @@ pub enum ProductInputKind {
 #[serde(crate = "::toolwright::__private::serde")]
 pub struct ProductInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub kind: ::std::option::Option<ProductInputKind>,
+    pub kind: ::std::option::Option<ProductKind>,
     pub name: ::std::string::String,
     pub price: Money,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -217,23 +200,6 @@ pub struct ListProductsOutput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub next: ::std::option::Option<::std::string::String>,
 }
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    ::toolwright::__private::serde::Serialize,
-    ::toolwright::__private::serde::Deserialize
-)]
-#[serde(crate = "::toolwright::__private::serde")]
-pub enum CreateProductInputKind {
-    #[serde(rename = "physical")]
-    Physical,
-    #[serde(rename = "digital")]
-    Digital,
-}
 /// Arguments of `createProduct`.
 #[derive(
     Debug,
@@ -246,7 +212,7 @@ pub enum CreateProductInputKind {
 #[serde(deny_unknown_fields)]
 pub struct CreateProductInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub kind: ::std::option::Option<CreateProductInputKind>,
+    pub kind: ::std::option::Option<ProductKind>,
     pub name: ::std::string::String,
     pub price: Money,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -266,23 +232,6 @@ pub struct GetProductInput {
     #[serde(rename = "productId")]
     pub product_id: i64,
 }
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    ::toolwright::__private::serde::Serialize,
-    ::toolwright::__private::serde::Deserialize
-)]
-#[serde(crate = "::toolwright::__private::serde")]
-pub enum ReplaceProductInputKind {
-    #[serde(rename = "physical")]
-    Physical,
-    #[serde(rename = "digital")]
-    Digital,
-}
 /// Arguments of `replaceProduct`.
 #[derive(
     Debug,
@@ -297,7 +246,7 @@ pub struct ReplaceProductInput {
     #[serde(rename = "productId")]
     pub product_id: i64,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub kind: ::std::option::Option<ReplaceProductInputKind>,
+    pub kind: ::std::option::Option<ProductKind>,
     pub name: ::std::string::String,
     pub price: Money,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
