@@ -1,7 +1,7 @@
 //! # toolwright-codegen
 //!
-//! Build-time generator: adapter files (`*-adapter.md`) become a typed Rust client per
-//! API and one static tool catalog, written to `OUT_DIR`.
+//! Build-time generator: adapter files (`*-adapter.md`) and OpenAPI 3.0/3.1 documents
+//! become a typed Rust client per API and one static tool catalog, written to `OUT_DIR`.
 //!
 //! ```no_run
 //! // build.rs
@@ -98,6 +98,17 @@ impl Config {
 
     /// Adds adapter inputs: a `*-adapter.md` file, or a directory searched recursively.
     pub fn adapters(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.input(path)
+    }
+
+    /// Adds OpenAPI 3.0/3.1 documents (`.json`, `.yaml`, `.yml`): a file, or a
+    /// directory searched recursively. Same as [`Config::input`].
+    pub fn openapi(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.input(path)
+    }
+
+    /// Adds any input: adapter files, OpenAPI documents, or directories holding them.
+    pub fn input(&mut self, path: impl AsRef<Path>) -> &mut Self {
         self.inputs.push(path.as_ref().to_owned());
         self
     }

@@ -169,6 +169,17 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<O, Error> {
+        let (_, body) = self.execute_raw(op, input).await?;
+        decode(op, body)
+    }
+
+    /// Runs `op` with a typed input; returns the success status and the body as JSON.
+    /// Generated methods whose successes differ by status use it to pick a variant.
+    pub async fn execute_raw<I: Serialize>(
+        &self,
+        op: &Operation,
+        input: &I,
+    ) -> Result<(u16, Value), Error> {
         let args = match serde_json::to_value(input) {
             Ok(Value::Object(map)) => map,
             Ok(_) | Err(_) => {
@@ -178,14 +189,18 @@ impl Executor {
                 });
             }
         };
-        let body = self.send(op, &args).await?;
-        validate::deserialize::<O>(&body).map_err(|e| Error::Decode {
-            tool: op.name.to_string(),
-            message: e.to_string(),
-        })
+        self.send_with_status(op, &args).await
     }
 
     async fn send(&self, op: &Operation, args: &Map<String, Value>) -> Result<Value, Error> {
+        self.send_with_status(op, args).await.map(|(_, body)| body)
+    }
+
+    async fn send_with_status(
+        &self,
+        op: &Operation,
+        args: &Map<String, Value>,
+    ) -> Result<(u16, Value), Error> {
         let api = self
             .inner
             .catalog
@@ -220,7 +235,7 @@ impl Executor {
             .unwrap_or("");
         let body = decode_body(content_type, response.body());
         if status.is_success() {
-            Ok(body)
+            Ok((status.as_u16(), body))
         } else {
             Err(Error::Status {
                 tool: op.name.to_string(),
@@ -231,6 +246,14 @@ impl Executor {
             })
         }
     }
+}
+
+/// Decodes a response body into the operation's output type.
+pub fn decode<O: DeserializeOwned>(op: &Operation, body: Value) -> Result<O, Error> {
+    validate::deserialize::<O>(&body).map_err(|e| Error::Decode {
+        tool: op.name.to_string(),
+        message: e.to_string(),
+    })
 }
 
 /// The body as JSON for JSON media types (or untyped bodies that parse), text for

@@ -27,7 +27,7 @@ pub use descriptor::{
     Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
 };
 pub use error::{Error, TransportError};
-pub use executor::{Executor, ExecutorBuilder};
+pub use executor::{Executor, ExecutorBuilder, decode};
 pub use transport::Transport;
 
 /// Items used by generated code. Not a stable API.

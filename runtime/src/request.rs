@@ -268,7 +268,12 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
     let content_type = op.content_type.to_string();
     Ok(match (op.body, body) {
         (_, BodyParts::None) => (None, Vec::new()),
-        (BodyEncoding::Json, BodyParts::Fields(fields)) => {
+        // Per-property arguments make a JSON object (also when the media type is not
+        // JSON but the spec described the body as an object).
+        (
+            BodyEncoding::Json | BodyEncoding::Binary | BodyEncoding::Text,
+            BodyParts::Fields(fields),
+        ) => {
             let object: Map<String, Value> = fields
                 .into_iter()
                 .map(|(k, v, _)| (k.to_owned(), v.clone()))
@@ -315,16 +320,6 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
             (Some(content_type), scalar_text(v).into_bytes())
         }
         (_, BodyParts::Whole(v)) => (Some(content_type), scalar_text(v).into_bytes()),
-        (_, BodyParts::Fields(fields)) => {
-            let object: Map<String, Value> = fields
-                .into_iter()
-                .map(|(k, v, _)| (k.to_owned(), v.clone()))
-                .collect();
-            (
-                Some(content_type),
-                serde_json::to_vec(&object).map_err(|e| e.to_string())?,
-            )
-        }
     })
 }
 

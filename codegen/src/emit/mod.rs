@@ -22,9 +22,9 @@ pub fn module_name(api: &ir::Api) -> String {
     names::snake(&api.name)
 }
 
-/// The API's definitions that some tool reaches, rendered as (name, input, output)
-/// JSON Schema texts.
-pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
+/// Definitions some operation reaches (through parameters, bodies or any response);
+/// the others produce neither types nor catalog entries.
+pub fn reachable_definitions(api: &ir::Api) -> std::collections::BTreeSet<String> {
     let roots = api.operations.iter().flat_map(|op| {
         op.params
             .iter()
@@ -32,6 +32,12 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
             .chain(op.responses.iter().filter_map(|r| r.schema.as_ref()))
     });
     ir::reachable(roots, &api.definitions)
+}
+
+/// The API's definitions that some tool reaches, rendered as (name, input, output)
+/// JSON Schema texts.
+pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
+    reachable_definitions(api)
         .into_iter()
         .filter_map(|name| {
             let def = api.definitions.get(&name)?;

@@ -14,7 +14,7 @@ use crate::ir::{self, BodyEncoding, Direction, Method, ParamLocation, Schema, Sc
 /// The body of `{module}.rs`.
 pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
     let mut types = TypeGen::new(&api.definitions);
-    types.definitions();
+    types.definitions(&super::reachable_definitions(api));
     let mut methods = Vec::new();
     let mut operations = Vec::new();
     for (index, (op, plan)) in api.operations.iter().zip(plans).enumerate() {
@@ -24,13 +24,6 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
             ..super::plan::input_schema(op)
         };
         let input = types.named_object(&format!("{pascal}Input"), &input_schema, Direction::Input);
-        let output = match op.success_response().and_then(|r| r.schema.as_ref()) {
-            Some(s) if s.ty == SchemaType::Object && !s.properties.is_empty() => {
-                types.named_object(&format!("{pascal}Output"), s, Direction::Output)
-            }
-            Some(s) => types.ty(s, &format!("{pascal}Output"), Direction::Output),
-            None => quote!(::toolwright::__private::serde_json::Value),
-        };
         let method = names::ident(&names::snake(&op.name));
         let doc = names::doc(&format!(
             "{}\n\n`{} {}`",
@@ -38,10 +31,27 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
             op.method.as_str(),
             op.path
         ));
+        let (output, body) = match success_variants(op) {
+            Some(variants) => response_enum(&mut types, &pascal, &variants, index),
+            None => {
+                let output = match op.success_response().and_then(|r| r.schema.as_ref()) {
+                    Some(s) if s.ty == SchemaType::Object && !s.properties.is_empty() => {
+                        types.named_object(&format!("{pascal}Output"), s, Direction::Output)
+                    }
+                    Some(s) => types.ty(s, &format!("{pascal}Output"), Direction::Output),
+                    None => quote!(::toolwright::__private::serde_json::Value),
+                };
+                (
+                    output,
+                    quote!(self.executor.execute(&OPERATIONS[#index], input).await),
+                )
+            }
+        };
+        error_enum(&mut types, &pascal, op);
         methods.push(quote! {
             #doc
             pub async fn #method(&self, input: &#input) -> ::std::result::Result<#output, ::toolwright::Error> {
-                self.executor.execute(&OPERATIONS[#index], input).await
+                #body
             }
         });
         operations.push(operation(plan));
@@ -80,6 +90,170 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
         /// The operation descriptors the executor runs, in source order.
         pub static OPERATIONS: [::toolwright::Operation; #count] = [#(#operations),*];
     }
+}
+
+/// The 2xx responses when they carry different bodies (then the method returns an
+/// enum with one variant per status); `None` when one type serves them all.
+fn success_variants(op: &ir::Operation) -> Option<Vec<&ir::Response>> {
+    let successes: Vec<&ir::Response> = op
+        .responses
+        .iter()
+        .filter(|r| r.status.starts_with('2'))
+        .collect();
+    let distinct: BTreeSet<String> = successes
+        .iter()
+        .map(|r| {
+            r.schema
+                .as_ref()
+                .map_or_else(String::new, |s| s.to_json(Direction::Output).to_string())
+        })
+        .collect();
+    (distinct.len() > 1).then_some(successes)
+}
+
+fn status_variant(status: &str) -> String {
+    match status {
+        "DEFAULT" => "Default".to_owned(),
+        s => format!("Status{s}"),
+    }
+}
+
+/// Match pattern of a status key: `404`, `4XX` → `400..=499`.
+fn status_pattern(status: &str) -> Option<TokenStream> {
+    if let Ok(code) = status.parse::<u16>() {
+        let code = proc_macro2::Literal::u16_unsuffixed(code);
+        return Some(quote!(#code));
+    }
+    let class = status.strip_suffix("XX")?.parse::<u16>().ok()?;
+    let lo = proc_macro2::Literal::u16_unsuffixed(class * 100);
+    let hi = proc_macro2::Literal::u16_unsuffixed(class * 100 + 99);
+    Some(quote!(#lo..=#hi))
+}
+
+/// Exact statuses first, then ranges: the order `match` needs.
+fn by_specificity<'a>(responses: impl Iterator<Item = &'a ir::Response>) -> Vec<&'a ir::Response> {
+    let mut out: Vec<&ir::Response> = responses.collect();
+    out.sort_by_key(|r| (r.status.parse::<u16>().is_err(), r.status.clone()));
+    out
+}
+
+fn response_enum(
+    types: &mut TypeGen<'_>,
+    pascal: &str,
+    variants: &[&ir::Response],
+    index: usize,
+) -> (TokenStream, TokenStream) {
+    let name = types.scope.claim(&format!("{pascal}Response"));
+    let ident = names::ident(&name);
+    let mut defs = Vec::new();
+    let mut arms = Vec::new();
+    for r in by_specificity(variants.iter().copied()) {
+        let Some(pattern) = status_pattern(&r.status) else {
+            continue;
+        };
+        let variant = names::ident(&status_variant(&r.status));
+        let doc = r.description.as_deref().map(names::doc);
+        match &r.schema {
+            Some(schema) => {
+                let ty = types.ty(
+                    schema,
+                    &format!("{pascal}{}", status_variant(&r.status)),
+                    Direction::Output,
+                );
+                defs.push(quote!(#doc #variant(#ty),));
+                arms.push(quote!(#pattern => #ident::#variant(::toolwright::decode(op, body)?),));
+            }
+            None => {
+                defs.push(quote!(#doc #variant,));
+                arms.push(quote!(#pattern => #ident::#variant,));
+            }
+        }
+    }
+    let doc = names::doc(&format!("The success responses of `{pascal}`, by status."));
+    types.items.push(quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #ident {
+            #(#defs)*
+            /// A success status the description does not list.
+            Other { status: u16, body: ::toolwright::__private::serde_json::Value },
+        }
+    });
+    let body = quote! {
+        let op = &OPERATIONS[#index];
+        let (status, body) = self.executor.execute_raw(op, input).await?;
+        ::std::result::Result::Ok(match status {
+            #(#arms)*
+            _ => #ident::Other { status, body },
+        })
+    };
+    (quote!(#ident), body)
+}
+
+/// `<Op>Error`: the typed bodies of the error statuses an operation documents, read
+/// from a `toolwright::Error::Status` with `from_error`.
+fn error_enum(types: &mut TypeGen<'_>, pascal: &str, op: &ir::Operation) {
+    let errors: Vec<&ir::Response> = op
+        .responses
+        .iter()
+        .filter(|r| !r.status.starts_with('2') && r.schema.is_some())
+        .collect();
+    if errors.is_empty() {
+        return;
+    }
+    let name = types.scope.claim(&format!("{pascal}Error"));
+    let ident = names::ident(&name);
+    let mut defs = Vec::new();
+    let mut arms = Vec::new();
+    let mut fallback = quote!(::std::option::Option::None);
+    for r in by_specificity(errors.into_iter()) {
+        let Some(schema) = &r.schema else { continue };
+        let variant_name = status_variant(&r.status);
+        let variant = names::ident(&variant_name);
+        let ty = types.ty(
+            schema,
+            &format!("{pascal}{variant_name}"),
+            Direction::Output,
+        );
+        let doc = r.description.as_deref().map(names::doc);
+        defs.push(quote!(#doc #variant(#ty),));
+        let decode = quote!(::toolwright::__private::serde_json::from_value(body.clone()).ok().map(#ident::#variant));
+        match status_pattern(&r.status) {
+            Some(pattern) => arms.push(quote!(#pattern => #decode,)),
+            None => fallback = decode,
+        }
+    }
+    let lookup = if arms.is_empty() {
+        quote! { let _ = status; #fallback }
+    } else {
+        quote! {
+            match *status {
+                #(#arms)*
+                _ => #fallback,
+            }
+        }
+    };
+    let doc = names::doc(&format!(
+        "The documented error bodies of `{pascal}`, by status."
+    ));
+    types.items.push(quote! {
+        #doc
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #ident {
+            #(#defs)*
+        }
+
+        impl #ident {
+            /// The typed body of `error` when it is an error status this operation
+            /// documents and the body fits; `None` otherwise.
+            pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
+                let ::toolwright::Error::Status { status, body, .. } = error else {
+                    return ::std::option::Option::None;
+                };
+                #lookup
+            }
+        }
+    });
 }
 
 fn cow(text: &str) -> TokenStream {
@@ -228,8 +402,12 @@ impl<'a> TypeGen<'a> {
     }
 
     /// Emits one type per definition, in name order.
-    fn definitions(&mut self) {
-        for (name, schema) in self.definitions {
+    fn definitions(&mut self, reachable: &BTreeSet<String>) {
+        for (name, schema) in self
+            .definitions
+            .iter()
+            .filter(|(n, _)| reachable.contains(*n))
+        {
             let type_name = self.def_types[name].clone();
             self.define(&type_name, schema, Direction::Output, true);
         }

@@ -123,7 +123,10 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         })
         .await
         .expect("createProduct");
-    let _ = created.name;
+    match created {
+        shop::CreateProductResponse::Status201(product) => assert!(!product.name.is_empty()),
+        other => panic!("Prism answers the first documented status, 201: {other:?}"),
+    }
     client
         .get_product(&shop::GetProductInput { product_id: 7 })
         .await
@@ -238,4 +241,26 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         matches!(err, toolwright::Error::Status { status: 422, .. }),
         "{err}"
     );
+    // The documented 422 body, typed.
+    match shop::CreateProductError::from_error(&err) {
+        Some(shop::CreateProductError::Status422(problem)) => {
+            // Prism mocks the documented 422 body (a Problem) for invalid requests.
+            assert!(problem.title.is_some(), "{problem:?}");
+        }
+        other => panic!("expected the typed 422 body, got {other:?}"),
+    }
+    // getProduct documents only `default`: any error status decodes as it.
+    let not_found = toolwright::Error::Status {
+        tool: "getProduct".into(),
+        status: 404,
+        message: "gone".into(),
+        body: json!({"title": "Not found"}),
+    };
+    assert!(matches!(
+        shop::GetProductError::from_error(&not_found),
+        Some(shop::GetProductError::Default(shop::Problem {
+            title: Some(_),
+            ..
+        }))
+    ));
 }

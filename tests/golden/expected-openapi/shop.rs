@@ -83,22 +83,6 @@ pub struct Product {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<i64>,
 }
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    ::toolwright::__private::serde::Serialize,
-    ::toolwright::__private::serde::Deserialize
-)]
-#[serde(crate = "::toolwright::__private::serde")]
-pub struct ProductInput {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub kind: ::std::option::Option<ProductKind>,
-    pub name: ::std::string::String,
-    pub price: Money,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-}
 /// Arguments of `importCatalog`.
 #[derive(
     Debug,
@@ -218,6 +202,51 @@ pub struct CreateProductInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
 }
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize
+)]
+#[serde(crate = "::toolwright::__private::serde")]
+pub struct CreateProductStatus202 {
+    #[serde(rename = "reviewId")]
+    pub review_id: ::std::string::String,
+}
+/// The success responses of `CreateProduct`, by status.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CreateProductResponse {
+    /// Created.
+    Status201(Product),
+    /// Held for review.
+    Status202(CreateProductStatus202),
+    /// A success status the description does not list.
+    Other { status: u16, body: ::toolwright::__private::serde_json::Value },
+}
+/// The documented error bodies of `CreateProduct`, by status.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CreateProductError {
+    /// Invalid product.
+    Status422(Problem),
+}
+impl CreateProductError {
+    /// The typed body of `error` when it is an error status this operation
+    /// documents and the body fits; `None` otherwise.
+    pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
+        let ::toolwright::Error::Status { status, body, .. } = error else {
+            return ::std::option::Option::None;
+        };
+        match *status {
+            422 => {
+                ::toolwright::__private::serde_json::from_value(body.clone())
+                    .ok()
+                    .map(CreateProductError::Status422)
+            }
+            _ => ::std::option::Option::None,
+        }
+    }
+}
 /// Arguments of `getProduct`.
 #[derive(
     Debug,
@@ -231,6 +260,25 @@ pub struct CreateProductInput {
 pub struct GetProductInput {
     #[serde(rename = "productId")]
     pub product_id: i64,
+}
+/// The documented error bodies of `GetProduct`, by status.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetProductError {
+    /// Error.
+    Default(Problem),
+}
+impl GetProductError {
+    /// The typed body of `error` when it is an error status this operation
+    /// documents and the body fits; `None` otherwise.
+    pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
+        let ::toolwright::Error::Status { status, body, .. } = error else {
+            return ::std::option::Option::None;
+        };
+        let _ = status;
+        ::toolwright::__private::serde_json::from_value(body.clone())
+            .ok()
+            .map(GetProductError::Default)
+    }
 }
 /// Arguments of `replaceProduct`.
 #[derive(
@@ -380,8 +428,21 @@ impl Client {
     pub async fn create_product(
         &self,
         input: &CreateProductInput,
-    ) -> ::std::result::Result<Product, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+    ) -> ::std::result::Result<CreateProductResponse, ::toolwright::Error> {
+        let op = &OPERATIONS[3usize];
+        let (status, body) = self.executor.execute_raw(op, input).await?;
+        ::std::result::Result::Ok(
+            match status {
+                201 => CreateProductResponse::Status201(::toolwright::decode(op, body)?),
+                202 => CreateProductResponse::Status202(::toolwright::decode(op, body)?),
+                _ => {
+                    CreateProductResponse::Other {
+                        status,
+                        body,
+                    }
+                }
+            },
+        )
     }
     /// Get one product
     ///

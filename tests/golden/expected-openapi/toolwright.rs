@@ -215,7 +215,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         },
         meta: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"create\",\"method\":\"POST\",\"native\":{\"operationId\":\"createProduct\",\"requestMediaTypes\":[\"application/json\"],\"responses\":{\"201\":{\"description\":\"Created.\",\"mediaTypes\":[\"application/json\"]},\"422\":{\"description\":\"Invalid product.\",\"mediaTypes\":[\"application/json\"]}},\"tags\":[\"products\"]},\"path\":\"/products\"}}",
+                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"create\",\"method\":\"POST\",\"native\":{\"operationId\":\"createProduct\",\"requestMediaTypes\":[\"application/json\"],\"responses\":{\"201\":{\"description\":\"Created.\",\"mediaTypes\":[\"application/json\"]},\"202\":{\"description\":\"Held for review.\",\"mediaTypes\":[\"application/json\"]},\"422\":{\"description\":\"Invalid product.\",\"mediaTypes\":[\"application/json\"]}},\"tags\":[\"products\"]},\"path\":\"/products\"}}",
             ),
         ),
         operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[3usize]),
