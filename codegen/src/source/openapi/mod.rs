@@ -252,7 +252,7 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
             meta.insert(key.to_owned(), v.clone());
         }
     }
-    if let Some(Value::Object(map)) = root.as_object().map(|m| Value::Object(m.clone())) {
+    if let Some(map) = root.as_object() {
         for (k, v) in map.iter().filter(|(k, _)| k.starts_with("x-")) {
             meta.insert(k.clone(), v.clone());
         }
