@@ -38,6 +38,7 @@ fn main() {
 
 fn module_name(spec: &Path) -> String {
     let stem = spec.file_stem().unwrap().to_string_lossy();
+    // `spec_` keeps the wrapper module's name apart from the API module inside it.
     let mut name: String = stem
         .chars()
         .map(|c| {
@@ -48,8 +49,6 @@ fn module_name(spec: &Path) -> String {
             }
         })
         .collect();
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        name.insert(0, '_');
-    }
+    name.insert_str(0, "spec_");
     name
 }

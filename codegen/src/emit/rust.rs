@@ -173,7 +173,10 @@ fn response_enum(
     types.items.push(quote! {
         #doc
         #[derive(Debug, Clone, PartialEq)]
-        pub enum #ident {
+        // Variant sizes follow the API description; boxing them would change
+            // the types callers match on.
+            #[allow(clippy::large_enum_variant)]
+            pub enum #ident {
             #(#defs)*
             /// A success status the description does not list.
             Other { status: u16, body: ::toolwright::__private::serde_json::Value },
@@ -239,7 +242,10 @@ fn error_enum(types: &mut TypeGen<'_>, pascal: &str, op: &ir::Operation) {
     types.items.push(quote! {
         #doc
         #[derive(Debug, Clone, PartialEq)]
-        pub enum #ident {
+        // Variant sizes follow the API description; boxing them would change
+            // the types callers match on.
+            #[allow(clippy::large_enum_variant)]
+            pub enum #ident {
             #(#defs)*
         }
 
@@ -634,6 +640,9 @@ impl<'a> TypeGen<'a> {
             #doc
             #[derive(Debug, Clone, PartialEq, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
             #[serde(crate = "::toolwright::__private::serde", untagged)]
+            // Variant sizes follow the API description; boxing them would change
+            // the types callers match on.
+            #[allow(clippy::large_enum_variant)]
             pub enum #ident {
                 #(#variants)*
             }

@@ -35,6 +35,7 @@ pub struct Book {
     ::toolwright::__private::serde::Deserialize
 )]
 #[serde(crate = "::toolwright::__private::serde", untagged)]
+#[allow(clippy::large_enum_variant)]
 pub enum Item {
     Book(Book),
     Magazine(Magazine),

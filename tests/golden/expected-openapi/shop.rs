@@ -216,6 +216,7 @@ pub struct CreateProductStatus202 {
 }
 /// The success responses of `CreateProduct`, by status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum CreateProductResponse {
     /// Created.
     Status201(Product),
@@ -226,6 +227,7 @@ pub enum CreateProductResponse {
 }
 /// The documented error bodies of `CreateProduct`, by status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum CreateProductError {
     /// Invalid product.
     Status422(Problem),
@@ -263,6 +265,7 @@ pub struct GetProductInput {
 }
 /// The documented error bodies of `GetProduct`, by status.
 #[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum GetProductError {
     /// Error.
     Default(Problem),
