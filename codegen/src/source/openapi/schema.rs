@@ -102,7 +102,7 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
                         codes::REFERENCE,
                         pointer,
                         format!("`$ref: {reference}` points at nothing; typed as any value"),
-                        "fix the reference",
+                        format!("define `{name}` under `components.schemas`, or point the reference at an existing schema"),
                     );
                 } else {
                     if !doc.definitions.contains_key(&name) {
