@@ -436,14 +436,8 @@ impl<'a> TypeGen<'a> {
         } else {
             let mut plain = schema.clone();
             plain.description = None;
-            let ty = self.ty_inner(&plain, &format!("{name}Value"), direction);
-            let ty = if schema.nullable
-                && !matches!(ty.to_string().as_str(), s if s.ends_with("Value"))
-            {
-                quote!(::std::option::Option<#ty>)
-            } else {
-                ty
-            };
+            // `ty` already makes nullable types `Option` (a bare JSON value holds null).
+            let ty = self.ty(&plain, &format!("{name}Value"), direction);
             self.items.push(quote! { #doc pub type #ident = #ty; });
         }
     }

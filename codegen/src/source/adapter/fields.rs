@@ -159,7 +159,7 @@ impl Reader<'_> {
 
     /// A required string field.
     pub fn req_str(&mut self, fields: &mut Fields<'_>, key: &str, help: &str) -> Option<Text> {
-        if fields.key_span(key).is_none() || fields.clone_is_null(key) {
+        if fields.key_span(key).is_none() || fields.is_null(key) {
             self.missing(fields, key, help);
             return None;
         }
@@ -200,7 +200,8 @@ impl Reader<'_> {
 }
 
 impl Fields<'_> {
-    fn clone_is_null(&self, key: &str) -> bool {
+    /// `key: ~` counts as missing for required fields.
+    fn is_null(&self, key: &str) -> bool {
         self.entries
             .iter()
             .any(|(k, _, v)| k == key && matches!(v.value, NodeValue::Null))

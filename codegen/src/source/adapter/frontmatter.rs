@@ -30,14 +30,12 @@ pub fn split(text: &str) -> Result<Parts, FrontMatterError> {
     let Some(first) = lines.next() else {
         return Err(FrontMatterError::Missing);
     };
-    if text[first.clone()].trim_end() != "---" {
+    if text[first.range()].trim_end() != "---" {
         return Err(FrontMatterError::Missing);
     }
     let yaml_start = first.end_with_newline;
-    let mut line_no = 1;
     for line in lines.by_ref() {
-        line_no += 1;
-        let content = text[line.clone()].trim_end();
+        let content = text[line.range()].trim_end();
         if content == "---" || content == "..." {
             return Ok(Parts {
                 yaml: yaml_start..line.start,
@@ -46,7 +44,6 @@ pub fn split(text: &str) -> Result<Parts, FrontMatterError> {
             });
         }
     }
-    let _ = line_no;
     Err(FrontMatterError::Unclosed(first.start..first.end))
 }
 
@@ -57,7 +54,7 @@ struct Line {
 }
 
 impl Line {
-    fn clone(&self) -> Range<usize> {
+    fn range(&self) -> Range<usize> {
         self.start..self.end
     }
 }

@@ -178,7 +178,7 @@ fn operation(
 
     let (method, path, path_span) = target?;
     let params = params_node
-        .map(|p| params(r, p, method, &path, &path_span))
+        .map(|p| params(r, p, method, &path))
         .unwrap_or_default();
     check_placeholders(r, &path, &path_span, &params);
     Some(ir::Operation {
@@ -271,13 +271,7 @@ fn placeholders(path: &str) -> Vec<&str> {
         .collect()
 }
 
-fn params(
-    r: &mut Reader<'_>,
-    node: &Node,
-    method: Method,
-    path: &str,
-    path_span: &Range<usize>,
-) -> Vec<ir::Param> {
+fn params(r: &mut Reader<'_>, node: &Node, method: Method, path: &str) -> Vec<ir::Param> {
     let Some(mut f) = r.fields(node, "params") else {
         return Vec::new();
     };
@@ -344,7 +338,6 @@ fn params(
             source: Some(r.location(key.span.clone())),
         });
     }
-    let _ = path_span;
     out
 }
 
