@@ -11,7 +11,7 @@ big=../shared/corpus/big
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-cargo build -q --release -p toolwright-codegen --features cli
+cargo build -q --release -p toolwright-cli
 bin=target/release/toolwright
 gunzip -c "$big/github.com_api.github.com.json.gz" > "$work/github.json"
 cp "$big/stripe.com_api.json" "$work/stripe.json"

@@ -4,7 +4,7 @@
 # bounded memory. Usage: benches/yaml_limits.sh  (builds the release CLI first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build -q --release -p toolwright-codegen --features cli
+cargo build -q --release -p toolwright-cli
 bin=target/release/toolwright
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

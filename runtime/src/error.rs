@@ -33,6 +33,13 @@ pub enum Error {
     },
     /// The response body did not fit the operation's output type.
     Decode { tool: String, message: String },
+    /// A resource served by this service failed (not found, conflict...).
+    Resource {
+        tool: String,
+        error: crate::resource::ResourceError,
+    },
+    /// Tools could not be put together in one catalog (two with the same name).
+    Catalog { message: String },
 }
 
 impl fmt::Display for Error {
@@ -65,6 +72,8 @@ impl fmt::Display for Error {
             } => {
                 write!(f, "`{tool}` failed with HTTP {status}: {message}")
             }
+            Error::Resource { tool, error } => write!(f, "`{tool}` failed: {error}"),
+            Error::Catalog { message } => write!(f, "cannot build the catalog: {message}"),
             Error::Decode { tool, message } => {
                 write!(
                     f,

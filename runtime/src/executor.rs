@@ -10,7 +10,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::auth::{self, CredentialSource};
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Tool};
+use crate::resource::{ErrorKind, Handler, Resource, Verb, handler};
 use crate::descriptor::Operation;
 use crate::error::Error;
 use crate::transport::Transport;
@@ -24,6 +25,8 @@ pub struct Executor {
 
 struct Inner {
     catalog: Catalog,
+    /// Tools the service answers itself (resources), by tool name.
+    handlers: BTreeMap<String, (Arc<dyn Handler>, Verb)>,
     transport: Arc<dyn Transport>,
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
@@ -42,9 +45,16 @@ impl fmt::Debug for Executor {
 #[derive(Debug)]
 pub struct ExecutorBuilder {
     catalog: Catalog,
+    resources: Vec<(Vec<Tool>, Arc<dyn Handler>)>,
     transport: Option<Arc<dyn Transport>>,
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
+}
+
+impl fmt::Debug for dyn Handler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Handler")
+    }
 }
 
 impl fmt::Debug for dyn Transport {
@@ -67,6 +77,14 @@ impl ExecutorBuilder {
         self
     }
 
+    /// Serves a resource: its declared verbs become tools (`get_Product`, ...) in the
+    /// executor's catalog, and calling them by name runs `resource`.
+    pub fn resource<R: Resource>(mut self, resource: R) -> Self {
+        self.resources
+            .push((crate::resource::tools::<R::Record>(), handler(resource)));
+        self
+    }
+
     /// Reads credentials from `source` instead of the process environment.
     pub fn credentials(mut self, source: CredentialSource) -> Self {
         self.credentials = source;
@@ -86,13 +104,25 @@ impl ExecutorBuilder {
         {
             return Err(Error::UnknownApi { name: name.clone() });
         }
+        let mut catalog = self.catalog;
+        let mut handlers = BTreeMap::new();
+        for (tools, handler) in self.resources {
+            for tool in &tools {
+                let verb = resource_verb(tool);
+                handlers.insert(tool.name.to_string(), (handler.clone(), verb));
+            }
+            catalog = catalog
+                .merge(Catalog::from_tools(tools, Vec::new()).map_err(|message| Error::Catalog { message })?)
+                .map_err(|message| Error::Catalog { message })?;
+        }
         let transport = match self.transport {
             Some(t) => t,
             None => default_transport()?,
         };
         Ok(Executor {
             inner: Arc::new(Inner {
-                catalog: self.catalog,
+                catalog,
+                handlers,
                 transport,
                 base_urls: self.base_urls,
                 credentials: self.credentials,
@@ -120,6 +150,7 @@ impl Executor {
     pub fn builder(catalog: Catalog) -> ExecutorBuilder {
         ExecutorBuilder {
             catalog,
+            resources: Vec::new(),
             transport: None,
             base_urls: BTreeMap::new(),
             credentials: CredentialSource::env(),
@@ -140,6 +171,24 @@ impl Executor {
             suggestion: catalog.suggest(name).map(str::to_owned),
         })?;
         let args = if args.is_null() { json!({}) } else { args };
+        if let Some((handler, verb)) = self.inner.handlers.get(name) {
+            let Value::Object(args) = args else {
+                return Err(Error::InvalidArguments {
+                    tool: name.to_owned(),
+                    message: "expected a JSON object of arguments".into(),
+                });
+            };
+            return handler.call(*verb, args).await.map_err(|error| match error.kind {
+                ErrorKind::Invalid => Error::InvalidArguments {
+                    tool: name.to_owned(),
+                    message: error.message,
+                },
+                _ => Error::Resource {
+                    tool: name.to_owned(),
+                    error,
+                },
+            });
+        }
         let checked = match tool.validate {
             Some(validate) => validate(&args),
             None => validate::by_params(&tool.operation.params, &args),
@@ -246,6 +295,15 @@ impl Executor {
             })
         }
     }
+}
+
+/// The verb behind a resource tool (its name is `<verb>_<Type>`).
+fn resource_verb(tool: &Tool) -> Verb {
+    const VERBS: [Verb; 6] = [Verb::Get, Verb::Search, Verb::Create, Verb::Update, Verb::Patch, Verb::Delete];
+    VERBS
+        .into_iter()
+        .find(|v| tool.name.starts_with(&format!("{}_", v.as_str())))
+        .unwrap_or(Verb::Get)
 }
 
 /// Decodes a response body into the operation's output type.
