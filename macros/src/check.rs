@@ -115,6 +115,11 @@ fn rename_collisions(fields: &[Field], errors: &mut Errors) {
         ("output", |f: &Field| f.ser_name.clone(), |f: &Field| f.in_output),
     ] {
         let mut seen: BTreeMap<String, &Field> = BTreeMap::new();
+        let same_names = fields.iter().all(|f| f.de_name == f.ser_name && f.in_input == f.in_output);
+        if direction == "output" && same_names {
+            // Already reported for the input schema.
+            continue;
+        }
         for field in fields.iter().filter(|f| present(f) && !f.flatten && f.ident.is_some()) {
             let name = name_of(field);
             if let Some(first) = seen.get(&name) {

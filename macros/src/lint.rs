@@ -30,7 +30,8 @@ fn missing(item: &Item) -> Vec<Missing> {
     let mut fields = |fields: &[Field], owner: &str| {
         for field in fields {
             let Some(ident) = &field.ident else { continue };
-            if (field.in_input || field.in_output) && !field.flatten && !field_documented(field) {
+            let property = (field.in_input || field.in_output) && !field.flatten && !item.transparent;
+            if property && !field_documented(field) {
                 out.push(Missing {
                     span: ident.span(),
                     what: format!("field `{owner}::{ident}`"),

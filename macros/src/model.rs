@@ -72,6 +72,8 @@ pub struct Variant<'a> {
 impl<'a> Item<'a> {
     pub fn from_serde(container: &ast::Container<'a>, errors: &mut Errors) -> Item<'a> {
         let input = container.original;
+        // Container attributes first, so that errors come in source order.
+        let attrs = attr::container(&input.attrs, errors);
         let container_default = !container.attrs.default().is_none();
         let shape = match &container.data {
             Data::Struct(style, fields) => Shape::Struct(
@@ -96,7 +98,7 @@ impl<'a> Item<'a> {
         Item {
             ident: container.ident.clone(),
             input,
-            attrs: attr::container(&input.attrs, errors),
+            attrs,
             description: docs::description(&input.attrs),
             name: container.attrs.name().deserialize_name().value.clone(),
             shape,

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+pub use impls::StringKey;
 pub use build::{
     Object, Representation, VariantBody, VariantSchema, annotate, enum_schema, tuple,
 };
