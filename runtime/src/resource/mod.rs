@@ -8,6 +8,7 @@
 //! dispatches to it, validating arguments against the same types the schemas describe.
 
 mod dispatch;
+mod openapi;
 mod query;
 mod tools;
 
@@ -20,6 +21,7 @@ use serde::de::DeserializeOwned;
 use crate::schema::ToolSchema;
 
 pub use dispatch::{Handler, handler};
+pub use openapi::OpenApi;
 pub use query::{Condition, Operator, Query};
 pub use tools::{LOCAL_API, tools};
 
