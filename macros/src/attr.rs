@@ -185,7 +185,10 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
                 for element in list.elems {
                     match element {
                         Expr::Lit(lit) => values.push(lit.lit),
-                        other => errors.spanned(other, "`allowed` takes literals: `allowed = [\"a\", \"b\"]`"),
+                        other => errors.spanned(
+                            other,
+                            "`allowed` takes literals: `allowed = [\"a\", \"b\"]`",
+                        ),
                     }
                 }
                 out.allowed.set(errors, name, values);
@@ -197,7 +200,13 @@ pub fn field(attrs: &[Attribute], errors: &mut Errors) -> FieldAttrs {
             "write_only" => out.write_only.set(errors, name, ()),
             _ => {
                 skip_value(meta)?;
-                unknown(errors, name, &format!("{COMMON_KEYS}, `format`, `minimum`, `maximum`, `min_length`, `max_length`, `pattern`, `allowed`, `primary_key`, `created_time`, `updated_time`, `read_only`, `write_only`"));
+                unknown(
+                    errors,
+                    name,
+                    &format!(
+                        "{COMMON_KEYS}, `format`, `minimum`, `maximum`, `min_length`, `max_length`, `pattern`, `allowed`, `primary_key`, `created_time`, `updated_time`, `read_only`, `write_only`"
+                    ),
+                );
             }
         }
         Ok(())
@@ -259,7 +268,13 @@ pub fn container(attrs: &[Attribute], errors: &mut Errors) -> ContainerAttrs {
             "operation" => out.operation.set(errors, name, meta.value()?.parse()?),
             _ => {
                 skip_value(meta)?;
-                unknown(errors, name, &format!("{COMMON_KEYS}, `resource`, `deny_missing_docs`, `adapter`, `openapi`, `operation`"));
+                unknown(
+                    errors,
+                    name,
+                    &format!(
+                        "{COMMON_KEYS}, `resource`, `deny_missing_docs`, `adapter`, `openapi`, `operation`"
+                    ),
+                );
             }
         }
         Ok(())

@@ -17,12 +17,16 @@ use crate::types;
 
 pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
     let a = &item.attrs;
-    let (Some(source), Some(operation)) = (a.adapter.get().or(a.openapi.get()), a.operation.get()) else {
+    let (Some(source), Some(operation)) = (a.adapter.get().or(a.openapi.get()), a.operation.get())
+    else {
         return TokenStream::new();
     };
     let openapi = a.openapi.get().is_some();
     let Ok(root) = std::env::var("CARGO_MANIFEST_DIR").map(PathBuf::from) else {
-        errors.spanned(source, "CARGO_MANIFEST_DIR is not set; build with cargo to check against a declared operation");
+        errors.spanned(
+            source,
+            "CARGO_MANIFEST_DIR is not set; build with cargo to check against a declared operation",
+        );
         return TokenStream::new();
     };
     let (path, root) = match resolve(&root, source, openapi) {
@@ -32,18 +36,54 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
             return TokenStream::new();
         }
     };
-    let shown = path.strip_prefix(&root).unwrap_or(&path).display().to_string();
+    let shown = path
+        .strip_prefix(&root)
+        .unwrap_or(&path)
+        .display()
+        .to_string();
     let analysis = toolwright_codegen::analyze(std::slice::from_ref(&path), false);
-    if let Some(first) = analysis.diagnostics.iter().find(|d| d.severity == toolwright_codegen::diagnostics::Severity::Error) {
-        let at = first.location.as_ref().map(|l| relative(&l.display(), &root)).unwrap_or_else(|| shown.clone());
-        errors.spanned(source, format!("`{shown}` has errors, so `{}` cannot be checked against it: {at}: {}", item.ident, first.message));
+    if let Some(first) = analysis
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == toolwright_codegen::diagnostics::Severity::Error)
+    {
+        let at = first
+            .location
+            .as_ref()
+            .map(|l| relative(&l.display(), &root))
+            .unwrap_or_else(|| shown.clone());
+        errors.spanned(
+            source,
+            format!(
+                "`{shown}` has errors, so `{}` cannot be checked against it: {at}: {}",
+                item.ident, first.message
+            ),
+        );
         return TokenStream::new();
     }
     let wanted = operation.value();
-    let found = analysis.apis.iter().flat_map(|api| &api.operations).find(|op| op.name == wanted || op.meta.get("operationId").and_then(|v| v.as_str()) == Some(&wanted));
+    let found = analysis
+        .apis
+        .iter()
+        .flat_map(|api| &api.operations)
+        .find(|op| {
+            op.name == wanted
+                || op.meta.get("operationId").and_then(|v| v.as_str()) == Some(&wanted)
+        });
     let Some(op) = found else {
-        let names: Vec<&str> = analysis.apis.iter().flat_map(|api| &api.operations).map(|op| op.name.as_str()).collect();
-        errors.spanned(operation, format!("`{shown}` has no operation `{wanted}`; it has: {}", names.join(", ")));
+        let names: Vec<&str> = analysis
+            .apis
+            .iter()
+            .flat_map(|api| &api.operations)
+            .map(|op| op.name.as_str())
+            .collect();
+        errors.spanned(
+            operation,
+            format!(
+                "`{shown}` has no operation `{wanted}`; it has: {}",
+                names.join(", ")
+            ),
+        );
         return TokenStream::new();
     };
     let text = std::fs::read_to_string(&path).unwrap_or_default();
@@ -80,13 +120,25 @@ fn resolve(root: &Path, source: &LitStr, openapi: bool) -> Result<(PathBuf, Path
     found.sort();
     match found.len() {
         1 => Ok((found.remove(0), root.to_owned())),
-        0 => Err(format!("no `{wanted}` under {}; give the adapter's path (`adapter = \"adapters/{wanted}\"`)", root.display())),
-        _ => Err(format!("several `{wanted}` files under the crate ({}); give the path instead", found.iter().map(|p| p.strip_prefix(root).unwrap_or(p).display().to_string()).collect::<Vec<_>>().join(", "))),
+        0 => Err(format!(
+            "no `{wanted}` under {}; give the adapter's path (`adapter = \"adapters/{wanted}\"`)",
+            root.display()
+        )),
+        _ => Err(format!(
+            "several `{wanted}` files under the crate ({}); give the path instead",
+            found
+                .iter()
+                .map(|p| p.strip_prefix(root).unwrap_or(p).display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
 }
 
 fn search(dir: &Path, wanted: &str, depth: usize, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
@@ -108,25 +160,31 @@ fn relative(display: &str, root: &Path) -> String {
 /// Line and column of an OpenAPI operation (its `operationId`) or of a parameter's
 /// `name` after it; the reader keeps no positions for large JSON documents.
 fn find_in_text(text: &str, operation: &str, param: Option<&str>) -> (usize, usize) {
-    let op_at = text.find(&format!("operationId: {operation}"))
+    let op_at = text
+        .find(&format!("operationId: {operation}"))
         .or_else(|| text.find(&format!("\"operationId\": \"{operation}\"")))
         .or_else(|| text.find(&format!("operationId: \"{operation}\"")))
         .unwrap_or(0);
     let at = param
         .and_then(|p| {
             let rest = &text[op_at..];
-            [format!("name: {p}"), format!("name: \"{p}\""), format!("\"name\": \"{p}\""), format!("{p}:")]
-                .iter()
-                .filter_map(|needle| {
-                    rest.match_indices(needle.as_str())
-                        .find(|(i, m)| {
-                            let next = rest[i + m.len()..].chars().next();
-                            !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                        })
-                        .map(|(i, _)| i)
-                })
-                .min()
-                .map(|i| op_at + i)
+            [
+                format!("name: {p}"),
+                format!("name: \"{p}\""),
+                format!("\"name\": \"{p}\""),
+                format!("{p}:"),
+            ]
+            .iter()
+            .filter_map(|needle| {
+                rest.match_indices(needle.as_str())
+                    .find(|(i, m)| {
+                        let next = rest[i + m.len()..].chars().next();
+                        !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    })
+                    .map(|(i, _)| i)
+            })
+            .min()
+            .map(|i| op_at + i)
         })
         .unwrap_or(op_at);
     let before = &text[..at];
@@ -147,17 +205,39 @@ fn type_name(ty: SchemaType) -> Option<&'static str> {
     })
 }
 
-fn compare(item: &Item, op: &ir::Operation, place: &dyn Fn(Option<&ir::Param>) -> String, errors: &mut Errors) {
-    let fields: Vec<&Field> = item.named_fields().iter().filter(|f| f.in_input && !f.flatten).collect();
-    let param_of = |f: &Field| op.params.iter().find(|p| p.field == f.de_name || p.name == f.de_name);
+fn compare(
+    item: &Item,
+    op: &ir::Operation,
+    place: &dyn Fn(Option<&ir::Param>) -> String,
+    errors: &mut Errors,
+) {
+    let fields: Vec<&Field> = item
+        .named_fields()
+        .iter()
+        .filter(|f| f.in_input && !f.flatten)
+        .collect();
+    let param_of = |f: &Field| {
+        op.params
+            .iter()
+            .find(|p| p.field == f.de_name || p.name == f.de_name)
+    };
     let names: Vec<&str> = op.params.iter().map(|p| p.field.as_str()).collect();
     for field in &fields {
-        let span = field.ident.as_ref().map_or_else(Span::call_site, syn::Ident::span);
+        let span = field
+            .ident
+            .as_ref()
+            .map_or_else(Span::call_site, syn::Ident::span);
         let Some(param) = param_of(field) else {
-            errors.at(span, format!(
-                "field `{}` is not a parameter of operation `{}` ({}); its parameters are: {}",
-                field.de_name, op.name, place(None), names.join(", ")
-            ));
+            errors.at(
+                span,
+                format!(
+                    "field `{}` is not a parameter of operation `{}` ({}); its parameters are: {}",
+                    field.de_name,
+                    op.name,
+                    place(None),
+                    names.join(", ")
+                ),
+            );
             continue;
         };
         let declared = type_name(param.schema.ty);
@@ -185,7 +265,10 @@ fn compare(item: &Item, op: &ir::Operation, place: &dyn Fn(Option<&ir::Param>) -
         }
     }
     for param in op.params.iter().filter(|p| p.required) {
-        if !fields.iter().any(|f| param_of(f).is_some_and(|p| std::ptr::eq(p, param))) {
+        if !fields
+            .iter()
+            .any(|f| param_of(f).is_some_and(|p| std::ptr::eq(p, param)))
+        {
             errors.spanned(&item.ident, format!(
                 "missing required parameter `{}` of operation `{}` (declared at {}); add a field for it",
                 param.field, op.name, place(Some(param))

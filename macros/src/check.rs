@@ -39,7 +39,10 @@ fn unsupported_type(field: &Field, errors: &mut Errors) {
     if let Some(why) = types::unsupported(field.ty) {
         errors.spanned(
             field.ty,
-            format!("unsupported type for field `{}`: {why}", field.display_name()),
+            format!(
+                "unsupported type for field `{}`: {why}",
+                field.display_name()
+            ),
         );
     }
 }
@@ -62,13 +65,26 @@ fn conflicting_roles(field: &Field, errors: &mut Errors) {
             errors.at(write_only, format!("conflicting tool attributes on `{}`: a `primary_key` is returned, so it cannot be `write_only`", field.display_name()));
         }
         if types::option_inner(field.ty).is_some() {
-            errors.spanned(field.ty, format!("the primary key `{}` cannot be an `Option`: every record has one", field.display_name()));
+            errors.spanned(
+                field.ty,
+                format!(
+                    "the primary key `{}` cannot be an `Option`: every record has one",
+                    field.display_name()
+                ),
+            );
         }
     }
-    let role = [&a.primary_key.span, &a.created_time.span, &a.updated_time.span, &a.read_only.span]
-        .into_iter()
-        .find_map(|s| *s);
-    if field.flatten && let Some(span) = role {
+    let role = [
+        &a.primary_key.span,
+        &a.created_time.span,
+        &a.updated_time.span,
+        &a.read_only.span,
+    ]
+    .into_iter()
+    .find_map(|s| *s);
+    if field.flatten
+        && let Some(span) = role
+    {
         errors.at(span, format!("conflicting attributes on `{}`: a `#[serde(flatten)]` field has no property of its own to give a role", field.display_name()));
     }
 }
@@ -82,12 +98,38 @@ fn keyword_fits_type(field: &Field, errors: &mut Errors) {
     let numeric = json == "integer" || json == "number";
     for (name, span) in [("minimum", a.minimum.span), ("maximum", a.maximum.span)] {
         if let Some(span) = span.filter(|_| !numeric) {
-            errors.at(span, format!("`{name}` applies to numbers, but `{}` is a {json}{}", field.display_name(), if json == "string" { "; use `min_length` / `max_length`" } else { "" }));
+            errors.at(
+                span,
+                format!(
+                    "`{name}` applies to numbers, but `{}` is a {json}{}",
+                    field.display_name(),
+                    if json == "string" {
+                        "; use `min_length` / `max_length`"
+                    } else {
+                        ""
+                    }
+                ),
+            );
         }
     }
-    for (name, span) in [("min_length", a.min_length.span), ("max_length", a.max_length.span), ("pattern", a.pattern.span)] {
+    for (name, span) in [
+        ("min_length", a.min_length.span),
+        ("max_length", a.max_length.span),
+        ("pattern", a.pattern.span),
+    ] {
         if let Some(span) = span.filter(|_| json != "string") {
-            errors.at(span, format!("`{name}` applies to strings, but `{}` is a{} {json}", field.display_name(), if json == "integer" || json == "array" || json == "object" { "n" } else { "" }));
+            errors.at(
+                span,
+                format!(
+                    "`{name}` applies to strings, but `{}` is a{} {json}",
+                    field.display_name(),
+                    if json == "integer" || json == "array" || json == "object" {
+                        "n"
+                    } else {
+                        ""
+                    }
+                ),
+            );
         }
     }
 }
@@ -97,12 +139,29 @@ fn bounds_in_order(field: &Field, errors: &mut Errors) {
     if let (Some(min), Some(max)) = (a.minimum.get(), a.maximum.get())
         && min.value > max.value
     {
-        errors.spanned(&max.expr, format!("conflicting bounds on `{}`: `minimum` ({}) is above `maximum` ({})", field.display_name(), min.value, max.value));
+        errors.spanned(
+            &max.expr,
+            format!(
+                "conflicting bounds on `{}`: `minimum` ({}) is above `maximum` ({})",
+                field.display_name(),
+                min.value,
+                max.value
+            ),
+        );
     }
     if let (Some(min), Some(max)) = (a.min_length.get(), a.max_length.get()) {
-        let (lo, hi): (u64, u64) = (min.base10_parse().unwrap_or(0), max.base10_parse().unwrap_or(u64::MAX));
+        let (lo, hi): (u64, u64) = (
+            min.base10_parse().unwrap_or(0),
+            max.base10_parse().unwrap_or(u64::MAX),
+        );
         if lo > hi {
-            errors.spanned(max, format!("conflicting bounds on `{}`: `min_length` ({lo}) is above `max_length` ({hi})", field.display_name()));
+            errors.spanned(
+                max,
+                format!(
+                    "conflicting bounds on `{}`: `min_length` ({lo}) is above `max_length` ({hi})",
+                    field.display_name()
+                ),
+            );
         }
     }
 }
@@ -111,16 +170,29 @@ fn bounds_in_order(field: &Field, errors: &mut Errors) {
 /// the schema could describe only one, and serde would read the same key twice.
 fn rename_collisions(fields: &[Field], errors: &mut Errors) {
     for (direction, name_of, present) in [
-        ("input", (|f: &Field| f.de_name.clone()) as fn(&Field) -> String, (|f: &Field| f.in_input) as fn(&Field) -> bool),
-        ("output", |f: &Field| f.ser_name.clone(), |f: &Field| f.in_output),
+        (
+            "input",
+            (|f: &Field| f.de_name.clone()) as fn(&Field) -> String,
+            (|f: &Field| f.in_input) as fn(&Field) -> bool,
+        ),
+        (
+            "output",
+            |f: &Field| f.ser_name.clone(),
+            |f: &Field| f.in_output,
+        ),
     ] {
         let mut seen: BTreeMap<String, &Field> = BTreeMap::new();
-        let same_names = fields.iter().all(|f| f.de_name == f.ser_name && f.in_input == f.in_output);
+        let same_names = fields
+            .iter()
+            .all(|f| f.de_name == f.ser_name && f.in_input == f.in_output);
         if direction == "output" && same_names {
             // Already reported for the input schema.
             continue;
         }
-        for field in fields.iter().filter(|f| present(f) && !f.flatten && f.ident.is_some()) {
+        for field in fields
+            .iter()
+            .filter(|f| present(f) && !f.flatten && f.ident.is_some())
+        {
             let name = name_of(field);
             if let Some(first) = seen.get(&name) {
                 errors.spanned(
@@ -141,7 +213,10 @@ fn rename_collisions(fields: &[Field], errors: &mut Errors) {
 fn roles_only_on_structs(fields: &[&Field], errors: &mut Errors) {
     for field in fields {
         let a = &field.attrs;
-        for span in [a.primary_key.span, a.created_time.span, a.updated_time.span].into_iter().flatten() {
+        for span in [a.primary_key.span, a.created_time.span, a.updated_time.span]
+            .into_iter()
+            .flatten()
+        {
             errors.at(span, "field roles (`primary_key`, `created_time`, `updated_time`) apply to the fields of a resource struct, not to enum variants");
         }
     }

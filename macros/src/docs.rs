@@ -17,8 +17,9 @@ pub fn description(attrs: &[Attribute]) -> Option<String> {
             },
             _ => None,
         })
+        // `split('\n')`, not `lines()`: an empty `///` line is a paragraph break.
         .flat_map(|doc| {
-            doc.lines()
+            doc.split('\n')
                 .map(|l| l.trim_end().to_owned())
                 .collect::<Vec<_>>()
         })

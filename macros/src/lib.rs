@@ -38,7 +38,12 @@ fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {
     // the type also has) reports them; we stay silent but keep the trait implemented so
     // that the rest of the crate does not cascade into "trait not implemented" errors.
     let cx = Ctxt::new();
-    let container = ast::Container::from_ast(&cx, input, Derive::Deserialize, &Ident::new("__serde", Span::call_site()));
+    let container = ast::Container::from_ast(
+        &cx,
+        input,
+        Derive::Deserialize,
+        &Ident::new("__serde", Span::call_site()),
+    );
     let serde_ok = cx.check().is_ok();
     let Some(container) = container.filter(|_| serde_ok) else {
         return fallback(input);
@@ -81,12 +86,22 @@ fn expand(input: &DeriveInput) -> proc_macro2::TokenStream {
 }
 
 /// Every type parameter must have a schema itself.
-fn with_bounds(input: &DeriveInput) -> (syn::ImplGenerics<'_>, syn::TypeGenerics<'_>, Option<syn::WhereClause>) {
+fn with_bounds(
+    input: &DeriveInput,
+) -> (
+    syn::ImplGenerics<'_>,
+    syn::TypeGenerics<'_>,
+    Option<syn::WhereClause>,
+) {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut where_clause = where_clause.cloned().unwrap_or_else(|| syn::parse_quote!(where));
+    let mut where_clause = where_clause
+        .cloned()
+        .unwrap_or_else(|| syn::parse_quote!(where));
     for param in input.generics.type_params() {
         let ident = &param.ident;
-        where_clause.predicates.push(syn::parse_quote!(#ident: ::toolwright::ToolSchema));
+        where_clause
+            .predicates
+            .push(syn::parse_quote!(#ident: ::toolwright::ToolSchema));
     }
     (impl_generics, ty_generics, Some(where_clause))
 }

@@ -1,8 +1,8 @@
 //! Missing descriptions. Models pick tools by their descriptions, so an undocumented
 //! type or field is worth a warning. Stable Rust has no warning API for proc macros;
 //! the use of a `#[deprecated]` constant, spanned on the user's item, makes rustc print
-//! one (once per item, with our note). `#[tool(deny_missing_docs)]` (or the
-//! `deny-missing-docs` feature) makes each one an error instead.
+//! one (once per item, with our note). `#[tool(deny_missing_docs)]` makes each one an
+//! error instead.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -30,7 +30,8 @@ fn missing(item: &Item) -> Vec<Missing> {
     let mut fields = |fields: &[Field], owner: &str| {
         for field in fields {
             let Some(ident) = &field.ident else { continue };
-            let property = (field.in_input || field.in_output) && !field.flatten && !item.transparent;
+            let property =
+                (field.in_input || field.in_output) && !field.flatten && !item.transparent;
             if property && !field_documented(field) {
                 out.push(Missing {
                     span: ident.span(),
@@ -49,7 +50,10 @@ fn missing(item: &Item) -> Vec<Missing> {
     }
     if let Shape::Enum(_, variants) = &item.shape {
         for v in variants {
-            if v.description.is_none() && v.attrs.description.get().is_none() && (v.in_input || v.in_output) {
+            if v.description.is_none()
+                && v.attrs.description.get().is_none()
+                && (v.in_input || v.in_output)
+            {
                 out.push(Missing {
                     span: v.ident.span(),
                     what: format!("variant `{}::{}`", item.ident, v.ident),
@@ -62,7 +66,7 @@ fn missing(item: &Item) -> Vec<Missing> {
 
 /// Warnings as tokens, or errors pushed to `errors` in deny mode.
 pub fn missing_docs(item: &Item, errors: &mut Errors) -> TokenStream {
-    let deny = item.attrs.deny_missing_docs.get().is_some() || cfg!(feature = "deny-missing-docs");
+    let deny = item.attrs.deny_missing_docs.get().is_some();
     let mut out = TokenStream::new();
     if item.attrs.companion.get().is_some() {
         return out;

@@ -16,7 +16,11 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
     let Some(verbs) = item.attrs.resource.get() else {
         return TokenStream::new();
     };
-    let span = item.attrs.resource.span.unwrap_or_else(|| item.ident.span());
+    let span = item
+        .attrs
+        .resource
+        .span
+        .unwrap_or_else(|| item.ident.span());
     let fields = match &item.shape {
         Shape::Struct(serde_derive_internals::ast::Style::Struct, fields) => fields,
         _ => {
@@ -25,7 +29,10 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
         }
     };
     if !item.input.generics.params.is_empty() {
-        errors.spanned(&item.input.generics, "a resource cannot be generic: its tools are named after one concrete type");
+        errors.spanned(
+            &item.input.generics,
+            "a resource cannot be generic: its tools are named after one concrete type",
+        );
         return TokenStream::new();
     }
     if !item
@@ -42,18 +49,27 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
     for extra in keys.iter().skip(1) {
         errors.at(
             extra.attrs.primary_key.span.unwrap_or(span),
-            format!("two primary keys: `{}` and `{}`; a resource has one `#[tool(primary_key)]` field", keys[0].display_name(), extra.display_name()),
+            format!(
+                "two primary keys: `{}` and `{}`; a resource has one `#[tool(primary_key)]` field",
+                keys[0].display_name(),
+                extra.display_name()
+            ),
         );
     }
     let key = keys.first().copied();
     if key.is_none() {
-        for verb in verbs.iter().filter(|v| ["get", "update", "patch", "delete"].contains(&v.verb.to_string().as_str())) {
+        for verb in verbs
+            .iter()
+            .filter(|v| ["get", "update", "patch", "delete"].contains(&v.verb.to_string().as_str()))
+        {
             errors.spanned(&verb.verb, format!("the verb `{}` addresses one record by its key, but `{}` has no `#[tool(primary_key)]` field", verb.verb, item.ident));
         }
     }
     let server_assigned = |f: &Field| {
         let a = &f.attrs;
-        a.created_time.get().is_some() || a.updated_time.get().is_some() || a.read_only.get().is_some()
+        a.created_time.get().is_some()
+            || a.updated_time.get().is_some()
+            || a.read_only.get().is_some()
     };
     let key_in_draft = key.is_some_and(|k| !server_assigned(k));
     let draft_fields: Vec<&Field> = fields
@@ -74,14 +90,25 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
         let ty = f.ty;
         quote!(#(#attrs)* pub #ident: #ty,)
     });
-    let patch_body = draft_fields.iter().filter(|f| Some(**f as *const Field) != key.map(|k| k as *const Field)).map(|f| {
-        let docs = f.original.attrs.iter().filter(|a| a.path().is_ident("doc") || a.path().is_ident("tool"));
-        let renames = patch_serde(&f.original.attrs);
-        let ident = &f.ident;
-        let ty = f.ty;
-        let ty = if types::option_inner(ty).is_some() { quote!(#ty) } else { quote!(::core::option::Option<#ty>) };
-        quote!(#(#docs)* #renames pub #ident: #ty,)
-    });
+    let patch_body = draft_fields
+        .iter()
+        .filter(|f| Some(**f as *const Field) != key.map(|k| k as *const Field))
+        .map(|f| {
+            let docs = f
+                .original
+                .attrs
+                .iter()
+                .filter(|a| a.path().is_ident("doc") || a.path().is_ident("tool"));
+            let renames = patch_serde(&f.original.attrs);
+            let ident = &f.ident;
+            let ty = f.ty;
+            let ty = if types::option_inner(ty).is_some() {
+                quote!(#ty)
+            } else {
+                quote!(::core::option::Option<#ty>)
+            };
+            quote!(#(#docs)* #renames pub #ident: #ty,)
+        });
 
     let name = &item.name;
     let description = item
@@ -103,15 +130,26 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
         }
         None => (quote!(()), quote!(::core::option::Option::None)),
     };
-    let assigned: Vec<&String> = fields.iter().filter(|f| server_assigned(f)).map(|f| &f.ser_name).collect();
-    let write_only: Vec<&String> = fields.iter().filter(|f| f.attrs.write_only.get().is_some()).map(|f| &f.ser_name).collect();
+    let assigned: Vec<&String> = fields
+        .iter()
+        .filter(|f| server_assigned(f))
+        .map(|f| &f.ser_name)
+        .collect();
+    let write_only: Vec<&String> = fields
+        .iter()
+        .filter(|f| f.attrs.write_only.get().is_some())
+        .map(|f| &f.ser_name)
+        .collect();
     let verb_specs = verbs.iter().filter(|v| VERBS.contains(&v.verb.to_string().as_str())).map(|v| {
         let variant = format_ident!("{}", heck_upper(&v.verb.to_string()));
         let idempotent = v.idempotent;
         quote!(::toolwright::resource::VerbSpec { verb: ::toolwright::resource::Verb::#variant, idempotent: #idempotent })
     });
-    let draft_doc = format!("The fields a client sends to create or replace a [`{record}`] (server-assigned fields left out).");
-    let patch_doc = format!("The fields of a [`{record}`] a patch may change; absent ones stay as they are.");
+    let draft_doc = format!(
+        "The fields a client sends to create or replace a [`{record}`] (server-assigned fields left out)."
+    );
+    let patch_doc =
+        format!("The fields of a [`{record}`] a patch may change; absent ones stay as they are.");
     quote! {
         #[doc = #draft_doc]
         #[derive(::toolwright::__private::serde::Deserialize, ::toolwright::ToolSchema)]
@@ -153,12 +191,17 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
 
 fn heck_upper(verb: &str) -> String {
     let mut chars = verb.chars();
-    chars.next().map(|c| c.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
 }
 
 /// Draft fields keep their docs, serde and tool attributes: same names, same defaults.
 fn keep_for_draft(attr: &Attribute) -> bool {
-    ["doc", "serde", "tool"].iter().any(|n| attr.path().is_ident(n))
+    ["doc", "serde", "tool"]
+        .iter()
+        .any(|n| attr.path().is_ident(n))
 }
 
 /// The container's `rename_all` (and `deny_unknown_fields`, added when `deny` and not

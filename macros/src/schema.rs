@@ -61,7 +61,10 @@ fn field_keywords(field: &Field) -> Vec<TokenStream> {
     if let Some(values) = a.allowed.get() {
         push("enum", json(quote!([#(#values),*])));
     }
-    if a.read_only.get().is_some() || a.created_time.get().is_some() || a.updated_time.get().is_some() {
+    if a.read_only.get().is_some()
+        || a.created_time.get().is_some()
+        || a.updated_time.get().is_some()
+    {
         push("readOnly", json(quote!(true)));
     }
     if a.write_only.get().is_some() {
@@ -93,16 +96,25 @@ fn container_keywords(item: &Item) -> Vec<TokenStream> {
         .map(syn::LitStr::value)
         .or_else(|| item.description.clone());
     if let Some(d) = description {
-        out.push(quote!(("description", ::toolwright::__private::serde_json::json!(#d))));
+        out.push(quote!((
+            "description",
+            ::toolwright::__private::serde_json::json!(#d)
+        )));
     }
     if let Some(t) = item.attrs.common.title.get() {
-        out.push(quote!(("title", ::toolwright::__private::serde_json::json!(#t))));
+        out.push(quote!((
+            "title",
+            ::toolwright::__private::serde_json::json!(#t)
+        )));
     }
     if !item.attrs.common.examples.is_empty() {
         let examples = &item.attrs.common.examples;
-        out.push(quote!(("examples", ::toolwright::__private::serde_json::Value::Array(vec![
-            #(::toolwright::__private::to_json(&#examples)),*
-        ]))));
+        out.push(quote!((
+            "examples",
+            ::toolwright::__private::serde_json::Value::Array(vec![
+                #(::toolwright::__private::to_json(&#examples)),*
+            ])
+        )));
     }
     out
 }
@@ -159,7 +171,11 @@ fn object_fields(fields: &[Field], deny_unknown_fields: bool) -> TokenStream {
             }
         })
     });
-    let deny = deny_unknown_fields.then(|| quote!(if __input { __object.deny_unknown_fields(); }));
+    let deny = deny_unknown_fields.then(|| {
+        quote!(if __input {
+            __object.deny_unknown_fields();
+        })
+    });
     quote! {
         let mut __object = ::toolwright::schema::Object::new();
         #(#each)*
@@ -223,7 +239,9 @@ pub fn body(item: &Item) -> TokenStream {
         }
         Shape::Struct(Style::Newtype, fields) => subschema(&fields[0]),
         Shape::Struct(Style::Tuple, fields) => tuple(fields),
-        Shape::Struct(Style::Unit, _) => quote!(::toolwright::__private::serde_json::json!({ "type": "null" })),
+        Shape::Struct(Style::Unit, _) => {
+            quote!(::toolwright::__private::serde_json::json!({ "type": "null" }))
+        }
         Shape::Enum(representation, variants) => {
             let representation = match representation {
                 Representation::External => quote!(External),
@@ -248,8 +266,12 @@ pub fn body(item: &Item) -> TokenStream {
     let shape = match (&item.from, &item.into) {
         (None, None) => shape,
         (from, into) => {
-            let input = from.as_ref().map_or_else(|| shape.clone(), |t| quote!(generator.subschema::<#t>()));
-            let output = into.as_ref().map_or_else(|| shape.clone(), |t| quote!(generator.subschema::<#t>()));
+            let input = from
+                .as_ref()
+                .map_or_else(|| shape.clone(), |t| quote!(generator.subschema::<#t>()));
+            let output = into
+                .as_ref()
+                .map_or_else(|| shape.clone(), |t| quote!(generator.subschema::<#t>()));
             quote!(if __input { #input } else { #output })
         }
     };

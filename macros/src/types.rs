@@ -78,8 +78,8 @@ pub fn json_type(ty: &Type) -> Option<&'static str> {
     }
     let (name, args) = last_segment(ty)?;
     Some(match name.as_str() {
-        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
-        | "u128" | "usize" => "integer",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" => "integer",
         n if n.starts_with("NonZero") => "integer",
         "f32" | "f64" => "number",
         "bool" => "boolean",

@@ -11,9 +11,9 @@ use serde_json::{Map, Value, json};
 
 use crate::auth::{self, CredentialSource};
 use crate::catalog::{Catalog, Tool};
-use crate::resource::{ErrorKind, Handler, Resource, Verb, handler};
 use crate::descriptor::Operation;
 use crate::error::Error;
+use crate::resource::{ErrorKind, Handler, Resource, Verb, handler};
 use crate::transport::Transport;
 use crate::validate;
 
@@ -112,7 +112,10 @@ impl ExecutorBuilder {
                 handlers.insert(tool.name.to_string(), (handler.clone(), verb));
             }
             catalog = catalog
-                .merge(Catalog::from_tools(tools, Vec::new()).map_err(|message| Error::Catalog { message })?)
+                .merge(
+                    Catalog::from_tools(tools, Vec::new())
+                        .map_err(|message| Error::Catalog { message })?,
+                )
                 .map_err(|message| Error::Catalog { message })?;
         }
         let transport = match self.transport {
@@ -178,16 +181,19 @@ impl Executor {
                     message: "expected a JSON object of arguments".into(),
                 });
             };
-            return handler.call(*verb, args).await.map_err(|error| match error.kind {
-                ErrorKind::Invalid => Error::InvalidArguments {
-                    tool: name.to_owned(),
-                    message: error.message,
-                },
-                _ => Error::Resource {
-                    tool: name.to_owned(),
-                    error,
-                },
-            });
+            return handler
+                .call(*verb, args)
+                .await
+                .map_err(|error| match error.kind {
+                    ErrorKind::Invalid => Error::InvalidArguments {
+                        tool: name.to_owned(),
+                        message: error.message,
+                    },
+                    _ => Error::Resource {
+                        tool: name.to_owned(),
+                        error,
+                    },
+                });
         }
         let checked = match tool.validate {
             Some(validate) => validate(&args),
@@ -299,7 +305,14 @@ impl Executor {
 
 /// The verb behind a resource tool (its name is `<verb>_<Type>`).
 fn resource_verb(tool: &Tool) -> Verb {
-    const VERBS: [Verb; 6] = [Verb::Get, Verb::Search, Verb::Create, Verb::Update, Verb::Patch, Verb::Delete];
+    const VERBS: [Verb; 6] = [
+        Verb::Get,
+        Verb::Search,
+        Verb::Create,
+        Verb::Update,
+        Verb::Patch,
+        Verb::Delete,
+    ];
     VERBS
         .into_iter()
         .find(|v| tool.name.starts_with(&format!("{}_", v.as_str())))

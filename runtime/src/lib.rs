@@ -30,12 +30,12 @@ pub use descriptor::{
 };
 pub use error::{Error, TransportError};
 pub use executor::{Executor, ExecutorBuilder, decode};
-pub use transport::Transport;
 pub use resource::{Record, Resource, ResourceError};
 pub use schema::{Direction, SchemaGenerator, ToolSchema};
 /// `#[derive(ToolSchema)]`; see [`ToolSchema`].
 #[cfg(feature = "derive")]
 pub use toolwright_macros::ToolSchema;
+pub use transport::Transport;
 
 // Lets the derive's `::toolwright::...` paths work in this crate's own tests.
 extern crate self as toolwright;
@@ -43,8 +43,8 @@ extern crate self as toolwright;
 /// Items used by generated code. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::schema::{annotate, to_json};
     pub use serde;
     pub use serde_json;
-    pub use crate::schema::{annotate, to_json};
     pub use std::borrow::Cow;
 }

@@ -126,10 +126,22 @@ fn tool(executor: &Executor, name: &str) -> Value {
 #[test]
 fn each_declared_verb_is_a_tool() {
     let executor = executor();
-    let names: Vec<&str> = executor.catalog().tools().iter().map(|t| t.name.as_ref()).collect();
+    let names: Vec<&str> = executor
+        .catalog()
+        .tools()
+        .iter()
+        .map(|t| t.name.as_ref())
+        .collect();
     assert_eq!(
         names,
-        ["create_Product", "delete_Product", "get_Product", "patch_Product", "search_Product", "update_Product"]
+        [
+            "create_Product",
+            "delete_Product",
+            "get_Product",
+            "patch_Product",
+            "search_Product",
+            "update_Product"
+        ]
     );
     let get = tool(&executor, "get_Product");
     assert_eq!(
@@ -140,7 +152,17 @@ fn each_declared_verb_is_a_tool() {
     assert_eq!(get["annotations"]["readOnlyHint"], true);
     let output = &get["outputSchema"];
     // required = non-Option fields ∪ key ∪ server-assigned; write-only fields gone.
-    assert_eq!(output["required"], json!(["sku", "name", "price_cents", "tags", "created_at", "updated_at"]));
+    assert_eq!(
+        output["required"],
+        json!([
+            "sku",
+            "name",
+            "price_cents",
+            "tags",
+            "created_at",
+            "updated_at"
+        ])
+    );
     assert!(output["properties"].get("supplier_note").is_none());
 
     let create = tool(&executor, "create_Product");
@@ -153,15 +175,24 @@ fn each_declared_verb_is_a_tool() {
 
     let delete = tool(&executor, "delete_Product");
     assert_eq!(delete["annotations"]["destructiveHint"], true);
-    assert_eq!(delete["outputSchema"]["required"], json!(["deleted", "sku"]));
-    assert_eq!(tool(&executor, "update_Product")["annotations"]["idempotentHint"], true);
+    assert_eq!(
+        delete["outputSchema"]["required"],
+        json!(["deleted", "sku"])
+    );
+    assert_eq!(
+        tool(&executor, "update_Product")["annotations"]["idempotentHint"],
+        true
+    );
 
     let search = tool(&executor, "search_Product");
-    let attribute = &search["inputSchema"]["properties"]["conditions"]["items"]["properties"]["attribute"];
-    assert!(attribute["oneOf"]
-        .as_array()
-        .unwrap()
-        .contains(&json!({"const": "price_cents", "description": "Price in cents."})));
+    let attribute =
+        &search["inputSchema"]["properties"]["conditions"]["items"]["properties"]["attribute"];
+    assert!(
+        attribute["oneOf"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"const": "price_cents", "description": "Price in cents."}))
+    );
     assert_eq!(search["outputSchema"]["type"], "object");
 }
 
@@ -173,24 +204,39 @@ async fn calls_by_name_reach_the_store() {
         .await
         .unwrap();
     assert_eq!(created["created_at"], "2026-11-30T12:00:00Z");
-    assert!(created.get("supplier_note").is_none(), "write-only fields are never returned");
+    assert!(
+        created.get("supplier_note").is_none(),
+        "write-only fields are never returned"
+    );
 
-    let got = executor.call("get_Product", json!({"sku": "MUG-1"})).await.unwrap();
+    let got = executor
+        .call("get_Product", json!({"sku": "MUG-1"}))
+        .await
+        .unwrap();
     assert_eq!(got["name"], "Blue mug");
 
     let patched = executor
         .call("patch_Product", json!({"sku": "MUG-1", "price_cents": 900}))
         .await
         .unwrap();
-    assert_eq!((patched["price_cents"].as_u64(), patched["name"].as_str()), (Some(900), Some("Blue mug")));
+    assert_eq!(
+        (patched["price_cents"].as_u64(), patched["name"].as_str()),
+        (Some(900), Some("Blue mug"))
+    );
 
     let found = executor
-        .call("search_Product", json!({"conditions": [{"attribute": "price_cents", "operator": "ge", "value": 900}]}))
+        .call(
+            "search_Product",
+            json!({"conditions": [{"attribute": "price_cents", "operator": "ge", "value": 900}]}),
+        )
         .await
         .unwrap();
     assert_eq!(found["records"].as_array().unwrap().len(), 1);
 
-    let deleted = executor.call("delete_Product", json!({"sku": "MUG-1"})).await.unwrap();
+    let deleted = executor
+        .call("delete_Product", json!({"sku": "MUG-1"}))
+        .await
+        .unwrap();
     assert_eq!(deleted, json!({"deleted": true, "sku": "MUG-1"}));
 
     match executor.call("get_Product", json!({"sku": "MUG-1"})).await {
@@ -203,12 +249,32 @@ async fn calls_by_name_reach_the_store() {
 async fn wrong_arguments_name_the_field() {
     let executor = executor();
     let cases = [
-        ("create_Product", json!({"sku": "A", "name": "x", "price_cents": -1}), "price_cents"),
-        ("create_Product", json!({"sku": "A", "name": "x", "price_cents": 1, "created_at": "now"}), "created_at"),
+        (
+            "create_Product",
+            json!({"sku": "A", "name": "x", "price_cents": -1}),
+            "price_cents",
+        ),
+        (
+            "create_Product",
+            json!({"sku": "A", "name": "x", "price_cents": 1, "created_at": "now"}),
+            "created_at",
+        ),
         ("get_Product", json!({}), "missing field `sku`"),
-        ("get_Product", json!({"sku": "A", "extra": 1}), "unknown field `extra`"),
-        ("search_Product", json!({"conditions": [{"attribute": "colour", "operator": "eq", "value": 1}]}), "`colour` is not a property of Product"),
-        ("update_Product", json!({"sku": "A", "name": "x", "price_cents": 1}), "declared but not implemented"),
+        (
+            "get_Product",
+            json!({"sku": "A", "extra": 1}),
+            "unknown field `extra`",
+        ),
+        (
+            "search_Product",
+            json!({"conditions": [{"attribute": "colour", "operator": "eq", "value": 1}]}),
+            "`colour` is not a property of Product",
+        ),
+        (
+            "update_Product",
+            json!({"sku": "A", "name": "x", "price_cents": 1}),
+            "declared but not implemented",
+        ),
     ];
     for (name, args, expected) in cases {
         let err = executor.call(name, args).await.unwrap_err().to_string();

@@ -119,6 +119,7 @@ struct Tree {
 
 /// Skips, defaults, flatten, tuples and sets.
 #[derive(Debug, ToolSchema, Serialize, Deserialize)]
+#[allow(dead_code)] // `secret` is only deserialized
 struct Settings {
     /// Only accepted.
     #[serde(skip_serializing, default)]
@@ -143,7 +144,11 @@ struct Case {
     instances: Vec<(Value, Direction, bool)>,
 }
 
-fn case<T: ToolSchema + Serialize + DeserializeOwned>(name: &'static str, values: Vec<T>, inputs: Vec<Value>) -> Case {
+fn case<T: ToolSchema + Serialize + DeserializeOwned>(
+    name: &'static str,
+    values: Vec<T>,
+    inputs: Vec<Value>,
+) -> Case {
     let mut instances = Vec::new();
     for v in &values {
         instances.push((serde_json::to_value(v).unwrap(), Direction::Output, true));
@@ -168,7 +173,10 @@ fn cases() -> Vec<Case> {
                 sku: "MUG-1".into(),
                 display_name: "Mug".into(),
                 price_cents: 800,
-                locations: vec![Location { warehouse: "B".into(), units: 3 }],
+                locations: vec![Location {
+                    warehouse: "B".into(),
+                    units: 3,
+                }],
                 kind: Kind::GiftCard,
                 discount: None,
                 created_at: "2026-11-30".into(),
@@ -185,8 +193,18 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "event",
-            vec![Event::Ping, Event::Message("hi".into()), Event::Move(1, -2), Event::Resize { w: 1, h: 2 }],
-            vec![json!("Ping"), json!({"Move": [1]}), json!({"Resize": {"w": 1}}), json!("Pong")],
+            vec![
+                Event::Ping,
+                Event::Message("hi".into()),
+                Event::Move(1, -2),
+                Event::Resize { w: 1, h: 2 },
+            ],
+            vec![
+                json!("Ping"),
+                json!({"Move": [1]}),
+                json!({"Resize": {"w": 1}}),
+                json!("Pong"),
+            ],
         ),
         case(
             "command",
@@ -200,8 +218,17 @@ fn cases() -> Vec<Case> {
         ),
         case(
             "tree",
-            vec![Tree { label: "root".into(), children: vec![Tree { label: "leaf".into(), children: vec![] }] }],
-            vec![json!({"label": "a", "children": [{"label": "b"}]}), json!({"children": []})],
+            vec![Tree {
+                label: "root".into(),
+                children: vec![Tree {
+                    label: "leaf".into(),
+                    children: vec![],
+                }],
+            }],
+            vec![
+                json!({"label": "a", "children": [{"label": "b"}]}),
+                json!({"children": []}),
+            ],
         ),
         case(
             "settings",
@@ -231,9 +258,16 @@ fn check_snapshot(name: &str, value: &Value) {
         std::fs::write(&path, &text).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing snapshot {}; run with TOOLWRIGHT_BLESS=1", path.display()));
-    assert_eq!(text, expected, "schema snapshot {name} changed; review and bless with TOOLWRIGHT_BLESS=1");
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing snapshot {}; run with TOOLWRIGHT_BLESS=1",
+            path.display()
+        )
+    });
+    assert_eq!(
+        text, expected,
+        "schema snapshot {name} changed; review and bless with TOOLWRIGHT_BLESS=1"
+    );
 }
 
 fn openapi() -> Value {
@@ -246,7 +280,10 @@ fn openapi() -> Value {
 #[test]
 fn schema_snapshots() {
     for case in cases() {
-        check_snapshot(case.name, &json!({ "input": case.input, "output": case.output }));
+        check_snapshot(
+            case.name,
+            &json!({ "input": case.input, "output": case.output }),
+        );
     }
     let tool_list: Vec<Value> = tools::<Product>()
         .iter()
@@ -267,7 +304,10 @@ fn schema_snapshots() {
 fn outside_validators_agree_with_serde() {
     let mut entries = Vec::new();
     for case in cases() {
-        for (direction, schema) in [(Direction::Input, &case.input), (Direction::Output, &case.output)] {
+        for (direction, schema) in [
+            (Direction::Input, &case.input),
+            (Direction::Output, &case.output),
+        ] {
             let instances: Vec<Value> = case
                 .instances
                 .iter()
@@ -278,7 +318,10 @@ fn outside_validators_agree_with_serde() {
         }
     }
     for tool in tools::<Product>() {
-        for (which, schema) in [("input", Some(&tool.input_schema)), ("output", tool.output_schema.as_ref())] {
+        for (which, schema) in [
+            ("input", Some(&tool.input_schema)),
+            ("output", tool.output_schema.as_ref()),
+        ] {
             let schema: Value = serde_json::from_str(schema.unwrap()).unwrap();
             entries.push(json!({ "name": format!("{} {which}", tool.name), "schema": schema, "instances": [] }));
         }
@@ -295,7 +338,8 @@ fn outside_validators_agree_with_serde() {
         .arg(&openapi_path)
         .output()
         .expect("run python3");
-    let report = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let report =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{report}");
     assert!(report.contains("0 failure(s)"), "{report}");
 }

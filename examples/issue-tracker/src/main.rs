@@ -1,7 +1,10 @@
 //! An adapter-driven client end to end: `adapters/tracker-adapter.md` → build.rs →
 //! typed client + tool catalog. A small in-memory tracker on loopback stands in for the
-//! remote API, so `cargo run -p issue-tracker` works offline.
+//! remote API, so `cargo run -p issue-tracker` works offline. Milestones are a
+//! `#[derive(ToolSchema)]` resource the service answers itself; their tools sit in the
+//! same catalog and are called by name the same way.
 
+mod milestones;
 mod server;
 
 include!(concat!(env!("OUT_DIR"), "/toolwright.rs"));
@@ -25,13 +28,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .ok()
                 .or_else(|| (name == "TRACKER_TOKEN").then(|| "demo-token".into()))
         }))
+        // Derive-based resource tools join the generated ones in one catalog.
+        .resource(milestones::Milestones::default())
         .build()?;
 
     println!("== tools/list (what an LLM sees) ==");
     for tool in executor.catalog().tools() {
         let a = tool.annotations;
         println!(
-            "- {:<13} read_only={:<5} destructive={:<5} idempotent={:<5} {}",
+            "- {:<17} read_only={:<5} destructive={:<5} idempotent={:<5} {}",
             tool.name,
             a.read_only,
             a.destructive,
@@ -79,6 +84,37 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .await?;
     println!("close_issue → {closed}");
+    let milestone = executor
+        .call(
+            "create_Milestone",
+            json!({"slug": "v2.1", "project": "web", "title": "Safari fixes", "due": "2026-12-15"}),
+        )
+        .await?;
+    println!("create_Milestone → {milestone}");
+    let found = executor
+        .call(
+            "search_Milestone",
+            json!({"conditions": [{"attribute": "project", "operator": "eq", "value": "web"}]}),
+        )
+        .await?;
+    println!("search_Milestone → {found}");
+    let renamed = executor
+        .call(
+            "patch_Milestone",
+            json!({"slug": "v2.1", "title": "Safari and Firefox fixes"}),
+        )
+        .await?;
+    println!("patch_Milestone → {renamed}");
+
+    // The same resource, with the same descriptions and schemas, as OpenAPI 3.1.
+    let document = toolwright::resource::OpenApi::new("Tracker service", "1.0.0")
+        .resource::<milestones::Milestone>()
+        .render();
+    let paths: Vec<&String> = document["paths"]
+        .as_object()
+        .map(|p| p.keys().collect())
+        .unwrap_or_default();
+    println!("OpenAPI 3.1 paths of the milestone resource: {paths:?}");
 
     println!("\n== errors ==");
     match executor
@@ -93,6 +129,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await
     {
         Err(e) => println!("create_issue with a bad title → {e}"),
+        Ok(v) => println!("unexpected: {v}"),
+    }
+    match executor
+        .call("create_Milestone", json!({"slug": "v3", "project": "web"}))
+        .await
+    {
+        Err(e) => println!("create_Milestone without a title → {e}"),
         Ok(v) => println!("unexpected: {v}"),
     }
     Ok(())

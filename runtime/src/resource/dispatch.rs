@@ -16,7 +16,11 @@ type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A resource with its types erased, as the executor holds it.
 pub trait Handler: Send + Sync {
-    fn call(&self, verb: Verb, args: Map<String, Value>) -> BoxFuture<'_, Result<Value, ResourceError>>;
+    fn call(
+        &self,
+        verb: Verb,
+        args: Map<String, Value>,
+    ) -> BoxFuture<'_, Result<Value, ResourceError>>;
 }
 
 /// Erases a resource's types.
@@ -27,7 +31,11 @@ pub fn handler<R: Resource>(resource: R) -> Arc<dyn Handler> {
 struct Bound<R>(R);
 
 impl<R: Resource> Handler for Bound<R> {
-    fn call(&self, verb: Verb, mut args: Map<String, Value>) -> BoxFuture<'_, Result<Value, ResourceError>> {
+    fn call(
+        &self,
+        verb: Verb,
+        mut args: Map<String, Value>,
+    ) -> BoxFuture<'_, Result<Value, ResourceError>> {
         let spec = <R::Record as Record>::SPEC;
         let key_name = spec.key.unwrap_or("id");
         Box::pin(async move {
@@ -81,7 +89,8 @@ fn parse<T: DeserializeOwned>(value: Value) -> Result<T, ResourceError> {
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<Value, ResourceError> {
-    serde_json::to_value(value).map_err(|e| ResourceError::internal(format!("cannot serialize the result: {e}")))
+    serde_json::to_value(value)
+        .map_err(|e| ResourceError::internal(format!("cannot serialize the result: {e}")))
 }
 
 /// The primary key argument; `keep` leaves it in the arguments (it is also a draft field).
@@ -90,9 +99,14 @@ fn take_key<R: Resource>(
     name: &str,
     keep: bool,
 ) -> Result<<R::Record as Record>::Key, ResourceError> {
-    let value = if keep { args.get(name).cloned() } else { args.remove(name) };
+    let value = if keep {
+        args.get(name).cloned()
+    } else {
+        args.remove(name)
+    };
     let value = value.ok_or_else(|| ResourceError::invalid(format!("missing field `{name}`")))?;
-    validate::deserialize(&value).map_err(|e| ResourceError::invalid(format!("field `{name}`: {}", e.message)))
+    validate::deserialize(&value)
+        .map_err(|e| ResourceError::invalid(format!("field `{name}`: {}", e.message)))
 }
 
 fn no_more(args: &Map<String, Value>) -> Result<(), ResourceError> {
@@ -115,7 +129,8 @@ fn record_json<R: Resource>(record: &R::Record) -> Result<Value, ResourceError> 
 
 /// Attributes must be property names of the record; say which ones exist.
 fn check_attributes<R: Resource>(query: &Query) -> Result<(), ResourceError> {
-    let schema = crate::schema::SchemaGenerator::root::<R::Record>(crate::schema::Direction::Output);
+    let schema =
+        crate::schema::SchemaGenerator::root::<R::Record>(crate::schema::Direction::Output);
     let names: Vec<&str> = schema
         .get("properties")
         .and_then(Value::as_object)

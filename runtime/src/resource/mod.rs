@@ -195,7 +195,10 @@ impl ResourceError {
     pub fn unsupported(verb: Verb) -> Self {
         ResourceError::new(
             ErrorKind::Unsupported,
-            format!("`{}` is declared but not implemented by this service", verb.as_str()),
+            format!(
+                "`{}` is declared but not implemented by this service",
+                verb.as_str()
+            ),
         )
     }
 }

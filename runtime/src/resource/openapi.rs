@@ -46,7 +46,8 @@ impl OpenApi {
         let mut paths: BTreeMap<String, Map<String, Value>> = BTreeMap::new();
         for tool in &self.tools {
             let op = &tool.operation;
-            let input: Value = serde_json::from_str(&tool.input_schema).unwrap_or(Value::Bool(true));
+            let input: Value =
+                serde_json::from_str(&tool.input_schema).unwrap_or(Value::Bool(true));
             let output: Value = tool
                 .output_schema
                 .as_deref()
@@ -59,7 +60,11 @@ impl OpenApi {
             operation.insert("summary".into(), json!(tool.title));
             operation.insert("description".into(), json!(tool.description));
             let mut parameters = Vec::new();
-            for param in op.params.iter().filter(|p| p.location == ParamLocation::Path) {
+            for param in op
+                .params
+                .iter()
+                .filter(|p| p.location == ParamLocation::Path)
+            {
                 let schema = input
                     .get_mut("properties")
                     .and_then(Value::as_object_mut)
@@ -137,11 +142,17 @@ impl Components {
         for (name, def) in &defs {
             let mut key = name.clone();
             let mut n = 1;
-            while self.schemas.get(&key).is_some_and(|existing| {
-                existing != &retarget(def.clone(), &BTreeMap::new())
-            }) {
+            while self
+                .schemas
+                .get(&key)
+                .is_some_and(|existing| existing != &retarget(def.clone(), &BTreeMap::new()))
+            {
                 n += 1;
-                key = if n == 2 { format!("{name}{suffix}") } else { format!("{name}{suffix}{n}") };
+                key = if n == 2 {
+                    format!("{name}{suffix}")
+                } else {
+                    format!("{name}{suffix}{n}")
+                };
             }
             renames.insert(name.clone(), key);
         }
@@ -159,16 +170,23 @@ fn retarget(value: Value, renames: &BTreeMap<String, String>) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.into_iter()
-                .map(|(k, v)| match (k.as_str(), v.as_str().and_then(|r| r.strip_prefix("#/$defs/"))) {
-                    ("$ref", Some(name)) => {
-                        let target = renames.get(name).map_or(name, String::as_str);
-                        (k, json!(format!("#/components/schemas/{target}")))
+                .map(|(k, v)| {
+                    match (
+                        k.as_str(),
+                        v.as_str().and_then(|r| r.strip_prefix("#/$defs/")),
+                    ) {
+                        ("$ref", Some(name)) => {
+                            let target = renames.get(name).map_or(name, String::as_str);
+                            (k, json!(format!("#/components/schemas/{target}")))
+                        }
+                        _ => (k, retarget(v, renames)),
                     }
-                    _ => (k, retarget(v, renames)),
                 })
                 .collect(),
         ),
-        Value::Array(items) => Value::Array(items.into_iter().map(|v| retarget(v, renames)).collect()),
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| retarget(v, renames)).collect())
+        }
         other => other,
     }
 }

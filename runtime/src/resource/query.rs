@@ -48,8 +48,16 @@ impl Operator {
         (Operator::Le, "le", "less than or equal to"),
         (Operator::Gt, "gt", "greater than"),
         (Operator::Ge, "ge", "greater than or equal to"),
-        (Operator::Contains, "contains", "a string containing the value, or an array with an item equal to it"),
-        (Operator::StartsWith, "starts_with", "a string starting with the value"),
+        (
+            Operator::Contains,
+            "contains",
+            "a string containing the value, or an array with an item equal to it",
+        ),
+        (
+            Operator::StartsWith,
+            "starts_with",
+            "a string starting with the value",
+        ),
     ];
 }
 

@@ -103,10 +103,16 @@ impl Schemas {
             }
             Verb::Create => (draft(), self.output.clone()),
             Verb::Update if spec.key_in_draft => (draft(), self.output.clone()),
-            Verb::Update => (with_key(draft(), key, self.key_property(key)), self.output.clone()),
+            Verb::Update => (
+                with_key(draft(), key, self.key_property(key)),
+                self.output.clone(),
+            ),
             Verb::Patch => {
                 let patch = SchemaGenerator::root::<R::Patch>(Direction::Input);
-                (with_key(patch, key, self.key_property(key)), self.output.clone())
+                (
+                    with_key(patch, key, self.key_property(key)),
+                    self.output.clone(),
+                )
             }
             Verb::Delete => (
                 key_only(),
@@ -295,9 +301,16 @@ fn snake(name: &str) -> String {
 }
 
 fn plural(word: &str) -> String {
-    if let Some(stem) = word.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o', 'u'])) {
+    if let Some(stem) = word
+        .strip_suffix('y')
+        .filter(|s| !s.ends_with(['a', 'e', 'o', 'u']))
+    {
         format!("{stem}ies")
-    } else if word.ends_with('s') || word.ends_with("sh") || word.ends_with("ch") || word.ends_with('x') {
+    } else if word.ends_with('s')
+        || word.ends_with("sh")
+        || word.ends_with("ch")
+        || word.ends_with('x')
+    {
         format!("{word}es")
     } else {
         format!("{word}s")

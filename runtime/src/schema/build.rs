@@ -212,10 +212,7 @@ fn variant_schema(representation: Representation, name: &str, body: VariantBody)
             insert_tag(&mut s, tag, name);
             s
         }
-        (
-            Representation::Internal { tag },
-            VariantBody::Newtype(s) | VariantBody::Tuple(s),
-        ) => {
+        (Representation::Internal { tag }, VariantBody::Newtype(s) | VariantBody::Tuple(s)) => {
             let mut out = tag_only(tag);
             out["allOf"] = json!([s]);
             out

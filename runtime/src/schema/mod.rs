@@ -15,10 +15,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+pub use build::{Object, Representation, VariantBody, VariantSchema, annotate, enum_schema, tuple};
 pub use impls::StringKey;
-pub use build::{
-    Object, Representation, VariantBody, VariantSchema, annotate, enum_schema, tuple,
-};
 
 /// Which way a value travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
