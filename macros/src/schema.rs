@@ -77,9 +77,11 @@ fn field_keywords(field: &Field) -> Vec<TokenStream> {
         let examples = &a.common.examples;
         push(
             "examples",
-            quote!(::toolwright::__private::serde_json::Value::Array(vec![
-                #(::toolwright::__private::to_json(&#examples)),*
-            ])),
+            quote!(::toolwright::__private::serde_json::Value::Array(
+                ::std::vec![
+                    #(::toolwright::__private::to_json(&#examples)),*
+                ]
+            )),
         );
     }
     out
@@ -111,7 +113,7 @@ fn container_keywords(item: &Item) -> Vec<TokenStream> {
         let examples = &item.attrs.common.examples;
         out.push(quote!((
             "examples",
-            ::toolwright::__private::serde_json::Value::Array(vec![
+            ::toolwright::__private::serde_json::Value::Array(::std::vec![
                 #(::toolwright::__private::to_json(&#examples)),*
             ])
         )));
@@ -161,7 +163,7 @@ fn object_fields(fields: &[Field], deny_unknown_fields: bool) -> TokenStream {
         Some(quote! {
             if #present {
                 let mut __s = #schema;
-                ::toolwright::schema::annotate(&mut __s, vec![#(#keywords),*]);
+                ::toolwright::schema::annotate(&mut __s, ::std::vec![#(#keywords),*]);
                 __object.property(
                     if __input { #de } else { #ser },
                     __s,
@@ -186,7 +188,7 @@ fn object_fields(fields: &[Field], deny_unknown_fields: bool) -> TokenStream {
 
 fn tuple(fields: &[Field]) -> TokenStream {
     let items = fields.iter().map(subschema);
-    quote!(::toolwright::schema::tuple(vec![#(#items),*]))
+    quote!(::toolwright::schema::tuple(::std::vec![#(#items),*]))
 }
 
 fn variant(item: &Item, variant: &Variant) -> Option<TokenStream> {
@@ -279,7 +281,7 @@ pub fn body(item: &Item) -> TokenStream {
     quote! {
         let __input = generator.direction() == ::toolwright::Direction::Input;
         let mut __schema: ::toolwright::__private::serde_json::Value = #shape;
-        ::toolwright::schema::annotate(&mut __schema, vec![#(#keywords),*]);
+        ::toolwright::schema::annotate(&mut __schema, ::std::vec![#(#keywords),*]);
         __schema
     }
 }

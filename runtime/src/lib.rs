@@ -9,6 +9,27 @@
 //! let issue = tracker::Client::new(executor.clone()).get_issue(&input).await?;
 //! let json = executor.call("get_issue", serde_json::json!({"id": 7})).await?;
 //! ```
+//!
+//! Service-side types describe themselves with `#[derive(ToolSchema)]` (see [`schema`];
+//! resources with verbs: [`resource`]):
+//!
+//! ```
+//! use toolwright::ToolSchema;
+//!
+//! /// A city.
+//! #[derive(ToolSchema)]
+//! struct City {
+//!     /// Its name.
+//!     name: String,
+//!     /// Inhabitants, when known.
+//!     population: Option<u32>,
+//! }
+//!
+//! let schema = City::json_schema();
+//! assert_eq!(schema["description"], "A city.");
+//! assert_eq!(schema["required"], serde_json::json!(["name"]));
+//! assert_eq!(schema["properties"]["population"]["maximum"], u32::MAX);
+//! ```
 
 pub mod auth;
 mod base64;
