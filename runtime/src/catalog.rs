@@ -42,6 +42,78 @@ pub struct Tool {
     pub validate: Option<Validator>,
 }
 
+impl Tool {
+    /// The request media types the operation accepts (OpenAPI `requestBody.content`),
+    /// the default one first, then by preference (JSON > form > multipart > other).
+    pub fn request_media_types(&self) -> Vec<String> {
+        let mut listed: Vec<String> = self
+            .meta
+            .as_deref()
+            .map(parse_rendered)
+            .and_then(|meta| {
+                meta.pointer("/toolwright/native/requestMediaTypes")
+                    .and_then(Value::as_array)
+                    .map(|list| {
+                        list.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_owned)
+                            .collect()
+                    })
+            })
+            .unwrap_or_default();
+        listed.sort_by_key(
+            |m| match crate::descriptor::BodyEncoding::for_media_type(m) {
+                crate::descriptor::BodyEncoding::Json => 0,
+                crate::descriptor::BodyEncoding::Form => 1,
+                crate::descriptor::BodyEncoding::Multipart => 2,
+                _ => 3,
+            },
+        );
+        let default = self.operation.content_type.to_string();
+        std::iter::once(default.clone())
+            .chain(listed.into_iter().filter(|m| *m != default))
+            .collect()
+    }
+
+    /// The operation sending `media_type` instead of its default, if it accepts it and
+    /// the arguments fit that encoding.
+    ///
+    /// # Errors
+    /// What is wrong, naming the accepted media types.
+    pub fn with_media_type(&self, media_type: &str) -> Result<Operation, String> {
+        let accepted = self.request_media_types();
+        if !accepted.iter().any(|m| m.eq_ignore_ascii_case(media_type)) {
+            return Err(format!(
+                "`{}` does not accept `{media_type}`; it accepts {}",
+                self.name,
+                accepted.join(", ")
+            ));
+        }
+        let encoding = crate::descriptor::BodyEncoding::for_media_type(media_type);
+        let fields = self
+            .operation
+            .params
+            .iter()
+            .any(|p| p.location == crate::descriptor::ParamLocation::Body);
+        if fields && !encoding.takes_fields() {
+            return Err(format!(
+                "`{}` takes its body as separate arguments, which `{media_type}` cannot carry; use one of {}",
+                self.name,
+                accepted
+                    .iter()
+                    .filter(|m| crate::descriptor::BodyEncoding::for_media_type(m).takes_fields())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let mut op = self.operation.clone().into_owned();
+        op.content_type = std::borrow::Cow::Owned(media_type.to_owned());
+        op.body = encoding;
+        Ok(op)
+    }
+}
+
 /// Schemas are rendered by the generator, so a parse failure is a generator bug; still
 /// never panic in a user's service: degrade to the text.
 fn parse_rendered(text: &str) -> Value {

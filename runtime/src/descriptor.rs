@@ -229,6 +229,41 @@ pub enum BodyEncoding {
     Text,
 }
 
+impl BodyEncoding {
+    /// The encoding a request media type calls for.
+    pub fn for_media_type(media: &str) -> BodyEncoding {
+        let m = media
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if m.contains("json") {
+            BodyEncoding::Json
+        } else if m == "application/x-www-form-urlencoded" {
+            BodyEncoding::Form
+        } else if m.starts_with("multipart/") {
+            BodyEncoding::Multipart
+        } else if m.starts_with("text/")
+            || m.contains("xml")
+            || m.contains("csv")
+            || m.contains("yaml")
+        {
+            BodyEncoding::Text
+        } else {
+            BodyEncoding::Binary
+        }
+    }
+
+    /// Encodings that build a body from an object's properties (one argument each).
+    pub fn takes_fields(self) -> bool {
+        matches!(
+            self,
+            BodyEncoding::Json | BodyEncoding::Form | BodyEncoding::Multipart
+        )
+    }
+}
+
 /// What the executor needs to run one operation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Operation {

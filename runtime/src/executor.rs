@@ -30,6 +30,8 @@ struct Inner {
     transport: Arc<dyn Transport>,
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
+    /// Operations sent with another of their request media types, by tool name.
+    media_types: BTreeMap<String, Operation>,
 }
 
 impl fmt::Debug for Executor {
@@ -45,6 +47,7 @@ impl fmt::Debug for Executor {
 #[derive(Debug)]
 pub struct ExecutorBuilder {
     catalog: Catalog,
+    media_types: BTreeMap<String, String>,
     resources: Vec<(Vec<Tool>, Arc<dyn Handler>)>,
     transport: Option<Arc<dyn Transport>>,
     base_urls: BTreeMap<String, String>,
@@ -85,6 +88,14 @@ impl ExecutorBuilder {
         self
     }
 
+    /// Sends `tool`'s request body as `media_type`, one of the media types its
+    /// description lists (see [`Tool::request_media_types`]), instead of the preferred one
+    /// (JSON > form > multipart > other). Applies to typed and by-name calls.
+    pub fn media_type(mut self, tool: impl Into<String>, media_type: impl Into<String>) -> Self {
+        self.media_types.insert(tool.into(), media_type.into());
+        self
+    }
+
     /// Reads credentials from `source` instead of the process environment.
     pub fn credentials(mut self, source: CredentialSource) -> Self {
         self.credentials = source;
@@ -118,6 +129,17 @@ impl ExecutorBuilder {
                 )
                 .map_err(|message| Error::Catalog { message })?;
         }
+        let mut media_types = BTreeMap::new();
+        for (name, media) in &self.media_types {
+            let tool = catalog.get(name).ok_or_else(|| Error::UnknownTool {
+                name: name.clone(),
+                suggestion: catalog.suggest(name).map(str::to_owned),
+            })?;
+            let op = tool
+                .with_media_type(media)
+                .map_err(|message| Error::Catalog { message })?;
+            media_types.insert(name.clone(), op);
+        }
         let transport = match self.transport {
             Some(t) => t,
             None => default_transport()?,
@@ -126,6 +148,7 @@ impl ExecutorBuilder {
             inner: Arc::new(Inner {
                 catalog,
                 handlers,
+                media_types,
                 transport,
                 base_urls: self.base_urls,
                 credentials: self.credentials,
@@ -154,6 +177,7 @@ impl Executor {
         ExecutorBuilder {
             catalog,
             resources: Vec::new(),
+            media_types: BTreeMap::new(),
             transport: None,
             base_urls: BTreeMap::new(),
             credentials: CredentialSource::env(),
@@ -195,22 +219,52 @@ impl Executor {
                     },
                 });
         }
+        let args = self.checked_arguments(tool, args)?;
+        let body = self.send(&tool.operation, &args).await?;
+        Ok(if tool.operation.wrap_output {
+            json!({ "result": body })
+        } else {
+            body
+        })
+    }
+
+    /// Validates a tool's JSON arguments (typed when the tool has a validator).
+    fn checked_arguments(&self, tool: &Tool, args: Value) -> Result<Map<String, Value>, Error> {
+        let args = if args.is_null() { json!({}) } else { args };
         let checked = match tool.validate {
             Some(validate) => validate(&args),
             None => validate::by_params(&tool.operation.params, &args),
         };
         checked.map_err(|e| Error::InvalidArguments {
-            tool: name.to_owned(),
+            tool: tool.name.to_string(),
             message: e.to_string(),
         })?;
-        let Value::Object(args) = args else {
-            return Err(Error::InvalidArguments {
-                tool: name.to_owned(),
+        match args {
+            Value::Object(args) => Ok(args),
+            _ => Err(Error::InvalidArguments {
+                tool: tool.name.to_string(),
                 message: "expected a JSON object of arguments".into(),
-            });
-        };
-        let body = self.send(&tool.operation, &args).await?;
-        Ok(if tool.operation.wrap_output {
+            }),
+        }
+    }
+
+    /// Like [`call`](Executor::call), sending the request body as `media_type` (one of
+    /// the tool's [`request_media_types`](Tool::request_media_types)).
+    pub async fn call_as(&self, name: &str, args: Value, media_type: &str) -> Result<Value, Error> {
+        let catalog = &self.inner.catalog;
+        let tool = catalog.get(name).ok_or_else(|| Error::UnknownTool {
+            name: name.to_owned(),
+            suggestion: catalog.suggest(name).map(str::to_owned),
+        })?;
+        let op = tool
+            .with_media_type(media_type)
+            .map_err(|message| Error::InvalidArguments {
+                tool: name.to_owned(),
+                message,
+            })?;
+        let args = self.checked_arguments(tool, args)?;
+        let body = self.send_exactly(&op, &args).await?.1;
+        Ok(if op.wrap_output {
             json!({ "result": body })
         } else {
             body
@@ -252,6 +306,17 @@ impl Executor {
     }
 
     async fn send_with_status(
+        &self,
+        op: &Operation,
+        args: &Map<String, Value>,
+    ) -> Result<(u16, Value), Error> {
+        // The service chose another request media type for this operation.
+        let op = self.inner.media_types.get(op.name.as_ref()).unwrap_or(op);
+        self.send_exactly(op, args).await
+    }
+
+    /// Sends `op` as given (no media-type override).
+    async fn send_exactly(
         &self,
         op: &Operation,
         args: &Map<String, Value>,

@@ -80,7 +80,8 @@ pub fn generate(apis: &[ir::Api]) -> Files {
         .filter_map(|e| e.api.source.as_ref().map(|s| file_name(&s.file.path)))
         .collect();
     let (modules, entry_file) = std::thread::scope(|scope| {
-        let catalog = scope.spawn(|| format_file(&sources.join(", "), catalog::entry_file(&entries)));
+        let catalog =
+            scope.spawn(|| format_file(&sources.join(", "), catalog::entry_file(&entries)));
         let modules: Vec<(String, String)> = entries
             .iter()
             .map(|entry| {

@@ -497,7 +497,7 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
         },
         meta: ::std::option::Option::Some(
             ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"update\",\"method\":\"PUT\",\"native\":{\"operationId\":\"replaceProduct\",\"requestMediaTypes\":[\"application/json\",\"application/xml\"],\"responses\":{\"200\":{\"description\":\"Replaced.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/products/{productId}\"}}",
+                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"update\",\"method\":\"PUT\",\"native\":{\"operationId\":\"replaceProduct\",\"requestMediaTypes\":[\"application/json\",\"application/x-www-form-urlencoded\",\"application/xml\"],\"responses\":{\"200\":{\"description\":\"Replaced.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/products/{productId}\"}}",
             ),
         ),
         operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[5usize]),
