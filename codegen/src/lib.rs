@@ -175,13 +175,27 @@ impl Config {
         };
         let files = emit::generate(&analysis.apis);
         let written = output::write_all(&out_dir, &files)?;
+        let warnings = analysis.render();
+        let names = files.keys().cloned().collect();
+        drop_later((analysis.apis, files));
         Ok(Generated {
             out_dir,
-            files: files.into_keys().collect(),
+            files: names,
             written,
-            warnings: analysis.render(),
+            warnings,
         })
     }
+}
+
+/// Frees a large value on another thread: a big specification's document and IR take
+/// tenths of a second to free, and a build script or the CLI usually exits first.
+pub(crate) fn drop_later<T: Send + 'static>(value: T) {
+    let spawned = std::thread::Builder::new()
+        .name("toolwright-drop".into())
+        .spawn(move || drop(value));
+    // No thread to be had: free it here (the value moved into the failed closure,
+    // which dropped it).
+    drop(spawned);
 }
 
 /// What [`Config::generate`] produced.

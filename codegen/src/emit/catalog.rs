@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::data::Data;
 use super::names;
 use super::plan::ToolPlan;
 use crate::ir;
@@ -16,7 +17,8 @@ pub struct ApiEntry<'a> {
     pub plans: Vec<ToolPlan>,
 }
 
-pub fn entry_file(entries: &[ApiEntry<'_>]) -> TokenStream {
+/// The entry file's code, and its `APIS` and `TOOLS` tables as text.
+pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
     let modules = entries.iter().map(|e| {
         let module = names::ident(&e.module);
         let file = &e.file_name;
@@ -29,8 +31,8 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> TokenStream {
             }
         }
     });
-    let apis: Vec<TokenStream> = entries.iter().map(|e| api(e.api)).collect();
-    let api_count = proc_macro2::Literal::usize_unsuffixed(apis.len());
+    let apis: Vec<Data> = entries.iter().map(|e| api(e.api)).collect();
+    let api_count = apis.len();
 
     let mut tools: Vec<(&ToolPlan, &ApiEntry<'_>, usize)> = entries
         .iter()
@@ -38,28 +40,36 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> TokenStream {
         .filter(|(p, _, _)| p.exposed)
         .collect();
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let tool_count = proc_macro2::Literal::usize_unsuffixed(tools.len());
+    let tool_count = tools.len();
     let tools = tools
         .into_iter()
         .map(|(plan, entry, index)| tool(plan, entry, index));
 
-    quote! {
+    let tables = [
+        super::data::static_item(
+            "Every API of this catalog, with default base URLs and auth.",
+            "APIS",
+            &format!("[::toolwright::Api; {api_count}]"),
+            &Data::Array(apis),
+        ),
+        super::data::static_item(
+            "Every tool, sorted by name.",
+            "TOOLS",
+            &format!("[::toolwright::Tool; {tool_count}]"),
+            &Data::Array(tools.collect()),
+        ),
+    ]
+    .join("\n");
+    let code = quote! {
         #(#modules)*
-
-        /// Every API of this catalog, with default base URLs and auth.
-        #[allow(dead_code)]
-        pub static APIS: [::toolwright::Api; #api_count] = [#(#apis),*];
-
-        /// Every tool, sorted by name.
-        #[allow(dead_code)]
-        pub static TOOLS: [::toolwright::Tool; #tool_count] = [#(#tools),*];
 
         /// The generated tool catalog.
         #[allow(dead_code)]
         pub fn catalog() -> ::toolwright::Catalog {
             ::toolwright::Catalog::from_static(&TOOLS, &APIS)
         }
-    }
+    };
+    (code, tables)
 }
 
 /// Rustdoc for an API module: its description, then the adapter's Markdown body.
@@ -87,105 +97,127 @@ fn module_doc(api: &ir::Api) -> String {
     doc.trim_end().to_owned()
 }
 
-fn cow(text: &str) -> TokenStream {
-    quote!(::toolwright::__private::Cow::Borrowed(#text))
-}
-
-fn api(api: &ir::Api) -> TokenStream {
-    let name = cow(&api.name);
-    let base_url = cow(&api.base_url);
-    let schemes = api.schemes.iter().map(|scheme| {
-        let name = cow(&scheme.name);
-        let kind = match &scheme.kind {
-            ir::SchemeKind::Bearer { token_env } => {
-                let env = cow(token_env);
-                quote!(::toolwright::SchemeKind::Bearer { token_env: #env })
-            }
-            ir::SchemeKind::ApiKey { key_env, placement } => {
-                let env = cow(key_env);
-                let placement = match placement {
-                    ir::KeyPlacement::Header(n) => {
-                        let n = cow(n);
-                        quote!(::toolwright::KeyPlacement::Header(#n))
-                    }
-                    ir::KeyPlacement::Query(n) => {
-                        let n = cow(n);
-                        quote!(::toolwright::KeyPlacement::Query(#n))
-                    }
-                    ir::KeyPlacement::Cookie(n) => {
-                        let n = cow(n);
-                        quote!(::toolwright::KeyPlacement::Cookie(#n))
-                    }
-                };
-                quote!(::toolwright::SchemeKind::ApiKey { key_env: #env, placement: #placement })
-            }
-            ir::SchemeKind::Basic {
-                username_env,
-                password_env,
-            } => {
-                let (u, p) = (cow(username_env), cow(password_env));
-                quote!(::toolwright::SchemeKind::Basic { username_env: #u, password_env: #p })
-            }
-        };
-        quote!(::toolwright::SecurityScheme { name: #name, kind: #kind })
-    });
+fn api(api: &ir::Api) -> Data {
+    let schemes = api
+        .schemes
+        .iter()
+        .map(|scheme| {
+            let kind = match &scheme.kind {
+                ir::SchemeKind::Bearer { token_env } => Data::Struct(
+                    "::toolwright::SchemeKind::Bearer",
+                    vec![("token_env", Data::cow(token_env))],
+                ),
+                ir::SchemeKind::ApiKey { key_env, placement } => {
+                    let (variant, name) = match placement {
+                        ir::KeyPlacement::Header(n) => ("Header", n),
+                        ir::KeyPlacement::Query(n) => ("Query", n),
+                        ir::KeyPlacement::Cookie(n) => ("Cookie", n),
+                    };
+                    let placement = Data::Wrap(
+                        match variant {
+                            "Header" => "::toolwright::KeyPlacement::Header(",
+                            "Query" => "::toolwright::KeyPlacement::Query(",
+                            _ => "::toolwright::KeyPlacement::Cookie(",
+                        },
+                        Box::new(Data::cow(name)),
+                        ")",
+                    );
+                    Data::Struct(
+                        "::toolwright::SchemeKind::ApiKey",
+                        vec![("key_env", Data::cow(key_env)), ("placement", placement)],
+                    )
+                }
+                ir::SchemeKind::Basic {
+                    username_env,
+                    password_env,
+                } => Data::Struct(
+                    "::toolwright::SchemeKind::Basic",
+                    vec![
+                        ("username_env", Data::cow(username_env)),
+                        ("password_env", Data::cow(password_env)),
+                    ],
+                ),
+            };
+            Data::Struct(
+                "::toolwright::SecurityScheme",
+                vec![("name", Data::cow(&scheme.name)), ("kind", kind)],
+            )
+        })
+        .collect();
     let definitions = super::definitions(api)
         .into_iter()
         .map(|(name, input, output)| {
-            let (name, input, output) = (cow(&name), cow(&input), cow(&output));
-            quote!(::toolwright::Definition { name: #name, input: #input, output: #output })
-        });
-    let meta = if api.meta.is_empty() {
-        quote!(::std::option::Option::None)
-    } else {
-        let text = cow(&serde_json::to_string(&api.meta).unwrap_or_default());
-        quote!(::std::option::Option::Some(#text))
-    };
-    quote! {
-        ::toolwright::Api {
-            name: #name,
-            base_url: #base_url,
-            schemes: ::toolwright::__private::Cow::Borrowed(&[#(#schemes),*]),
-            definitions: ::toolwright::__private::Cow::Borrowed(&[#(#definitions),*]),
-            meta: #meta,
-        }
-    }
+            Data::Struct(
+                "::toolwright::Definition",
+                vec![
+                    ("name", Data::cow(&name)),
+                    ("input", Data::cow(&input)),
+                    ("output", Data::cow(&output)),
+                ],
+            )
+        })
+        .collect();
+    let meta = (!api.meta.is_empty())
+        .then(|| Data::cow(&serde_json::to_string(&api.meta).unwrap_or_default()));
+    Data::Struct(
+        "::toolwright::Api",
+        vec![
+            ("name", Data::cow(&api.name)),
+            ("base_url", Data::cow(&api.base_url)),
+            ("schemes", Data::cow_slice(schemes)),
+            ("definitions", Data::cow_slice(definitions)),
+            ("meta", Data::option(meta)),
+        ],
+    )
 }
 
-fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> TokenStream {
-    let module = names::ident(&entry.module);
-    let input = names::ident(&format!("{}Input", names::pascal(&plan.name)));
-    let name = cow(&plan.name);
-    let title = cow(&plan.title);
-    let description = cow(&plan.description);
-    let input_schema = cow(&plan.input_schema.to_string());
-    let output_schema = match &plan.output_schema {
-        Some(s) => {
-            let s = cow(&s.to_string());
-            quote!(::std::option::Option::Some(#s))
-        }
-        None => quote!(::std::option::Option::None),
-    };
-    let meta = cow(&plan.meta.to_string());
+fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
+    let module = names::ident(&entry.module).to_string();
+    let input = names::ident(&format!("{}Input", names::pascal(&plan.name))).to_string();
     let a = plan.annotations;
-    let (read_only, destructive, idempotent, open_world) =
-        (a.read_only, a.destructive, a.idempotent, a.open_world);
-    quote! {
-        ::toolwright::Tool {
-            name: #name,
-            title: #title,
-            description: #description,
-            input_schema: #input_schema,
-            output_schema: #output_schema,
-            annotations: ::toolwright::Annotations {
-                read_only: #read_only,
-                destructive: #destructive,
-                idempotent: #idempotent,
-                open_world: #open_world,
-            },
-            meta: ::std::option::Option::Some(#meta),
-            operation: ::toolwright::__private::Cow::Borrowed(&#module::OPERATIONS[#index]),
-            validate: ::std::option::Option::Some(::toolwright::validate::typed::<#module::#input>),
-        }
-    }
+    Data::Struct(
+        "::toolwright::Tool",
+        vec![
+            ("name", Data::cow(&plan.name)),
+            ("title", Data::cow(&plan.title)),
+            ("description", Data::cow(&plan.description)),
+            ("input_schema", Data::cow(&plan.input_schema.to_string())),
+            (
+                "output_schema",
+                Data::option(
+                    plan.output_schema
+                        .as_ref()
+                        .map(|s| Data::cow(&s.to_string())),
+                ),
+            ),
+            (
+                "annotations",
+                Data::Struct(
+                    "::toolwright::Annotations",
+                    vec![
+                        ("read_only", Data::bool(a.read_only)),
+                        ("destructive", Data::bool(a.destructive)),
+                        ("idempotent", Data::bool(a.idempotent)),
+                        ("open_world", Data::bool(a.open_world)),
+                    ],
+                ),
+            ),
+            (
+                "meta",
+                Data::option(Some(Data::cow(&plan.meta.to_string()))),
+            ),
+            (
+                "operation",
+                Data::Raw(format!(
+                    "::toolwright::__private::Cow::Borrowed(&{module}::OPERATIONS[{index}])"
+                )),
+            ),
+            (
+                "validate",
+                Data::Raw(format!(
+                    "::std::option::Option::Some(::toolwright::validate::typed::<{module}::{input}>)"
+                )),
+            ),
+        ],
+    )
 }

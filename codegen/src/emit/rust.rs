@@ -4,19 +4,28 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use serde_json::Value;
 
+use super::data::Data;
 use super::names::{self, Scope};
 use super::plan::{ParamPlan, ToolPlan, ValueKind};
 use crate::ir::{self, BodyEncoding, Direction, Method, ParamLocation, Schema, SchemaType};
 
 /// The body of `{module}.rs`.
-pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
+/// An API module's code: its types (one item each, so that formatting can be split)
+/// and the client. Its `OPERATIONS` table comes from [`operations_table`].
+pub struct ModuleCode {
+    pub types: Vec<TokenStream>,
+    pub client: TokenStream,
+    /// Client methods, for balancing formatting work.
+    pub methods: usize,
+}
+
+pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> ModuleCode {
     let mut types = TypeGen::new(&api.definitions);
     types.definitions(&super::reachable_definitions(api));
     let mut methods = Vec::new();
-    let mut operations = Vec::new();
     for (index, (op, plan)) in api.operations.iter().zip(plans).enumerate() {
         let pascal = names::pascal(&op.name);
         let input_schema = Schema {
@@ -54,18 +63,14 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
                 #body
             }
         });
-        operations.push(operation(plan));
     }
-    let count = proc_macro2::Literal::usize_unsuffixed(operations.len());
-    let items = types.items;
+    let methods_count = methods.len();
     let client_doc = names::doc(&format!(
         "Typed client for the `{}` API ({}). Every method runs through the shared \
          [`toolwright::Executor`], like call-by-name does.",
         api.name, api.version
     ));
-    quote! {
-        #(#items)*
-
+    let client = quote! {
         #client_doc
         #[derive(Debug, Clone)]
         pub struct Client {
@@ -86,10 +91,23 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> TokenStream {
 
             #(#methods)*
         }
-
-        /// The operation descriptors the executor runs, in source order.
-        pub static OPERATIONS: [::toolwright::Operation; #count] = [#(#operations),*];
+    };
+    ModuleCode {
+        types: types.items,
+        client,
+        methods: methods_count,
     }
+}
+
+/// The module's `OPERATIONS` table as text (see [`super::data`]): the descriptors the
+/// executor runs, one per operation in source order.
+pub fn operations_table(plans: &[ToolPlan]) -> String {
+    super::data::static_item(
+        "The operation descriptors the executor runs, in source order.",
+        "OPERATIONS",
+        &format!("[::toolwright::Operation; {}]", plans.len()),
+        &Data::Array(plans.iter().map(operation).collect()),
+    )
 }
 
 /// The 2xx responses when they carry different bodies (then the method returns an
@@ -262,36 +280,49 @@ fn error_enum(types: &mut TypeGen<'_>, pascal: &str, op: &ir::Operation) {
     });
 }
 
-fn cow(text: &str) -> TokenStream {
-    quote!(::toolwright::__private::Cow::Borrowed(#text))
-}
-
-fn operation(plan: &ToolPlan) -> TokenStream {
-    let name = cow(&plan.name);
-    let api = cow(&plan.api);
-    let method = format_ident!("{}", method_variant(plan.method));
-    let path = cow(&plan.path);
-    let params = plan.params.iter().map(param);
-    let body = format_ident!("{}", body_variant(plan.body));
-    let content_type = cow(&plan.content_type);
-    let security = plan.security.iter().map(|schemes| {
-        let schemes = schemes.iter().map(|s| cow(s));
-        quote!(::toolwright::Requirement { schemes: ::toolwright::__private::Cow::Borrowed(&[#(#schemes),*]) })
-    });
-    let wrap = plan.wrap_output;
-    quote! {
-        ::toolwright::Operation {
-            name: #name,
-            api: #api,
-            method: ::toolwright::Method::#method,
-            path: #path,
-            params: ::toolwright::__private::Cow::Borrowed(&[#(#params),*]),
-            body: ::toolwright::BodyEncoding::#body,
-            content_type: #content_type,
-            security: ::toolwright::__private::Cow::Borrowed(&[#(#security),*]),
-            wrap_output: #wrap,
-        }
-    }
+fn operation(plan: &ToolPlan) -> Data {
+    let security = plan
+        .security
+        .iter()
+        .map(|schemes| {
+            Data::Struct(
+                "::toolwright::Requirement",
+                vec![(
+                    "schemes",
+                    Data::cow_slice(schemes.iter().map(|s| Data::cow(s)).collect()),
+                )],
+            )
+        })
+        .collect();
+    Data::Struct(
+        "::toolwright::Operation",
+        vec![
+            ("name", Data::cow(&plan.name)),
+            ("api", Data::cow(&plan.api)),
+            (
+                "method",
+                Data::Raw(format!(
+                    "::toolwright::Method::{}",
+                    method_variant(plan.method)
+                )),
+            ),
+            ("path", Data::cow(&plan.path)),
+            (
+                "params",
+                Data::cow_slice(plan.params.iter().map(param).collect()),
+            ),
+            (
+                "body",
+                Data::Raw(format!(
+                    "::toolwright::BodyEncoding::{}",
+                    body_variant(plan.body)
+                )),
+            ),
+            ("content_type", Data::cow(&plan.content_type)),
+            ("security", Data::cow_slice(security)),
+            ("wrap_output", Data::bool(plan.wrap_output)),
+        ],
+    )
 }
 
 /// Variant names shared with the runtime's enums (the CLI maps the same names).
@@ -353,25 +384,32 @@ pub fn kind_variant(k: ValueKind) -> &'static str {
     }
 }
 
-fn param(p: &ParamPlan) -> TokenStream {
-    let field = cow(&p.field);
-    let wire = cow(&p.wire_name);
-    let location = format_ident!("{}", location_variant(p.location));
-    let kind = format_ident!("{}", kind_variant(p.kind));
-    let style = format_ident!("{}", style_variant(p.style));
-    let (required, explode, allow_reserved) = (p.required, p.explode, p.allow_reserved);
-    quote! {
-        ::toolwright::Param {
-            field: #field,
-            wire_name: #wire,
-            location: ::toolwright::ParamLocation::#location,
-            required: #required,
-            kind: ::toolwright::ValueKind::#kind,
-            style: ::toolwright::Style::#style,
-            explode: #explode,
-            allow_reserved: #allow_reserved,
-        }
-    }
+fn param(p: &ParamPlan) -> Data {
+    Data::Struct(
+        "::toolwright::Param",
+        vec![
+            ("field", Data::cow(&p.field)),
+            ("wire_name", Data::cow(&p.wire_name)),
+            (
+                "location",
+                Data::Raw(format!(
+                    "::toolwright::ParamLocation::{}",
+                    location_variant(p.location)
+                )),
+            ),
+            ("required", Data::bool(p.required)),
+            (
+                "kind",
+                Data::Raw(format!("::toolwright::ValueKind::{}", kind_variant(p.kind))),
+            ),
+            (
+                "style",
+                Data::Raw(format!("::toolwright::Style::{}", style_variant(p.style))),
+            ),
+            ("explode", Data::bool(p.explode)),
+            ("allow_reserved", Data::bool(p.allow_reserved)),
+        ],
+    )
 }
 
 /// Generates the named types a module needs.

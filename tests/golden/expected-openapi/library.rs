@@ -213,47 +213,40 @@ impl Client {
     }
 }
 /// The operation descriptors the executor runs, in source order.
+#[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 5] = [
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_book"),
         api: ::toolwright::__private::Cow::Borrowed("library"),
         method: ::toolwright::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/books/{isbn}"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("isbn"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("isbn"),
-                    location: ::toolwright::ParamLocation::Path,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("fields"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("fields"),
-                    location: ::toolwright::ParamLocation::Query,
-                    required: false,
-                    kind: ::toolwright::ValueKind::Array,
-                    style: ::toolwright::Style::Form,
-                    explode: false,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("isbn"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("isbn"),
+                location: ::toolwright::ParamLocation::Path,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Simple,
+                explode: false,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("fields"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("fields"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::Array,
+                style: ::toolwright::Style::Form,
+                explode: false,
+                allow_reserved: false,
+            },
+        ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
-        security: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("oauth")],
-                    ),
-                },
-            ],
-        ),
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth")]),
+        }]),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -272,56 +265,48 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         api: ::toolwright::__private::Cow::Borrowed("library"),
         method: ::toolwright::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/members"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("joined"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("joined"),
-                    location: ::toolwright::ParamLocation::Body,
-                    required: false,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("name"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                    location: ::toolwright::ParamLocation::Body,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("password"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("password"),
-                    location: ::toolwright::ParamLocation::Body,
-                    required: false,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("joined"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("joined"),
+                location: ::toolwright::ParamLocation::Body,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("name"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
+                location: ::toolwright::ParamLocation::Body,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("password"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("password"),
+                location: ::toolwright::ParamLocation::Body,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+            },
+        ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
-        security: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("session")],
-                    ),
-                },
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("oidc")],
-                    ),
-                },
-            ],
-        ),
+        security: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Requirement {
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("session")]),
+            },
+            ::toolwright::Requirement {
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oidc")]),
+            },
+        ]),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -329,20 +314,16 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         api: ::toolwright::__private::Cow::Borrowed("library"),
         method: ::toolwright::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/members/{id}"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("id"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                    location: ::toolwright::ParamLocation::Path,
-                    required: true,
-                    kind: ::toolwright::ValueKind::Integer,
-                    style: ::toolwright::Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+            field: ::toolwright::__private::Cow::Borrowed("id"),
+            wire_name: ::toolwright::__private::Cow::Borrowed("id"),
+            location: ::toolwright::ParamLocation::Path,
+            required: true,
+            kind: ::toolwright::ValueKind::Integer,
+            style: ::toolwright::Style::Simple,
+            explode: false,
+            allow_reserved: false,
+        }]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         security: ::toolwright::__private::Cow::Borrowed(&[]),

@@ -14,250 +14,161 @@ pub mod library {
 pub mod shop {
     include!("shop.rs");
 }
+/// The generated tool catalog.
+#[allow(dead_code)]
+pub fn catalog() -> ::toolwright::Catalog {
+    ::toolwright::Catalog::from_static(&TOOLS, &APIS)
+}
+
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
 pub static APIS: [::toolwright::Api; 2] = [
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("library"),
-        base_url: ::toolwright::__private::Cow::Borrowed(
-            "https://library.example.org/api",
-        ),
-        schemes: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("oauth"),
-                    kind: ::toolwright::SchemeKind::Bearer {
-                        token_env: ::toolwright::__private::Cow::Borrowed(
-                            "LIBRARY_OAUTH",
-                        ),
-                    },
+        base_url: ::toolwright::__private::Cow::Borrowed("https://library.example.org/api"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::SecurityScheme {
+                name: ::toolwright::__private::Cow::Borrowed("oauth"),
+                kind: ::toolwright::SchemeKind::Bearer {
+                    token_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OAUTH"),
                 },
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("oidc"),
-                    kind: ::toolwright::SchemeKind::Bearer {
-                        token_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OIDC"),
-                    },
+            },
+            ::toolwright::SecurityScheme {
+                name: ::toolwright::__private::Cow::Borrowed("oidc"),
+                kind: ::toolwright::SchemeKind::Bearer {
+                    token_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OIDC"),
                 },
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("session"),
-                    kind: ::toolwright::SchemeKind::ApiKey {
-                        key_env: ::toolwright::__private::Cow::Borrowed(
-                            "LIBRARY_SESSION",
-                        ),
-                        placement: ::toolwright::KeyPlacement::Cookie(
-                            ::toolwright::__private::Cow::Borrowed("LIB_SESSION"),
-                        ),
-                    },
+            },
+            ::toolwright::SecurityScheme {
+                name: ::toolwright::__private::Cow::Borrowed("session"),
+                kind: ::toolwright::SchemeKind::ApiKey {
+                    key_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_SESSION"),
+                    placement: ::toolwright::KeyPlacement::Cookie(::toolwright::__private::Cow::Borrowed("LIB_SESSION")),
                 },
-            ],
-        ),
-        definitions: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Book"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"additionalProperties\":false,\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"}",
-                    ),
-                },
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Item"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"discriminator\":{\"propertyName\":\"kind\"},\"oneOf\":[{\"$ref\":\"#/$defs/Book\"},{\"$ref\":\"#/$defs/Magazine\"}]}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"discriminator\":{\"propertyName\":\"kind\"},\"oneOf\":[{\"$ref\":\"#/$defs/Book\"},{\"$ref\":\"#/$defs/Magazine\"}]}",
-                    ),
-                },
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Magazine"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"additionalProperties\":false,\"properties\":{\"issue\":{\"type\":\"integer\"},\"kind\":{\"const\":\"magazine\"}},\"required\":[\"issue\",\"kind\"],\"type\":\"object\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"properties\":{\"issue\":{\"type\":\"integer\"},\"kind\":{\"const\":\"magazine\"}},\"required\":[\"issue\",\"kind\"],\"type\":\"object\"}",
-                    ),
-                },
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Member"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"additionalProperties\":false,\"properties\":{\"joined\":{\"format\":\"date\",\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"password\":{\"minLength\":8,\"type\":\"string\",\"writeOnly\":true}},\"required\":[\"name\"],\"type\":\"object\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"properties\":{\"id\":{\"readOnly\":true,\"type\":\"integer\"},\"joined\":{\"format\":\"date\",\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}",
-                    ),
-                },
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Shelf"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"additionalProperties\":false,\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}",
-                    ),
-                },
-            ],
-        ),
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"info\":{\"summary\":\"Books and members.\",\"title\":\"Library\",\"version\":\"1.0.0\"},\"openapi\":\"3.1.0\",\"servers\":[{\"url\":\"https://library.example.org/api\"}],\"webhooks\":{\"bookReturned\":{\"post\":{\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Book\"}}}},\"responses\":{\"200\":{\"description\":\"Ack.\"}}}}}}",
-            ),
-        ),
+            },
+        ]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Book"),
+                input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"authorId":{"type":"integer"},"isbn":{"type":"string"},"kind":{"const":"book"},"pages":{"exclusiveMinimum":0,"type":"integer"},"ratings":{"additionalProperties":{"type":"number"},"type":"object"},"shelf":{"$ref":"#/$defs/Shelf","description":"Where it stands."},"subtitle":{"type":["string","null"]},"title":{"examples":["Dune"],"type":"string"}},"required":["isbn","title","kind"],"type":"object"}"##),
+                output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"authorId":{"type":"integer"},"isbn":{"type":"string"},"kind":{"const":"book"},"pages":{"exclusiveMinimum":0,"type":"integer"},"ratings":{"additionalProperties":{"type":"number"},"type":"object"},"shelf":{"$ref":"#/$defs/Shelf","description":"Where it stands."},"subtitle":{"type":["string","null"]},"title":{"examples":["Dune"],"type":"string"}},"required":["isbn","title","kind"],"type":"object"}"##),
+            },
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Item"),
+                input: ::toolwright::__private::Cow::Borrowed(r##"{"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/Book"},{"$ref":"#/$defs/Magazine"}]}"##),
+                output: ::toolwright::__private::Cow::Borrowed(r##"{"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/Book"},{"$ref":"#/$defs/Magazine"}]}"##),
+            },
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Magazine"),
+                input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"issue":{"type":"integer"},"kind":{"const":"magazine"}},"required":["issue","kind"],"type":"object"}"#),
+                output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"issue":{"type":"integer"},"kind":{"const":"magazine"}},"required":["issue","kind"],"type":"object"}"#),
+            },
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Member"),
+                input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"joined":{"format":"date","type":"string"},"name":{"type":"string"},"password":{"minLength":8,"type":"string","writeOnly":true}},"required":["name"],"type":"object"}"#),
+                output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"readOnly":true,"type":"integer"},"joined":{"format":"date","type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}"#),
+            },
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Shelf"),
+                input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"children":{"items":{"$ref":"#/$defs/Shelf"},"type":"array"},"label":{"type":"string"},"parent":{"$ref":"#/$defs/Shelf"}},"required":["label"],"type":"object"}"##),
+                output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"children":{"items":{"$ref":"#/$defs/Shelf"},"type":"array"},"label":{"type":"string"},"parent":{"$ref":"#/$defs/Shelf"}},"required":["label"],"type":"object"}"##),
+            },
+        ]),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"info":{"summary":"Books and members.","title":"Library","version":"1.0.0"},"openapi":"3.1.0","servers":[{"url":"https://library.example.org/api"}],"webhooks":{"bookReturned":{"post":{"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Book"}}}},"responses":{"200":{"description":"Ack."}}}}}}"##)),
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("shop"),
-        base_url: ::toolwright::__private::Cow::Borrowed(
-            "https://eu.shop.example.com/v2",
-        ),
-        schemes: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("apiKey"),
-                    kind: ::toolwright::SchemeKind::ApiKey {
-                        key_env: ::toolwright::__private::Cow::Borrowed("SHOP_API_KEY"),
-                        placement: ::toolwright::KeyPlacement::Header(
-                            ::toolwright::__private::Cow::Borrowed("X-API-Key"),
-                        ),
-                    },
+        base_url: ::toolwright::__private::Cow::Borrowed("https://eu.shop.example.com/v2"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::SecurityScheme {
+                name: ::toolwright::__private::Cow::Borrowed("apiKey"),
+                kind: ::toolwright::SchemeKind::ApiKey {
+                    key_env: ::toolwright::__private::Cow::Borrowed("SHOP_API_KEY"),
+                    placement: ::toolwright::KeyPlacement::Header(::toolwright::__private::Cow::Borrowed("X-API-Key")),
                 },
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("basicAuth"),
-                    kind: ::toolwright::SchemeKind::Basic {
-                        username_env: ::toolwright::__private::Cow::Borrowed(
-                            "SHOP_BASIC_AUTH_USERNAME",
-                        ),
-                        password_env: ::toolwright::__private::Cow::Borrowed(
-                            "SHOP_BASIC_AUTH_PASSWORD",
-                        ),
-                    },
+            },
+            ::toolwright::SecurityScheme {
+                name: ::toolwright::__private::Cow::Borrowed("basicAuth"),
+                kind: ::toolwright::SchemeKind::Basic {
+                    username_env: ::toolwright::__private::Cow::Borrowed("SHOP_BASIC_AUTH_USERNAME"),
+                    password_env: ::toolwright::__private::Cow::Borrowed("SHOP_BASIC_AUTH_PASSWORD"),
                 },
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("bearerAuth"),
-                    kind: ::toolwright::SchemeKind::Bearer {
-                        token_env: ::toolwright::__private::Cow::Borrowed(
-                            "SHOP_BEARER_AUTH",
-                        ),
-                    },
+            },
+            ::toolwright::SecurityScheme {
+                name: ::toolwright::__private::Cow::Borrowed("bearerAuth"),
+                kind: ::toolwright::SchemeKind::Bearer {
+                    token_env: ::toolwright::__private::Cow::Borrowed("SHOP_BEARER_AUTH"),
                 },
-            ],
-        ),
-        definitions: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Money"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"additionalProperties\":false,\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"properties\":{\"amount\":{\"description\":\"Amount in cents.\",\"type\":\"integer\"},\"currency\":{\"examples\":[\"EUR\"],\"pattern\":\"^[A-Z]{3}$\",\"type\":\"string\"}},\"required\":[\"amount\",\"currency\"],\"type\":\"object\"}",
-                    ),
-                },
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("OrderStatus"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"enum\":[\"pending\",\"paid\",\"shipped\"],\"type\":\"string\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"enum\":[\"pending\",\"paid\",\"shipped\"],\"type\":\"string\"}",
-                    ),
-                },
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Problem"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"additionalProperties\":false,\"properties\":{\"detail\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"properties\":{\"detail\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"type\":\"object\"}",
-                    ),
-                },
-                ::toolwright::Definition {
-                    name: ::toolwright::__private::Cow::Borrowed("Product"),
-                    input: ::toolwright::__private::Cow::Borrowed(
-                        "{\"additionalProperties\":false,\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\"],\"type\":\"object\"}",
-                    ),
-                    output: ::toolwright::__private::Cow::Borrowed(
-                        "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
-                    ),
-                },
-            ],
-        ),
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"info\":{\"description\":\"A small shop: products, images, orders.\\nExercises every parameter location and style, four body media types and\\nthree security schemes.\\n\",\"title\":\"Shop API\",\"version\":\"2.1.0\"},\"openapi\":\"3.0.3\",\"servers\":[{\"url\":\"https://{region}.shop.example.com/v2\",\"variables\":{\"region\":{\"default\":\"eu\",\"enum\":[\"eu\",\"us\"]}}}],\"tags\":[{\"name\":\"products\"}],\"x-audience\":\"partners\"}",
-            ),
-        ),
+            },
+        ]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Money"),
+                input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"amount":{"description":"Amount in cents.","type":"integer"},"currency":{"examples":["EUR"],"pattern":"^[A-Z]{3}$","type":"string"}},"required":["amount","currency"],"type":"object"}"#),
+                output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"amount":{"description":"Amount in cents.","type":"integer"},"currency":{"examples":["EUR"],"pattern":"^[A-Z]{3}$","type":"string"}},"required":["amount","currency"],"type":"object"}"#),
+            },
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("OrderStatus"),
+                input: ::toolwright::__private::Cow::Borrowed(r#"{"enum":["pending","paid","shipped"],"type":"string"}"#),
+                output: ::toolwright::__private::Cow::Borrowed(r#"{"enum":["pending","paid","shipped"],"type":"string"}"#),
+            },
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Problem"),
+                input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"detail":{"type":"string"},"title":{"type":"string"}},"type":"object"}"#),
+                output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"detail":{"type":"string"},"title":{"type":"string"}},"type":"object"}"#),
+            },
+            ::toolwright::Definition {
+                name: ::toolwright::__private::Cow::Borrowed("Product"),
+                input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"discontinued":{"type":["boolean","null"]},"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price"],"type":"object"}"##),
+                output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"discontinued":{"type":["boolean","null"]},"id":{"format":"int64","readOnly":true,"type":"integer"},"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price","id"],"type":"object"}"##),
+            },
+        ]),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"info":{"description":"A small shop: products, images, orders.\nExercises every parameter location and style, four body media types and\nthree security schemes.\n","title":"Shop API","version":"2.1.0"},"openapi":"3.0.3","servers":[{"url":"https://{region}.shop.example.com/v2","variables":{"region":{"default":"eu","enum":["eu","us"]}}}],"tags":[{"name":"products"}],"x-audience":"partners"}"#)),
     },
 ];
+
 /// Every tool, sorted by name.
 #[allow(dead_code)]
 pub static TOOLS: [::toolwright::Tool; 14] = [
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("createProduct"),
         title: ::toolwright::__private::Cow::Borrowed("Create product"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Create a product\n\nRequest body: The product to create.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Create a product
+
+Request body: The product to create."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price"],"type":"object"}"##),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"discontinued":{"type":["boolean","null"]},"id":{"format":"int64","readOnly":true,"type":"integer"},"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price","id"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"create\",\"method\":\"POST\",\"native\":{\"operationId\":\"createProduct\",\"requestMediaTypes\":[\"application/json\"],\"responses\":{\"201\":{\"description\":\"Created.\",\"mediaTypes\":[\"application/json\"]},\"202\":{\"description\":\"Held for review.\",\"mediaTypes\":[\"application/json\"]},\"422\":{\"description\":\"Invalid product.\",\"mediaTypes\":[\"application/json\"]}},\"tags\":[\"products\"]},\"path\":\"/products\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[3usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::CreateProductInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"create","method":"POST","native":{"operationId":"createProduct","requestMediaTypes":["application/json"],"responses":{"201":{"description":"Created.","mediaTypes":["application/json"]},"202":{"description":"Held for review.","mediaTypes":["application/json"]},"422":{"description":"Invalid product.","mediaTypes":["application/json"]}},"tags":["products"]},"path":"/products"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[3]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::CreateProductInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("create_member"),
         title: ::toolwright::__private::Cow::Borrowed("Create member"),
         description: ::toolwright::__private::Cow::Borrowed("Register a member"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"joined\":{\"format\":\"date\",\"type\":\"string\"},\"name\":{\"type\":\"string\"},\"password\":{\"minLength\":8,\"type\":\"string\",\"writeOnly\":true}},\"required\":[\"name\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"id\":{\"readOnly\":true,\"type\":\"integer\"},\"joined\":{\"format\":\"date\",\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"joined":{"format":"date","type":"string"},"name":{"type":"string"},"password":{"minLength":8,"type":"string","writeOnly":true}},"required":["name"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"readOnly":true,"type":"integer"},"joined":{"format":"date","type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"library\",\"apiVersion\":\"1.0.0\",\"crude\":\"create\",\"method\":\"POST\",\"native\":{\"operationId\":\"create-member\",\"originalName\":\"create-member\",\"requestMediaTypes\":[\"application/json\"],\"responses\":{\"201\":{\"description\":\"Created.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/members\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[2usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<library::CreateMemberInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"library","apiVersion":"1.0.0","crude":"create","method":"POST","native":{"operationId":"create-member","originalName":"create-member","requestMediaTypes":["application/json"],"responses":{"201":{"description":"Created.","mediaTypes":["application/json"]}}},"path":"/members"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[2]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<library::CreateMemberInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("deleteProduct"),
         title: ::toolwright::__private::Cow::Borrowed("Delete product"),
         description: ::toolwright::__private::Cow::Borrowed("Delete a product"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"productId\":{\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"productId\"],\"type\":\"object\"}",
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"productId":{"format":"int64","type":"integer"}},"required":["productId"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -265,335 +176,186 @@ pub static TOOLS: [::toolwright::Tool; 14] = [
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"delete\",\"dangerLevel\":\"destructive\",\"method\":\"DELETE\",\"native\":{\"operationId\":\"deleteProduct\",\"responses\":{\"204\":{\"description\":\"Deleted.\"}},\"x-destructive\":true},\"path\":\"/products/{productId}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[6usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::DeleteProductInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"delete","dangerLevel":"destructive","method":"DELETE","native":{"operationId":"deleteProduct","responses":{"204":{"description":"Deleted."}},"x-destructive":true},"path":"/products/{productId}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[6]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::DeleteProductInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("getProduct"),
         title: ::toolwright::__private::Cow::Borrowed("Get product"),
         description: ::toolwright::__private::Cow::Borrowed("Get one product"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"productId\":{\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"productId\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"productId":{"format":"int64","type":"integer"}},"required":["productId"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"discontinued":{"type":["boolean","null"]},"id":{"format":"int64","readOnly":true,"type":"integer"},"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price","id"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"read\",\"method\":\"GET\",\"native\":{\"operationId\":\"getProduct\",\"responses\":{\"200\":{\"description\":\"The product.\",\"mediaTypes\":[\"application/json\"]},\"default\":{\"description\":\"Error.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/products/{productId}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[4usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::GetProductInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"read","method":"GET","native":{"operationId":"getProduct","responses":{"200":{"description":"The product.","mediaTypes":["application/json"]},"default":{"description":"Error.","mediaTypes":["application/json"]}}},"path":"/products/{productId}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[4]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::GetProductInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("get_book"),
         title: ::toolwright::__private::Cow::Borrowed("Get book"),
         description: ::toolwright::__private::Cow::Borrowed("Fetch a book"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"fields\":{\"contentMediaType\":\"application/json\",\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"isbn\":{\"pattern\":\"^[0-9-]{10,17}$\",\"type\":\"string\"}},\"required\":[\"isbn\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"description\":\"The book, with its shelf.\",\"properties\":{\"authorId\":{\"type\":\"integer\"},\"isbn\":{\"type\":\"string\"},\"kind\":{\"const\":\"book\"},\"pages\":{\"exclusiveMinimum\":0,\"type\":\"integer\"},\"ratings\":{\"additionalProperties\":{\"type\":\"number\"},\"type\":\"object\"},\"shelf\":{\"$ref\":\"#/$defs/Shelf\",\"description\":\"Where it stands.\"},\"subtitle\":{\"type\":[\"string\",\"null\"]},\"title\":{\"examples\":[\"Dune\"],\"type\":\"string\"}},\"required\":[\"isbn\",\"title\",\"kind\"],\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"fields":{"contentMediaType":"application/json","items":{"type":"string"},"type":"array"},"isbn":{"pattern":"^[0-9-]{10,17}$","type":"string"}},"required":["isbn"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"description":"The book, with its shelf.","properties":{"authorId":{"type":"integer"},"isbn":{"type":"string"},"kind":{"const":"book"},"pages":{"exclusiveMinimum":0,"type":"integer"},"ratings":{"additionalProperties":{"type":"number"},"type":"object"},"shelf":{"$ref":"#/$defs/Shelf","description":"Where it stands."},"subtitle":{"type":["string","null"]},"title":{"examples":["Dune"],"type":"string"}},"required":["isbn","title","kind"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"library\",\"apiVersion\":\"1.0.0\",\"crude\":\"read\",\"method\":\"GET\",\"native\":{\"operationId\":\"get-book\",\"originalName\":\"get-book\",\"responses\":{\"200\":{\"description\":\"The book.\",\"links\":{\"author\":{\"operationId\":\"get-member\",\"parameters\":{\"id\":\"$response.body#/authorId\"}}},\"mediaTypes\":[\"application/json\"]},\"404\":{\"description\":\"No such book.\"}},\"x-rate-limit\":100},\"path\":\"/books/{isbn}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[0usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<library::GetBookInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"library","apiVersion":"1.0.0","crude":"read","method":"GET","native":{"operationId":"get-book","originalName":"get-book","responses":{"200":{"description":"The book.","links":{"author":{"operationId":"get-member","parameters":{"id":"$response.body#/authorId"}}},"mediaTypes":["application/json"]},"404":{"description":"No such book."}},"x-rate-limit":100},"path":"/books/{isbn}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[0]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<library::GetBookInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("get_member"),
         title: ::toolwright::__private::Cow::Borrowed("Get member"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Fetches a single member by id. Calls `GET /members/{id}` on the library API.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"id\":{\"exclusiveMinimum\":0,\"type\":\"integer\"}},\"required\":[\"id\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"id\":{\"readOnly\":true,\"type\":\"integer\"},\"joined\":{\"format\":\"date\",\"type\":\"string\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Fetches a single member by id. Calls `GET /members/{id}` on the library API."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"exclusiveMinimum":0,"type":"integer"}},"required":["id"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"readOnly":true,"type":"integer"},"joined":{"format":"date","type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"library\",\"apiVersion\":\"1.0.0\",\"crude\":\"read\",\"method\":\"GET\",\"native\":{\"operationId\":\"get-member\",\"originalName\":\"get-member\",\"responses\":{\"200\":{\"description\":\"A member.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/members/{id}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[3usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<library::GetMemberInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"library","apiVersion":"1.0.0","crude":"read","method":"GET","native":{"operationId":"get-member","originalName":"get-member","responses":{"200":{"description":"A member.","mediaTypes":["application/json"]}}},"path":"/members/{id}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[3]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<library::GetMemberInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("get_search"),
         title: ::toolwright::__private::Cow::Borrowed("Get search"),
         description: ::toolwright::__private::Cow::Borrowed("Search by ids and colours"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"colors\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"ids\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\"},\"price\":{\"additionalProperties\":false,\"properties\":{\"max\":{\"type\":\"integer\"},\"min\":{\"type\":\"integer\"}},\"type\":\"object\"}},\"required\":[\"ids\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"result\":{\"items\":{\"type\":\"integer\"},\"type\":\"array\"}},\"required\":[\"result\"],\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"colors":{"items":{"type":"string"},"type":"array"},"ids":{"items":{"type":"integer"},"type":"array"},"price":{"additionalProperties":false,"properties":{"max":{"type":"integer"},"min":{"type":"integer"}},"type":"object"}},"required":["ids"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"items":{"type":"integer"},"type":"array"}},"required":["result"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"read\",\"method\":\"GET\",\"native\":{\"responses\":{\"2XX\":{\"description\":\"Matching product ids.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/search\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[8usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::GetSearchInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"read","method":"GET","native":{"responses":{"2XX":{"description":"Matching product ids.","mediaTypes":["application/json"]}}},"path":"/search"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[8]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::GetSearchInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("importCatalog"),
         title: ::toolwright::__private::Cow::Borrowed("Import catalog"),
         description: ::toolwright::__private::Cow::Borrowed("Import products from CSV"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"body\":{\"type\":\"string\"}},\"required\":[\"body\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"result\":{\"type\":\"string\"}},\"required\":[\"result\"],\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"body":{"type":"string"}},"required":["body"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"type":"string"}},"required":["result"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"create\",\"method\":\"POST\",\"native\":{\"operationId\":\"importCatalog\",\"requestMediaTypes\":[\"text/csv\"],\"responses\":{\"202\":{\"description\":\"Queued.\",\"mediaTypes\":[\"text/plain\"]}}},\"path\":\"/imports\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[0usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::ImportCatalogInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"create","method":"POST","native":{"operationId":"importCatalog","requestMediaTypes":["text/csv"],"responses":{"202":{"description":"Queued.","mediaTypes":["text/plain"]}}},"path":"/imports"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[0]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::ImportCatalogInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("listProducts"),
         title: ::toolwright::__private::Cow::Borrowed("List products"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "List products\n\nReturns products, filtered and sorted.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"X-Trace-Id\":{\"type\":\"string\"},\"filter_category\":{\"description\":\"Category slug.\",\"type\":\"string\"},\"limit\":{\"default\":20,\"maximum\":100,\"minimum\":1,\"type\":\"integer\"},\"sort\":{\"enum\":[\"price\",\"name\",\"-price\"],\"type\":\"string\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"top\":{\"type\":\"integer\"}},\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/Product\"},\"type\":\"array\"},\"next\":{\"type\":[\"string\",\"null\"]}},\"required\":[\"items\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("List products
+
+Returns products, filtered and sorted."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"X-Trace-Id":{"type":"string"},"filter_category":{"description":"Category slug.","type":"string"},"limit":{"default":20,"maximum":100,"minimum":1,"type":"integer"},"sort":{"enum":["price","name","-price"],"type":"string"},"tags":{"items":{"type":"string"},"type":"array"},"top":{"type":"integer"}},"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"items":{"items":{"$ref":"#/$defs/Product"},"type":"array"},"next":{"type":["string","null"]}},"required":["items"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"read\",\"method\":\"GET\",\"native\":{\"operationId\":\"listProducts\",\"responses\":{\"200\":{\"description\":\"A page of products.\",\"headers\":{\"X-Total-Count\":{\"schema\":{\"type\":\"integer\"}}},\"mediaTypes\":[\"application/json\"]}},\"tags\":[\"products\"]},\"path\":\"/products\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[2usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::ListProductsInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"read","method":"GET","native":{"operationId":"listProducts","responses":{"200":{"description":"A page of products.","headers":{"X-Total-Count":{"schema":{"type":"integer"}}},"mediaTypes":["application/json"]}},"tags":["products"]},"path":"/products"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[2]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::ListProductsInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("list_items"),
         title: ::toolwright::__private::Cow::Borrowed("List items"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Lists items. Calls `GET /items` on the library API.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{},\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"result\":{\"items\":{\"$ref\":\"#/$defs/Item\"},\"type\":\"array\"}},\"required\":[\"result\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Lists items. Calls `GET /items` on the library API."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{},"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"result":{"items":{"$ref":"#/$defs/Item"},"type":"array"}},"required":["result"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"library\",\"apiVersion\":\"1.0.0\",\"crude\":\"read\",\"method\":\"GET\",\"native\":{\"operationId\":\"list-items\",\"originalName\":\"list-items\",\"responses\":{\"200\":{\"description\":\"Books and magazines.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/items\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[1usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<library::ListItemsInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"library","apiVersion":"1.0.0","crude":"read","method":"GET","native":{"operationId":"list-items","originalName":"list-items","responses":{"200":{"description":"Books and magazines.","mediaTypes":["application/json"]}}},"path":"/items"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[1]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<library::ListItemsInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("replaceProduct"),
         title: ::toolwright::__private::Cow::Borrowed("Replace product"),
         description: ::toolwright::__private::Cow::Borrowed("Replace a product"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"productId\":{\"format\":\"int64\",\"type\":\"integer\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"productId\",\"name\",\"price\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"discontinued\":{\"type\":[\"boolean\",\"null\"]},\"id\":{\"format\":\"int64\",\"readOnly\":true,\"type\":\"integer\"},\"kind\":{\"enum\":[\"physical\",\"digital\"],\"type\":\"string\"},\"name\":{\"maxLength\":80,\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Money\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"name\",\"price\",\"id\"],\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"productId":{"format":"int64","type":"integer"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["productId","name","price"],"type":"object"}"##),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"discontinued":{"type":["boolean","null"]},"id":{"format":"int64","readOnly":true,"type":"integer"},"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price","id"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"update\",\"method\":\"PUT\",\"native\":{\"operationId\":\"replaceProduct\",\"requestMediaTypes\":[\"application/json\",\"application/x-www-form-urlencoded\",\"application/xml\"],\"responses\":{\"200\":{\"description\":\"Replaced.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/products/{productId}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[5usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::ReplaceProductInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"update","method":"PUT","native":{"operationId":"replaceProduct","requestMediaTypes":["application/json","application/x-www-form-urlencoded","application/xml"],"responses":{"200":{"description":"Replaced.","mediaTypes":["application/json"]}}},"path":"/products/{productId}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[5]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::ReplaceProductInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("shelf_tree"),
         title: ::toolwright::__private::Cow::Borrowed("Shelf tree"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "The whole shelf hierarchy.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{},\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Shelf\"},\"type\":\"array\"},\"label\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/$defs/Shelf\"}},\"required\":[\"label\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("The whole shelf hierarchy."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{},"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"children":{"items":{"$ref":"#/$defs/Shelf"},"type":"array"},"label":{"type":"string"},"parent":{"$ref":"#/$defs/Shelf"}},"required":["label"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"library\",\"apiVersion\":\"1.0.0\",\"crude\":\"read\",\"method\":\"GET\",\"native\":{\"operationId\":\"shelf-tree\",\"originalName\":\"shelf-tree\",\"responses\":{\"200\":{\"description\":\"Root shelf.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/shelves/tree\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[4usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<library::ShelfTreeInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"library","apiVersion":"1.0.0","crude":"read","method":"GET","native":{"operationId":"shelf-tree","originalName":"shelf-tree","responses":{"200":{"description":"Root shelf.","mediaTypes":["application/json"]}}},"path":"/shelves/tree"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&library::OPERATIONS[4]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<library::ShelfTreeInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("submitOrder"),
         title: ::toolwright::__private::Cow::Borrowed("Submit order"),
         description: ::toolwright::__private::Cow::Borrowed("Submit an order"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"note\":{\"type\":\"string\"},\"productId\":{\"type\":\"integer\"},\"quantity\":{\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"productId\",\"quantity\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"orderId\":{\"type\":\"string\"},\"status\":{\"$ref\":\"#/$defs/OrderStatus\"}},\"required\":[\"orderId\",\"status\"],\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"note":{"type":"string"},"productId":{"type":"integer"},"quantity":{"minimum":1,"type":"integer"}},"required":["productId","quantity"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"orderId":{"type":"string"},"status":{"$ref":"#/$defs/OrderStatus"}},"required":["orderId","status"],"type":"object"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"create\",\"method\":\"POST\",\"native\":{\"operationId\":\"submitOrder\",\"requestMediaTypes\":[\"application/x-www-form-urlencoded\"],\"responses\":{\"201\":{\"description\":\"Accepted.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/orders\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[1usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::SubmitOrderInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"create","method":"POST","native":{"operationId":"submitOrder","requestMediaTypes":["application/x-www-form-urlencoded"],"responses":{"201":{"description":"Accepted.","mediaTypes":["application/json"]}}},"path":"/orders"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[1]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::SubmitOrderInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("uploadProductImage"),
         title: ::toolwright::__private::Cow::Borrowed("Upload product image"),
         description: ::toolwright::__private::Cow::Borrowed("Upload a product image"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"caption\":{\"type\":\"string\"},\"file\":{\"contentEncoding\":\"base64\",\"description\":\"The image bytes.\",\"format\":\"binary\",\"type\":\"string\"},\"productId\":{\"type\":\"integer\"}},\"required\":[\"productId\",\"file\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"url\":{\"format\":\"uri\",\"type\":\"string\"}},\"type\":\"object\"}",
-            ),
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"caption":{"type":"string"},"file":{"contentEncoding":"base64","description":"The image bytes.","format":"binary","type":"string"},"productId":{"type":"integer"}},"required":["productId","file"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"url":{"format":"uri","type":"string"}},"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"shop\",\"apiVersion\":\"2.1.0\",\"crude\":\"create\",\"method\":\"POST\",\"native\":{\"operationId\":\"uploadProductImage\",\"requestMediaTypes\":[\"multipart/form-data\"],\"responses\":{\"200\":{\"description\":\"Stored.\",\"mediaTypes\":[\"application/json\"]}}},\"path\":\"/products/{productId}/image\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[7usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<shop::UploadProductImageInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"shop","apiVersion":"2.1.0","crude":"create","method":"POST","native":{"operationId":"uploadProductImage","requestMediaTypes":["multipart/form-data"],"responses":{"200":{"description":"Stored.","mediaTypes":["application/json"]}}},"path":"/products/{productId}/image"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&shop::OPERATIONS[7]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<shop::UploadProductImageInput>),
     },
 ];
-/// The generated tool catalog.
-#[allow(dead_code)]
-pub fn catalog() -> ::toolwright::Catalog {
-    ::toolwright::Catalog::from_static(&TOOLS, &APIS)
-}

@@ -111,79 +111,70 @@ impl Client {
     }
 }
 /// The operation descriptors the executor runs, in source order.
+#[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 3] = [
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("create_charge"),
         api: ::toolwright::__private::Cow::Borrowed("billing"),
         method: ::toolwright::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/charges"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("amount"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("amount"),
-                    location: ::toolwright::ParamLocation::Body,
-                    required: true,
-                    kind: ::toolwright::ValueKind::Integer,
-                    style: ::toolwright::Style::Form,
-                    explode: false,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("currency"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("currency"),
-                    location: ::toolwright::ParamLocation::Body,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: false,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("customer"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
-                    location: ::toolwright::ParamLocation::Body,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: false,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
-                    location: ::toolwright::ParamLocation::Header,
-                    required: false,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("session"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("session"),
-                    location: ::toolwright::ParamLocation::Cookie,
-                    required: false,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: false,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("amount"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("amount"),
+                location: ::toolwright::ParamLocation::Body,
+                required: true,
+                kind: ::toolwright::ValueKind::Integer,
+                style: ::toolwright::Style::Form,
+                explode: false,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("currency"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("currency"),
+                location: ::toolwright::ParamLocation::Body,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: false,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("customer"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
+                location: ::toolwright::ParamLocation::Body,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: false,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
+                location: ::toolwright::ParamLocation::Header,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Simple,
+                explode: false,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("session"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("session"),
+                location: ::toolwright::ParamLocation::Cookie,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: false,
+                allow_reserved: false,
+            },
+        ]),
         body: ::toolwright::BodyEncoding::Form,
-        content_type: ::toolwright::__private::Cow::Borrowed(
-            "application/x-www-form-urlencoded",
-        ),
-        security: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("billing")],
-                    ),
-                },
-            ],
-        ),
+        content_type: ::toolwright::__private::Cow::Borrowed("application/x-www-form-urlencoded"),
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
+        }]),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -191,41 +182,33 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
         api: ::toolwright::__private::Cow::Borrowed("billing"),
         method: ::toolwright::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/charges/{charge}/refund"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("charge"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("charge"),
-                    location: ::toolwright::ParamLocation::Path,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("reason"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("reason"),
-                    location: ::toolwright::ParamLocation::Body,
-                    required: false,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: false,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("charge"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("charge"),
+                location: ::toolwright::ParamLocation::Path,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Simple,
+                explode: false,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("reason"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("reason"),
+                location: ::toolwright::ParamLocation::Body,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: false,
+                allow_reserved: false,
+            },
+        ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
-        security: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("billing")],
-                    ),
-                },
-            ],
-        ),
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
+        }]),
         wrap_output: true,
     },
     ::toolwright::Operation {
@@ -233,31 +216,21 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
         api: ::toolwright::__private::Cow::Borrowed("billing"),
         method: ::toolwright::Method::Delete,
         path: ::toolwright::__private::Cow::Borrowed("/customers/{customer}"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("customer"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
-                    location: ::toolwright::ParamLocation::Path,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+            field: ::toolwright::__private::Cow::Borrowed("customer"),
+            wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
+            location: ::toolwright::ParamLocation::Path,
+            required: true,
+            kind: ::toolwright::ValueKind::String,
+            style: ::toolwright::Style::Simple,
+            explode: false,
+            allow_reserved: false,
+        }]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
-        security: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("billing")],
-                    ),
-                },
-            ],
-        ),
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
+        }]),
         wrap_output: false,
     },
 ];

@@ -21,166 +21,111 @@ pub mod notes {
 pub mod weather {
     include!("weather.rs");
 }
+/// The generated tool catalog.
+#[allow(dead_code)]
+pub fn catalog() -> ::toolwright::Catalog {
+    ::toolwright::Catalog::from_static(&TOOLS, &APIS)
+}
+
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
 pub static APIS: [::toolwright::Api; 3] = [
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("billing"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://billing.example.com"),
-        schemes: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("billing"),
-                    kind: ::toolwright::SchemeKind::Basic {
-                        username_env: ::toolwright::__private::Cow::Borrowed(
-                            "BILLING_USER",
-                        ),
-                        password_env: ::toolwright::__private::Cow::Borrowed(
-                            "BILLING_PASSWORD",
-                        ),
-                    },
-                },
-            ],
-        ),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::SecurityScheme {
+            name: ::toolwright::__private::Cow::Borrowed("billing"),
+            kind: ::toolwright::SchemeKind::Basic {
+                username_env: ::toolwright::__private::Cow::Borrowed("BILLING_USER"),
+                password_env: ::toolwright::__private::Cow::Borrowed("BILLING_PASSWORD"),
+            },
+        }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("notes"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://notes.example.com/v2"),
-        schemes: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("notes"),
-                    kind: ::toolwright::SchemeKind::Bearer {
-                        token_env: ::toolwright::__private::Cow::Borrowed("NOTES_TOKEN"),
-                    },
-                },
-            ],
-        ),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::SecurityScheme {
+            name: ::toolwright::__private::Cow::Borrowed("notes"),
+            kind: ::toolwright::SchemeKind::Bearer {
+                token_env: ::toolwright::__private::Cow::Borrowed("NOTES_TOKEN"),
+            },
+        }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("weather"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://weather.example.com"),
-        schemes: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::SecurityScheme {
-                    name: ::toolwright::__private::Cow::Borrowed("weather"),
-                    kind: ::toolwright::SchemeKind::ApiKey {
-                        key_env: ::toolwright::__private::Cow::Borrowed("WEATHER_KEY"),
-                        placement: ::toolwright::KeyPlacement::Query(
-                            ::toolwright::__private::Cow::Borrowed("appid"),
-                        ),
-                    },
-                },
-            ],
-        ),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::SecurityScheme {
+            name: ::toolwright::__private::Cow::Borrowed("weather"),
+            kind: ::toolwright::SchemeKind::ApiKey {
+                key_env: ::toolwright::__private::Cow::Borrowed("WEATHER_KEY"),
+                placement: ::toolwright::KeyPlacement::Query(::toolwright::__private::Cow::Borrowed("appid")),
+            },
+        }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
     },
 ];
+
 /// Every tool, sorted by name.
 #[allow(dead_code)]
 pub static TOOLS: [::toolwright::Tool; 9] = [
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("create_charge"),
         title: ::toolwright::__private::Cow::Borrowed("Create charge"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Charges a customer's card.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"Idempotency-Key\":{\"description\":\"Retries with the same key charge once.\",\"type\":\"string\"},\"amount\":{\"description\":\"Amount in cents.\",\"minimum\":1,\"type\":\"integer\"},\"currency\":{\"pattern\":\"^[a-z]{3}$\",\"type\":\"string\"},\"customer\":{\"type\":\"string\"},\"session\":{\"type\":\"string\"}},\"required\":[\"amount\",\"currency\",\"customer\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"}},\"required\":[\"id\",\"status\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Charges a customer's card."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"Idempotency-Key":{"description":"Retries with the same key charge once.","type":"string"},"amount":{"description":"Amount in cents.","minimum":1,"type":"integer"},"currency":{"pattern":"^[a-z]{3}$","type":"string"},"customer":{"type":"string"},"session":{"type":"string"}},"required":["amount","currency","customer"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"type":"string"},"status":{"type":"string"}},"required":["id","status"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"billing\",\"apiVersion\":\"1.0.0\",\"crude\":\"create\",\"method\":\"POST\",\"path\":\"/charges\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[0usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<billing::CreateChargeInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"billing","apiVersion":"1.0.0","crude":"create","method":"POST","path":"/charges"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[0]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<billing::CreateChargeInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("create_note"),
         title: ::toolwright::__private::Cow::Borrowed("Create note"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Creates a note in a notebook and returns it with its id.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"meta\":{\"additionalProperties\":false,\"description\":\"Free-form metadata about the note.\",\"properties\":{\"pinned\":{\"type\":\"boolean\"},\"source\":{\"type\":\"string\"}},\"required\":[\"source\"],\"type\":\"object\"},\"notebook\":{\"description\":\"Notebook slug.\",\"type\":\"string\"},\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"text\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"notebook\",\"title\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"id\":{\"type\":\"integer\"},\"title\":{\"type\":\"string\"}},\"required\":[\"id\",\"title\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Creates a note in a notebook and returns it with its id."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"meta":{"additionalProperties":false,"description":"Free-form metadata about the note.","properties":{"pinned":{"type":"boolean"},"source":{"type":"string"}},"required":["source"],"type":"object"},"notebook":{"description":"Notebook slug.","type":"string"},"tags":{"items":{"type":"string"},"type":"array"},"text":{"type":"string"},"title":{"type":"string"}},"required":["notebook","title"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"type":"integer"},"title":{"type":"string"}},"required":["id","title"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: false,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"notes\",\"apiVersion\":\"0.3.1\",\"crude\":\"create\",\"method\":\"POST\",\"path\":\"/notebooks/{notebook}/notes\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[0usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<notes::CreateNoteInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"create","method":"POST","path":"/notebooks/{notebook}/notes"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[0]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::CreateNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("current_weather"),
         title: ::toolwright::__private::Cow::Borrowed("Current weather"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Returns the current temperature and conditions for a city.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"city\":{\"type\":\"string\"},\"units\":{\"default\":\"metric\",\"enum\":[\"metric\",\"imperial\"],\"type\":\"string\"}},\"required\":[\"city\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"conditions\":{\"type\":\"string\"},\"temperature\":{\"type\":\"number\"}},\"required\":[\"temperature\",\"conditions\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Returns the current temperature and conditions for a city."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"city":{"type":"string"},"units":{"default":"metric","enum":["metric","imperial"],"type":"string"}},"required":["city"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"conditions":{"type":"string"},"temperature":{"type":"number"}},"required":["temperature","conditions"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"weather\",\"apiVersion\":\"2.0.0\",\"crude\":\"read\",\"method\":\"GET\",\"path\":\"/current\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[0usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<weather::CurrentWeatherInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"weather","apiVersion":"2.0.0","crude":"read","method":"GET","path":"/current"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[0]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<weather::CurrentWeatherInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("delete_note"),
         title: ::toolwright::__private::Cow::Borrowed("Delete note"),
         description: ::toolwright::__private::Cow::Borrowed("Deletes a note for good."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"integer\"},\"notebook\":{\"type\":\"string\"}},\"required\":[\"notebook\",\"id\"],\"type\":\"object\"}",
-        ),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"integer"},"notebook":{"type":"string"}},"required":["notebook","id"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -188,115 +133,65 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"notes\",\"apiVersion\":\"0.3.1\",\"crude\":\"delete\",\"method\":\"DELETE\",\"path\":\"/notebooks/{notebook}/notes/{id}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[4usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<notes::DeleteNoteInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"delete","method":"DELETE","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[4]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::DeleteNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("forecast"),
         title: ::toolwright::__private::Cow::Borrowed("Forecast"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Returns the daily forecast for the next days.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"city\":{\"type\":\"string\"},\"days\":{\"maximum\":14,\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"city\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"result\":{\"items\":{\"properties\":{\"day\":{\"format\":\"date\",\"type\":\"string\"},\"high\":{\"type\":\"number\"},\"low\":{\"type\":\"number\"}},\"required\":[\"day\"],\"type\":\"object\"},\"type\":\"array\"}},\"required\":[\"result\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Returns the daily forecast for the next days."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"city":{"type":"string"},"days":{"maximum":14,"minimum":1,"type":"integer"}},"required":["city"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"items":{"properties":{"day":{"format":"date","type":"string"},"high":{"type":"number"},"low":{"type":"number"}},"required":["day"],"type":"object"},"type":"array"}},"required":["result"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"weather\",\"apiVersion\":\"2.0.0\",\"crude\":\"read\",\"method\":\"GET\",\"path\":\"/forecast/{city}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[1usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<weather::ForecastInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"weather","apiVersion":"2.0.0","crude":"read","method":"GET","path":"/forecast/{city}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[1]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<weather::ForecastInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("get_note"),
         title: ::toolwright::__private::Cow::Borrowed("Get note"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Fetches one note with its text.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"integer\"},\"notebook\":{\"type\":\"string\"}},\"required\":[\"notebook\",\"id\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"id\":{},\"text\":{},\"title\":{}},\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Fetches one note with its text."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"integer"},"notebook":{"type":"string"}},"required":["notebook","id"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{},"text":{},"title":{}},"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
             destructive: false,
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"notes\",\"apiVersion\":\"0.3.1\",\"crude\":\"read\",\"method\":\"GET\",\"path\":\"/notebooks/{notebook}/notes/{id}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[1usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<notes::GetNoteInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"read","method":"GET","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[1]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::GetNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("refund_charge"),
         title: ::toolwright::__private::Cow::Borrowed("Refund charge"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Refunds a charge in full.\n\nRequires confirmation: ask the user before calling this tool.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"charge\":{\"type\":\"string\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"charge\"],\"type\":\"object\"}",
-        ),
-        output_schema: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"properties\":{\"result\":{\"type\":\"string\"}},\"required\":[\"result\"],\"type\":\"object\"}",
-            ),
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Refunds a charge in full.
+
+Requires confirmation: ask the user before calling this tool."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"charge":{"type":"string"},"reason":{"type":"string"}},"required":["charge"],"type":"object"}"#),
+        output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"type":"string"}},"required":["result"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
             destructive: true,
             idempotent: false,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"billing\",\"apiVersion\":\"1.0.0\",\"crude\":\"execute\",\"dangerLevel\":\"dangerous\",\"method\":\"POST\",\"path\":\"/charges/{charge}/refund\",\"requiresConfirmation\":true}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[1usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<billing::RefundChargeInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"billing","apiVersion":"1.0.0","crude":"execute","dangerLevel":"dangerous","method":"POST","path":"/charges/{charge}/refund","requiresConfirmation":true}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[1]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<billing::RefundChargeInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("replace_note"),
         title: ::toolwright::__private::Cow::Borrowed("Replace note"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Replaces a note's title and text.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"id\":{\"type\":\"integer\"},\"notebook\":{\"type\":\"string\"},\"text\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"}},\"required\":[\"notebook\",\"id\",\"title\"],\"type\":\"object\"}",
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Replaces a note's title and text."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"integer"},"notebook":{"type":"string"},"text":{"type":"string"},"title":{"type":"string"}},"required":["notebook","id","title"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -304,25 +199,15 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"notes\",\"apiVersion\":\"0.3.1\",\"crude\":\"update\",\"method\":\"PUT\",\"path\":\"/notebooks/{notebook}/notes/{id}\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[3usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<notes::ReplaceNoteInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"update","method":"PUT","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[3]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::ReplaceNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("search_notes"),
         title: ::toolwright::__private::Cow::Borrowed("Search notes"),
-        description: ::toolwright::__private::Cow::Borrowed(
-            "Full-text search over all notes.",
-        ),
-        input_schema: ::toolwright::__private::Cow::Borrowed(
-            "{\"additionalProperties\":false,\"properties\":{\"exact\":{\"type\":\"boolean\"},\"limit\":{\"default\":20,\"maximum\":100,\"minimum\":1,\"type\":\"integer\"},\"q\":{\"description\":\"Search words.\",\"type\":\"string\"},\"tag\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"q\"],\"type\":\"object\"}",
-        ),
+        description: ::toolwright::__private::Cow::Borrowed("Full-text search over all notes."),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"exact":{"type":"boolean"},"limit":{"default":20,"maximum":100,"minimum":1,"type":"integer"},"q":{"description":"Search words.","type":"string"},"tag":{"items":{"type":"string"},"type":"array"}},"required":["q"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: true,
@@ -330,19 +215,8 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             idempotent: true,
             open_world: true,
         },
-        meta: ::std::option::Option::Some(
-            ::toolwright::__private::Cow::Borrowed(
-                "{\"toolwright\":{\"api\":\"notes\",\"apiVersion\":\"0.3.1\",\"crude\":\"read\",\"method\":\"GET\",\"pagination\":{\"limit_param\":\"limit\",\"style\":\"offset\"},\"path\":\"/notes\"}}",
-            ),
-        ),
-        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[2usize]),
-        validate: ::std::option::Option::Some(
-            ::toolwright::validate::typed::<notes::SearchNotesInput>,
-        ),
+        meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"read","method":"GET","pagination":{"limit_param":"limit","style":"offset"},"path":"/notes"}}"#)),
+        operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[2]),
+        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::SearchNotesInput>),
     },
 ];
-/// The generated tool catalog.
-#[allow(dead_code)]
-pub fn catalog() -> ::toolwright::Catalog {
-    ::toolwright::Catalog::from_static(&TOOLS, &APIS)
-}

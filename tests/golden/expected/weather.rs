@@ -112,47 +112,40 @@ impl Client {
     }
 }
 /// The operation descriptors the executor runs, in source order.
+#[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 2] = [
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("current_weather"),
         api: ::toolwright::__private::Cow::Borrowed("weather"),
         method: ::toolwright::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/current"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("city"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("city"),
-                    location: ::toolwright::ParamLocation::Query,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("units"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("units"),
-                    location: ::toolwright::ParamLocation::Query,
-                    required: false,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("city"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("city"),
+                location: ::toolwright::ParamLocation::Query,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("units"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("units"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+            },
+        ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
-        security: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("weather")],
-                    ),
-                },
-            ],
-        ),
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
+        }]),
         wrap_output: false,
     },
     ::toolwright::Operation {
@@ -160,41 +153,33 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
         api: ::toolwright::__private::Cow::Borrowed("weather"),
         method: ::toolwright::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/forecast/{city}"),
-        params: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("city"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("city"),
-                    location: ::toolwright::ParamLocation::Path,
-                    required: true,
-                    kind: ::toolwright::ValueKind::String,
-                    style: ::toolwright::Style::Simple,
-                    explode: false,
-                    allow_reserved: false,
-                },
-                ::toolwright::Param {
-                    field: ::toolwright::__private::Cow::Borrowed("days"),
-                    wire_name: ::toolwright::__private::Cow::Borrowed("days"),
-                    location: ::toolwright::ParamLocation::Query,
-                    required: false,
-                    kind: ::toolwright::ValueKind::Integer,
-                    style: ::toolwright::Style::Form,
-                    explode: true,
-                    allow_reserved: false,
-                },
-            ],
-        ),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("city"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("city"),
+                location: ::toolwright::ParamLocation::Path,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Simple,
+                explode: false,
+                allow_reserved: false,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("days"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("days"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::Integer,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+            },
+        ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
-        security: ::toolwright::__private::Cow::Borrowed(
-            &[
-                ::toolwright::Requirement {
-                    schemes: ::toolwright::__private::Cow::Borrowed(
-                        &[::toolwright::__private::Cow::Borrowed("weather")],
-                    ),
-                },
-            ],
-        ),
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
+        }]),
         wrap_output: true,
     },
 ];

@@ -163,7 +163,9 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
         definitions: BTreeMap::new(),
         pending: BTreeSet::new(),
     };
-    Some(lower(&mut doc, file))
+    let api = lower(&mut doc, file);
+    crate::drop_later(root);
+    Some(api)
 }
 
 /// The API's name: the file name without extension (`petstore.yaml` → `petstore`).
