@@ -2,9 +2,9 @@
 //! properties (exactly as serde reads them), resource verbs become tools, and a type
 //! bound to an adapter or OpenAPI operation is checked against it at compile time.
 //!
-//! The stages: [`model`] (serde's parse + our `#[tool]` attributes), [`check`] (rules
-//! across attributes), [`schema`] (the schema body), [`resource`] (verb tools),
-//! [`binding`] (compile-time checks against a declared operation), [`lint`] (missing
+//! The stages: `model` (serde's parse + our `#[tool]` attributes), `check` (rules
+//! across attributes), `schema` (the schema body), `resource` (verb tools),
+//! `binding` (compile-time checks against a declared operation), `lint` (missing
 //! descriptions). Every error of a type is reported in one build, on the user's tokens.
 
 mod attr;

@@ -132,7 +132,7 @@ pub enum VariantBody {
     Unit,
     /// One unnamed field: its schema.
     Newtype(Value),
-    /// Several unnamed fields: a [`tuple`] schema.
+    /// Several unnamed fields: a [`tuple()`] schema.
     Tuple(Value),
     /// Named fields: an [`Object`] schema.
     Struct(Value),
