@@ -137,6 +137,15 @@ impl Catalog {
         }
     }
 
+    /// A catalog with no tools: the start for a service whose tools are all its own
+    /// resources (`Executor::builder(Catalog::empty()).resource(...)`).
+    pub const fn empty() -> Catalog {
+        Catalog {
+            tools: Cow::Borrowed(&[]),
+            apis: Cow::Borrowed(&[]),
+        }
+    }
+
     /// A catalog over tools built at run time. Sorts them by name.
     ///
     /// # Errors

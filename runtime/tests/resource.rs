@@ -112,7 +112,7 @@ impl Resource for Store {
 }
 
 fn executor() -> Executor {
-    Executor::builder(Catalog::from_tools(Vec::new(), Vec::new()).unwrap())
+    Executor::builder(Catalog::empty())
         .resource(Store::default())
         .build()
         .unwrap()
