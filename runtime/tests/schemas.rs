@@ -136,6 +136,59 @@ struct Settings {
     extra: BTreeMap<String, String>,
 }
 
+/// Flattened enum and optional struct, per-variant untagged, rename_all_fields.
+#[derive(Debug, ToolSchema, Serialize, Deserialize)]
+struct Envelope {
+    /// Message id.
+    id: u32,
+    /// The payload, flattened (internally tagged).
+    #[serde(flatten)]
+    payload: Payload,
+    /// Optional paging, flattened.
+    #[serde(flatten)]
+    paging: Option<Paging>,
+}
+
+/// A payload.
+#[derive(Debug, ToolSchema, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", rename_all_fields = "camelCase")]
+enum Payload {
+    /// Text.
+    Text {
+        /// The body.
+        body_text: String,
+    },
+    /// Raw bytes, base64.
+    Blob {
+        /// Encoded bytes.
+        data_base64: String,
+    },
+}
+
+/// Paging.
+#[derive(Debug, ToolSchema, Serialize, Deserialize)]
+struct Paging {
+    /// Page number.
+    page: u32,
+}
+
+/// Tagged with an untagged fallback variant.
+#[derive(Debug, ToolSchema, Serialize, Deserialize)]
+enum Value_ {
+    /// A flag.
+    Flag(bool),
+    /// Anything else, as text.
+    #[serde(untagged)]
+    Other(String),
+}
+
+/// A generic page.
+#[derive(Debug, ToolSchema, Serialize, Deserialize)]
+#[serde(transparent)]
+struct Items<T> {
+    items: Vec<T>,
+}
+
 struct Case {
     name: &'static str,
     input: Value,
@@ -229,6 +282,30 @@ fn cases() -> Vec<Case> {
                 json!({"label": "a", "children": [{"label": "b"}]}),
                 json!({"children": []}),
             ],
+        ),
+        case(
+            "envelope",
+            vec![Envelope {
+                id: 1,
+                payload: Payload::Text { body_text: "hi".into() },
+                paging: Some(Paging { page: 2 }),
+            }],
+            vec![
+                json!({"id": 1, "kind": "blob", "dataBase64": "AA=="}),
+                json!({"id": 1, "kind": "text", "bodyText": "hi", "page": 3}),
+                json!({"id": 1, "kind": "text", "body_text": "hi"}),
+                json!({"id": 1, "kind": "video", "bodyText": "hi"}),
+            ],
+        ),
+        case(
+            "value",
+            vec![Value_::Flag(true), Value_::Other("x".into())],
+            vec![json!({"Flag": false}), json!("free text"), json!({"Flag": "no"}), json!(3)],
+        ),
+        case(
+            "items",
+            vec![Items { items: vec![Tree { label: "a".into(), children: vec![] }] }],
+            vec![json!([{"label": "a"}]), json!({"items": []}), json!([{"children": []}])],
         ),
         case(
             "settings",
