@@ -140,9 +140,16 @@ impl ExecutorBuilder {
                 .map_err(|message| Error::Catalog { message })?;
             media_types.insert(name.clone(), op);
         }
+        let remote = catalog
+            .tools()
+            .iter()
+            .any(|t| t.operation.api != crate::resource::LOCAL_API);
         let transport = match self.transport {
             Some(t) => t,
-            None => default_transport()?,
+            None if remote => default_transport()?,
+            // Only the service's own tools: no HTTP client needed (nor the `reqwest`
+            // feature).
+            None => Arc::new(NoTransport),
         };
         Ok(Executor {
             inner: Arc::new(Inner {
@@ -154,6 +161,17 @@ impl ExecutorBuilder {
                 credentials: self.credentials,
             }),
         })
+    }
+}
+
+/// Stands in when every tool is local; never reached by them.
+struct NoTransport;
+
+impl Transport for NoTransport {
+    fn send(&self, _: http::Request<Vec<u8>>) -> crate::transport::ResponseFuture<'_> {
+        Box::pin(std::future::ready(Err(crate::error::TransportError::new(
+            "no transport configured: this executor was built for local tools only",
+        ))))
     }
 }
 

@@ -151,7 +151,11 @@ struct Envelope {
 
 /// A payload.
 #[derive(Debug, ToolSchema, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "lowercase",
+    rename_all_fields = "camelCase"
+)]
 enum Payload {
     /// Text.
     Text {
@@ -287,7 +291,9 @@ fn cases() -> Vec<Case> {
             "envelope",
             vec![Envelope {
                 id: 1,
-                payload: Payload::Text { body_text: "hi".into() },
+                payload: Payload::Text {
+                    body_text: "hi".into(),
+                },
                 paging: Some(Paging { page: 2 }),
             }],
             vec![
@@ -300,12 +306,26 @@ fn cases() -> Vec<Case> {
         case(
             "value",
             vec![Value_::Flag(true), Value_::Other("x".into())],
-            vec![json!({"Flag": false}), json!("free text"), json!({"Flag": "no"}), json!(3)],
+            vec![
+                json!({"Flag": false}),
+                json!("free text"),
+                json!({"Flag": "no"}),
+                json!(3),
+            ],
         ),
         case(
             "items",
-            vec![Items { items: vec![Tree { label: "a".into(), children: vec![] }] }],
-            vec![json!([{"label": "a"}]), json!({"items": []}), json!([{"children": []}])],
+            vec![Items {
+                items: vec![Tree {
+                    label: "a".into(),
+                    children: vec![],
+                }],
+            }],
+            vec![
+                json!([{"label": "a"}]),
+                json!({"items": []}),
+                json!([{"children": []}]),
+            ],
         ),
         case(
             "settings",
