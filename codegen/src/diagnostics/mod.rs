@@ -22,27 +22,40 @@ pub struct SourceFile {
     /// The path as the user gave it (shown in `--> path:line:col`).
     pub path: String,
     pub text: String,
-    line_starts: Vec<usize>,
+    /// Byte offsets of line starts, computed when a finding first needs a position
+    /// (a large specification with no findings never pays for it).
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl SourceFile {
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> Arc<SourceFile> {
-        let text = text.into();
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
         Arc::new(SourceFile {
             path: path.into(),
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
+        })
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(
+                    self.text
+                        .bytes()
+                        .enumerate()
+                        .filter(|(_, b)| *b == b'\n')
+                        .map(|(i, _)| i + 1),
+                )
+                .collect()
         })
     }
 
     /// 1-based line and 1-based column (in characters) of a byte offset.
     pub fn line_col(&self, byte: usize) -> (usize, usize) {
         let byte = byte.min(self.text.len());
-        let line = self.line_starts.partition_point(|&s| s <= byte) - 1;
-        let start = self.line_starts[line];
+        let line_starts = self.line_starts();
+        let line = line_starts.partition_point(|&s| s <= byte) - 1;
+        let start = line_starts[line];
         let col = self
             .text
             .get(start..byte)
@@ -52,7 +65,7 @@ impl SourceFile {
 
     /// Byte offset of a 1-based line and 1-based character column.
     pub fn offset(&self, line: usize, col: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+        let Some(&start) = self.line_starts().get(line.saturating_sub(1)) else {
             return self.text.len();
         };
         let line_text = &self.text[start..];

@@ -190,6 +190,8 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
         )));
     }
     if let Some(Value::Object(props)) = object.get("properties") {
+        // `Schema` is large: grow once, not by doubling (measured on GitHub's spec).
+        s.properties.reserve_exact(props.len());
         if s.ty == SchemaType::Any {
             s.ty = SchemaType::Object;
         }
