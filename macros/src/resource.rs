@@ -81,8 +81,8 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
     let vis = &item.input.vis;
     let record = &item.ident;
     let flatten = fields.iter().any(|f| f.flatten);
-    let draft_container = container_serde(&item.input.attrs, !item.deny_unknown_fields && !flatten);
-    let patch_container = container_serde(&item.input.attrs, !item.deny_unknown_fields && !flatten);
+    // Both companions read the record's names the same way.
+    let companion_serde = container_serde(&item.input.attrs, !item.deny_unknown_fields && !flatten);
 
     let draft_body = draft_fields.iter().map(|f| {
         let attrs = f.original.attrs.iter().filter(|a| keep_for_draft(a));
@@ -92,7 +92,7 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
     });
     let patch_body = draft_fields
         .iter()
-        .filter(|f| Some(**f as *const Field) != key.map(|k| k as *const Field))
+        .filter(|f| !key.is_some_and(|k| std::ptr::eq(**f, k)))
         .map(|f| {
             let docs = f
                 .original
@@ -141,7 +141,7 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
         .map(|f| &f.ser_name)
         .collect();
     let verb_specs = verbs.iter().filter(|v| VERBS.contains(&v.verb.to_string().as_str())).map(|v| {
-        let variant = format_ident!("{}", heck_upper(&v.verb.to_string()));
+        let variant = format_ident!("{}", capitalized(&v.verb.to_string()));
         let idempotent = v.idempotent;
         quote!(::toolwright::resource::VerbSpec { verb: ::toolwright::resource::Verb::#variant, idempotent: #idempotent })
     });
@@ -154,7 +154,7 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
         #[doc = #draft_doc]
         #[derive(::toolwright::__private::serde::Deserialize, ::toolwright::ToolSchema)]
         #[serde(crate = "::toolwright::__private::serde")]
-        #draft_container
+        #companion_serde
         #[tool(__companion)]
         #[allow(dead_code)]
         #vis struct #draft_ident {
@@ -164,7 +164,7 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
         #[doc = #patch_doc]
         #[derive(::toolwright::__private::serde::Deserialize, ::toolwright::ToolSchema)]
         #[serde(crate = "::toolwright::__private::serde")]
-        #patch_container
+        #companion_serde
         #[tool(__companion)]
         #[allow(dead_code)]
         #vis struct #patch_ident {
@@ -189,7 +189,7 @@ pub fn expand(item: &Item, errors: &mut Errors) -> TokenStream {
     }
 }
 
-fn heck_upper(verb: &str) -> String {
+fn capitalized(verb: &str) -> String {
     let mut chars = verb.chars();
     chars
         .next()

@@ -43,12 +43,15 @@ impl fmt::Debug for Executor {
     }
 }
 
+/// A registered resource: its verb tools and the handler that answers them.
+type Registered = (Vec<(Verb, Tool)>, Arc<dyn Handler>);
+
 /// Configures an [`Executor`].
 #[derive(Debug)]
 pub struct ExecutorBuilder {
     catalog: Catalog,
     media_types: BTreeMap<String, String>,
-    resources: Vec<(Vec<Tool>, Arc<dyn Handler>)>,
+    resources: Vec<Registered>,
     transport: Option<Arc<dyn Transport>>,
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
@@ -83,8 +86,10 @@ impl ExecutorBuilder {
     /// Serves a resource: its declared verbs become tools (`get_Product`, ...) in the
     /// executor's catalog, and calling them by name runs `resource`.
     pub fn resource<R: Resource>(mut self, resource: R) -> Self {
-        self.resources
-            .push((crate::resource::tools::<R::Record>(), handler(resource)));
+        self.resources.push((
+            crate::resource::verb_tools::<R::Record>(),
+            handler(resource),
+        ));
         self
     }
 
@@ -117,10 +122,11 @@ impl ExecutorBuilder {
         }
         let mut catalog = self.catalog;
         let mut handlers = BTreeMap::new();
-        for (tools, handler) in self.resources {
-            for tool in &tools {
-                let verb = resource_verb(tool);
+        for (verb_tools, handler) in self.resources {
+            let mut tools = Vec::with_capacity(verb_tools.len());
+            for (verb, tool) in verb_tools {
                 handlers.insert(tool.name.to_string(), (handler.clone(), verb));
+                tools.push(tool);
             }
             catalog = catalog
                 .merge(
@@ -384,22 +390,6 @@ impl Executor {
             })
         }
     }
-}
-
-/// The verb behind a resource tool (its name is `<verb>_<Type>`).
-fn resource_verb(tool: &Tool) -> Verb {
-    const VERBS: [Verb; 6] = [
-        Verb::Get,
-        Verb::Search,
-        Verb::Create,
-        Verb::Update,
-        Verb::Patch,
-        Verb::Delete,
-    ];
-    VERBS
-        .into_iter()
-        .find(|v| tool.name.starts_with(&format!("{}_", v.as_str())))
-        .unwrap_or(Verb::Get)
 }
 
 /// Decodes a response body into the operation's output type.

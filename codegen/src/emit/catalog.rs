@@ -109,19 +109,11 @@ fn api(api: &ir::Api) -> Data {
                 ),
                 ir::SchemeKind::ApiKey { key_env, placement } => {
                     let (variant, name) = match placement {
-                        ir::KeyPlacement::Header(n) => ("Header", n),
-                        ir::KeyPlacement::Query(n) => ("Query", n),
-                        ir::KeyPlacement::Cookie(n) => ("Cookie", n),
+                        ir::KeyPlacement::Header(n) => ("::toolwright::KeyPlacement::Header(", n),
+                        ir::KeyPlacement::Query(n) => ("::toolwright::KeyPlacement::Query(", n),
+                        ir::KeyPlacement::Cookie(n) => ("::toolwright::KeyPlacement::Cookie(", n),
                     };
-                    let placement = Data::Wrap(
-                        match variant {
-                            "Header" => "::toolwright::KeyPlacement::Header(",
-                            "Query" => "::toolwright::KeyPlacement::Query(",
-                            _ => "::toolwright::KeyPlacement::Cookie(",
-                        },
-                        Box::new(Data::cow(name)),
-                        ")",
-                    );
+                    let placement = Data::Wrap(variant, Box::new(Data::cow(name)), ")");
                     Data::Struct(
                         "::toolwright::SchemeKind::ApiKey",
                         vec![("key_env", Data::cow(key_env)), ("placement", placement)],

@@ -25,10 +25,24 @@ pub trait Handler: Send + Sync {
 
 /// Erases a resource's types.
 pub fn handler<R: Resource>(resource: R) -> Arc<dyn Handler> {
-    Arc::new(Bound(resource))
+    let schema =
+        crate::schema::SchemaGenerator::root::<R::Record>(crate::schema::Direction::Output);
+    let properties = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    Arc::new(Bound {
+        resource,
+        properties,
+    })
 }
 
-struct Bound<R>(R);
+struct Bound<R> {
+    resource: R,
+    /// The record's property names (search conditions must name one), computed once.
+    properties: Vec<String>,
+}
 
 impl<R: Resource> Handler for Bound<R> {
     fn call(
@@ -39,7 +53,7 @@ impl<R: Resource> Handler for Bound<R> {
         let spec = <R::Record as Record>::SPEC;
         let key_name = spec.key.unwrap_or("id");
         Box::pin(async move {
-            let resource = &self.0;
+            let resource = &self.resource;
             match verb {
                 Verb::Get => {
                     let key = take_key::<R>(&mut args, key_name, false)?;
@@ -48,7 +62,7 @@ impl<R: Resource> Handler for Bound<R> {
                 }
                 Verb::Search => {
                     let query: Query = parse(Value::Object(args))?;
-                    check_attributes::<R>(&query)?;
+                    check_attributes::<R>(&query, &self.properties)?;
                     let records = resource.search(query.clone()).await?;
                     let limit = query.limit.map_or(usize::MAX, |l| l as usize);
                     let records = records
@@ -128,16 +142,9 @@ fn record_json<R: Resource>(record: &R::Record) -> Result<Value, ResourceError> 
 }
 
 /// Attributes must be property names of the record; say which ones exist.
-fn check_attributes<R: Resource>(query: &Query) -> Result<(), ResourceError> {
-    let schema =
-        crate::schema::SchemaGenerator::root::<R::Record>(crate::schema::Direction::Output);
-    let names: Vec<&str> = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().map(String::as_str).collect())
-        .unwrap_or_default();
+fn check_attributes<R: Resource>(query: &Query, names: &[String]) -> Result<(), ResourceError> {
     for (i, condition) in query.conditions.iter().enumerate() {
-        if !names.contains(&condition.attribute.as_str()) {
+        if !names.contains(&condition.attribute) {
             return Err(ResourceError::invalid(format!(
                 "field `conditions[{i}].attribute`: `{}` is not a property of {}; expected one of {}",
                 condition.attribute,

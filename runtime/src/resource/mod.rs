@@ -23,6 +23,7 @@ use crate::schema::ToolSchema;
 pub use dispatch::{Handler, handler};
 pub use openapi::OpenApi;
 pub use query::{Condition, Operator, Query};
+pub(crate) use tools::verb_tools;
 pub use tools::{LOCAL_API, tools};
 
 /// A verb of a resource; each becomes a tool named `<verb>_<Type>`.

@@ -16,6 +16,14 @@ pub const LOCAL_API: &str = "local";
 
 /// The tools of every verb `R` declares.
 pub fn tools<R: Record>() -> Vec<Tool> {
+    verb_tools::<R>()
+        .into_iter()
+        .map(|(_, tool)| tool)
+        .collect()
+}
+
+/// Each declared verb with its tool.
+pub(crate) fn verb_tools<R: Record>() -> Vec<(Verb, Tool)> {
     let schemas = Schemas::of::<R>();
     R::SPEC
         .verbs
@@ -25,7 +33,7 @@ pub fn tools<R: Record>() -> Vec<Tool> {
             let (input, output) = schemas.for_verb::<R>(verb);
             let annotations = annotations(verb, spec.idempotent);
             let name = format!("{}_{}", verb.as_str(), R::SPEC.name);
-            Tool {
+            let tool = Tool {
                 title: Cow::Owned(title(verb, R::SPEC.name)),
                 description: Cow::Owned(description::<R>(verb)),
                 input_schema: Cow::Owned(input.to_string()),
@@ -38,7 +46,8 @@ pub fn tools<R: Record>() -> Vec<Tool> {
                 operation: Cow::Owned(operation::<R>(&name, verb)),
                 name: Cow::Owned(name),
                 validate: None,
-            }
+            };
+            (verb, tool)
         })
         .collect()
 }
