@@ -12,16 +12,15 @@ use crate::ir;
 /// One API's part of the entry file.
 pub struct ApiEntry<'a> {
     pub api: &'a ir::Api,
-    pub module: String,
-    pub file_name: String,
+    pub names: names::ApiNames,
     pub plans: Vec<ToolPlan>,
 }
 
 /// The entry file's code, and its `APIS` and `TOOLS` tables as text.
 pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
     let modules = entries.iter().map(|e| {
-        let module = names::ident(&e.module);
-        let file = &e.file_name;
+        let module = names::ident(&e.names.module);
+        let file = e.names.file_name();
         let doc = names::doc(&module_doc(e.api));
         quote! {
             #doc
@@ -164,8 +163,8 @@ fn api(api: &ir::Api) -> Data {
 }
 
 fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
-    let module = names::ident(&entry.module).to_string();
-    let input = names::ident(&format!("{}Input", names::pascal(&plan.name))).to_string();
+    let module = names::ident(&entry.names.module).to_string();
+    let input = names::ident(&entry.names.operations[index].input).to_string();
     let a = plan.annotations;
     Data::Struct(
         "::toolwright::Tool",

@@ -64,14 +64,11 @@ pub fn generate(apis: &[ir::Api]) -> Files {
     apis.sort_by(|a, b| a.name.cmp(&b.name));
     let entries: Vec<catalog::ApiEntry<'_>> = apis
         .iter()
-        .map(|api| {
-            let module = module_name(api);
-            catalog::ApiEntry {
-                api,
-                file_name: format!("{module}.rs"),
-                module,
-                plans: plans(api),
-            }
+        .zip(names::allocate(apis.iter().copied()))
+        .map(|(api, names)| catalog::ApiEntry {
+            api,
+            names,
+            plans: plans(api),
         })
         .collect();
     // The API modules and the entry file (catalog) are independent: build and format
@@ -98,7 +95,7 @@ pub fn generate(apis: &[ir::Api]) -> Files {
         let modules: Vec<(String, String)> = entries
             .iter()
             .map(|entry| {
-                let code = rust::api_module(entry.api, &entry.plans);
+                let code = rust::api_module(entry.api, &entry.plans, &entry.names);
                 let source = entry
                     .api
                     .source
@@ -106,7 +103,7 @@ pub fn generate(apis: &[ir::Api]) -> Files {
                     .map(|s| file_name(&s.file.path))
                     .unwrap_or_default();
                 let from = format!("the `{}` API ({source})", entry.api.name);
-                (entry.file_name.clone(), format_module(scope, &from, code))
+                (entry.names.file_name(), format_module(scope, &from, code))
             })
             .collect();
         // A panic on the data thread is a generator bug; surface it unchanged.

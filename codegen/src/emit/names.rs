@@ -39,7 +39,20 @@ fn sanitize(s: &str) -> String {
 }
 
 /// Makes an `Ident`, raw for keywords (`r#type`); `self`/`Self`/`super`/`crate` get `_`.
+/// Never panics: text that is no identifier is sanitised first (callers pass names from
+/// [`snake`]/[`pascal`], so this is a safety net, not a naming rule).
 pub fn ident(name: &str) -> Ident {
+    let valid = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !valid && !name.is_empty() {
+        let cleaned = sanitize(name);
+        let cleaned = if cleaned.starts_with(|c: char| c.is_ascii_digit()) || cleaned.is_empty() {
+            format!("_{cleaned}")
+        } else {
+            cleaned
+        };
+        return ident(&cleaned);
+    }
     if matches!(name, "self" | "Self" | "super" | "crate" | "_" | "") {
         return Ident::new(&format!("{name}_"), Span::call_site());
     }
@@ -62,23 +75,120 @@ pub fn doc(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
-/// Hands out unique names within one scope.
-#[derive(Debug, Default)]
+/// Hands out unique names within one scope. Names are compared case-folded, so two
+/// names never differ only in case (file names on case-insensitive file systems, and
+/// readers, would confuse them).
+#[derive(Debug, Default, Clone)]
 pub struct Scope {
     taken: BTreeSet<String>,
 }
 
 impl Scope {
+    /// A scope in which `reserved` (the generator's own names) are already taken.
+    pub fn with_reserved(reserved: &[&str]) -> Self {
+        let mut scope = Scope::default();
+        for name in reserved {
+            scope.taken.insert(name.to_lowercase());
+        }
+        scope
+    }
+
     /// `name`, or `name2`, `name3`... if already taken.
     pub fn claim(&mut self, name: &str) -> String {
         let mut candidate = name.to_owned();
         let mut n = 2;
-        while !self.taken.insert(candidate.clone()) {
+        while !self.taken.insert(candidate.to_lowercase()) {
             candidate = format!("{name}{n}");
             n += 1;
         }
         candidate
     }
+}
+
+/// Module names a generated API module must not take: the entry file's stem, and crate
+/// names a user's `use` paths would find ambiguous next to a module of the same name.
+const RESERVED_MODULES: &[&str] = &["toolwright", "std", "core", "alloc", "serde", "serde_json"];
+
+/// Type names the generator itself uses inside an API module.
+const RESERVED_TYPES: &[&str] = &["Client"];
+
+/// Method names `Client` already has (its constructor and accessor, and the trait
+/// methods an inherent method of the same name would shadow at call sites).
+const RESERVED_METHODS: &[&str] = &["new", "executor", "clone", "fmt"];
+
+/// The Rust names of one API's generated items, allocated once and shared by every
+/// emitter (the module's code and the entry file's catalog refer to the same names).
+#[derive(Debug, Clone)]
+pub struct ApiNames {
+    /// The module (`mod <module>`), also the file stem (`<module>.rs`).
+    pub module: String,
+    /// Per operation, in source order.
+    pub operations: Vec<OperationNames>,
+    /// Type names taken so far; definitions and inline types claim from here.
+    pub types: Scope,
+}
+
+/// The items generated for one operation.
+#[derive(Debug, Clone)]
+pub struct OperationNames {
+    /// The `Client` method.
+    pub method: String,
+    /// `<Op>Input`, `<Op>Output`, `<Op>Response`, `<Op>Error`.
+    pub input: String,
+    pub output: String,
+    pub response: String,
+    pub error: String,
+    /// Prefix for the inline types this operation's schemas need.
+    pub pascal: String,
+}
+
+impl ApiNames {
+    pub fn file_name(&self) -> String {
+        format!("{}.rs", self.module)
+    }
+}
+
+/// Allocates the module name of every API (in the order given) and, per API, the names
+/// of the generator's own items before any name taken from the source: an operation's
+/// `<Op>Input` keeps its name, and a component schema called `Client` or `GetXInput`
+/// becomes `Client2` / `GetXInput2`.
+pub fn allocate<'a>(apis: impl IntoIterator<Item = &'a crate::ir::Api>) -> Vec<ApiNames> {
+    let mut modules = Scope::with_reserved(RESERVED_MODULES);
+    apis.into_iter()
+        .map(|api| {
+            let wanted = snake(&api.name);
+            let module = if RESERVED_MODULES.contains(&wanted.as_str()) {
+                modules.claim(&format!("{wanted}_api"))
+            } else {
+                modules.claim(&wanted)
+            };
+            let mut types = Scope::with_reserved(RESERVED_TYPES);
+            let mut methods = Scope::with_reserved(RESERVED_METHODS);
+            // `getX` and `get_x` get distinct prefixes (`GetX`, `GetX2`) so that all
+            // their types stay recognisably theirs.
+            let mut prefixes = Scope::default();
+            let operations = api
+                .operations
+                .iter()
+                .map(|op| {
+                    let pascal = prefixes.claim(&pascal(&op.name));
+                    OperationNames {
+                        method: methods.claim(&snake(&op.name)),
+                        input: types.claim(&format!("{pascal}Input")),
+                        output: types.claim(&format!("{pascal}Output")),
+                        response: types.claim(&format!("{pascal}Response")),
+                        error: types.claim(&format!("{pascal}Error")),
+                        pascal,
+                    }
+                })
+                .collect();
+            ApiNames {
+                module,
+                operations,
+                types,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -96,5 +206,6 @@ mod tests {
         let mut s = Scope::default();
         assert_eq!(s.claim("A"), "A");
         assert_eq!(s.claim("A"), "A2");
+        assert_eq!(s.claim("a"), "a3", "names differing only in case collide");
     }
 }

@@ -249,13 +249,10 @@ pub fn is_object(
     schema: &Schema,
     definitions: &std::collections::BTreeMap<String, Schema>,
 ) -> bool {
-    if schema.nullable || !schema.variants.is_empty() {
-        return false;
-    }
-    match &schema.reference {
-        Some(name) if schema.ty == SchemaType::Any => definitions
-            .get(name)
-            .is_some_and(|d| d.reference.as_deref() != Some(name) && is_object(d, definitions)),
-        _ => schema.ty == SchemaType::Object,
-    }
+    let target = ir::follow(schema, definitions);
+    !schema.nullable
+        && !target.nullable
+        && target.variants.is_empty()
+        && target.bare_reference().is_none()
+        && target.ty == SchemaType::Object
 }

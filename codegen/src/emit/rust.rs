@@ -8,7 +8,7 @@ use quote::quote;
 use serde_json::Value;
 
 use super::data::Data;
-use super::names::{self, Scope};
+use super::names::{self, ApiNames, OperationNames, Scope};
 use super::plan::{ParamPlan, ToolPlan, ValueKind};
 use crate::ir::{self, BodyEncoding, Direction, Method, ParamLocation, Schema, SchemaType};
 
@@ -22,18 +22,23 @@ pub struct ModuleCode {
     pub methods: usize,
 }
 
-pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> ModuleCode {
-    let mut types = TypeGen::new(&api.definitions);
+pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> ModuleCode {
+    let mut types = TypeGen::new(&api.definitions, names.types.clone());
     types.definitions(&super::reachable_definitions(api));
     let mut methods = Vec::new();
-    for (index, (op, plan)) in api.operations.iter().zip(plans).enumerate() {
-        let pascal = names::pascal(&op.name);
+    for (index, ((op, plan), op_names)) in api
+        .operations
+        .iter()
+        .zip(plans)
+        .zip(&names.operations)
+        .enumerate()
+    {
         let input_schema = Schema {
             description: Some(format!("Arguments of `{}`.", op.name)),
             ..super::plan::input_schema(op)
         };
-        let input = types.named_object(&format!("{pascal}Input"), &input_schema, Direction::Input);
-        let method = names::ident(&names::snake(&op.name));
+        let input = types.object(&op_names.input, &input_schema, Direction::Input, false);
+        let method = names::ident(&op_names.method);
         let doc = names::doc(&format!(
             "{}\n\n`{} {}`",
             plan.description,
@@ -41,13 +46,13 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> ModuleCode {
             op.path
         ));
         let (output, body) = match success_variants(op) {
-            Some(variants) => response_enum(&mut types, &pascal, &variants, index),
+            Some(variants) => response_enum(&mut types, op_names, &variants, index),
             None => {
                 let output = match op.success_response().and_then(|r| r.schema.as_ref()) {
                     Some(s) if s.ty == SchemaType::Object && !s.properties.is_empty() => {
-                        types.named_object(&format!("{pascal}Output"), s, Direction::Output)
+                        types.object(&op_names.output, s, Direction::Output, false)
                     }
-                    Some(s) => types.ty(s, &format!("{pascal}Output"), Direction::Output),
+                    Some(s) => types.ty(s, &op_names.output, Direction::Output),
                     None => quote!(::toolwright::__private::serde_json::Value),
                 };
                 (
@@ -56,7 +61,7 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan]) -> ModuleCode {
                 )
             }
         };
-        error_enum(&mut types, &pascal, op);
+        error_enum(&mut types, op_names, op);
         methods.push(quote! {
             #doc
             pub async fn #method(&self, input: &#input) -> ::std::result::Result<#output, ::toolwright::Error> {
@@ -157,12 +162,12 @@ fn by_specificity<'a>(responses: impl Iterator<Item = &'a ir::Response>) -> Vec<
 
 fn response_enum(
     types: &mut TypeGen<'_>,
-    pascal: &str,
+    op_names: &OperationNames,
     variants: &[&ir::Response],
     index: usize,
 ) -> (TokenStream, TokenStream) {
-    let name = types.scope.claim(&format!("{pascal}Response"));
-    let ident = names::ident(&name);
+    let pascal = &op_names.pascal;
+    let ident = names::ident(&op_names.response);
     let mut defs = Vec::new();
     let mut arms = Vec::new();
     for r in by_specificity(variants.iter().copied()) {
@@ -213,7 +218,8 @@ fn response_enum(
 
 /// `<Op>Error`: the typed bodies of the error statuses an operation documents, read
 /// from a `toolwright::Error::Status` with `from_error`.
-fn error_enum(types: &mut TypeGen<'_>, pascal: &str, op: &ir::Operation) {
+fn error_enum(types: &mut TypeGen<'_>, op_names: &OperationNames, op: &ir::Operation) {
+    let pascal = &op_names.pascal;
     let errors: Vec<&ir::Response> = op
         .responses
         .iter()
@@ -222,8 +228,7 @@ fn error_enum(types: &mut TypeGen<'_>, pascal: &str, op: &ir::Operation) {
     if errors.is_empty() {
         return;
     }
-    let name = types.scope.claim(&format!("{pascal}Error"));
-    let ident = names::ident(&name);
+    let ident = names::ident(&op_names.error);
     let mut defs = Vec::new();
     let mut arms = Vec::new();
     let mut fallback = quote!(::std::option::Option::None);
@@ -429,8 +434,8 @@ struct TypeGen<'a> {
 const VALUE: &str = "::toolwright::__private::serde_json::Value";
 
 impl<'a> TypeGen<'a> {
-    fn new(definitions: &'a BTreeMap<String, Schema>) -> Self {
-        let mut scope = Scope::default();
+    /// `scope` already holds the generator's own names (see [`names::allocate`]).
+    fn new(definitions: &'a BTreeMap<String, Schema>, mut scope: Scope) -> Self {
         let def_types = definitions
             .keys()
             .map(|d| (d.clone(), scope.claim(&names::pascal(d))))
@@ -453,12 +458,15 @@ impl<'a> TypeGen<'a> {
             .filter(|(n, _)| reachable.contains(*n))
         {
             let type_name = self.def_types[name].clone();
-            self.define(&type_name, schema, Direction::Output, true);
+            let recursive = self.cyclic.contains(name);
+            self.define(&type_name, schema, Direction::Output, recursive);
         }
     }
 
-    /// Emits a named type for `schema` (struct, enum or alias).
-    fn define(&mut self, name: &str, schema: &Schema, direction: Direction, shared: bool) {
+    /// Emits a named type for a shared definition (struct, enum, or an alias — a
+    /// newtype when the definition contains itself, which an alias cannot).
+    fn define(&mut self, name: &str, schema: &Schema, direction: Direction, recursive: bool) {
+        let shared = true;
         let ident = names::ident(name);
         let doc = schema.description.as_deref().map(names::doc);
         if schema.reference.is_none()
@@ -476,7 +484,18 @@ impl<'a> TypeGen<'a> {
             plain.description = None;
             // `ty` already makes nullable types `Option` (a bare JSON value holds null).
             let ty = self.ty(&plain, &format!("{name}Value"), direction);
-            self.items.push(quote! { #doc pub type #ident = #ty; });
+            if recursive && schema.bare_reference().is_none() {
+                // `Tree = array of Tree`: serde reads and writes a newtype as its
+                // content, so the wire form is the alias's.
+                self.items.push(quote! {
+                    #doc
+                    #[derive(Debug, Clone, PartialEq, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
+                    #[serde(crate = "::toolwright::__private::serde")]
+                    pub struct #ident(pub #ty);
+                });
+            } else {
+                self.items.push(quote! { #doc pub type #ident = #ty; });
+            }
         }
     }
 
@@ -624,11 +643,6 @@ impl<'a> TypeGen<'a> {
             }
         });
         quote!(#ident)
-    }
-
-    fn named_object(&mut self, hint: &str, schema: &Schema, direction: Direction) -> TokenStream {
-        let name = self.scope.claim(&names::pascal(hint));
-        self.object(&name, schema, direction, false)
     }
 
     /// A direct (uncontained) reference into a cycle of definitions needs a `Box`;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-pub use schema::{Direction, Schema, SchemaType, reachable, render_root};
+pub use schema::{Direction, Schema, SchemaType, alias_cycles, follow, reachable, render_root};
 
 use crate::diagnostics::Location;
 

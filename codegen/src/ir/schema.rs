@@ -248,6 +248,17 @@ impl Schema {
         Value::Object(out)
     }
 
+    /// The definition this schema merely stands for: a `$ref` with nothing that
+    /// refines its shape (a description or `null` may ride along).
+    pub fn bare_reference(&self) -> Option<&str> {
+        let bare = self.ty == SchemaType::Any
+            && self.properties.is_empty()
+            && self.variants.is_empty()
+            && self.items.is_none()
+            && self.additional.is_none();
+        self.reference.as_deref().filter(|_| bare)
+    }
+
     /// Names of the definitions this schema refers to directly.
     pub fn references(&self, out: &mut Vec<String>) {
         if let Some(r) = &self.reference {
@@ -301,14 +312,9 @@ pub fn render_root(
     // MCP wants `type: object` at the root: a bare reference to an object definition is
     // inlined there (refinements such as a description win over the definition's).
     let inlined;
-    let schema = match schema.reference.as_ref().and_then(|r| definitions.get(r)) {
+    let schema = match schema.bare_reference().and_then(|r| definitions.get(r)) {
         Some(def)
-            if schema.ty == SchemaType::Any
-                && schema.properties.is_empty()
-                && schema.variants.is_empty()
-                && !schema.nullable
-                && def.ty == SchemaType::Object
-                && def.reference.is_none() =>
+            if !schema.nullable && def.ty == SchemaType::Object && def.reference.is_none() =>
         {
             inlined = Schema {
                 description: schema
@@ -322,6 +328,49 @@ pub fn render_root(
         _ => schema,
     };
     schema.to_json(direction)
+}
+
+/// Follows bare references ([`Schema::bare_reference`]) from `schema` to the first
+/// schema with a shape of its own. Every walk over references goes through here or
+/// through [`reachable`], both of which keep a visited set: a reference cycle
+/// (`A → B → A`) ends the walk at the schema where it closes instead of looping.
+pub fn follow<'a>(schema: &'a Schema, definitions: &'a BTreeMap<String, Schema>) -> &'a Schema {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut current = schema;
+    while let Some(name) = current.bare_reference() {
+        if !seen.insert(name) {
+            break;
+        }
+        match definitions.get(name) {
+            Some(next) => current = next,
+            None => break,
+        }
+    }
+    current
+}
+
+/// Definitions that are bare references to each other in a ring (`A: $ref B`,
+/// `B: $ref A`): no shape anywhere, so no type can be built for them.
+pub fn alias_cycles(definitions: &BTreeMap<String, Schema>) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for start in definitions.keys() {
+        let mut chain: Vec<&str> = vec![start.as_str()];
+        let mut current = &definitions[start];
+        while let Some(next) = current.bare_reference() {
+            if let Some(at) = chain.iter().position(|n| *n == next) {
+                if at == 0 {
+                    out.insert(start.clone());
+                }
+                break;
+            }
+            chain.push(next);
+            match definitions.get(next) {
+                Some(d) => current = d,
+                None => break,
+            }
+        }
+    }
+    out
 }
 
 /// Every definition reachable from `roots`, by name.
@@ -351,6 +400,34 @@ pub fn reachable<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn reference(name: &str) -> Schema {
+        Schema {
+            reference: Some(name.into()),
+            ..Schema::default()
+        }
+    }
+
+    #[test]
+    fn reference_cycles_end_walks() {
+        let defs: BTreeMap<String, Schema> = [
+            ("A".to_owned(), reference("B")),
+            ("B".to_owned(), reference("C")),
+            ("C".to_owned(), reference("A")),
+            ("D".to_owned(), reference("A")),
+            ("E".to_owned(), reference("F")),
+            ("F".to_owned(), Schema::of(SchemaType::String)),
+        ]
+        .into();
+        assert_eq!(
+            alias_cycles(&defs).into_iter().collect::<Vec<_>>(),
+            ["A", "B", "C"]
+        );
+        assert_eq!(follow(&reference("E"), &defs).ty, SchemaType::String);
+        // Ends where the ring closes, without looping.
+        assert!(follow(&reference("D"), &defs).bare_reference().is_some());
+        assert_eq!(reachable([&reference("D")], &defs).len(), 4);
+    }
 
     #[test]
     fn input_objects_are_closed_output_objects_open() {

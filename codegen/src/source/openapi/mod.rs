@@ -45,6 +45,8 @@ pub(crate) struct Doc<'a> {
     /// Definitions lowered so far, and those referenced but not yet lowered.
     pub definitions: BTreeMap<String, ir::Schema>,
     pub pending: BTreeSet<String>,
+    /// Definitions being lowered right now (a reference back to one is a cycle).
+    pub lowering: BTreeSet<String>,
 }
 
 impl Doc<'_> {
@@ -162,6 +164,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
         diagnostics,
         definitions: BTreeMap::new(),
         pending: BTreeSet::new(),
+        lowering: BTreeSet::new(),
     };
     let api = lower(&mut doc, file);
     crate::drop_later(root);

@@ -587,6 +587,18 @@ fn whole_body(fields: &mut BTreeSet<String>, schema: Schema, required: bool) -> 
     }
 }
 
+/// A response key as the IR spells it: `100`..`599`, `1XX`..`5XX`, or `DEFAULT`; `None`
+/// for anything else (extensions, typos), which never becomes an identifier.
+fn status_key(raw: &str) -> Option<String> {
+    let upper = raw.to_ascii_uppercase();
+    let bytes = upper.as_bytes();
+    let valid = upper == "DEFAULT"
+        || (bytes.len() == 3
+            && (b'1'..=b'5').contains(&bytes[0])
+            && ((bytes[1].is_ascii_digit() && bytes[2].is_ascii_digit()) || &bytes[1..] == b"XX"));
+    valid.then_some(upper)
+}
+
 /// Every status with its schema; media types and headers kept as metadata.
 fn responses(
     doc: &mut Doc<'_>,
@@ -597,10 +609,32 @@ fn responses(
     let Some(Value::Object(map)) = op.get("responses") else {
         return Vec::new();
     };
-    let mut out = Vec::new();
+    let mut out: Vec<ir::Response> = Vec::new();
     let mut kept = serde_json::Map::new();
     for (status, response) in map {
         let at = format!("{pointer}/responses/{}", escape(status));
+        let Some(key) = status_key(status) else {
+            if !status.starts_with("x-") {
+                doc.warn(
+                    codes::SCHEMA,
+                    &at,
+                    format!("`{status}` is not a response status; kept as metadata only"),
+                    "use an HTTP status (`200`), a range (`4XX`) or `default`",
+                );
+            }
+            kept.insert(status.clone(), response.clone());
+            continue;
+        };
+        if out.iter().any(|r| r.status == key) {
+            doc.warn(
+                codes::SCHEMA,
+                &at,
+                format!("response `{status}` repeats status `{key}`; the first one is used"),
+                "list each status once (ranges are case-insensitive: `4XX` = `4xx`)",
+            );
+            kept.insert(status.clone(), response.clone());
+            continue;
+        }
         let Ok((response, at)) = deref(doc.root, response, at.clone()) else {
             doc.warn(
                 codes::REFERENCE,
@@ -647,7 +681,7 @@ fn responses(
         }
         kept.insert(status.clone(), Value::Object(summary));
         out.push(ir::Response {
-            status: status.to_ascii_uppercase(),
+            status: key,
             description,
             schema,
         });

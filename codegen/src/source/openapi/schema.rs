@@ -40,21 +40,44 @@ const MODELED: &[&str] = &[
     "example",
 ];
 
-/// Lowers every definition referenced so far (and those they reference).
+/// Lowers every definition referenced so far (and those they reference), then breaks
+/// rings of definitions that only refer to each other (no shape to build a type from).
 pub fn lower_pending(doc: &mut Doc<'_>) {
     while let Some(name) = doc.pending.pop_first() {
-        if doc.definitions.contains_key(&name) {
-            continue;
-        }
-        // Placeholder first: recursive definitions refer to themselves.
-        doc.definitions.insert(name.clone(), Schema::default());
-        let pointer = format!("/components/schemas/{}", escape(&name));
-        let schema = match doc.root.pointer(&pointer) {
-            Some(v) => lower(doc, v, &pointer, 0),
-            None => Schema::default(),
-        };
-        doc.definitions.insert(name, schema);
+        definition(doc, &name);
     }
+    for name in crate::ir::alias_cycles(&doc.definitions) {
+        doc.warn(
+            codes::REFERENCE,
+            &format!("/components/schemas/{}", escape(&name)),
+            format!("`{name}` is part of a `$ref` cycle with no schema in it; typed as any value"),
+            "give one schema of the cycle a type or properties, or remove the cycle",
+        );
+        if let Some(def) = doc.definitions.get_mut(&name) {
+            *def = Schema {
+                description: def.description.take(),
+                ..Schema::default()
+            };
+        }
+    }
+}
+
+/// The lowered definition `name`, lowered on first use and cached; `None` while it is
+/// being lowered (a reference cycle) or when it does not exist.
+fn definition(doc: &mut Doc<'_>, name: &str) -> Option<Schema> {
+    if let Some(done) = doc.definitions.get(name) {
+        return Some(done.clone());
+    }
+    if !doc.lowering.insert(name.to_owned()) {
+        return None;
+    }
+    let pointer = format!("/components/schemas/{}", escape(name));
+    let root = doc.root;
+    let schema = root.pointer(&pointer).map(|v| lower(doc, v, &pointer, 0));
+    doc.lowering.remove(name);
+    let schema = schema?;
+    doc.definitions.insert(name.to_owned(), schema.clone());
+    Some(schema)
 }
 
 /// Lowers the schema `value` found at `pointer`.
@@ -346,51 +369,54 @@ fn set_bound(s: &mut Schema, bound: &str, v: Option<Value>) {
 /// followed) are merged into one object. Members that are not objects stay as an
 /// `allOf` keyword so nothing is lost.
 fn merge_all_of(doc: &mut Doc<'_>, s: &mut Schema, members: &[Value], pointer: &str, depth: usize) {
+    if depth > 48 {
+        s.extensions.insert(
+            "allOf".into(),
+            Value::Array(members.iter().map(|m| rewrite_refs(doc, m)).collect()),
+        );
+        return;
+    }
     let mut unmerged = Vec::new();
     for (i, member) in members.iter().enumerate() {
         let member_pointer = format!("{pointer}/allOf/{i}");
         let lowered = lower(doc, member, &member_pointer, depth + 1);
-        let resolved = match &lowered.reference {
-            Some(name) => match doc
-                .root
-                .pointer(&format!("/components/schemas/{}", escape(name)))
-            {
-                Some(target) if depth < 48 => {
-                    let target = target.clone();
-                    let mut r = lower(
-                        doc,
-                        &target,
-                        &format!("/components/schemas/{}", escape(name)),
-                        depth + 1,
-                    );
+        // A member that is a reference merges the definition's lowered form (lowered
+        // once and cached, so diamonds of `allOf` stay linear); a reference back into
+        // a definition still being lowered is a cycle and stays unmerged.
+        let resolved = match lowered.reference.clone() {
+            Some(name) => match definition(doc, &name) {
+                Some(mut r) => {
                     r.description = lowered.description.clone().or(r.description);
+                    // 3.1 refinements next to the `$ref` apply on top.
+                    if lowered.bare_reference().is_none() {
+                        r.reference = None;
+                        overlay(&mut r, lowered.clone());
+                    }
                     r
                 }
-                _ => lowered.clone(),
+                None => {
+                    // Kept, the member would make validators recurse forever.
+                    doc.warn(
+                        codes::REFERENCE,
+                        &member_pointer,
+                        format!("`allOf` member `{name}` refers back to a schema that contains it (a cycle); member left out"),
+                        "break the cycle: a schema cannot be all of itself",
+                    );
+                    continue;
+                }
             },
             None => lowered.clone(),
         };
         let objectish = resolved.ty == SchemaType::Object || !resolved.properties.is_empty();
         if objectish && resolved.variants.is_empty() {
-            s.ty = SchemaType::Object;
-            for (name, prop) in resolved.properties {
-                if let Some(existing) = s.properties.iter_mut().find(|(n, _)| *n == name) {
-                    existing.1 = prop;
-                } else {
-                    s.properties.push((name, prop));
-                }
-            }
-            for r in resolved.required {
-                if !s.required.contains(&r) {
-                    s.required.push(r);
-                }
-            }
             if s.description.is_none() {
-                s.description = resolved.description;
+                s.description = resolved.description.clone();
             }
             if s.additional.is_none() {
-                s.additional = resolved.additional;
+                s.additional = resolved.additional.clone();
             }
+            overlay(s, resolved);
+            s.ty = SchemaType::Object;
         } else if resolved.ty != SchemaType::Any
             && s.ty == SchemaType::Any
             && s.properties.is_empty()
@@ -408,6 +434,25 @@ fn merge_all_of(doc: &mut Doc<'_>, s: &mut Schema, members: &[Value], pointer: &
     if !unmerged.is_empty() {
         let kept: Vec<Value> = unmerged.iter().map(|m| rewrite_refs(doc, m)).collect();
         s.extensions.insert("allOf".into(), Value::Array(kept));
+    }
+}
+
+/// Properties and required names of `top` over those of `base` (for a `$ref` with
+/// sibling keywords inside `allOf`).
+fn overlay(base: &mut Schema, top: Schema) {
+    if top.ty != SchemaType::Any {
+        base.ty = top.ty;
+    }
+    for (name, prop) in top.properties {
+        match base.properties.iter_mut().find(|(n, _)| *n == name) {
+            Some(existing) => existing.1 = prop,
+            None => base.properties.push((name, prop)),
+        }
+    }
+    for r in top.required {
+        if !base.required.contains(&r) {
+            base.required.push(r);
+        }
     }
 }
 
