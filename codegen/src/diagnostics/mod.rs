@@ -28,10 +28,16 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
+    /// A file's text; a leading UTF-8 byte order mark is dropped (editors on Windows
+    /// write one, and it is no part of the JSON or YAML).
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> Arc<SourceFile> {
+        let mut text: String = text.into();
+        if text.starts_with('\u{feff}') {
+            text.drain(..'\u{feff}'.len_utf8());
+        }
         Arc::new(SourceFile {
             path: path.into(),
-            text: text.into(),
+            text,
             line_starts: std::sync::OnceLock::new(),
         })
     }
@@ -61,6 +67,22 @@ impl SourceFile {
             .get(start..byte)
             .map_or(byte - start, |s| s.chars().count());
         (line + 1, col + 1)
+    }
+
+    /// `span` clamped to the text and widened to whole characters: readers report byte
+    /// positions that can fall inside a multi-byte character (`é`, an emoji), and
+    /// slicing or rendering there would panic.
+    pub fn char_span(&self, span: &Range<usize>) -> Range<usize> {
+        let len = self.text.len();
+        let mut start = span.start.min(len);
+        while !self.text.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = span.end.clamp(start, len);
+        while !self.text.is_char_boundary(end) {
+            end += 1;
+        }
+        start..end
     }
 
     /// Byte offset of a 1-based line and 1-based character column.

@@ -14,13 +14,14 @@ pub fn render(d: &Diagnostic) -> String {
     let mut group = Group::with_title(level.primary_title(&d.message).id(d.code));
     if let Some(loc) = &d.location {
         // Show the finding's own line(s) only, so large files render fast.
-        let (first, _) = loc.file.line_col(loc.span.start);
+        let span = loc.file.char_span(&loc.span);
+        let (first, _) = loc.file.line_col(span.start);
         let start = loc.file.offset(first, 1);
         let end = loc.file.offset(first + 1, 1);
-        let end = end.max(loc.span.end.min(loc.file.text.len()));
+        let end = end.max(span.end);
         let excerpt = &loc.file.text[start..end];
-        let span_start = loc.span.start - start;
-        let span_end = (loc.span.end - start).clamp(span_start, excerpt.len());
+        let span_start = span.start - start;
+        let span_end = (span.end - start).clamp(span_start, excerpt.len());
         let mut annotation = AnnotationKind::Primary.span(span_start..span_end);
         if let Some(label) = &d.label {
             annotation = annotation.label(label);

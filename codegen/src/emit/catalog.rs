@@ -71,29 +71,14 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
     (code, tables)
 }
 
-/// Rustdoc for an API module: its description, then the adapter's Markdown body.
+/// Rustdoc for an API module: its description, then the adapter's Markdown body
+/// (made inert by [`names::doc`] like every other text).
 fn module_doc(api: &ir::Api) -> String {
-    let mut doc = api.description.clone();
-    if !api.docs.is_empty() {
-        doc.push_str("\n\n");
-        // Untagged code fences would become doctests in the user's crate.
-        let mut in_fence = false;
-        for line in api.docs.lines() {
-            let trimmed = line.trim_start();
-            if trimmed.starts_with("```") {
-                if !in_fence && trimmed.trim() == "```" {
-                    doc.push_str(&line.replacen("```", "```text", 1));
-                } else {
-                    doc.push_str(line);
-                }
-                in_fence = !in_fence;
-            } else {
-                doc.push_str(line);
-            }
-            doc.push('\n');
-        }
+    if api.docs.is_empty() {
+        api.description.clone()
+    } else {
+        format!("{}\n\n{}", api.description, api.docs.trim_end())
     }
-    doc.trim_end().to_owned()
 }
 
 fn api(api: &ir::Api) -> Data {

@@ -102,16 +102,15 @@ fn indent(out: &mut String, depth: usize) {
 /// A Rust string literal for `text`: plain when nothing needs escaping, raw (with as
 /// many `#` as needed) when only quotes or backslashes do, escaped otherwise.
 pub fn literal(text: &str) -> String {
-    let plain = |c: char| c != '"' && c != '\\' && (!c.is_control() || c == '\n' || c == '\t');
+    // Controls would be unreadable (a bare CR is refused), and rustc refuses
+    // direction-changing characters in any literal: those need escapes.
+    let needs_escape =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || super::text::is_bidi_control(c);
+    let plain = |c: char| c != '"' && c != '\\' && !needs_escape(c);
     if text.chars().all(plain) {
         return format!("\"{text}\"");
     }
-    // Raw strings can hold anything but a bare carriage return (and other controls
-    // would be unreadable there).
-    if !text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
+    if !text.chars().any(needs_escape) {
         let mut hashes = String::from("#");
         while text.contains(&format!("\"{hashes}")) {
             hashes.push('#');
@@ -149,6 +148,8 @@ mod tests {
         assert_eq!(literal(r#"{"a":"b"}"#), r##"r#"{"a":"b"}"#"##);
         assert_eq!(literal(r##"say "#hi""##), r###"r##"say "#hi""##"###);
         assert_eq!(literal("bell\u{7}"), "\"bell\\u{7}\"");
+        assert_eq!(literal("a\u{202e}b"), "\"a\\u{202e}b\"");
+        assert_eq!(literal("\"q\"\r"), "\"\\\"q\\\"\\r\"");
     }
 
     #[test]

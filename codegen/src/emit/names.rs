@@ -63,16 +63,24 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
-/// Doc attributes for `text`, one per line, so prettyplease renders `/// line`.
+/// Doc attributes for `text` (made safe by [`super::text::rustdoc`]), one per line, so
+/// prettyplease renders `/// line`. Docs that hold a code block are also left out of
+/// doctest collection (`cfg_attr(not(doctest))`): even a block the Markdown rules read
+/// differently than we do can never run in the user's `cargo test`.
 pub fn doc(text: &str) -> TokenStream {
-    let lines = text.trim().lines().map(|l| {
+    let (safe, has_code) = super::text::rustdoc(text.trim());
+    let lines = safe.trim().lines().map(|l| {
         if l.is_empty() {
             String::new()
         } else {
             format!(" {l}")
         }
     });
-    quote!(#(#[doc = #lines])*)
+    if has_code {
+        quote!(#(#[cfg_attr(not(doctest), doc = #lines)])*)
+    } else {
+        quote!(#(#[doc = #lines])*)
+    }
 }
 
 /// Hands out unique names within one scope. Names are compared case-folded, so two

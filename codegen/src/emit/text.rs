@@ -1,12 +1,44 @@
 //! Text rules shared by every emitter (and, later, the derive macro).
 
 /// Descriptions: paragraphs kept, source line-wraps folded into spaces, trimmed.
+/// Fenced code blocks keep their lines (folding them would turn a fence into text that
+/// no longer reads as code, or into a fence with the code as its info string).
 pub fn fold(text: &str) -> String {
-    text.split("\n\n")
-        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n\n")
+    let mut blocks: Vec<String> = Vec::new();
+    let mut paragraph: Vec<&str> = Vec::new();
+    let mut fence: Option<(char, usize, Vec<&str>)> = None;
+    let flush = |paragraph: &mut Vec<&str>, blocks: &mut Vec<String>| {
+        if !paragraph.is_empty() {
+            blocks.push(paragraph.join(" "));
+            paragraph.clear();
+        }
+    };
+    for line in text.lines() {
+        if let Some((c, len, lines)) = &mut fence {
+            let trimmed = line.trim();
+            let run = trimmed.len() - trimmed.trim_start_matches(*c).len();
+            lines.push(line.trim_end());
+            if run >= *len && trimmed[run..].trim().is_empty() {
+                blocks.push(lines.join("\n"));
+                fence = None;
+            }
+            continue;
+        }
+        let trimmed = line.trim_start();
+        if let Some((c, len, _)) = fence_marker(trimmed) {
+            flush(&mut paragraph, &mut blocks);
+            fence = Some((c, len, vec![trimmed.trim_end()]));
+        } else if trimmed.is_empty() {
+            flush(&mut paragraph, &mut blocks);
+        } else {
+            paragraph.extend(trimmed.split_whitespace());
+        }
+    }
+    flush(&mut paragraph, &mut blocks);
+    if let Some((_, _, lines)) = fence {
+        blocks.push(lines.join("\n"));
+    }
+    blocks.join("\n\n")
 }
 
 /// `create_issue` → `Create issue`.
@@ -36,6 +68,261 @@ pub fn singular(word: &str) -> String {
     }
 }
 
+/// Characters rustc refuses in comments and literals (`text_direction_codepoint_*`):
+/// they reorder how text is displayed, so code can read differently than it compiles.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Languages a fenced block may keep: rustdoc compiles a block as a doctest when its
+/// info string is empty, says `rust`, or holds only rustdoc's own attributes, so any
+/// other info string is replaced by `text`.
+const KEPT_LANGUAGES: &[&str] = &[
+    "text",
+    "json",
+    "yaml",
+    "yml",
+    "toml",
+    "xml",
+    "html",
+    "http",
+    "sh",
+    "bash",
+    "shell",
+    "console",
+    "javascript",
+    "js",
+    "typescript",
+    "ts",
+    "python",
+    "graphql",
+    "sql",
+    "csv",
+];
+
+/// Description text from a spec or adapter made safe to become rustdoc in a user's
+/// crate. Every text that reaches a doc comment goes through here:
+///
+/// - every code block (fenced with backticks or tildes, at any indentation or inside
+///   a list or quote, or indented by four spaces) becomes a top-level fenced block
+///   whose info string is `text` (or a kept non-Rust language), so rustdoc never
+///   compiles or runs it as a doctest;
+/// - raw HTML outside code is escaped (`<script>` stays visible as text), autolinks
+///   kept; `javascript:`/`data:`/`vbscript:` link targets are disarmed;
+/// - line endings become `\n` (rustc refuses a bare CR in doc comments), and
+///   direction-changing and other control characters are dropped.
+///
+/// Returns the text and whether it holds a code block (the emitter then also keeps
+/// the docs out of doctest collection altogether, as a second line of defence).
+pub fn rustdoc(text: &str) -> (String, bool) {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let text: String = text
+        .chars()
+        .filter(|&c| !is_bidi_control(c) && (!c.is_control() || c == '\n' || c == '\t'))
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut fence: Option<(char, usize)> = None;
+    let mut indented = false;
+    let mut has_code = false;
+    let mut previous_is_paragraph = false;
+    for line in text.lines() {
+        let stripped = strip_containers(line);
+        let fence_run = fence_marker(stripped);
+        if let Some((c, len)) = fence {
+            let closes = fence_run
+                .is_some_and(|(fc, flen, rest)| fc == c && flen >= len && rest.trim().is_empty());
+            if closes {
+                out.push(c.to_string().repeat(len));
+                fence = None;
+            } else {
+                out.push(line.to_owned());
+            }
+            continue;
+        }
+        let indent = indentation(line);
+        if indented {
+            if line.trim().is_empty() || indent >= 4 {
+                out.push(dedent(line, 4));
+                continue;
+            }
+            close_indented(&mut out);
+            indented = false;
+        }
+        if let Some((c, len, info)) = fence_run {
+            let language = info.split([',', ' ', '\t']).next().unwrap_or("").trim();
+            let language = if KEPT_LANGUAGES.contains(&language.to_ascii_lowercase().as_str()) {
+                language
+            } else {
+                "text"
+            };
+            out.push(format!("{}{language}", c.to_string().repeat(len)));
+            fence = Some((c, len));
+            has_code = true;
+            previous_is_paragraph = false;
+            continue;
+        }
+        if indent >= 4 && !previous_is_paragraph && !line.trim().is_empty() {
+            out.push("```text".to_owned());
+            out.push(dedent(line, 4));
+            indented = true;
+            has_code = true;
+            continue;
+        }
+        let trimmed = line.trim();
+        previous_is_paragraph =
+            !trimmed.is_empty() && !trimmed.starts_with('#') && !is_thematic_break(trimmed);
+        out.push(escape_html(&disarm_links(line)));
+    }
+    if indented {
+        close_indented(&mut out);
+    }
+    if let Some((c, len)) = fence {
+        out.push(c.to_string().repeat(len));
+    }
+    (out.join("\n"), has_code)
+}
+
+/// Ends an indented block turned fenced, before the blank lines that ended it.
+fn close_indented(out: &mut Vec<String>) {
+    let blanks = out.iter().rev().take_while(|l| l.trim().is_empty()).count();
+    let at = out.len() - blanks;
+    out.insert(at, "```".to_owned());
+}
+
+/// The line without leading whitespace, block quote markers and list markers.
+fn strip_containers(line: &str) -> &str {
+    let mut rest = line;
+    loop {
+        let trimmed = rest.trim_start_matches([' ', '\t', '>']);
+        let after_marker = trimmed
+            .strip_prefix(['-', '*', '+'])
+            .or_else(|| {
+                let digits = trimmed.len()
+                    - trimmed
+                        .trim_start_matches(|c: char| c.is_ascii_digit())
+                        .len();
+                (1..=9)
+                    .contains(&digits)
+                    .then(|| trimmed[digits..].strip_prefix(['.', ')']))
+                    .flatten()
+            })
+            .filter(|r| r.starts_with([' ', '\t']));
+        match after_marker {
+            Some(r) => rest = r,
+            None => return trimmed,
+        }
+    }
+}
+
+/// `(fence char, run length, info string)` when `line` starts with a fence.
+fn fence_marker(line: &str) -> Option<(char, usize, &str)> {
+    let c = line.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let len = line.len() - line.trim_start_matches(c).len();
+    let info = &line[len..];
+    // A backtick fence's info string cannot hold a backtick (that is inline code).
+    (len >= 3 && !(c == '`' && info.contains('`'))).then_some((c, len, info))
+}
+
+fn indentation(line: &str) -> usize {
+    let mut width = 0;
+    for c in line.chars() {
+        match c {
+            ' ' => width += 1,
+            '\t' => width += 4 - width % 4,
+            _ => break,
+        }
+    }
+    width
+}
+
+/// `line` with up to `width` columns of leading whitespace removed.
+fn dedent(line: &str, width: usize) -> String {
+    let mut removed = 0;
+    let mut chars = line.char_indices();
+    for (i, c) in chars.by_ref() {
+        if removed >= width || !matches!(c, ' ' | '\t') {
+            return line[i..].to_owned();
+        }
+        removed += if c == '\t' { 4 - removed % 4 } else { 1 };
+    }
+    String::new()
+}
+
+fn is_thematic_break(trimmed: &str) -> bool {
+    ['-', '*', '_'].iter().any(|&c| {
+        trimmed.chars().filter(|x| *x == c).count() >= 3
+            && trimmed.chars().all(|x| x == c || x == ' ')
+    })
+}
+
+/// `<` outside inline code becomes `&lt;`, so no raw HTML reaches rustdoc's output;
+/// autolinks (`<https://...>`) stay links.
+fn escape_html(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find(['`', '<']) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with('`') {
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            let ticks = &rest[..run];
+            // A code span needs a closing run of exactly the same length.
+            let closing = rest[run..]
+                .match_indices(ticks)
+                .find(|(i, _)| {
+                    let after = &rest[run + i + run..];
+                    !after.starts_with('`') && !rest[..run + i].ends_with('`')
+                })
+                .map(|(i, _)| run + i + run);
+            let end = closing.unwrap_or(run);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else {
+            let autolink = rest[1..]
+                .find(['>', ' ', '<'])
+                .filter(|&i| rest.as_bytes()[1 + i] == b'>')
+                .filter(|_| {
+                    let lower = rest[1..].to_ascii_lowercase();
+                    ["http://", "https://", "mailto:"]
+                        .iter()
+                        .any(|p| lower.starts_with(p))
+                });
+            match autolink {
+                Some(i) => {
+                    out.push_str(&rest[..i + 2]);
+                    rest = &rest[i + 2..];
+                }
+                None => {
+                    out.push_str("&lt;");
+                    rest = &rest[1..];
+                }
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Link targets that would run script in the rendered docs point nowhere instead.
+fn disarm_links(line: &str) -> String {
+    let lower = line.to_ascii_lowercase();
+    let mut out = String::with_capacity(line.len());
+    let mut last = 0;
+    for (at, _) in lower.match_indices("](") {
+        let target = lower[at + 2..].trim_start();
+        if ["javascript:", "data:", "vbscript:"]
+            .iter()
+            .any(|s| target.starts_with(s))
+        {
+            out.push_str(&line[last..at + 2]);
+            out.push_str("#disarmed-");
+            last = at + 2;
+        }
+    }
+    out.push_str(&line[last..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,6 +330,69 @@ mod tests {
     #[test]
     fn folds_wraps_keeps_paragraphs() {
         assert_eq!(fold("  a\n b\n\n c  \n"), "a b\n\nc");
+        assert_eq!(
+            fold("a\nb\n```\n  x\n\n  y\n```\nc"),
+            "a b\n\n```\n  x\n\n  y\n```\n\nc"
+        );
+    }
+
+    fn doc(text: &str) -> String {
+        rustdoc(text).0
+    }
+
+    #[test]
+    fn code_blocks_become_inert_text() {
+        // Every code block form rustdoc would compile: fenced (backticks, tildes,
+        // tagged or not, in a list or quote), indented by four spaces.
+        assert_eq!(
+            doc("a\n```rust\nfn main() {}\n```\nb"),
+            "a\n```text\nfn main() {}\n```\nb"
+        );
+        assert_eq!(doc("~~~\nx\n~~~~"), "~~~text\nx\n~~~");
+        assert_eq!(doc("```rust,no_run\nx\n```"), "```text\nx\n```");
+        assert_eq!(doc("```json\n{}\n```"), "```json\n{}\n```");
+        assert_eq!(
+            doc("- step\n  ```\n  x\n  ```"),
+            "- step\n```text\n  x\n```"
+        );
+        assert_eq!(doc("> ```\n> x\n> ```"), "```text\n> x\n```");
+        assert_eq!(
+            doc("Para.\n\n    let x = 1;\n    run(x);\n\nAfter."),
+            "Para.\n\n```text\nlet x = 1;\nrun(x);\n```\n\nAfter."
+        );
+        assert_eq!(doc("# Title\n    code"), "# Title\n```text\ncode\n```");
+        // A continuation line of a paragraph is no code block.
+        assert_eq!(doc("Para\n    continued"), "Para\n    continued");
+        // An unclosed fence is closed.
+        assert_eq!(doc("```\nx"), "```text\nx\n```");
+        assert!(rustdoc("```\nx\n```").1);
+        assert!(!rustdoc("plain `code`").1);
+    }
+
+    #[test]
+    fn html_is_escaped_outside_code() {
+        assert_eq!(
+            doc("<script>alert(1)</script>"),
+            "&lt;script>alert(1)&lt;/script>"
+        );
+        assert_eq!(
+            doc("`Vec<T>` and <https://x.example>"),
+            "`Vec<T>` and <https://x.example>"
+        );
+        assert_eq!(doc("`` a ` <b> ``"), "`` a ` <b> ``");
+        assert_eq!(doc("`unclosed <b>"), "`unclosed &lt;b>");
+        assert_eq!(doc("```\n<b>\n```"), "```text\n<b>\n```");
+        assert_eq!(
+            doc("[x](javascript:alert(1))"),
+            "[x](#disarmed-javascript:alert(1))"
+        );
+    }
+
+    #[test]
+    fn text_rustc_rejects_is_removed() {
+        assert_eq!(doc("a\u{202E}b\u{2066}c\u{2069}"), "abc");
+        assert_eq!(doc("a\r\nb\rc"), "a\nb\nc");
+        assert_eq!(doc("nul\u{0}"), "nul");
     }
 
     #[test]
