@@ -21,11 +21,14 @@ pub struct Inputs {
 /// (recursively, sorted) for `*-adapter.md` and OpenAPI documents.
 pub fn discover(paths: &[PathBuf], diagnostics: &mut Diagnostics) -> Inputs {
     let mut inputs = Inputs::default();
+    let mut seen = Seen::default();
     for path in paths {
         if path.is_dir() {
-            walk(path, &mut inputs, diagnostics);
+            walk(path, &mut inputs, &mut seen, diagnostics);
         } else if path.is_file() {
-            inputs.files.push(path.clone());
+            if seen.first_visit(path) {
+                inputs.files.push(path.clone());
+            }
         } else {
             diagnostics.push(
                 Diagnostic::error(
@@ -40,7 +43,22 @@ pub fn discover(paths: &[PathBuf], diagnostics: &mut Diagnostics) -> Inputs {
     inputs
 }
 
-fn walk(dir: &Path, inputs: &mut Inputs, diagnostics: &mut Diagnostics) {
+/// Files and directories already visited, by canonical path: a symlink loop (or two
+/// links to one directory) is walked once, and each file is read once.
+#[derive(Default)]
+struct Seen(std::collections::BTreeSet<PathBuf>);
+
+impl Seen {
+    fn first_visit(&mut self, path: &Path) -> bool {
+        let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+        self.0.insert(canonical)
+    }
+}
+
+fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diagnostics) {
+    if !seen.first_visit(dir) {
+        return;
+    }
     inputs.dirs.push(dir.to_owned());
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
@@ -55,12 +73,13 @@ fn walk(dir: &Path, inputs: &mut Inputs, diagnostics: &mut Diagnostics) {
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            walk(&path, inputs, diagnostics);
-        } else if path
+            walk(&path, inputs, seen, diagnostics);
+        } else if (path
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.ends_with("-adapter.md"))
-            || is_openapi(&path)
+            || is_openapi(&path))
+            && seen.first_visit(&path)
         {
             inputs.files.push(path);
         }

@@ -158,21 +158,37 @@ impl<'de> Visitor<'de> for RawVisitor {
 /// Parsing limits.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
+    /// What is parsed, for messages ("front matter", "OpenAPI document").
+    pub what: &'static str,
     pub max_depth: usize,
     pub max_nodes: usize,
+    /// Nodes that alias expansion may add in all.
+    pub max_replayed: usize,
 }
 
 impl Limits {
     /// Adapter front matter: far above any real adapter, far below what hurts.
     pub const FRONT_MATTER: Limits = Limits {
+        what: "front matter",
         max_depth: 32,
         max_nodes: 50_000,
+        max_replayed: 50_000,
     };
-    /// Whole API documents (the largest real ones hold a few million nodes).
-    pub const DOCUMENT: Limits = Limits {
-        max_depth: 128,
-        max_nodes: 20_000_000,
-    };
+
+    /// A whole API document of `len` bytes. Without aliases a document cannot hold
+    /// more nodes than it has bytes; aliases may add a quarter of that again (at least
+    /// 10,000 nodes): real documents use anchors for a few shared fragments, while an
+    /// alias bomb multiplies a few hundred bytes into millions of nodes. So any input
+    /// is refused or accepted within memory proportional to its size.
+    pub fn document(len: usize) -> Limits {
+        let max_replayed = (len / 4).max(10_000);
+        Limits {
+            what: "OpenAPI document",
+            max_depth: 128,
+            max_nodes: len.saturating_add(max_replayed).min(20_000_000),
+            max_replayed,
+        }
+    }
 }
 
 fn options(limits: Limits) -> serde_saphyr::Options {
@@ -183,7 +199,7 @@ fn options(limits: Limits) -> serde_saphyr::Options {
     budget.max_aliases = 1_000;
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
-    options.alias_limits.max_total_replayed_events = limits.max_nodes;
+    options.alias_limits.max_total_replayed_events = limits.max_replayed;
     // YAML 1.2 booleans only: `NO`, `yes`, `on` stay strings in untyped values.
     options.strict_booleans = true;
     options
@@ -273,20 +289,25 @@ impl SpanMapper<'_> {
         {
             Diagnostic::error(
                 codes::YAML_LIMIT,
-                "front matter exceeds the YAML safety limits",
+                format!("{} exceeds the YAML safety limits", self.limits.what),
             )
             .at(location)
             .label(message)
             .help(format!(
-                "YAML here may nest at most {} levels and hold at most {} nodes after \
-                         alias expansion; remove deep nesting or repeated aliases",
-                self.limits.max_depth, self.limits.max_nodes
+                "YAML here may nest at most {} levels, hold at most {} nodes, and grow by \
+                 at most {} nodes through aliases; remove deep nesting or repeated aliases",
+                self.limits.max_depth, self.limits.max_nodes, self.limits.max_replayed
             ))
         } else {
+            let help = if self.limits.what == Limits::FRONT_MATTER.what {
+                "fix the YAML syntax of the front matter between the `---` lines"
+            } else {
+                "fix the YAML syntax of the document"
+            };
             Diagnostic::error(codes::YAML_SYNTAX, format!("invalid YAML: {message}"))
                 .at(location)
                 .label(message)
-                .help("fix the YAML syntax of the front matter between the `---` lines")
+                .help(help)
         }
     }
 }

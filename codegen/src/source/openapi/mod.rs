@@ -124,7 +124,12 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
             }
         }
     } else {
-        match yaml::parse(file, 0..file.text.len(), 1, yaml::Limits::DOCUMENT) {
+        match yaml::parse(
+            file,
+            0..file.text.len(),
+            1,
+            yaml::Limits::document(file.text.len()),
+        ) {
             Ok(node) => (node.to_json(), Locator::Yaml(node)),
             Err(d) => {
                 diagnostics.push(d);
