@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-pub use schema::{Direction, Schema, SchemaType, alias_cycles, follow, reachable, render_root};
+pub use schema::{
+    Direction, Schema, SchemaType, alias_cycles, exceeds_64_bits, follow, reachable, render_root,
+};
 
 use crate::diagnostics::Location;
 

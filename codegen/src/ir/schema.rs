@@ -283,6 +283,17 @@ impl Schema {
     }
 }
 
+/// Whether `value` is a whole number that no 64-bit integer holds (`2^64`, `-2^63-1`,
+/// `1e30`): parsers keep such numbers only as floats, so their exact digits are gone
+/// and integer comparisons against them are approximate.
+pub fn exceeds_64_bits(value: &Value) -> bool {
+    value.as_f64().is_some_and(|f| {
+        value.is_f64()
+            && f.fract() == 0.0
+            && !(-9.223_372_036_854_776e18..1.844_674_407_370_955_2e19).contains(&f)
+    })
+}
+
 /// `#/$defs/X` references inside kept keywords.
 fn value_references(value: &Value, out: &mut Vec<String>) {
     match value {

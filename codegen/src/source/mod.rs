@@ -2,6 +2,7 @@
 //! into the IR.
 
 pub mod adapter;
+pub mod base_url;
 pub mod openapi;
 pub mod yaml;
 

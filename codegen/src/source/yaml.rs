@@ -27,6 +27,8 @@ pub enum NodeValue {
     Null,
     Bool(bool),
     Int(i64),
+    /// Above `i64::MAX`: kept exact rather than turned into a float.
+    UInt(u64),
     Float(f64),
     Str(String),
     Seq(Vec<Node>),
@@ -39,7 +41,7 @@ impl Node {
         match self.value {
             NodeValue::Null => "null",
             NodeValue::Bool(_) => "a boolean",
-            NodeValue::Int(_) => "an integer",
+            NodeValue::Int(_) | NodeValue::UInt(_) => "an integer",
             NodeValue::Float(_) => "a number",
             NodeValue::Str(_) => "a string",
             NodeValue::Seq(_) => "a list",
@@ -59,6 +61,7 @@ impl Node {
         match &self.value {
             NodeValue::Str(s) => Some(s.clone()),
             NodeValue::Int(i) => Some(i.to_string()),
+            NodeValue::UInt(u) => Some(u.to_string()),
             NodeValue::Float(f) => Some(f.to_string()),
             NodeValue::Bool(b) => Some(b.to_string()),
             _ => None,
@@ -71,6 +74,7 @@ impl Node {
             NodeValue::Null => Value::Null,
             NodeValue::Bool(b) => Value::Bool(*b),
             NodeValue::Int(i) => Value::from(*i),
+            NodeValue::UInt(u) => Value::from(*u),
             NodeValue::Float(f) => {
                 serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
             }
@@ -93,6 +97,7 @@ enum RawValue {
     Null,
     Bool(bool),
     Int(i64),
+    UInt(u64),
     Float(f64),
     Str(String),
     Seq(Vec<Spanned<Raw>>),
@@ -127,7 +132,7 @@ impl<'de> Visitor<'de> for RawVisitor {
     }
     fn visit_u64<E>(self, v: u64) -> Result<Raw, E> {
         Ok(Raw(
-            i64::try_from(v).map_or(RawValue::Float(v as f64), RawValue::Int)
+            i64::try_from(v).map_or(RawValue::UInt(v), RawValue::Int)
         ))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Raw, E> {
@@ -251,6 +256,7 @@ impl SpanMapper<'_> {
             RawValue::Null => NodeValue::Null,
             RawValue::Bool(b) => NodeValue::Bool(b),
             RawValue::Int(i) => NodeValue::Int(i),
+            RawValue::UInt(u) => NodeValue::UInt(u),
             RawValue::Float(f) => NodeValue::Float(f),
             RawValue::Str(s) => NodeValue::Str(s),
             RawValue::Seq(items) => {

@@ -93,7 +93,10 @@ pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
     ] {
         if let Some(n) = f.get(key) {
             match n.value {
-                NodeValue::Int(_) | NodeValue::Float(_) => *slot = Some(n.to_json()),
+                NodeValue::Int(_) | NodeValue::UInt(_) | NodeValue::Float(_) => {
+                    warn_if_lossy(r, key, n);
+                    *slot = Some(n.to_json());
+                }
                 _ => r.wrong_type(n, key, "a number"),
             }
         }
@@ -102,6 +105,7 @@ pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
         match &e.value {
             NodeValue::Seq(items) => {
                 for item in items {
+                    warn_if_lossy(r, "enum", item);
                     check_fits(r, name, "enum value", item, ty);
                     schema.enum_values.push(item.to_json());
                 }
@@ -110,6 +114,7 @@ pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
         }
     }
     if let Some(d) = f.get("default") {
+        warn_if_lossy(r, "default", d);
         check_fits(r, name, "default", d, ty);
         schema.default = Some(d.to_json());
     }
@@ -197,6 +202,23 @@ fn check_fits(r: &mut Reader<'_>, name: &str, what: &str, node: &Node, ty: Schem
             .at(r.location(node.span.clone()))
             .label(format!("found {}", node.kind()))
             .help("change the value or the parameter's `type`; the value is kept as written"),
+        );
+    }
+}
+
+/// A number no 64-bit integer holds was read as a float: say so where it is written.
+fn warn_if_lossy(r: &mut Reader<'_>, key: &str, node: &Node) {
+    let value = node.to_json();
+    if crate::ir::exceeds_64_bits(&value) {
+        r.push(
+            Diagnostic::warning(
+                codes::VALUE_MISMATCH,
+                format!(
+                    "`{key}` is beyond the 64-bit integer range; it is kept as the float `{value}`"
+                ),
+            )
+            .at(r.location(node.span.clone()))
+            .help("use a value within 64 bits, or a string if it is an identifier"),
         );
     }
 }

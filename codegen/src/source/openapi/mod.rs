@@ -262,6 +262,13 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
             meta.insert(key.to_owned(), v.clone());
         }
     }
+    if let Some(Value::Array(servers)) = meta.get_mut("servers") {
+        for server in servers {
+            if let Some(Value::String(url)) = server.get_mut("url") {
+                *url = crate::source::base_url::redact(url);
+            }
+        }
+    }
     if let Some(map) = root.as_object() {
         for (k, v) in map.iter().filter(|(k, _)| k.starts_with("x-")) {
             meta.insert(k.clone(), v.clone());
@@ -322,13 +329,35 @@ fn servers(doc: &mut Doc<'_>) -> String {
             url = url.replace(&format!("{{{name}}}"), default);
         }
     }
-    if !(url.starts_with("https://") || url.starts_with("http://")) {
-        doc.warn(
+    const OVERRIDE: &str = "set the base URL on the executor: `Executor::builder(..).base_url(\"<api>\", \"https://...\")`";
+    match crate::source::base_url::classify(&url) {
+        crate::source::base_url::Verdict::Secure => {}
+        crate::source::base_url::Verdict::Relative => doc.warn(
             codes::SERVER,
             "/servers/0/url",
             format!("the server URL `{url}` is relative"),
-            "set the base URL on the executor: `Executor::builder(..).base_url(\"<api>\", \"https://...\")`",
-        );
+            OVERRIDE,
+        ),
+        crate::source::base_url::Verdict::Cleartext => doc.warn(
+            codes::SERVER,
+            "/servers/0/url",
+            format!("the server URL `{url}` is plain http: requests and credentials would travel unencrypted"),
+            "use https (plain http is for localhost, 127.0.0.1 or [::1]), or set the base URL on the executor",
+        ),
+        crate::source::base_url::Verdict::Refused(why) => {
+            let d = Diagnostic::error(
+                codes::SERVER,
+                format!(
+                    "the server URL `{}` is refused: {why}",
+                    crate::source::base_url::redact(&url)
+                ),
+            )
+            .at(doc.location("/servers/0/url"))
+            .label("/servers/0/url")
+            .help(OVERRIDE);
+            doc.diagnostics.push(d);
+            return String::new();
+        }
     }
     url
 }

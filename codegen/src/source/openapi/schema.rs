@@ -484,6 +484,33 @@ fn rewrite_refs(doc: &mut Doc<'_>, value: &Value) -> Value {
 /// Sloppy specs: an enum value or default that does not fit the declared type is kept
 /// and reported.
 fn check_values(doc: &mut Doc<'_>, s: &Schema, pointer: &str) {
+    let numbers = [
+        ("minimum", s.minimum.as_ref()),
+        ("maximum", s.maximum.as_ref()),
+        ("default", s.default.as_ref()),
+        ("exclusiveMinimum", s.extensions.get("exclusiveMinimum")),
+        ("exclusiveMaximum", s.extensions.get("exclusiveMaximum")),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v)))
+    .chain(
+        s.enum_values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("enum/{i}"), v)),
+    );
+    let lossy: Vec<(String, Value)> = numbers
+        .filter(|(_, v)| crate::ir::exceeds_64_bits(v))
+        .map(|(k, v)| (k, v.clone()))
+        .collect();
+    for (key, value) in lossy {
+        doc.warn(
+            codes::VALUE_MISMATCH,
+            &format!("{pointer}/{key}"),
+            format!("`{key}` is beyond the 64-bit integer range; it is kept as the float `{value}`, whose digits may differ from the document's"),
+            "use a bound within 64 bits, or write the value as a string if it is an identifier",
+        );
+    }
     if s.ty == SchemaType::Any {
         return;
     }
