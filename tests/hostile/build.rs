@@ -1,0 +1,38 @@
+//! One module per input in `inputs/`, each generated on its own (their tool names may
+//! repeat across inputs). Any generator error fails the build with its diagnostics.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let inputs = manifest.join("inputs");
+    println!("cargo::rerun-if-changed={}", inputs.display());
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&inputs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut modules = String::new();
+    for file in &files {
+        let stem = file.file_stem().unwrap().to_string_lossy();
+        let module = format!("input_{}", stem.replace(['-', '.'], "_"));
+        let dir = out.join(&module);
+        if let Err(e) = toolwright_codegen::Config::new()
+            .input(file)
+            .out_dir(&dir)
+            .cargo_directives(false)
+            .generate()
+        {
+            panic!("{}: {e}", file.display());
+        }
+        println!("cargo::rerun-if-changed={}", file.display());
+        writeln!(
+            modules,
+            "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}/toolwright.rs\")); }}"
+        )
+        .unwrap();
+    }
+    std::fs::write(out.join("inputs.rs"), modules).unwrap();
+}
