@@ -34,6 +34,9 @@ const SPECS: &[&str] = &[
 
 const ADAPTERS: &[&str] = &["notes", "billing", "weather"];
 
+/// Characters inserted into a line: multi-byte ones (spans), YAML syntax.
+const INSERTS: &[&str] = &["é", "😀", "\u{2028}", "\"", "'", ":", "&a", "*a", "["];
+
 const LIMIT: Duration = Duration::from_secs(10);
 
 /// splitmix64: a fixed seed gives the same mutants on every machine.
@@ -287,10 +290,8 @@ fn mutate_text(rng: &mut Rng, text: &str) -> String {
             let line = &lines[i];
             if let Some((at, _)) = line.char_indices().nth(rng.below(line.chars().count())) {
                 let mut changed = line.clone();
-                changed.insert_str(
-                    at,
-                    rng.pick(&["é", "😀", "\u{2028}", "\"", "'", ":", "&a", "*a", "["]),
-                );
+                let insert: &str = rng.pick(INSERTS);
+                changed.insert_str(at, insert);
                 lines[i] = changed;
             }
         }
