@@ -290,7 +290,7 @@ fn mutate_text(rng: &mut Rng, text: &str) -> String {
             let line = &lines[i];
             if let Some((at, _)) = line.char_indices().nth(rng.below(line.chars().count())) {
                 let mut changed = line.clone();
-                let insert: &str = rng.pick(INSERTS);
+                let insert: &&str = rng.pick(INSERTS);
                 changed.insert_str(at, insert);
                 lines[i] = changed;
             }
