@@ -179,3 +179,25 @@ fn call_runs_one_tool_with_credentials_from_the_environment() {
         "{err}"
     );
 }
+
+#[test]
+fn reference_cycles_neither_hang_nor_overflow_catalog_or_call() {
+    let spec = "tests/hostile/inputs/recursive.yaml";
+    let (code, out, err) = run(&mut toolwright(&["catalog", spec]));
+    assert_eq!(code, 0, "{err}");
+    let catalog: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(catalog["tools"][0]["name"], "getForest");
+    // Nothing listens on port 9: the call gets as far as the transport.
+    let (code, _, err) = run(&mut toolwright(&[
+        "call",
+        spec,
+        "--tool",
+        "getForest",
+        "--args",
+        "{}",
+        "--base-url",
+        "recursive=http://127.0.0.1:9",
+    ]));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("transport error"), "{err}");
+}

@@ -263,3 +263,34 @@ pub mod codes {
     pub const SECURITY: &str = "TW135";
     pub const UNSUPPORTED: &str = "TW136";
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_order_marks_are_dropped() {
+        let file = SourceFile::new("a.json", "\u{feff}{}");
+        assert_eq!(file.text, "{}");
+    }
+
+    #[test]
+    fn spans_inside_multibyte_characters_render() {
+        // `é` is two bytes, the emoji four, U+2028 three: a reader's one-byte span
+        // at any of their starts (or inside) must widen to the whole character.
+        for text in ["é: x\n", "x: \"😀\"\n", "a\u{2028}b\n"] {
+            let file = SourceFile::new("f.yaml", text);
+            for start in 0..text.len() {
+                let span = file.char_span(&(start..start + 1));
+                assert!(
+                    file.text.is_char_boundary(span.start) && file.text.is_char_boundary(span.end)
+                );
+                let d = Diagnostic::warning(codes::SCHEMA, "m").at(Location {
+                    file: Arc::clone(&file),
+                    span: start..start + 1,
+                });
+                assert!(render(&d).contains("f.yaml:1:"), "{text:?} at {start}");
+            }
+        }
+    }
+}
