@@ -157,10 +157,16 @@ fn call(args: &Args) -> ExitCode {
         eprintln!("error: `call` needs `--tool NAME`\n\n{USAGE}");
         return ExitCode::from(2);
     };
-    let json: serde_json::Value = match args.args.as_deref().map(serde_json::from_str).transpose() {
+    // Repeated keys are refused: a check and the server could read different values.
+    let json = match args
+        .args
+        .as_deref()
+        .map(toolwright::validate::parse_arguments)
+        .transpose()
+    {
         Ok(v) => v.unwrap_or(serde_json::Value::Null),
         Err(e) => {
-            eprintln!("error: `--args` is not valid JSON: {e}");
+            eprintln!("error: `--args`: {e}");
             return ExitCode::from(2);
         }
     };

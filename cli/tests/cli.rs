@@ -173,9 +173,7 @@ fn call_runs_one_tool_with_credentials_from_the_environment() {
     ]));
     assert_eq!(code, 1);
     assert!(
-        err.contains(
-            "invalid arguments for `forecast`: field `city`: expected string, found an integer"
-        ),
+        err.contains("invalid arguments for `forecast`: field `city`: expected a string, found 5"),
         "{err}"
     );
 }

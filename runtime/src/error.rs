@@ -40,6 +40,8 @@ pub enum Error {
     },
     /// Tools could not be put together in one catalog (two with the same name).
     Catalog { message: String },
+    /// The executor's configuration cannot work (e.g. a base URL with a query).
+    Config { message: String },
 }
 
 impl fmt::Display for Error {
@@ -74,6 +76,7 @@ impl fmt::Display for Error {
             }
             Error::Resource { tool, error } => write!(f, "`{tool}` failed: {error}"),
             Error::Catalog { message } => write!(f, "cannot build the catalog: {message}"),
+            Error::Config { message } => write!(f, "cannot build the executor: {message}"),
             Error::Decode { tool, message } => {
                 write!(
                     f,

@@ -32,6 +32,8 @@ struct Inner {
     credentials: CredentialSource,
     /// Operations sent with another of their request media types, by tool name.
     media_types: BTreeMap<String, Operation>,
+    /// Each tool's input schema, compiled on the tool's first call.
+    checks: std::sync::Mutex<BTreeMap<String, Arc<validate::SchemaCheck>>>,
 }
 
 impl fmt::Debug for Executor {
@@ -110,8 +112,8 @@ impl ExecutorBuilder {
     /// Finishes the executor.
     ///
     /// # Errors
-    /// A base URL override names an API the catalog does not have, or the default
-    /// transport cannot start.
+    /// A base URL override names an API the catalog does not have or holds a query or
+    /// fragment, or the default transport cannot start.
     pub fn build(self) -> Result<Executor, Error> {
         if let Some(name) = self
             .base_urls
@@ -119,6 +121,16 @@ impl ExecutorBuilder {
             .find(|n| self.catalog.api(n).is_none())
         {
             return Err(Error::UnknownApi { name: name.clone() });
+        }
+        // Operation paths are appended to the base URL: a query or fragment in it would
+        // swallow every one of them.
+        if let Some((api, url)) = self.base_urls.iter().find(|(_, u)| u.contains(['?', '#'])) {
+            return Err(Error::Config {
+                message: format!(
+                    "the base URL for `{api}` (`{}`) holds a query or fragment, which would swallow every operation's path; give scheme, host and path only",
+                    url.split(['?', '#']).next().unwrap_or(url)
+                ),
+            });
         }
         let mut catalog = self.catalog;
         let mut handlers = BTreeMap::new();
@@ -165,6 +177,7 @@ impl ExecutorBuilder {
                 transport,
                 base_urls: self.base_urls,
                 credentials: self.credentials,
+                checks: std::sync::Mutex::default(),
             }),
         })
     }
@@ -252,17 +265,44 @@ impl Executor {
         })
     }
 
-    /// Validates a tool's JSON arguments (typed when the tool has a validator).
+    /// The tool's compiled input schema (compiled once, on first use).
+    fn schema_check(&self, tool: &Tool) -> Arc<validate::SchemaCheck> {
+        let mut checks = self
+            .inner
+            .checks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(check) = checks.get(tool.name.as_ref()) {
+            return Arc::clone(check);
+        }
+        let schema: Value = serde_json::from_str(&tool.input_schema).unwrap_or(Value::Bool(true));
+        let api = self.inner.catalog.api(&tool.operation.api);
+        let definition = |name: &str| {
+            let defs = &api?.definitions;
+            defs.iter()
+                .find(|d| d.name == name)
+                .and_then(|d| serde_json::from_str(&d.input).ok())
+        };
+        let check = Arc::new(validate::SchemaCheck::compile(&schema, &definition));
+        checks.insert(tool.name.to_string(), Arc::clone(&check));
+        check
+    }
+
+    /// Validates a tool's JSON arguments against its input schema (and, for generated
+    /// tools, by deserializing them into the typed input as well).
     fn checked_arguments(&self, tool: &Tool, args: Value) -> Result<Map<String, Value>, Error> {
         let args = if args.is_null() { json!({}) } else { args };
-        let checked = match tool.validate {
-            Some(validate) => validate(&args),
-            None => validate::by_params(&tool.operation.params, &args),
-        };
-        checked.map_err(|e| Error::InvalidArguments {
+        let invalid = |e: validate::ArgumentError| Error::InvalidArguments {
             tool: tool.name.to_string(),
             message: e.to_string(),
-        })?;
+        };
+        if !args.is_object() {
+            validate::by_params(&tool.operation.params, &args).map_err(invalid)?;
+        }
+        self.schema_check(tool).check(&args).map_err(invalid)?;
+        if let Some(validate) = tool.validate {
+            validate(&args).map_err(invalid)?;
+        }
         match args {
             Value::Object(args) => Ok(args),
             _ => Err(Error::InvalidArguments {
@@ -313,14 +353,23 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<(u16, Value), Error> {
-        let args = match serde_json::to_value(input) {
-            Ok(Value::Object(map)) => map,
-            Ok(_) | Err(_) => {
-                return Err(Error::InvalidArguments {
+        let not_an_object = || Error::InvalidArguments {
+            tool: op.name.to_string(),
+            message: "the input did not serialize to a JSON object".into(),
+        };
+        let args = serde_json::to_value(input).map_err(|_| not_an_object())?;
+        // A struct built by hand can break constraints its type cannot express
+        // (ranges, patterns, lengths): the same check as a by-name call.
+        if let Some(tool) = self.inner.catalog.get(&op.name) {
+            self.schema_check(tool)
+                .check(&args)
+                .map_err(|e| Error::InvalidArguments {
                     tool: op.name.to_string(),
-                    message: "the input did not serialize to a JSON object".into(),
-                });
-            }
+                    message: e.to_string(),
+                })?;
+        }
+        let Value::Object(args) = args else {
+            return Err(not_an_object());
         };
         self.send_with_status(op, &args).await
     }

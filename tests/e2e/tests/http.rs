@@ -242,15 +242,15 @@ async fn invalid_arguments_name_the_field_and_send_nothing() {
     let cases = [
         (
             json!({"notebook": "w"}),
-            "invalid arguments for `get_note`: missing field `id`",
+            "invalid arguments for `get_note`: field `id`: missing required field of type integer",
         ),
         (
             json!({"notebook": "w", "id": "seven"}),
-            "invalid arguments for `get_note`: field `id`: invalid type: string \"seven\", expected i64",
+            "invalid arguments for `get_note`: field `id`: expected an integer, found \"seven\"",
         ),
         (
             json!({"notebook": "w", "id": 1, "force": true}),
-            "invalid arguments for `get_note`: field `force`: unknown field `force`, expected `notebook` or `id`",
+            "invalid arguments for `get_note`: field `force`: unknown field; expected one of: id, notebook",
         ),
         (
             json!([1]),

@@ -229,14 +229,33 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         }
     }
 
-    // And a request Prism must reject, to show the validation is live.
-    let err = exec
-        .call(
-            "createProduct",
-            json!({"name": "x", "price": {"amount": 1, "currency": "euro"}}),
-        )
-        .await
-        .unwrap_err();
+    // A constraint the catalog advertises is enforced before anything is sent...
+    let bad = json!({"name": "x", "price": {"amount": 1, "currency": "euro"}});
+    let err = exec.call("createProduct", bad.clone()).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for `createProduct`: field `price.currency`: must match the pattern `^[A-Z]{3}$`, found \"euro\""
+    );
+    // ...and Prism refuses the same request (its validation is live): sent through a
+    // copy of the catalog whose checks are switched off.
+    let tools: Vec<toolwright::Tool> = catalog()
+        .tools()
+        .iter()
+        .cloned()
+        .map(|mut tool| {
+            tool.input_schema = "{}".into();
+            tool.validate = None;
+            tool
+        })
+        .collect();
+    let unchecked = Executor::builder(
+        toolwright::Catalog::from_tools(tools, catalog().apis().to_vec()).unwrap(),
+    )
+    .base_url("shop", &prism.url)
+    .credentials(credentials())
+    .build()
+    .unwrap();
+    let err = unchecked.call("createProduct", bad).await.unwrap_err();
     assert!(
         matches!(err, toolwright::Error::Status { status: 422, .. }),
         "{err}"
