@@ -99,6 +99,7 @@ fn param(p: &emit::plan::ParamPlan) -> Param {
         },
         explode: p.explode,
         allow_reserved: p.allow_reserved,
+        content_type: p.content_type.clone().map(Into::into),
     }
 }
 
@@ -131,6 +132,8 @@ fn tool(plan: &ToolPlan) -> Tool {
                 ir::BodyEncoding::Text => BodyEncoding::Text,
             },
             content_type: plan.content_type.clone().into(),
+            body_required: plan.body_required,
+            json_response: plan.json_response,
             security: plan
                 .security
                 .iter()

@@ -108,7 +108,13 @@ impl Tool {
             ));
         }
         let mut op = self.operation.clone().into_owned();
-        op.content_type = std::borrow::Cow::Owned(media_type.to_owned());
+        if media_type.eq_ignore_ascii_case(&op.content_type) {
+            // The default, already made concrete by the generator.
+            return Ok(op);
+        }
+        op.content_type = std::borrow::Cow::Owned(
+            crate::descriptor::BodyEncoding::concrete_media_type(media_type),
+        );
         op.body = encoding;
         Ok(op)
     }

@@ -210,8 +210,13 @@ pub struct Param {
     pub style: Style,
     /// Arrays and objects: one pair per item (`true`) or one joined value (`false`).
     pub explode: bool,
-    /// Query values keep RFC 3986 reserved characters unencoded.
+    /// Query (and form) values keep RFC 3986 reserved characters unencoded, except
+    /// those that would change the URL's structure (`#`, `&`).
     pub allow_reserved: bool,
+    /// The media type the value is serialized in: `application/json` for a
+    /// content-based parameter (sent as JSON text), or a multipart part's type.
+    /// `None`: the location's plain form.
+    pub content_type: Option<Text>,
 }
 
 /// How the request body is encoded.
@@ -231,6 +236,22 @@ pub enum BodyEncoding {
 
 impl BodyEncoding {
     /// The encoding a request media type calls for.
+    /// The media type to put on the wire for one the description lists: a wildcard
+    /// (`application/*+json`, `text/*`, `*/*`) is never sent as such.
+    pub fn concrete_media_type(media: &str) -> String {
+        if !media.contains('*') {
+            return media.to_owned();
+        }
+        let m = media.to_ascii_lowercase();
+        if m.contains("json") {
+            "application/json".to_owned()
+        } else if m.starts_with("text/") {
+            "text/plain".to_owned()
+        } else {
+            "application/octet-stream".to_owned()
+        }
+    }
+
     pub fn for_media_type(media: &str) -> BodyEncoding {
         let m = media
             .split(';')
@@ -278,9 +299,15 @@ pub struct Operation {
     pub body: BodyEncoding,
     /// The request media type sent with a body (`application/json`, `application/xml`...).
     pub content_type: Text,
+    /// The body is required: sent (as `{}`, or the media type's empty form) even when
+    /// no body argument is given.
+    pub body_required: bool,
     /// Accepted ways to authenticate, tried in order; empty: no authentication.
     pub security: Cow<'static, [Requirement]>,
     /// The response is not a JSON object: the tool's structured output wraps it as
     /// `{"result": ...}` so that it matches the object-rooted output schema.
     pub wrap_output: bool,
+    /// The success response is described as JSON: a body that does not parse is an
+    /// error naming the status and content type, not a string result.
+    pub json_response: bool,
 }

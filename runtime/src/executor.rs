@@ -426,15 +426,39 @@ impl Executor {
             .get(http::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
-        let body = decode_body(content_type, response.body());
+        let bytes = response.body();
+        let body = decode_body(content_type, bytes);
         if status.is_success() {
+            // A JSON response (as the description or the server says) that does not
+            // parse is a failure, not a string result.
+            let says_json = content_type.to_ascii_lowercase().contains("json");
+            if (op.json_response || says_json)
+                && body.is_string()
+                && serde_json::from_slice::<Value>(bytes).is_err()
+            {
+                return Err(Error::Decode {
+                    tool: op.name.to_string(),
+                    message: format!(
+                        "HTTP {} with content type `{}` is not JSON: {}",
+                        status.as_u16(),
+                        if content_type.is_empty() {
+                            "(none)"
+                        } else {
+                            content_type
+                        },
+                        prefix(&String::from_utf8_lossy(bytes), 200)
+                    ),
+                });
+            }
             Ok((status.as_u16(), body))
         } else {
+            let message = upstream_message(&body)
+                .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
             Err(Error::Status {
                 tool: op.name.to_string(),
                 status: status.as_u16(),
-                message: upstream_message(&body)
-                    .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned()),
+                // The whole body stays in `body`; the message is for humans and models.
+                message: prefix(&message, 500),
                 body,
             })
         }
@@ -475,6 +499,18 @@ fn decode_body(content_type: &str, bytes: &[u8]) -> Value {
             Value::String(text.to_owned())
         }
         _ => Value::String(crate::base64::encode(bytes)),
+    }
+}
+
+/// The first `max` characters of `text`, saying how much was cut.
+fn prefix(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!(
+            "{}… ({} more characters)",
+            &text[..at],
+            text[at..].chars().count()
+        ),
+        None => text.to_owned(),
     }
 }
 

@@ -19,18 +19,18 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// `allowReserved`: reserved characters stay as they are.
+/// `allowReserved`: reserved characters stay as they are, except `#` (it would end
+/// the URL there) and `&` (it would start another parameter): a value can never change
+/// the URL's structure.
 const RESERVED_KEPT: &AsciiSet = &COMPONENT
     .remove(b':')
     .remove(b'/')
     .remove(b'?')
-    .remove(b'#')
     .remove(b'[')
     .remove(b']')
     .remove(b'@')
     .remove(b'!')
     .remove(b'$')
-    .remove(b'&')
     .remove(b'\'')
     .remove(b'(')
     .remove(b')')
@@ -138,9 +138,18 @@ fn query_pairs(p: &Param, value: &Value) -> Vec<(String, String)> {
 /// A request body before encoding.
 enum BodyParts<'a> {
     None,
-    /// Object bodies built from per-property parameters, with each one's kind.
-    Fields(Vec<(&'a str, &'a Value, ValueKind)>),
+    /// Object bodies built from per-property parameters.
+    Fields(Vec<(&'a Param, &'a Value)>),
     Whole(&'a Value),
+}
+
+/// A content-based parameter's value (path, query, header, cookie) as its media
+/// type's text (JSON), or `None` for plain parameters.
+fn serialized(p: &Param, value: &Value) -> Option<Value> {
+    p.content_type
+        .as_deref()
+        .filter(|m| m.contains("json"))
+        .map(|_| Value::String(value.to_string()))
 }
 
 /// Builds the request. `args` must already be validated.
@@ -173,7 +182,8 @@ pub(crate) fn build(
             .get(param.field.as_ref())
             .filter(|v| !v.is_null())
             .ok_or_else(|| format!("missing path parameter `{}`", param.field))?;
-        let text = path_value(param, value);
+        let as_text = serialized(param, value);
+        let text = path_value(param, as_text.as_ref().unwrap_or(value));
         if text.is_empty() || text == "." || text == ".." {
             return Err(format!(
                 "path parameter `{}` must not be empty, `.` or `..`",
@@ -190,6 +200,19 @@ pub(crate) fn build(
             continue;
         };
         let name = param.wire_name.as_ref();
+        if matches!(
+            param.location,
+            ParamLocation::Body | ParamLocation::RequestBody
+        ) {
+            match (&mut body, param.location) {
+                (BodyParts::Fields(fields), ParamLocation::Body) => fields.push((param, value)),
+                (_, ParamLocation::Body) => body = BodyParts::Fields(vec![(param, value)]),
+                _ => body = BodyParts::Whole(value),
+            }
+            continue;
+        }
+        let as_text = serialized(param, value);
+        let value = as_text.as_ref().unwrap_or(value);
         match param.location {
             ParamLocation::Path => {}
             ParamLocation::Query => query.extend(
@@ -201,11 +224,7 @@ pub(crate) fn build(
             ParamLocation::Cookie => {
                 cookies.push(format!("{name}={}", encode(&flat_items(value).join(","))));
             }
-            ParamLocation::Body => match &mut body {
-                BodyParts::Fields(fields) => fields.push((name, value, param.kind)),
-                _ => body = BodyParts::Fields(vec![(name, value, param.kind)]),
-            },
-            ParamLocation::RequestBody => body = BodyParts::Whole(value),
+            ParamLocation::Body | ParamLocation::RequestBody => {}
         }
     }
 
@@ -267,6 +286,19 @@ fn header_value(p: &Param, value: &Value) -> String {
 fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, Vec<u8>), String> {
     let content_type = op.content_type.to_string();
     Ok(match (op.body, body) {
+        // A required body goes out even when no argument was given: the media type's
+        // empty form.
+        (_, BodyParts::None) if op.body_required => match op.body {
+            BodyEncoding::Json => (Some(content_type), b"{}".to_vec()),
+            BodyEncoding::Multipart => {
+                let (boundary, bytes) = multipart(&[])?;
+                (
+                    Some(format!("multipart/form-data; boundary={boundary}")),
+                    bytes,
+                )
+            }
+            _ => (Some(content_type), Vec::new()),
+        },
         (_, BodyParts::None) => (None, Vec::new()),
         // Per-property arguments make a JSON object (also when the media type is not
         // JSON but the spec described the body as an object).
@@ -276,7 +308,7 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
         ) => {
             let object: Map<String, Value> = fields
                 .into_iter()
-                .map(|(k, v, _)| (k.to_owned(), v.clone()))
+                .map(|(p, v)| (p.wire_name.to_string(), v.clone()))
                 .collect();
             (
                 Some(content_type),
@@ -287,6 +319,22 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
             Some(content_type),
             serde_json::to_vec(v).map_err(|e| e.to_string())?,
         ),
+        // Form properties serialize like query parameters, each with the style,
+        // explode and allowReserved its `encoding` gives.
+        (BodyEncoding::Form, BodyParts::Fields(fields)) => {
+            let mut text = Vec::new();
+            for (p, v) in fields {
+                let set = if p.allow_reserved {
+                    RESERVED_KEPT
+                } else {
+                    COMPONENT
+                };
+                for (k, v) in query_pairs(p, v) {
+                    text.push(format!("{}={}", encode(&k), utf8_percent_encode(&v, set)));
+                }
+            }
+            (Some(content_type), text.join("&").into_bytes())
+        }
         (BodyEncoding::Form, parts) => {
             let mut out = Vec::new();
             for (k, v) in object_fields(parts) {
@@ -299,11 +347,24 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
             (Some(content_type), text.join("&").into_bytes())
         }
         (BodyEncoding::Multipart, parts) => {
-            let fields: Vec<(&str, &Value, ValueKind)> = match parts {
-                BodyParts::Fields(f) => f,
+            let fields: Vec<Part<'_>> = match parts {
+                BodyParts::Fields(f) => f
+                    .into_iter()
+                    .map(|(p, v)| Part {
+                        name: &p.wire_name,
+                        value: v,
+                        kind: p.kind,
+                        media: p.content_type.as_deref(),
+                    })
+                    .collect(),
                 whole => object_fields(whole)
                     .into_iter()
-                    .map(|(k, v)| (k, v, ValueKind::Any))
+                    .map(|(name, value)| Part {
+                        name,
+                        value,
+                        kind: ValueKind::Any,
+                        media: None,
+                    })
                     .collect(),
             };
             let (boundary, bytes) = multipart(&fields)?;
@@ -325,41 +386,68 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
 
 fn object_fields(parts: BodyParts<'_>) -> Vec<(&str, &Value)> {
     match parts {
-        BodyParts::Fields(fields) => fields.into_iter().map(|(k, v, _)| (k, v)).collect(),
+        BodyParts::Fields(fields) => fields
+            .into_iter()
+            .map(|(p, v)| (p.wire_name.as_ref(), v))
+            .collect(),
         BodyParts::Whole(Value::Object(map)) => map.iter().map(|(k, v)| (k.as_str(), v)).collect(),
         _ => Vec::new(),
     }
 }
 
-/// `multipart/form-data` (RFC 7578): strings as text parts, binary fields as file
-/// parts, anything else as JSON parts.
-fn multipart(fields: &[(&str, &Value, ValueKind)]) -> Result<(String, Vec<u8>), String> {
+/// One multipart field: an array becomes one part per item (OpenAPI's rule for
+/// `multipart/form-data`), each of the field's media type.
+struct Part<'a> {
+    name: &'a str,
+    value: &'a Value,
+    kind: ValueKind,
+    /// The part's media type as described (`encoding.contentType` or the default by
+    /// type); `None` (whole-body objects): strings as text, others as JSON.
+    media: Option<&'a str>,
+}
+
+/// `multipart/form-data` (RFC 7578). Each part carries its media type: bytes (decoded
+/// from base64) as files, JSON parts serialized, text parts as they are (`text/plain`
+/// is RFC 7578's default, so it needs no header).
+fn multipart(fields: &[Part<'_>]) -> Result<(String, Vec<u8>), String> {
     let mut parts: Vec<(String, Vec<u8>)> = Vec::new();
-    for (name, value, kind) in fields {
-        let name = name.replace('"', "%22");
-        let items: Vec<&Value> = match value {
-            Value::Array(items) if *kind != ValueKind::Any => items.iter().collect(),
+    for field in fields {
+        let name = field.name.replace('"', "%22");
+        let items: Vec<&Value> = match field.value {
+            Value::Array(items) if field.kind != ValueKind::Any => items.iter().collect(),
             other => vec![other],
         };
         for item in items {
-            let (head, bytes) = match (kind, item) {
-                (ValueKind::Binary, Value::String(b64)) => (
-                    format!(
-                        "Content-Disposition: form-data; name=\"{name}\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream"
-                    ),
+            let media = match (field.media, field.kind, item) {
+                (Some(m), _, _) => m,
+                (None, ValueKind::Binary, _) => "application/octet-stream",
+                (None, _, Value::String(_)) => "text/plain",
+                (None, _, _) => "application/json",
+            };
+            let disposition = format!("Content-Disposition: form-data; name=\"{name}\"");
+            let (head, bytes) = if field.kind == ValueKind::Binary
+                || (media == "application/octet-stream" && item.is_string())
+            {
+                let Value::String(b64) = item else {
+                    return Err(format!("field `{name}` must be base64-encoded bytes"));
+                };
+                (
+                    format!("{disposition}; filename=\"{name}\"\r\nContent-Type: {media}"),
                     base64::decode(b64)
                         .ok_or_else(|| format!("field `{name}` must be base64-encoded bytes"))?,
-                ),
-                (_, Value::String(s)) => (
-                    format!("Content-Disposition: form-data; name=\"{name}\""),
-                    s.clone().into_bytes(),
-                ),
-                (_, other) => (
-                    format!(
-                        "Content-Disposition: form-data; name=\"{name}\"\r\nContent-Type: application/json"
-                    ),
-                    other.to_string().into_bytes(),
-                ),
+                )
+            } else if media.contains("json") {
+                (
+                    format!("{disposition}\r\nContent-Type: {media}"),
+                    item.to_string().into_bytes(),
+                )
+            } else if media.eq_ignore_ascii_case("text/plain") {
+                (disposition, scalar_text(item).into_bytes())
+            } else {
+                (
+                    format!("{disposition}\r\nContent-Type: {media}"),
+                    scalar_text(item).into_bytes(),
+                )
             };
             parts.push((head, bytes));
         }
@@ -409,6 +497,7 @@ mod tests {
             },
             explode: location == ParamLocation::Query,
             allow_reserved: false,
+            content_type: None,
         }
     }
 
@@ -429,8 +518,10 @@ mod tests {
             params: Cow::Owned(params),
             body: BodyEncoding::Json,
             content_type: "application/json".into(),
+            body_required: false,
             security: Cow::Borrowed(&[]),
             wrap_output: false,
+            json_response: false,
         }
     }
 

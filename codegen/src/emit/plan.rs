@@ -59,6 +59,7 @@ pub struct ParamPlan {
     pub style: ir::Style,
     pub explode: bool,
     pub allow_reserved: bool,
+    pub content_type: Option<String>,
 }
 
 /// Everything about one tool.
@@ -77,8 +78,11 @@ pub struct ToolPlan {
     pub params: Vec<ParamPlan>,
     pub body: ir::BodyEncoding,
     pub content_type: String,
+    pub body_required: bool,
     pub security: Vec<Vec<String>>,
     pub wrap_output: bool,
+    /// The success response is described as JSON.
+    pub json_response: bool,
     /// `danger_level: forbidden` operations get a client method but no tool.
     pub exposed: bool,
 }
@@ -121,12 +125,17 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
                 style: p.style,
                 explode: p.explode,
                 allow_reserved: p.allow_reserved,
+                content_type: p.content_type.clone(),
             })
             .collect(),
         body: op.body,
         content_type: op.content_type.clone(),
+        body_required: op.body_required,
         security: op.security.clone(),
         wrap_output,
+        json_response: op
+            .success_response()
+            .is_some_and(|r| r.json && r.schema.is_some()),
         exposed: op.safety.danger_level != Some(DangerLevel::Forbidden),
     }
 }

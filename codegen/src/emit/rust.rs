@@ -324,8 +324,10 @@ fn operation(plan: &ToolPlan) -> Data {
                 )),
             ),
             ("content_type", Data::cow(&plan.content_type)),
+            ("body_required", Data::bool(plan.body_required)),
             ("security", Data::cow_slice(security)),
             ("wrap_output", Data::bool(plan.wrap_output)),
+            ("json_response", Data::bool(plan.json_response)),
         ],
     )
 }
@@ -413,6 +415,10 @@ fn param(p: &ParamPlan) -> Data {
             ),
             ("explode", Data::bool(p.explode)),
             ("allow_reserved", Data::bool(p.allow_reserved)),
+            (
+                "content_type",
+                Data::option(p.content_type.as_deref().map(Data::cow)),
+            ),
         ],
     )
 }

@@ -188,6 +188,14 @@ impl ParamLocation {
         ("cookie", ParamLocation::Cookie),
         ("body", ParamLocation::Body),
     ];
+
+    /// The location's name (`requestBody` for the whole body).
+    pub fn as_str(self) -> &'static str {
+        ParamLocation::ALL
+            .iter()
+            .find(|(_, l)| *l == self)
+            .map_or("requestBody", |(n, _)| n)
+    }
 }
 
 /// One operation parameter.
@@ -206,6 +214,10 @@ pub struct Param {
     /// Arrays/objects: one pair per item (`true`) or one joined value.
     pub explode: bool,
     pub allow_reserved: bool,
+    /// The media type the value is written in, when it is not the location's plain
+    /// text: content-based parameters (`content: {application/json: ...}`) and
+    /// multipart parts (`encoding.contentType`, or the OpenAPI default by type).
+    pub content_type: Option<String>,
     pub source: Option<Location>,
 }
 
@@ -226,6 +238,9 @@ pub struct Response {
     pub status: String,
     pub description: Option<String>,
     pub schema: Option<Schema>,
+    /// The body is described as JSON (a `*json` media type): a body that does not
+    /// parse is an error, not a string.
+    pub json: bool,
 }
 
 /// Pagination style of a list operation.
@@ -285,6 +300,9 @@ pub struct Operation {
     pub body: BodyEncoding,
     /// Media type sent with the body.
     pub content_type: String,
+    /// The body must be sent even when no body argument is given (then as `{}`, or
+    /// the media type's empty form).
+    pub body_required: bool,
     /// Ways to authenticate (scheme names that apply together), tried in order;
     /// empty: none. An empty inner list allows anonymous calls.
     pub security: Vec<Vec<String>>,

@@ -281,6 +281,7 @@ fn operation<R: Record>(name: &str, verb: Verb) -> Operation {
             style: Style::Simple,
             explode: false,
             allow_reserved: false,
+            content_type: None,
         }]
     } else {
         Vec::new()
@@ -293,8 +294,10 @@ fn operation<R: Record>(name: &str, verb: Verb) -> Operation {
         params: Cow::Owned(params),
         body: BodyEncoding::Json,
         content_type: Cow::Borrowed("application/json"),
+        body_required: false,
         security: Cow::Borrowed(&[]),
         wrap_output: false,
+        json_response: true,
     }
 }
 

@@ -230,6 +230,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("fields"),
@@ -240,14 +241,17 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed("application/json")),
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("list_items"),
@@ -257,8 +261,10 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         params: ::toolwright::__private::Cow::Borrowed(&[]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: true,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("create_member"),
@@ -275,6 +281,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
@@ -285,6 +292,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("password"),
@@ -295,10 +303,12 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("session")]),
@@ -308,6 +318,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
             },
         ]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_member"),
@@ -323,11 +334,14 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
             style: ::toolwright::Style::Simple,
             explode: false,
             allow_reserved: false,
+            content_type: ::std::option::Option::None,
         }]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("shelf_tree"),
@@ -337,7 +351,9 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         params: ::toolwright::__private::Cow::Borrowed(&[]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
+        json_response: true,
     },
 ];

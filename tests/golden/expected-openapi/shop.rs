@@ -513,13 +513,16 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
             style: ::toolwright::Style::Form,
             explode: false,
             allow_reserved: false,
+            content_type: ::std::option::Option::None,
         }]),
         body: ::toolwright::BodyEncoding::Text,
         content_type: ::toolwright::__private::Cow::Borrowed("text/csv"),
+        body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
         }]),
         wrap_output: true,
+        json_response: false,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("submitOrder"),
@@ -536,6 +539,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("productId"),
@@ -546,6 +550,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("quantity"),
@@ -556,14 +561,17 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Form,
         content_type: ::toolwright::__private::Cow::Borrowed("application/x-www-form-urlencoded"),
+        body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("basicAuth")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("listProducts"),
@@ -580,6 +588,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("tags"),
@@ -590,6 +599,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("limit"),
@@ -600,6 +610,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("sort"),
@@ -610,6 +621,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("X-Trace-Id"),
@@ -620,6 +632,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("top"),
@@ -630,14 +643,17 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("apiKey")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("createProduct"),
@@ -654,6 +670,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
@@ -664,6 +681,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("price"),
@@ -674,6 +692,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("tags"),
@@ -684,14 +703,17 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("getProduct"),
@@ -707,13 +729,16 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
             style: ::toolwright::Style::Simple,
             explode: false,
             allow_reserved: false,
+            content_type: ::std::option::Option::None,
         }]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("replaceProduct"),
@@ -730,6 +755,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("kind"),
@@ -740,6 +766,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
@@ -750,6 +777,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("price"),
@@ -760,6 +788,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("tags"),
@@ -770,14 +799,17 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("deleteProduct"),
@@ -793,13 +825,16 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
             style: ::toolwright::Style::Simple,
             explode: false,
             allow_reserved: false,
+            content_type: ::std::option::Option::None,
         }]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
         }]),
         wrap_output: false,
+        json_response: false,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("uploadProductImage"),
@@ -816,6 +851,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("caption"),
@@ -826,6 +862,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed("text/plain")),
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("file"),
@@ -836,14 +873,17 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed("application/octet-stream")),
             },
         ]),
         body: ::toolwright::BodyEncoding::Multipart,
         content_type: ::toolwright::__private::Cow::Borrowed("multipart/form-data"),
+        body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_search"),
@@ -860,6 +900,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("colors"),
@@ -870,6 +911,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::PipeDelimited,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("price"),
@@ -880,10 +922,12 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
                 style: ::toolwright::Style::DeepObject,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
@@ -893,5 +937,6 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
             },
         ]),
         wrap_output: true,
+        json_response: true,
     },
 ];

@@ -128,6 +128,7 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("currency"),
@@ -138,6 +139,7 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("customer"),
@@ -148,6 +150,7 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
@@ -158,6 +161,7 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("session"),
@@ -168,14 +172,17 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Form,
         content_type: ::toolwright::__private::Cow::Borrowed("application/x-www-form-urlencoded"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("refund_charge"),
@@ -192,6 +199,7 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("reason"),
@@ -202,14 +210,17 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
         }]),
         wrap_output: true,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("purge_customer"),
@@ -225,12 +236,15 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
             style: ::toolwright::Style::Simple,
             explode: false,
             allow_reserved: false,
+            content_type: ::std::option::Option::None,
         }]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
         }]),
         wrap_output: false,
+        json_response: false,
     },
 ];

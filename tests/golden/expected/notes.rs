@@ -218,6 +218,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("title"),
@@ -228,6 +229,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("text"),
@@ -238,6 +240,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("tags"),
@@ -248,6 +251,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("meta"),
@@ -258,14 +262,17 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("notes")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_note"),
@@ -282,6 +289,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("id"),
@@ -292,14 +300,17 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("notes")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("search_notes"),
@@ -316,6 +327,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("tag"),
@@ -326,6 +338,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("limit"),
@@ -336,6 +349,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("exact"),
@@ -346,14 +360,17 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("notes")]),
         }]),
         wrap_output: false,
+        json_response: false,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("replace_note"),
@@ -370,6 +387,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("id"),
@@ -380,6 +398,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("title"),
@@ -390,6 +409,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("text"),
@@ -400,14 +420,17 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Form,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("notes")]),
         }]),
         wrap_output: false,
+        json_response: false,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("delete_note"),
@@ -424,6 +447,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("id"),
@@ -434,13 +458,16 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("notes")]),
         }]),
         wrap_output: false,
+        json_response: false,
     },
 ];

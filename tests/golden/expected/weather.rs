@@ -129,6 +129,7 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("units"),
@@ -139,14 +140,17 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
         }]),
         wrap_output: false,
+        json_response: true,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("forecast"),
@@ -163,6 +167,7 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                 style: ::toolwright::Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("days"),
@@ -173,13 +178,16 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: ::std::option::Option::None,
             },
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
         }]),
         wrap_output: true,
+        json_response: true,
     },
 ];

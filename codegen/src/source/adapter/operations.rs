@@ -194,6 +194,7 @@ fn operation(
         }
         .to_owned(),
         body,
+        body_required: false,
         security: Vec::new(),
         responses,
         pagination,
@@ -335,6 +336,7 @@ fn params(r: &mut Reader<'_>, node: &Node, method: Method, path: &str) -> Vec<ir
             style: ir::Style::default_for(location),
             explode: location == ParamLocation::Query,
             allow_reserved: false,
+            content_type: None,
             source: Some(r.location(key.span.clone())),
         });
     }
@@ -441,6 +443,7 @@ fn response(
     let extra = r.finish(f, &["type", "fields", "description", "schema"]);
     let response = ir::Response {
         status: "200".into(),
+        json: true,
         description: description.clone(),
         schema: schema.map(|mut s| {
             if s.description.is_none() {

@@ -219,15 +219,17 @@ fn operation(
                 style: Style::Simple,
                 explode: false,
                 allow_reserved: false,
+                content_type: None,
                 source: None,
             });
         }
     }
 
-    let (body, content_type, body_description) =
-        request_body(doc, op, pointer, &mut params, &mut fields, &mut meta);
+    let body = request_body(doc, op, pointer, &mut params, &mut fields, &mut meta);
+    let body_description = body.description.clone();
     let responses = responses(doc, op, pointer, &mut meta);
     let security = security::requirements(doc, op, pointer, schemes);
+    credential_params(&mut params, &security, schemes, &mut meta);
 
     let summary = op
         .get("summary")
@@ -296,8 +298,9 @@ fn operation(
         path: path.to_owned(),
         description: (!description.is_empty()).then_some(description),
         params,
-        body,
-        content_type,
+        body: body.encoding,
+        content_type: body.content_type,
+        body_required: body.required,
         security,
         responses,
         pagination: None,
@@ -347,8 +350,8 @@ fn parameter(
         // OpenAPI: these are described elsewhere (media types, security) and ignored here.
         return None;
     }
-    let (mut schema, content_based) = match (p.get("schema"), p.get("content")) {
-        (Some(s), _) => (schema::lower(doc, s, &format!("{at}/schema"), 0), false),
+    let (mut schema, content_type) = match (p.get("schema"), p.get("content")) {
+        (Some(s), _) => (schema::lower(doc, s, &format!("{at}/schema"), 0), None),
         (None, Some(Value::Object(content))) => match content.iter().next() {
             Some((media, m)) => {
                 let s = m
@@ -357,11 +360,12 @@ fn parameter(
                         schema::lower(doc, s, &format!("{at}/content/{}/schema", escape(media)), 0)
                     })
                     .unwrap_or_default();
-                (s, true)
+                let (_, concrete) = concrete_media(media, &s);
+                (s, Some(concrete))
             }
-            None => (Schema::default(), false),
+            None => (Schema::default(), None),
         },
-        _ => (Schema::of(SchemaType::String), false),
+        _ => (Schema::of(SchemaType::String), None),
     };
     if schema.description.is_none() {
         schema.description = p
@@ -402,31 +406,39 @@ fn parameter(
         // Located on demand (findings only): scanning a large document per
         // parameter would make reading quadratic.
         source: None,
+        content_type,
     };
-    if content_based {
-        // Content-based parameters carry their value as JSON text.
+    if let Some(media) = &param.content_type {
+        // Content-based parameters carry their value serialized in the media type
+        // (JSON text), then encoded for the location like any text.
         param
             .schema
             .extensions
-            .insert("contentMediaType".into(), json!("application/json"));
+            .insert("contentMediaType".into(), json!(media));
         param.style = Style::Form;
         param.explode = false;
     }
     Some(param)
 }
 
-/// The preferred media type: JSON, then form, then multipart, then anything else.
+/// The preferred media type: JSON (`application/json`, then other JSON types, then
+/// JSON wildcards), then form, then multipart, then anything else (wildcards last).
 fn pick_media(content: &serde_json::Map<String, Value>) -> Option<(&String, &Value)> {
     let rank = |m: &str| {
         let m = m.to_ascii_lowercase();
-        if m == "application/json" || m.ends_with("+json") || m.contains("json") {
+        let wildcard = m.contains('*');
+        if m == "application/json" {
             0
+        } else if m.contains("json") {
+            if wildcard { 2 } else { 1 }
         } else if m == "application/x-www-form-urlencoded" {
-            1
-        } else if m == "multipart/form-data" {
-            2
-        } else {
             3
+        } else if m == "multipart/form-data" {
+            4
+        } else if wildcard {
+            6
+        } else {
+            5
         }
     };
     content.iter().min_by_key(|(m, _)| rank(m))
@@ -448,6 +460,39 @@ fn encoding_of(media: &str) -> BodyEncoding {
     }
 }
 
+/// What an operation's request body lowered into (its arguments went to `params`).
+struct Body {
+    encoding: BodyEncoding,
+    content_type: String,
+    description: Option<String>,
+    required: bool,
+}
+
+/// A media type fit for the wire: a wildcard (`application/*+json`, `*/*`, `text/*`)
+/// is never sent as such. JSON wildcards, and `*/*` or `application/*` with a schema
+/// that describes JSON data (an object, array or typed scalar), send
+/// `application/json`; other text wildcards `text/plain`; the rest
+/// `application/octet-stream`.
+fn concrete_media(media: &str, schema: &Schema) -> (BodyEncoding, String) {
+    let lower = media.to_ascii_lowercase();
+    if !lower.contains('*') {
+        return (encoding_of(&lower), media.to_owned());
+    }
+    let describes_json = schema.reference.is_some()
+        || !schema.properties.is_empty()
+        || !schema.variants.is_empty()
+        || (schema.ty != SchemaType::Any && !schema.is_binary());
+    if lower.contains("json")
+        || (matches!(lower.as_str(), "*/*" | "application/*") && describes_json)
+    {
+        (BodyEncoding::Json, "application/json".to_owned())
+    } else if lower.starts_with("text/") {
+        (BodyEncoding::Text, "text/plain".to_owned())
+    } else {
+        (BodyEncoding::Binary, "application/octet-stream".to_owned())
+    }
+}
+
 /// Lowers the request body into parameters: an object body is flattened into one
 /// argument per property (when no name collides), anything else is one `body` argument.
 fn request_body(
@@ -457,8 +502,13 @@ fn request_body(
     params: &mut Vec<ir::Param>,
     fields: &mut BTreeSet<String>,
     meta: &mut BTreeMap<String, Value>,
-) -> (BodyEncoding, String, Option<String>) {
-    let default = (BodyEncoding::Json, "application/json".to_owned(), None);
+) -> Body {
+    let default = Body {
+        encoding: BodyEncoding::Json,
+        content_type: "application/json".to_owned(),
+        description: None,
+        required: false,
+    };
     let Some(body) = op.get("requestBody") else {
         return default;
     };
@@ -482,7 +532,6 @@ fn request_body(
         "requestMediaTypes".into(),
         json!(content.keys().collect::<Vec<_>>()),
     );
-    let encoding = encoding_of(media);
     let required = body.get("required").and_then(Value::as_bool) == Some(true);
     let description = body
         .get("description")
@@ -493,10 +542,12 @@ fn request_body(
         Some(s) => schema::lower(doc, s, &schema_pointer, 0),
         None => Schema::default(),
     };
-    let content_type = if media.contains('*') {
-        "application/octet-stream".to_owned()
-    } else {
-        media.clone()
+    let (encoding, content_type) = concrete_media(media, &schema);
+    let done = |description| Body {
+        encoding,
+        content_type: content_type.clone(),
+        description,
+        required,
     };
     if matches!(encoding, BodyEncoding::Binary | BodyEncoding::Text) {
         let binary = encoding == BodyEncoding::Binary;
@@ -514,7 +565,7 @@ fn request_body(
                 .insert("contentMediaType".into(), json!(content_type));
         }
         params.push(whole_body(fields, schema, required));
-        return (encoding, content_type, None);
+        return done(None);
     }
     // Follow a reference to see the object's properties.
     let object = match (&schema.reference, schema.ty) {
@@ -538,6 +589,7 @@ fn request_body(
                 .all(|(n, _)| !fields.contains(&field_name(n)))
     });
     if let Some(object) = flattenable {
+        let encodings = media_object.get("encoding").and_then(Value::as_object);
         for (prop, prop_schema) in object.properties.iter().filter(|(_, s)| !s.read_only) {
             let mut prop_schema = prop_schema.clone();
             if encoding == BodyEncoding::Multipart && prop_schema.is_binary() {
@@ -546,26 +598,143 @@ fn request_body(
                     .entry("contentEncoding".into())
                     .or_insert(json!("base64"));
             }
-            params.push(ir::Param {
+            let spec = encodings.and_then(|e| e.get(prop));
+            let mut param = ir::Param {
                 name: prop.clone(),
                 field: unique_field(fields, prop),
                 location: ParamLocation::Body,
                 required: required && object.required.contains(prop),
-                schema: prop_schema,
                 style: Style::Form,
                 explode: true,
                 allow_reserved: false,
+                content_type: None,
                 source: None,
-            });
+                schema: prop_schema,
+            };
+            match encoding {
+                BodyEncoding::Multipart => {
+                    param.content_type = Some(part_media(doc, spec, &param.schema));
+                }
+                BodyEncoding::Form => form_encoding(
+                    doc,
+                    spec,
+                    &mut param,
+                    &format!("{at}/content/{}/encoding/{}", escape(media), escape(prop)),
+                ),
+                _ => {}
+            }
+            params.push(param);
         }
         let about = description.or(object.description.clone());
-        return (encoding, content_type, about);
+        return done(about);
     }
     if schema.description.is_none() {
         schema.description = description;
     }
     params.push(whole_body(fields, schema, required));
-    (encoding, content_type, None)
+    done(None)
+}
+
+/// A multipart part's media type: the `encoding.contentType` the description gives
+/// (its first, when it lists several), else OpenAPI's default for the property's type:
+/// bytes `application/octet-stream`, objects and arrays of objects `application/json`,
+/// everything else `text/plain`. Array properties are sent one part per item.
+fn part_media(definitions: &Doc<'_>, spec: Option<&Value>, schema: &Schema) -> String {
+    if let Some(given) = spec
+        .and_then(|e| e.get("contentType"))
+        .and_then(Value::as_str)
+        .and_then(|list| list.split(',').next())
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && !m.contains('*'))
+    {
+        return given.to_owned();
+    }
+    let item = match (schema.ty, &schema.items) {
+        (SchemaType::Array, Some(items)) => items.as_ref(),
+        _ => schema,
+    };
+    let item = crate::ir::follow(item, &definitions.definitions);
+    if item.is_binary() {
+        "application/octet-stream".to_owned()
+    } else if item.ty == SchemaType::Object
+        || !item.properties.is_empty()
+        || (item.ty == SchemaType::Array && schema.ty != SchemaType::Array)
+        || (item.ty == SchemaType::Any && item.reference.is_some())
+    {
+        "application/json".to_owned()
+    } else {
+        "text/plain".to_owned()
+    }
+}
+
+/// `application/x-www-form-urlencoded` properties are serialized like query
+/// parameters, with the `style`, `explode` and `allowReserved` their `encoding` gives.
+fn form_encoding(doc: &mut Doc<'_>, spec: Option<&Value>, param: &mut ir::Param, at: &str) {
+    let Some(spec) = spec else { return };
+    if let Some(style) = spec.get("style").and_then(Value::as_str) {
+        match ir::Style::ALL.iter().find(|(n, _)| *n == style) {
+            Some((_, s)) => param.style = *s,
+            None => doc.warn(
+                codes::UNSUPPORTED,
+                &format!("{at}/style"),
+                format!("unknown style `{style}`; using form"),
+                "use form, spaceDelimited, pipeDelimited or deepObject",
+            ),
+        }
+    }
+    param.explode = spec
+        .get("explode")
+        .and_then(Value::as_bool)
+        .unwrap_or(param.style == Style::Form);
+    param.allow_reserved = spec.get("allowReserved").and_then(Value::as_bool) == Some(true);
+}
+
+/// An API key the security scheme supplies is not also asked of the model: a
+/// parameter with the scheme's name and location leaves the tool's input (the
+/// credential is sent in its place), with a note in the tool's metadata.
+fn credential_params(
+    params: &mut Vec<ir::Param>,
+    security: &[Vec<String>],
+    schemes: &[ir::SecurityScheme],
+    meta: &mut BTreeMap<String, Value>,
+) {
+    let keys: Vec<(ParamLocation, &str)> = security
+        .iter()
+        .flatten()
+        .filter_map(|name| schemes.iter().find(|s| s.name == *name))
+        .filter_map(|s| match &s.kind {
+            ir::SchemeKind::ApiKey { placement, .. } => Some(match placement {
+                ir::KeyPlacement::Header(n) => (ParamLocation::Header, n.as_str()),
+                ir::KeyPlacement::Query(n) => (ParamLocation::Query, n.as_str()),
+                ir::KeyPlacement::Cookie(n) => (ParamLocation::Cookie, n.as_str()),
+            }),
+            _ => None,
+        })
+        .collect();
+    let mut dropped = Vec::new();
+    params.retain(|p| {
+        let supplied = keys.iter().any(|(location, name)| {
+            *location == p.location
+                && if p.location == ParamLocation::Header {
+                    p.name.eq_ignore_ascii_case(name)
+                } else {
+                    p.name == *name
+                }
+        });
+        if supplied {
+            dropped.push(json!({"name": p.name, "in": p.location.as_str()}));
+        }
+        !supplied
+    });
+    if !dropped.is_empty() {
+        meta.insert(
+            "credentialParameters".into(),
+            json!({
+                "note": "supplied by the API key security scheme, not by the caller",
+                "parameters": dropped,
+            }),
+        );
+    }
 }
 
 fn whole_body(fields: &mut BTreeSet<String>, schema: Schema, required: bool) -> ir::Param {
@@ -583,6 +752,7 @@ fn whole_body(fields: &mut BTreeSet<String>, schema: Schema, required: bool) -> 
         style: Style::Form,
         explode: false,
         allow_reserved: false,
+        content_type: None,
         source: None,
     }
 }
@@ -652,6 +822,11 @@ fn responses(
         if let Some(d) = &description {
             summary.insert("description".into(), json!(d));
         }
+        let json_media = match response.get("content") {
+            Some(Value::Object(content)) => pick_media(content)
+                .is_some_and(|(media, _)| encoding_of(media) == BodyEncoding::Json),
+            _ => false,
+        };
         let schema = match response.get("content") {
             Some(Value::Object(content)) if !content.is_empty() => {
                 summary.insert(
@@ -684,6 +859,7 @@ fn responses(
             status: key,
             description,
             schema,
+            json: json_media,
         });
     }
     meta.insert("responses".into(), Value::Object(kept));

@@ -1,0 +1,271 @@
+//! Every request exactly as the description says, byte for byte, for the constructs of
+//! `tests/openapi/wire.yaml`: real requests to a loopback server, by name (as a model
+//! sends them) and typed where the construct has a typed form.
+
+use serde_json::{Value, json};
+use toolwright::{CredentialSource, Error, Executor};
+use toolwright_e2e::openapi::{catalog, wire};
+use toolwright_loopback::{Request, Response, Server};
+
+fn server() -> Server {
+    Server::start(|req| match req.path() {
+        "/v1/report" => Response {
+            status: 200,
+            content_type: "application/json".into(),
+            body: b"<html>login required</html>".to_vec(),
+        },
+        _ => Response {
+            status: 204,
+            content_type: "application/json".into(),
+            body: Vec::new(),
+        },
+    })
+}
+
+fn executor(server: &Server) -> Executor {
+    Executor::builder(catalog())
+        .base_url("wire", format!("{}/v1", server.url()))
+        .credentials(CredentialSource::from_fn(|name| {
+            (name == "WIRE_API_KEY").then(|| "s3cret".to_owned())
+        }))
+        .build()
+        .unwrap()
+}
+
+/// Calls `tool` by name and returns the one request the server received.
+async fn sent(tool: &str, args: Value) -> Request {
+    let server = server();
+    executor(&server).call(tool, args).await.unwrap();
+    let mut requests = server.requests();
+    assert_eq!(requests.len(), 1, "{tool}: one request");
+    requests.pop().unwrap()
+}
+
+#[tokio::test]
+async fn json_wildcards_send_application_json() {
+    // The ASP.NET set lists `application/*+json` first in key order; `text/json` and
+    // `application/json-patch+json` are concrete, so one of them goes out, never the
+    // wildcard.
+    let req = sent("aspnetBody", json!({"theme": "dark"})).await;
+    assert_eq!(
+        req.header("content-type"),
+        Some("application/json-patch+json")
+    );
+    assert_eq!(req.body, br#"{"theme":"dark"}"#);
+    // Only a wildcard: `application/json`.
+    let req = sent("wildcardOnly", json!({"size": 2})).await;
+    assert_eq!(req.method, "POST");
+    assert_eq!(req.header("content-type"), Some("application/json"));
+    assert_eq!(req.body, br#"{"size":2}"#);
+    // `*/*` with an object schema: its properties are arguments, sent as JSON.
+    let req = sent("anyMediaJsonSchema", json!({"note": "hi"})).await;
+    assert_eq!(req.header("content-type"), Some("application/json"));
+    assert_eq!(req.body, br#"{"note":"hi"}"#);
+    // A media type chosen per call is made concrete the same way.
+    let server = server();
+    executor(&server)
+        .call_as("aspnetBody", json!({"size": 1}), "application/*+json")
+        .await
+        .unwrap();
+    assert_eq!(
+        server.requests()[0].header("content-type"),
+        Some("application/json")
+    );
+}
+
+#[tokio::test]
+async fn an_api_key_parameter_is_the_credential_and_sent_once() {
+    let tool = catalog();
+    let tool = tool.get("keyedSearch").unwrap();
+    let schema: Value = serde_json::from_str(&tool.input_schema).unwrap();
+    assert_eq!(schema["properties"], json!({"q": {"type": "string"}}));
+    let meta: Value = serde_json::from_str(tool.meta.as_deref().unwrap()).unwrap();
+    assert_eq!(
+        meta["toolwright"]["native"]["credentialParameters"]["parameters"],
+        json!([{"in": "query", "name": "key"}])
+    );
+    let req = sent("keyedSearch", json!({"q": "x"})).await;
+    assert_eq!(req.target, "/v1/keyed?q=x&key=s3cret");
+    // A model cannot supply it either.
+    let server = server();
+    let err = executor(&server)
+        .call("keyedSearch", json!({"key": "mine"}))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidArguments { .. }), "{err}");
+    assert!(server.requests().is_empty());
+}
+
+#[tokio::test]
+async fn a_required_body_goes_out_even_when_empty() {
+    let req = sent("putPrefs", json!({})).await;
+    assert_eq!(req.method, "PUT");
+    assert_eq!(req.header("content-type"), Some("application/json"));
+    assert_eq!(req.body, b"{}");
+    let server = server();
+    wire::Client::new(executor(&server))
+        .put_prefs(&wire::PutPrefsInput {
+            size: None,
+            theme: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(server.requests()[0].body, b"{}");
+}
+
+#[tokio::test]
+async fn content_based_parameters_are_json_then_percent_encoded() {
+    let req = sent("filtered", json!({"filter": {"color": "red", "size": 2}})).await;
+    assert_eq!(
+        req.target,
+        "/v1/filtered?filter=%7B%22color%22%3A%22red%22%2C%22size%22%3A2%7D"
+    );
+}
+
+#[tokio::test]
+async fn allow_reserved_never_lets_a_value_change_the_url() {
+    let req = sent("reserved", json!({"path": "a/b:c?d#e&f=g"})).await;
+    assert_eq!(req.target, "/v1/reserved?path=a/b:c?d%23e%26f=g");
+}
+
+#[tokio::test]
+async fn multipart_parts_carry_their_media_types() {
+    let req = sent(
+        "upload",
+        json!({
+            "file": "aGk=",
+            "avatar": "iVBO",
+            "meta": {"a": 1},
+            "tags": ["x", "y"],
+            "count": 3,
+            "title": "T"
+        }),
+    )
+    .await;
+    let ct = req.header("content-type").unwrap().to_owned();
+    let boundary = ct.strip_prefix("multipart/form-data; boundary=").unwrap();
+    let part = |head: &str, body: &[u8]| {
+        let mut p = format!("--{boundary}\r\n{head}\r\n\r\n").into_bytes();
+        p.extend_from_slice(body);
+        p.extend_from_slice(b"\r\n");
+        p
+    };
+    let disposition = |name: &str| format!("Content-Disposition: form-data; name=\"{name}\"");
+    let mut expected = Vec::new();
+    // The body's properties in the description's order (serde_json sorts them).
+    for (name, bytes) in [
+        (
+            "avatar",
+            part(
+                &format!(
+                    "{}; filename=\"avatar\"\r\nContent-Type: image/png",
+                    disposition("avatar")
+                ),
+                &[0x89, 0x50, 0x4e],
+            ),
+        ),
+        ("count", part(&disposition("count"), b"3")),
+        (
+            "file",
+            part(
+                &format!(
+                    "{}; filename=\"file\"\r\nContent-Type: application/octet-stream",
+                    disposition("file")
+                ),
+                b"hi",
+            ),
+        ),
+        (
+            "meta",
+            part(
+                &format!("{}\r\nContent-Type: application/json", disposition("meta")),
+                br#"{"a":1}"#,
+            ),
+        ),
+        (
+            "tags",
+            [
+                part(&disposition("tags"), b"x"),
+                part(&disposition("tags"), b"y"),
+            ]
+            .concat(),
+        ),
+        ("title", part(&disposition("title"), b"T")),
+    ] {
+        let _ = name;
+        expected.extend(bytes);
+    }
+    expected.extend(format!("--{boundary}--\r\n").into_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&req.body),
+        String::from_utf8_lossy(&expected)
+    );
+}
+
+#[tokio::test]
+async fn form_properties_follow_their_encoding() {
+    let req = sent(
+        "submitForm",
+        json!({
+            "ids": [1, 2],
+            "tags": ["a", "b"],
+            "filter": {"color": "red", "size": 2},
+            "raw": "a/b?c#d&e"
+        }),
+    )
+    .await;
+    assert_eq!(
+        req.header("content-type"),
+        Some("application/x-www-form-urlencoded")
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&req.body),
+        "filter%5Bcolor%5D=red&filter%5Bsize%5D=2&ids=1%2C2&raw=a/b?c%23d%26e&tags=a%7Cb"
+    );
+}
+
+#[tokio::test]
+async fn a_base_url_with_a_query_or_fragment_is_refused() {
+    for url in ["https://h.example/v1?x=1", "https://h.example/v1#top"] {
+        let err = Executor::builder(catalog())
+            .base_url("wire", url)
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::Config { message } if message.contains("query or fragment")),
+            "{err}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_json_response_that_is_not_json_is_an_error() {
+    let server = server();
+    let err = executor(&server)
+        .call("getReport", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the response of `getReport` does not fit its output type: HTTP 200 with content type `application/json` is not JSON: <html>login required</html>"
+    );
+}
+
+#[tokio::test]
+async fn long_upstream_messages_are_cut_and_the_body_kept() {
+    let long = "x".repeat(2_000);
+    let body = json!({"message": long});
+    let server = Server::start(move |_| Response::json(500, &body));
+    let err = executor(&server)
+        .call("getReport", json!({}))
+        .await
+        .unwrap_err();
+    let Error::Status { message, body, .. } = &err else {
+        panic!("{err}");
+    };
+    assert_eq!(
+        message.chars().count(),
+        500 + "… (1500 more characters)".chars().count()
+    );
+    assert_eq!(body["message"].as_str().unwrap().len(), 2_000);
+}
