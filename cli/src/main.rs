@@ -1,6 +1,6 @@
 //! `toolwright`: check adapters, print their catalog, generate code, or make one call.
 
-mod interpret;
+use toolwright_cli::interpret;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -31,7 +31,13 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "tests/openapi",
         "tests/golden/expected-openapi",
-        &["library.rs", "shop.rs", "toolwright.rs", "wire.rs"],
+        &[
+            "constraints.rs",
+            "library.rs",
+            "shop.rs",
+            "toolwright.rs",
+            "wire.rs",
+        ],
     ),
 ];
 
