@@ -143,6 +143,5 @@ fn tool(plan: &ToolPlan) -> Tool {
                 .collect(),
             wrap_output: plan.wrap_output,
         }),
-        validate: None,
     }
 }

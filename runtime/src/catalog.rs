@@ -8,7 +8,6 @@ use std::borrow::Cow;
 use serde_json::{Map, Value, json};
 
 use crate::descriptor::{Api, Definition, Operation, Text};
-use crate::validate::ArgumentError;
 
 /// Behaviour hints for a tool, as MCP defines them. All four are always set explicitly
 /// (MCP's implicit defaults treat an unannotated tool as destructive and open-world).
@@ -19,9 +18,6 @@ pub struct Annotations {
     pub idempotent: bool,
     pub open_world: bool,
 }
-
-/// Checks a tool's JSON arguments before they are sent.
-pub type Validator = fn(&Value) -> Result<(), ArgumentError>;
 
 /// One tool: what an LLM sees, plus the descriptor the executor runs.
 #[derive(Debug, Clone)]
@@ -37,9 +33,6 @@ pub struct Tool {
     /// Extra, inspectable metadata (`_meta` in `tools/list`), as JSON text.
     pub meta: Option<Text>,
     pub operation: Cow<'static, Operation>,
-    /// Typed validation (deserialization into the generated input type). `None` for
-    /// tools interpreted at run time: their parameters are checked from the descriptor.
-    pub validate: Option<Validator>,
 }
 
 impl Tool {

@@ -288,21 +288,16 @@ impl Executor {
         check
     }
 
-    /// Validates a tool's JSON arguments against its input schema (and, for generated
-    /// tools, by deserializing them into the typed input as well).
+    /// Validates a tool's JSON arguments against its input schema: the one check for
+    /// generated and interpreted tools alike.
     fn checked_arguments(&self, tool: &Tool, args: Value) -> Result<Map<String, Value>, Error> {
         let args = if args.is_null() { json!({}) } else { args };
         let invalid = |e: validate::ArgumentError| Error::InvalidArguments {
             tool: tool.name.to_string(),
             message: e.to_string(),
         };
-        if !args.is_object() {
-            validate::by_params(&tool.operation.params, &args).map_err(invalid)?;
-        }
+        validate::require_object(&args).map_err(invalid)?;
         self.schema_check(tool).check(&args).map_err(invalid)?;
-        if let Some(validate) = tool.validate {
-            validate(&args).map_err(invalid)?;
-        }
         match args {
             Value::Object(args) => Ok(args),
             _ => Err(Error::InvalidArguments {

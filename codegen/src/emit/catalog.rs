@@ -149,7 +149,6 @@ fn api(api: &ir::Api) -> Data {
 
 fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
     let module = names::ident(&entry.names.module).to_string();
-    let input = names::ident(&entry.names.operations[index].input).to_string();
     let a = plan.annotations;
     Data::Struct(
         "::toolwright::Tool",
@@ -186,12 +185,6 @@ fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
                 "operation",
                 Data::Raw(format!(
                     "::toolwright::__private::Cow::Borrowed(&{module}::OPERATIONS[{index}])"
-                )),
-            ),
-            (
-                "validate",
-                Data::Raw(format!(
-                    "::std::option::Option::Some(::toolwright::validate::typed::<{module}::{input}>)"
                 )),
             ),
         ],

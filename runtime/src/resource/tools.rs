@@ -45,7 +45,6 @@ pub(crate) fn verb_tools<R: Record>() -> Vec<(Verb, Tool)> {
                 )),
                 operation: Cow::Owned(operation::<R>(&name, verb)),
                 name: Cow::Owned(name),
-                validate: None,
             };
             (verb, tool)
         })

@@ -3,7 +3,7 @@
 //! Every call's arguments are checked against the tool's input schema, compiled once
 //! ([`SchemaCheck`]): by-name calls from a model, typed calls built by hand, tools
 //! generated at build time and tools interpreted at run time alike, with the same
-//! error text. Generated tools then also deserialize into their typed input struct.
+//! error text.
 
 mod format;
 mod schema;
@@ -12,8 +12,6 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-
-use crate::descriptor::Param;
 
 pub use schema::SchemaCheck;
 
@@ -37,14 +35,9 @@ impl fmt::Display for ArgumentError {
 
 impl std::error::Error for ArgumentError {}
 
-/// Validates `args` by deserializing them into `T`. Arguments must be a JSON object:
-/// serde would also accept a struct as a positional array, which no tool call means.
-pub fn typed<T: DeserializeOwned>(args: &Value) -> Result<(), ArgumentError> {
-    require_object(args)?;
-    deserialize::<T>(args).map(drop)
-}
-
-fn require_object(args: &Value) -> Result<(), ArgumentError> {
+/// Arguments must be a JSON object: serde would also accept a struct as a positional
+/// array, which no tool call means.
+pub(crate) fn require_object(args: &Value) -> Result<(), ArgumentError> {
     if args.is_object() {
         return Ok(());
     }
@@ -63,42 +56,6 @@ pub fn deserialize<T: DeserializeOwned>(args: &Value) -> Result<T, ArgumentError
         path: e.path().to_string(),
         message: e.inner().to_string(),
     })
-}
-
-/// Checks `args` against a parameter list: an object, no unknown fields, required ones
-/// present, each of the declared JSON type.
-pub fn by_params(params: &[Param], args: &Value) -> Result<(), ArgumentError> {
-    require_object(args)?;
-    let Some(object) = args.as_object() else {
-        return Ok(());
-    };
-    for key in object.keys() {
-        if !params.iter().any(|p| p.field == *key) {
-            let known: Vec<&str> = params.iter().map(|p| p.field.as_ref()).collect();
-            return Err(ArgumentError {
-                path: key.clone(),
-                message: format!("unknown field; expected one of: {}", known.join(", ")),
-            });
-        }
-    }
-    for p in params {
-        match object.get(p.field.as_ref()) {
-            None | Some(Value::Null) if p.required => {
-                return Err(ArgumentError {
-                    path: p.field.to_string(),
-                    message: format!("missing required field of type {}", p.kind.as_str()),
-                });
-            }
-            Some(v) if !v.is_null() && !p.kind.matches(v) => {
-                return Err(ArgumentError {
-                    path: p.field.to_string(),
-                    message: format!("expected {}, found {}", p.kind.as_str(), kind_of(v)),
-                });
-            }
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 fn kind_of(v: &Value) -> &'static str {

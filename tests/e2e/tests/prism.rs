@@ -46,7 +46,9 @@ fn start_prism(spec: &str) -> Prism {
         .local_addr()
         .unwrap()
         .port();
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../openapi").join(spec);
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../openapi")
+        .join(spec);
     let child = Command::new(&bin)
         .args([
             "mock",
@@ -245,7 +247,6 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         .cloned()
         .map(|mut tool| {
             tool.input_schema = "{}".into();
-            tool.validate = None;
             tool
         })
         .collect();

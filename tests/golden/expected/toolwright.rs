@@ -87,7 +87,6 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"billing","apiVersion":"1.0.0","crude":"create","method":"POST","path":"/charges"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[0]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<billing::CreateChargeInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("create_note"),
@@ -103,7 +102,6 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"create","method":"POST","path":"/notebooks/{notebook}/notes"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[0]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::CreateNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("current_weather"),
@@ -119,7 +117,6 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"weather","apiVersion":"2.0.0","crude":"read","method":"GET","path":"/current"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[0]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<weather::CurrentWeatherInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("delete_note"),
@@ -135,7 +132,6 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"delete","method":"DELETE","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[4]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::DeleteNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("forecast"),
@@ -151,7 +147,6 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"weather","apiVersion":"2.0.0","crude":"read","method":"GET","path":"/forecast/{city}"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[1]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<weather::ForecastInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("get_note"),
@@ -167,7 +162,6 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"read","method":"GET","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[1]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::GetNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("refund_charge"),
@@ -185,7 +179,6 @@ Requires confirmation: ask the user before calling this tool."),
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"billing","apiVersion":"1.0.0","crude":"execute","dangerLevel":"dangerous","method":"POST","path":"/charges/{charge}/refund","requiresConfirmation":true}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[1]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<billing::RefundChargeInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("replace_note"),
@@ -201,7 +194,6 @@ Requires confirmation: ask the user before calling this tool."),
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"update","method":"PUT","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[3]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::ReplaceNoteInput>),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("search_notes"),
@@ -217,6 +209,5 @@ Requires confirmation: ask the user before calling this tool."),
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"read","method":"GET","pagination":{"limit_param":"limit","style":"offset"},"path":"/notes"}}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[2]),
-        validate: ::std::option::Option::Some(::toolwright::validate::typed::<notes::SearchNotesInput>),
     },
 ];
