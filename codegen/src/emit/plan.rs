@@ -142,11 +142,13 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
 
 /// The tool's input: one property per parameter, named by its argument name.
 pub fn input_schema(op: &ir::Operation) -> Schema {
-    Schema::object(
+    let mut schema = Schema::object(
         op.params
             .iter()
             .map(|p| (p.field.clone(), p.schema.clone(), p.required)),
-    )
+    );
+    schema.extensions = op.input_keywords.clone();
+    schema
 }
 
 /// Conservative hints: under-annotate rather than mis-annotate.

@@ -310,6 +310,9 @@ pub struct Operation {
     pub pagination: Option<Pagination>,
     pub supports_fields: bool,
     pub safety: SafetyHints,
+    /// Keywords of the tool's input schema beyond its properties (e.g.
+    /// `dependentRequired` for an optional body whose object requires properties).
+    pub input_keywords: BTreeMap<String, Value>,
     pub meta: BTreeMap<String, Value>,
     pub source: Option<Location>,
 }

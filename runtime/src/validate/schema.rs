@@ -9,7 +9,7 @@
 //! `minLength`/`maxLength` (in characters), `pattern` (compiled once; the ECMA-262
 //! subset that `regex-lite` shares), `format` (`date`, `date-time`, `time`, `uuid`,
 //! `email`, `int32`, `int64`), `items`, `prefixItems`, `minItems`/`maxItems`,
-//! `uniqueItems`, `properties`, `required`, `additionalProperties`,
+//! `uniqueItems`, `properties`, `required`, `dependentRequired`, `additionalProperties`,
 //! `minProperties`/`maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`, and `$ref` into
 //! `#/$defs`. Other keywords are annotations here.
 
@@ -132,6 +132,8 @@ struct Checks {
     unique_items: bool,
     properties: Vec<(String, Node)>,
     required: Vec<String>,
+    /// `dependentRequired`: when the key is present, these must be too.
+    dependent_required: Vec<(String, Vec<String>)>,
     additional: Additional,
     min_properties: Option<u64>,
     max_properties: Option<u64>,
@@ -493,6 +495,17 @@ impl SchemaCheck {
                 ));
             }
         }
+        for (given, needed) in &c.dependent_required {
+            if !map.contains_key(given) {
+                continue;
+            }
+            if let Some(missing) = needed.iter().find(|n| !map.contains_key(n.as_str())) {
+                return Err((
+                    join(path, missing),
+                    format!("missing field: required when `{given}` is given (dependentRequired)"),
+                ));
+            }
+        }
         for (name, node) in &c.properties {
             if let Some(value) = map.get(name) {
                 let len = path.len();
@@ -719,6 +732,15 @@ impl Compiler<'_> {
                 .map(str::to_owned)
                 .collect();
         }
+        if let Some(Value::Object(deps)) = object.get("dependentRequired") {
+            c.dependent_required = deps
+                .iter()
+                .map(|(k, v)| {
+                    let names = v.as_array().into_iter().flatten().filter_map(Value::as_str);
+                    (k.clone(), names.map(str::to_owned).collect())
+                })
+                .collect();
+        }
         c.additional = match object.get("additionalProperties") {
             Some(Value::Bool(false)) => Additional::Denied,
             Some(schema @ Value::Object(_)) => Additional::Schema(self.node(schema)),
@@ -890,6 +912,11 @@ mod tests {
                 r#"must not match the `not` schema, found "s""#,
             ),
             (json!(false), json!(1), "no value is allowed here"),
+            (
+                json!({"dependentRequired": {"a": ["b"]}}),
+                json!({"a": 1}),
+                "field `b`: missing field: required when `a` is given (dependentRequired)",
+            ),
         ];
         for (schema, value, expected) in cases {
             assert_eq!(

@@ -166,6 +166,27 @@ fn synthesize(schema: &Value, defs: &dyn Fn(&str) -> Option<Value>, depth: usize
                     }
                 }
             }
+            // `dependentRequired`: what a given property brings along.
+            if let (Some(Value::Object(deps)), Some(Value::Object(props))) =
+                (object.get("dependentRequired"), object.get("properties"))
+            {
+                let given: Vec<String> = out.keys().cloned().collect();
+                for key in given {
+                    for dep in deps
+                        .get(&key)
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if let Some(dep) = dep.as_str()
+                            && !out.contains_key(dep)
+                            && let Some(schema) = props.get(dep)
+                        {
+                            out.insert(dep.to_owned(), synthesize(schema, defs, depth + 1));
+                        }
+                    }
+                }
+            }
             Value::Object(out)
         }
         _ => {

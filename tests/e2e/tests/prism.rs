@@ -320,6 +320,11 @@ async fn wire_constructs_pass_prism_validation() {
             "submitForm",
             json!({"ids": [1, 2], "tags": ["a", "b"], "filter": {"color": "red"}, "raw": "a/b"}),
         ),
+        ("putCover", json!({"body": "/9j/4AAQ"})),
+        (
+            "createSender",
+            json!({"nickname": "n", "from": "a@example.com"}),
+        ),
         ("getReport", json!({})),
     ];
     assert_eq!(

@@ -225,6 +225,37 @@ async fn form_properties_follow_their_encoding() {
 }
 
 #[tokio::test]
+async fn format_byte_bodies_go_out_as_base64_text() {
+    let req = sent("putCover", json!({"body": "/9j/4AAQ"})).await;
+    assert_eq!(req.header("content-type"), Some("image/jpeg"));
+    assert_eq!(req.body, b"/9j/4AAQ");
+}
+
+#[tokio::test]
+async fn an_optional_body_keeps_its_required_properties() {
+    // No body at all is fine...
+    let req = sent("createSender", json!({})).await;
+    assert!(req.body.is_empty());
+    // ...but a body needs what its object requires.
+    let server = server();
+    let err = executor(&server)
+        .call("createSender", json!({"nickname": "n"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid arguments for `createSender`: field `from`: missing field: required when `nickname` is given (dependentRequired)"
+    );
+    assert!(server.requests().is_empty());
+    let req = sent(
+        "createSender",
+        json!({"nickname": "n", "from": "a@example.com"}),
+    )
+    .await;
+    assert_eq!(req.body, br#"{"from":"a@example.com","nickname":"n"}"#);
+}
+
+#[tokio::test]
 async fn a_base_url_with_a_query_or_fragment_is_refused() {
     for url in ["https://h.example/v1?x=1", "https://h.example/v1#top"] {
         let err = Executor::builder(catalog())

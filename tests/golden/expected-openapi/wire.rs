@@ -30,6 +30,19 @@ pub struct AspnetBodyInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub theme: ::std::option::Option<::std::string::String>,
 }
+/// Arguments of `putCover`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize
+)]
+#[serde(crate = "::toolwright::__private::serde")]
+#[serde(deny_unknown_fields)]
+pub struct PutCoverInput {
+    pub body: ::std::string::String,
+}
 #[derive(
     Debug,
     Clone,
@@ -161,6 +174,22 @@ pub struct ReservedInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub path: ::std::option::Option<::std::string::String>,
 }
+/// Arguments of `createSender`.
+#[derive(
+    Debug,
+    Clone,
+    PartialEq,
+    ::toolwright::__private::serde::Serialize,
+    ::toolwright::__private::serde::Deserialize
+)]
+#[serde(crate = "::toolwright::__private::serde")]
+#[serde(deny_unknown_fields)]
+pub struct CreateSenderInput {
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub from: ::std::option::Option<::std::string::String>,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub nickname: ::std::option::Option<::std::string::String>,
+}
 #[derive(
     Debug,
     Clone,
@@ -253,6 +282,18 @@ impl Client {
     > {
         self.executor.execute(&OPERATIONS[1usize], input).await
     }
+    /// `format: byte` in a non-JSON body: base64 text on the wire.
+    ///
+    /// `PUT /cover`
+    pub async fn put_cover(
+        &self,
+        input: &PutCoverInput,
+    ) -> ::std::result::Result<
+        ::toolwright::__private::serde_json::Value,
+        ::toolwright::Error,
+    > {
+        self.executor.execute(&OPERATIONS[2usize], input).await
+    }
     /// A content-based query parameter.
     ///
     /// `GET /filtered`
@@ -263,7 +304,7 @@ impl Client {
         ::toolwright::__private::serde_json::Value,
         ::toolwright::Error,
     > {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+        self.executor.execute(&OPERATIONS[3usize], input).await
     }
     /// Form properties with their encoding.
     ///
@@ -275,7 +316,7 @@ impl Client {
         ::toolwright::__private::serde_json::Value,
         ::toolwright::Error,
     > {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+        self.executor.execute(&OPERATIONS[4usize], input).await
     }
     /// The API key is both a security scheme and a parameter.
     ///
@@ -287,7 +328,7 @@ impl Client {
         ::toolwright::__private::serde_json::Value,
         ::toolwright::Error,
     > {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+        self.executor.execute(&OPERATIONS[5usize], input).await
     }
     /// A required body whose properties are all optional.
     ///
@@ -299,7 +340,7 @@ impl Client {
         ::toolwright::__private::serde_json::Value,
         ::toolwright::Error,
     > {
-        self.executor.execute(&OPERATIONS[5usize], input).await
+        self.executor.execute(&OPERATIONS[6usize], input).await
     }
     /// A JSON response.
     ///
@@ -308,7 +349,7 @@ impl Client {
         &self,
         input: &GetReportInput,
     ) -> ::std::result::Result<GetReportOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6usize], input).await
+        self.executor.execute(&OPERATIONS[7usize], input).await
     }
     /// allowReserved keeps reserved characters, but not `#` or `&`.
     ///
@@ -320,7 +361,19 @@ impl Client {
         ::toolwright::__private::serde_json::Value,
         ::toolwright::Error,
     > {
-        self.executor.execute(&OPERATIONS[7usize], input).await
+        self.executor.execute(&OPERATIONS[8usize], input).await
+    }
+    /// An optional body whose object requires a property.
+    ///
+    /// `POST /senders`
+    pub async fn create_sender(
+        &self,
+        input: &CreateSenderInput,
+    ) -> ::std::result::Result<
+        ::toolwright::__private::serde_json::Value,
+        ::toolwright::Error,
+    > {
+        self.executor.execute(&OPERATIONS[9usize], input).await
     }
     /// Multipart parts with their default and declared content types.
     ///
@@ -332,7 +385,7 @@ impl Client {
         ::toolwright::__private::serde_json::Value,
         ::toolwright::Error,
     > {
-        self.executor.execute(&OPERATIONS[8usize], input).await
+        self.executor.execute(&OPERATIONS[10usize], input).await
     }
     /// Only a JSON wildcard media type.
     ///
@@ -344,12 +397,12 @@ impl Client {
         ::toolwright::__private::serde_json::Value,
         ::toolwright::Error,
     > {
-        self.executor.execute(&OPERATIONS[9usize], input).await
+        self.executor.execute(&OPERATIONS[11usize], input).await
     }
 }
 /// The operation descriptors the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::Operation; 10] = [
+pub static OPERATIONS: [::toolwright::Operation; 12] = [
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("anyMediaJsonSchema"),
         api: ::toolwright::__private::Cow::Borrowed("wire"),
@@ -404,6 +457,29 @@ pub static OPERATIONS: [::toolwright::Operation; 10] = [
         ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json-patch+json"),
+        body_required: true,
+        security: ::toolwright::__private::Cow::Borrowed(&[]),
+        wrap_output: false,
+        json_response: false,
+    },
+    ::toolwright::Operation {
+        name: ::toolwright::__private::Cow::Borrowed("putCover"),
+        api: ::toolwright::__private::Cow::Borrowed("wire"),
+        method: ::toolwright::Method::Put,
+        path: ::toolwright::__private::Cow::Borrowed("/cover"),
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+            field: ::toolwright::__private::Cow::Borrowed("body"),
+            wire_name: ::toolwright::__private::Cow::Borrowed("body"),
+            location: ::toolwright::ParamLocation::RequestBody,
+            required: true,
+            kind: ::toolwright::ValueKind::String,
+            style: ::toolwright::Style::Form,
+            explode: false,
+            allow_reserved: false,
+            content_type: ::std::option::Option::None,
+        }]),
+        body: ::toolwright::BodyEncoding::Text,
+        content_type: ::toolwright::__private::Cow::Borrowed("image/jpeg"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
@@ -580,6 +656,42 @@ pub static OPERATIONS: [::toolwright::Operation; 10] = [
             allow_reserved: true,
             content_type: ::std::option::Option::None,
         }]),
+        body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
+        security: ::toolwright::__private::Cow::Borrowed(&[]),
+        wrap_output: false,
+        json_response: false,
+    },
+    ::toolwright::Operation {
+        name: ::toolwright::__private::Cow::Borrowed("createSender"),
+        api: ::toolwright::__private::Cow::Borrowed("wire"),
+        method: ::toolwright::Method::Post,
+        path: ::toolwright::__private::Cow::Borrowed("/senders"),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("from"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("from"),
+                location: ::toolwright::ParamLocation::Body,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("nickname"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("nickname"),
+                location: ::toolwright::ParamLocation::Body,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+        ]),
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,

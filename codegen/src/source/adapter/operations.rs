@@ -204,6 +204,7 @@ fn operation(
             requires_confirmation,
             non_idempotent,
         },
+        input_keywords: BTreeMap::new(),
         meta,
         source: Some(r.location(node.span.clone())),
     })

@@ -306,6 +306,7 @@ fn operation(
         pagination: None,
         supports_fields: false,
         safety,
+        input_keywords: body.input_keywords,
         meta,
         source: None,
     })
@@ -466,6 +467,8 @@ struct Body {
     content_type: String,
     description: Option<String>,
     required: bool,
+    /// Keywords the body adds to the tool's input schema.
+    input_keywords: BTreeMap<String, Value>,
 }
 
 /// A media type fit for the wire: a wildcard (`application/*+json`, `*/*`, `text/*`)
@@ -508,6 +511,7 @@ fn request_body(
         content_type: "application/json".to_owned(),
         description: None,
         required: false,
+        input_keywords: BTreeMap::new(),
     };
     let Some(body) = op.get("requestBody") else {
         return default;
@@ -542,12 +546,18 @@ fn request_body(
         Some(s) => schema::lower(doc, s, &schema_pointer, 0),
         None => Schema::default(),
     };
-    let (encoding, content_type) = concrete_media(media, &schema);
-    let done = |description| Body {
+    let (mut encoding, content_type) = concrete_media(media, &schema);
+    // `format: byte` is base64 text on the wire (Spotify's image upload); only
+    // `format: binary` (or no format) is raw bytes from a base64 argument.
+    if encoding == BodyEncoding::Binary && schema.format.as_deref() == Some("byte") {
+        encoding = BodyEncoding::Text;
+    }
+    let done = |description, input_keywords| Body {
         encoding,
         content_type: content_type.clone(),
         description,
         required,
+        input_keywords,
     };
     if matches!(encoding, BodyEncoding::Binary | BodyEncoding::Text) {
         let binary = encoding == BodyEncoding::Binary;
@@ -565,7 +575,7 @@ fn request_body(
                 .insert("contentMediaType".into(), json!(content_type));
         }
         params.push(whole_body(fields, schema, required));
-        return done(None);
+        return done(None, BTreeMap::new());
     }
     // Follow a reference to see the object's properties.
     let object = match (&schema.reference, schema.ty) {
@@ -590,6 +600,7 @@ fn request_body(
     });
     if let Some(object) = flattenable {
         let encodings = media_object.get("encoding").and_then(Value::as_object);
+        let mut body_fields: Vec<(String, bool)> = Vec::new();
         for (prop, prop_schema) in object.properties.iter().filter(|(_, s)| !s.read_only) {
             let mut prop_schema = prop_schema.clone();
             if encoding == BodyEncoding::Multipart && prop_schema.is_binary() {
@@ -623,16 +634,41 @@ fn request_body(
                 ),
                 _ => {}
             }
+            body_fields.push((param.field.clone(), object.required.contains(prop)));
             params.push(param);
         }
         let about = description.or(object.description.clone());
-        return done(about);
+        return done(about, optional_body_keywords(required, &body_fields));
     }
     if schema.description.is_none() {
         schema.description = description;
     }
     params.push(whole_body(fields, schema, required));
-    done(None)
+    done(None, BTreeMap::new())
+}
+
+/// An optional body whose object requires some properties, flattened into arguments:
+/// the body may be left out, but once any of its properties is given, the required ones
+/// must be too — `dependentRequired` says exactly that (each body argument requires the
+/// body's required ones), so the flattened input keeps the description's meaning.
+fn optional_body_keywords(required: bool, fields: &[(String, bool)]) -> BTreeMap<String, Value> {
+    let needed: Vec<&str> = fields
+        .iter()
+        .filter(|(_, r)| *r)
+        .map(|(f, _)| f.as_str())
+        .collect();
+    if required || needed.is_empty() {
+        return BTreeMap::new();
+    }
+    let dependencies: serde_json::Map<String, Value> = fields
+        .iter()
+        .map(|(field, _)| {
+            let others: Vec<&str> = needed.iter().copied().filter(|n| n != field).collect();
+            (field.clone(), json!(others))
+        })
+        .filter(|(_, others)| others.as_array().is_some_and(|a| !a.is_empty()))
+        .collect();
+    [("dependentRequired".to_owned(), Value::Object(dependencies))].into()
 }
 
 /// A multipart part's media type: the `encoding.contentType` the description gives

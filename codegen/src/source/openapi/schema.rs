@@ -113,7 +113,11 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
     let mut s = Schema::default();
 
     if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
-        match reference.strip_prefix(SCHEMAS) {
+        // `#/components/schemas/X/properties/y` points inside a definition: inlined.
+        let whole_definition = reference
+            .strip_prefix(SCHEMAS)
+            .filter(|name| !name.contains('/'));
+        match whole_definition {
             Some(name) => {
                 let name = unescape(name);
                 if doc
@@ -464,12 +468,22 @@ fn rewrite_refs(doc: &mut Doc<'_>, value: &Value) -> Value {
             map.iter()
                 .map(|(k, v)| {
                     match (k.as_str(), v.as_str().and_then(|r| r.strip_prefix(SCHEMAS))) {
-                        ("$ref", Some(name)) => {
+                        ("$ref", Some(pointer)) => {
+                            // A pointer inside a definition keeps its tail.
+                            let (name, tail) = pointer.split_once('/').unwrap_or((pointer, ""));
                             let name = unescape(name);
                             if !doc.definitions.contains_key(&name) {
                                 doc.pending.insert(name.clone());
                             }
-                            (k.clone(), json!(format!("#/$defs/{name}")))
+                            let tail = if tail.is_empty() {
+                                String::new()
+                            } else {
+                                format!("/{tail}")
+                            };
+                            (
+                                k.clone(),
+                                json!(format!("#/$defs/{}{tail}", super::escape(&name))),
+                            )
                         }
                         _ => (k.clone(), rewrite_refs(doc, v)),
                     }
