@@ -11,6 +11,8 @@ pub enum Format {
     Email,
     Int32,
     Int64,
+    /// Base64 text (RFC 4648, padded).
+    Byte,
 }
 
 impl Format {
@@ -23,6 +25,7 @@ impl Format {
             "email" => Format::Email,
             "int32" => Format::Int32,
             "int64" => Format::Int64,
+            "byte" => Format::Byte,
             _ => return None,
         })
     }
@@ -35,6 +38,7 @@ impl Format {
             Format::Time => time(s),
             Format::Uuid => uuid(s),
             Format::Email => email(s),
+            Format::Byte => crate::base64::decode(s).is_some(),
             Format::Int32 | Format::Int64 => true,
         };
         if ok {
@@ -47,6 +51,7 @@ impl Format {
                 }
                 Format::Time => "must be a time like 12:00:00Z (format time)",
                 Format::Uuid => "must be a UUID (format uuid)",
+                Format::Byte => "must be base64-encoded bytes (format byte)",
                 _ => "must be an email address (format email)",
             })
         }

@@ -431,7 +431,7 @@ Returns products, filtered and sorted."),
         name: ::toolwright::__private::Cow::Borrowed("putCover"),
         title: ::toolwright::__private::Cow::Borrowed("Put cover"),
         description: ::toolwright::__private::Cow::Borrowed("`format: byte` in a non-JSON body: base64 text on the wire."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"body":{"type":"string"}},"required":["body"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"body":{"format":"byte","type":"string"}},"required":["body"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: false,

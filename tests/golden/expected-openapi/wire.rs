@@ -472,7 +472,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
             wire_name: ::toolwright::__private::Cow::Borrowed("body"),
             location: ::toolwright::ParamLocation::RequestBody,
             required: true,
-            kind: ::toolwright::ValueKind::String,
+            kind: ::toolwright::ValueKind::Binary,
             style: ::toolwright::Style::Form,
             explode: false,
             allow_reserved: false,

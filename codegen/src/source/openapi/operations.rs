@@ -561,9 +561,19 @@ fn request_body(
     };
     if matches!(encoding, BodyEncoding::Binary | BodyEncoding::Text) {
         let binary = encoding == BodyEncoding::Binary;
+        // A string schema's own constraints (`format: byte`, lengths, examples) still
+        // describe the text that goes out.
+        let text = schema.ty == SchemaType::String && !binary;
         schema = Schema {
             ty: SchemaType::String,
-            description: schema.description.or_else(|| description.clone()),
+            description: schema.description.clone().or_else(|| description.clone()),
+            format: schema.format.clone().filter(|_| text),
+            pattern: schema.pattern.clone().filter(|_| text),
+            extensions: if text {
+                schema.extensions.clone()
+            } else {
+                BTreeMap::new()
+            },
             ..Schema::default()
         };
         if binary {
