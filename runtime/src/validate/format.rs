@@ -13,6 +13,8 @@ pub enum Format {
     Int64,
     /// Base64 text (RFC 4648, padded).
     Byte,
+    /// ISO 8601 duration (`P1DT2H`, `PT15M`).
+    Duration,
 }
 
 impl Format {
@@ -26,6 +28,7 @@ impl Format {
             "int32" => Format::Int32,
             "int64" => Format::Int64,
             "byte" => Format::Byte,
+            "duration" => Format::Duration,
             _ => return None,
         })
     }
@@ -39,6 +42,7 @@ impl Format {
             Format::Uuid => uuid(s),
             Format::Email => email(s),
             Format::Byte => crate::base64::decode(s).is_some(),
+            Format::Duration => duration(s),
             Format::Int32 | Format::Int64 => true,
         };
         if ok {
@@ -52,6 +56,7 @@ impl Format {
                 Format::Time => "must be a time like 12:00:00Z (format time)",
                 Format::Uuid => "must be a UUID (format uuid)",
                 Format::Byte => "must be base64-encoded bytes (format byte)",
+                Format::Duration => "must be an ISO 8601 duration like PT1H30M (format duration)",
                 _ => "must be an email address (format email)",
             })
         }
@@ -130,6 +135,48 @@ fn date_time(s: &str) -> bool {
     }
 }
 
+/// RFC 3339 appendix A `duration`: `P` then date parts (`nY nM nD` or `nW`), then an
+/// optional `T` with time parts (`nH nM nS`); at least one part.
+fn duration(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('P') else {
+        return false;
+    };
+    let (date, time) = match rest.split_once('T') {
+        Some((d, t)) if !t.is_empty() => (d, Some(t)),
+        Some(_) => return false,
+        None => (rest, None),
+    };
+    let parts = |text: &str, units: &[u8]| -> Option<usize> {
+        let mut count = 0;
+        let mut next_unit = 0;
+        let mut digits = 0;
+        for b in text.bytes() {
+            if b.is_ascii_digit() {
+                digits += 1;
+                continue;
+            }
+            let at = units[next_unit..].iter().position(|u| *u == b)? + next_unit;
+            if digits == 0 {
+                return None;
+            }
+            next_unit = at + 1;
+            digits = 0;
+            count += 1;
+        }
+        (digits == 0).then_some(count)
+    };
+    let date_parts = if date.ends_with('W') {
+        parts(date, b"W")
+    } else {
+        parts(date, b"YMD")
+    };
+    let time_parts = time.map_or(Some(0), |t| parts(t, b"HMS"));
+    match (date_parts, time_parts) {
+        (Some(d), Some(t)) => d + t > 0 && (time.is_none() || t > 0),
+        _ => false,
+    }
+}
+
 fn uuid(s: &str) -> bool {
     let groups: Vec<&str> = s.split('-').collect();
     groups.len() == 5
@@ -188,6 +235,12 @@ mod tests {
             "2024-01-31T12:00Z",
         ] {
             assert!(!date_time(bad), "{bad}");
+        }
+        for ok in ["P1D", "PT1H30M", "P1Y2M3DT4H5M6S", "P2W", "PT15S"] {
+            assert!(duration(ok), "{ok}");
+        }
+        for bad in ["P", "PT", "1D", "P1H", "PT1D", "P1M1Y", "PXD"] {
+            assert!(!duration(bad), "{bad}");
         }
         assert!(uuid("123e4567-e89b-12d3-a456-426614174000"));
         assert!(!uuid("123e4567e89b12d3a456426614174000"));

@@ -8,7 +8,7 @@
 //! `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`, `multipleOf`,
 //! `minLength`/`maxLength` (in characters), `pattern` (compiled once; the ECMA-262
 //! subset that `regex-lite` shares), `format` (`date`, `date-time`, `time`, `uuid`,
-//! `email`, `int32`, `int64`), `items`, `prefixItems`, `minItems`/`maxItems`,
+//! `email`, `byte`, `duration`, `int32`, `int64`), `items`, `prefixItems`, `minItems`/`maxItems`,
 //! `uniqueItems`, `properties`, `required`, `dependentRequired`, `additionalProperties`,
 //! `minProperties`/`maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`, and `$ref` into
 //! `#/$defs`. Other keywords are annotations here.

@@ -196,6 +196,7 @@ fn synthesize(schema: &Value, defs: &dyn Fn(&str) -> Option<Value>, depth: usize
                 "date" => "2024-01-31".to_owned(),
                 "date-time" => "2024-01-31T12:00:00Z".to_owned(),
                 "time" => "12:00:00Z".to_owned(),
+                "duration" => "PT1H".to_owned(),
                 "uuid" => "123e4567-e89b-12d3-a456-426614174000".to_owned(),
                 "email" => "a@example.com".to_owned(),
                 "uri" | "url" => "https://example.com/x".to_owned(),
