@@ -1,94 +1,153 @@
-//! `toolwright`: check adapters, print their catalog, generate code, or make one call.
+//! `toolwright`: check API descriptions, print their catalog, generate code, or make one
+//! call. Command-line parsing is clap's (help, version, per-command help, colour
+//! choice, did-you-mean for misspelt options: what Rust users expect of a CLI).
 
-use toolwright_cli::interpret;
-
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
+use toolwright_cli::interpret;
 use toolwright_codegen::{Analysis, Config};
 
-const USAGE: &str = "\
-usage:
-  toolwright check [--strict] INPUT...
-  toolwright catalog [--strict] INPUT...
-  toolwright generate [--strict] INPUT... --out DIR
-  toolwright call INPUT... --tool NAME [--args JSON] [--base-url API=URL]
+const AFTER_HELP: &str = "\
+INPUT is an adapter file (`<name>-adapter.md`), an OpenAPI 3.0/3.1 document (`.json`,
+`.yaml`, `.yml`), or a directory searched for both. Credentials are read from the
+environment variables the inputs name.
 
-INPUT is an adapter file (*-adapter.md) or a directory searched for them.
-Credentials are read from the environment variables the adapters name.";
+Exit codes: 0 success; 1 the inputs have errors, or the call failed; 2 usage error.";
 
-/// Parsed command line.
-#[derive(Default)]
-struct Args {
-    inputs: Vec<PathBuf>,
-    strict: bool,
-    out: Option<PathBuf>,
-    tool: Option<String>,
-    args: Option<String>,
-    base_urls: Vec<(String, String)>,
+/// Turn API descriptions (adapter files, OpenAPI documents) into a typed Rust client
+/// and an LLM tool catalog, or run them directly.
+#[derive(Debug, Parser)]
+#[command(name = "toolwright", version, after_help = AFTER_HELP)]
+struct Cli {
+    /// When to colour diagnostics (also off when NO_COLOR is set).
+    #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
+    color: Color,
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn parse(mut rest: impl Iterator<Item = String>) -> Result<Args, String> {
-    let mut a = Args::default();
-    while let Some(arg) = rest.next() {
-        let mut value = |flag: &str| rest.next().ok_or_else(|| format!("`{flag}` needs a value"));
-        match arg.as_str() {
-            "--strict" => a.strict = true,
-            "--out" => a.out = Some(value("--out")?.into()),
-            "--tool" => a.tool = Some(value("--tool")?),
-            "--args" => a.args = Some(value("--args")?),
-            "--base-url" => {
-                let v = value("--base-url")?;
-                let (api, url) = v.split_once('=').ok_or("`--base-url` takes API=URL")?;
-                a.base_urls.push((api.to_owned(), url.to_owned()));
-            }
-            "-h" | "--help" => return Err(String::new()),
-            flag if flag.starts_with("--") => return Err(format!("unknown option `{flag}`")),
-            input => a.inputs.push(input.into()),
-        }
-    }
-    if a.inputs.is_empty() {
-        return Err("no INPUT given".into());
-    }
-    Ok(a)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Color {
+    /// Colour when standard error is a terminal and NO_COLOR is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check the inputs and report every problem at once (file:line:col).
+    #[command(after_help = AFTER_HELP)]
+    Check {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// `human` (rustc-style) or `json` (one object: diagnostics, counts) on stdout.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Print the catalog as an MCP `tools/list` JSON object.
+    #[command(after_help = AFTER_HELP)]
+    Catalog {
+        #[command(flatten)]
+        inputs: Inputs,
+    },
+    /// Write exactly what build.rs writes; `include!` DIR/toolwright.rs.
+    #[command(after_help = AFTER_HELP)]
+    Generate {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The directory to write to.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Call one tool with JSON arguments, interpreting the inputs without compiling.
+    #[command(after_help = AFTER_HELP)]
+    Call {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// The tool's name, as the catalog lists it.
+        #[arg(long, value_name = "NAME")]
+        tool: String,
+        /// The arguments, a JSON object (`{}` when left out).
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        /// Send API's requests to URL instead of its default base URL.
+        #[arg(long = "base-url", value_name = "API=URL", value_parser = api_url)]
+        base_urls: Vec<(String, String)>,
+    },
+}
+
+#[derive(Debug, ClapArgs)]
+struct Inputs {
+    /// Adapter files, OpenAPI documents, or directories holding them.
+    #[arg(value_name = "INPUT", required = true)]
+    paths: Vec<PathBuf>,
+    /// Treat every warning as an error.
+    #[arg(long)]
+    strict: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
+fn api_url(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(api, url)| (api.to_owned(), url.to_owned()))
+        .ok_or_else(|| "expected API=URL".to_owned())
 }
 
 fn main() -> ExitCode {
-    let mut argv = std::env::args().skip(1);
-    let command = argv.next().unwrap_or_default();
-    let args = match parse(argv) {
-        Ok(a) => a,
-        Err(e) => {
-            if !e.is_empty() {
-                eprintln!("error: {e}\n");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
+    let cli = Cli::parse();
+    let styled = match cli.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
         }
     };
-    match command.as_str() {
-        "check" => check(&args),
-        "catalog" => catalog(&args),
-        "generate" => generate(&args),
-        "call" => call(&args),
-        _ => {
-            eprintln!("error: unknown command `{command}`\n\n{USAGE}");
-            ExitCode::from(2)
-        }
+    match cli.command {
+        Command::Check { inputs, format } => check(&inputs, format, styled),
+        Command::Catalog { inputs } => catalog(&inputs, styled),
+        Command::Generate { inputs, out } => generate(&inputs, &out, styled),
+        Command::Call {
+            inputs,
+            tool,
+            args,
+            base_urls,
+        } => call(&inputs, &tool, args.as_deref(), &base_urls, styled),
     }
 }
 
 /// Analyzes the inputs and prints findings; `None` when there are errors.
-fn analyze(args: &Args) -> Option<Analysis> {
-    let analysis = toolwright_codegen::analyze(&args.inputs, args.strict);
+fn analyze(inputs: &Inputs, styled: bool) -> Option<Analysis> {
+    let analysis = toolwright_codegen::analyze(&inputs.paths, inputs.strict);
     if !analysis.diagnostics.is_empty() {
-        eprintln!("{}", analysis.render());
+        eprintln!("{}", analysis.render_styled(styled));
     }
     (!analysis.has_errors()).then_some(analysis)
 }
 
-fn check(args: &Args) -> ExitCode {
-    match analyze(args) {
+fn check(inputs: &Inputs, format: Format, styled: bool) -> ExitCode {
+    if format == Format::Json {
+        let analysis = toolwright_codegen::analyze(&inputs.paths, inputs.strict);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&analysis.to_json()).unwrap_or_default()
+        );
+        return if analysis.has_errors() {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    match analyze(inputs, styled) {
         Some(a) => {
             let ops: usize = a.apis.iter().map(|api| api.operations.len()).sum();
             eprintln!("ok: {} API(s), {ops} operation(s)", a.apis.len());
@@ -98,8 +157,8 @@ fn check(args: &Args) -> ExitCode {
     }
 }
 
-fn catalog(args: &Args) -> ExitCode {
-    let Some(analysis) = analyze(args) else {
+fn catalog(inputs: &Inputs, styled: bool) -> ExitCode {
+    let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
     match interpret::catalog(&analysis.apis) {
@@ -117,25 +176,22 @@ fn catalog(args: &Args) -> ExitCode {
     }
 }
 
-fn generate(args: &Args) -> ExitCode {
-    let Some(out) = &args.out else {
-        eprintln!("error: `generate` needs `--out DIR`\n\n{USAGE}");
-        return ExitCode::from(2);
+fn generate(inputs: &Inputs, out: &std::path::Path, styled: bool) -> ExitCode {
+    // The same analysis `generate()` runs, shown first so that colour applies.
+    let Some(_) = analyze(inputs, styled) else {
+        return ExitCode::FAILURE;
     };
     let mut config = Config::new();
-    for input in &args.inputs {
-        config.adapters(input);
+    for input in &inputs.paths {
+        config.input(input);
     }
     match config
-        .strict(args.strict)
+        .strict(inputs.strict)
         .out_dir(out)
         .cargo_directives(false)
         .generate()
     {
         Ok(g) => {
-            if !g.warnings.is_empty() {
-                eprintln!("{}", g.warnings);
-            }
             eprintln!(
                 "wrote {} of {} file(s) to {}; include `{}`",
                 g.written.len(),
@@ -152,32 +208,29 @@ fn generate(args: &Args) -> ExitCode {
     }
 }
 
-fn call(args: &Args) -> ExitCode {
-    let Some(tool) = &args.tool else {
-        eprintln!("error: `call` needs `--tool NAME`\n\n{USAGE}");
-        return ExitCode::from(2);
-    };
+fn call(
+    inputs: &Inputs,
+    tool: &str,
+    args: Option<&str>,
+    base_urls: &[(String, String)],
+    styled: bool,
+) -> ExitCode {
     // Repeated keys are refused: a check and the server could read different values.
-    let json = match args
-        .args
-        .as_deref()
-        .map(toolwright::validate::parse_arguments)
-        .transpose()
-    {
+    let json = match args.map(toolwright::validate::parse_arguments).transpose() {
         Ok(v) => v.unwrap_or(serde_json::Value::Null),
         Err(e) => {
             eprintln!("error: `--args`: {e}");
             return ExitCode::from(2);
         }
     };
-    let Some(analysis) = analyze(args) else {
+    let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
     let result = interpret::catalog(&analysis.apis)
         .map_err(|e| e.to_string())
         .and_then(|catalog| {
             let mut builder = toolwright::Executor::builder(catalog);
-            for (api, url) in &args.base_urls {
+            for (api, url) in base_urls {
                 builder = builder.base_url(api, url);
             }
             let executor = builder.build().map_err(|e| e.to_string())?;

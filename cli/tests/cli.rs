@@ -71,7 +71,176 @@ fn check_reports_and_sets_exit_codes() {
     );
     let (code, _, err) = run(&mut toolwright(&["frobnicate", "x"]));
     assert_eq!(code, 2);
-    assert!(err.contains("unknown command `frobnicate`"));
+    assert!(
+        err.contains("unrecognized subcommand 'frobnicate'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_version_and_usage_errors_follow_the_conventions() {
+    for args in [&["--help"][..], &["-h"], &["help"]] {
+        let (code, out, err) = run(&mut toolwright(args));
+        assert_eq!(code, 0, "{args:?}: {err}");
+        for command in ["check", "catalog", "generate", "call"] {
+            assert!(out.contains(command), "{args:?} lists `{command}`: {out}");
+        }
+        assert!(
+            out.contains("OpenAPI"),
+            "usage mentions OpenAPI documents: {out}"
+        );
+        assert!(out.contains("Exit codes: 0 success; 1"), "{out}");
+    }
+    let (code, out, _) = run(&mut toolwright(&["--version"]));
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("toolwright {}\n", env!("CARGO_PKG_VERSION")));
+    for command in ["check", "catalog", "generate", "call"] {
+        for args in [vec![command, "--help"], vec!["help", command]] {
+            let (code, out, err) = run(&mut toolwright(&args));
+            assert_eq!(code, 0, "{args:?}: {err}");
+            assert!(
+                out.contains(&format!("Usage: toolwright {command}")),
+                "{args:?}: {out}"
+            );
+            assert!(out.contains("--strict"), "{args:?}: {out}");
+        }
+    }
+    let (_, out, _) = run(&mut toolwright(&["check", "--help"]));
+    assert!(
+        out.contains("--format <FORMAT>") && out.contains("[possible values: human, json]"),
+        "{out}"
+    );
+    // Usage errors exit with 2 and say what is wrong.
+    for (args, says) in [
+        (
+            &["check"][..],
+            "the following required arguments were not provided",
+        ),
+        (
+            &["check", "--frmat", "json", "x"],
+            "unexpected argument '--frmat'",
+        ),
+        (&["check", "--format", "xml", "x"], "invalid value 'xml'"),
+        (&["generate", "x"], "--out <DIR>"),
+        (
+            &["call", "x", "--tool", "t", "--base-url", "nourl"],
+            "expected API=URL",
+        ),
+    ] {
+        let (code, _, err) = run(&mut toolwright(args));
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let bad = "nope/missing-adapter.md";
+    let (_, _, plain) = run(&mut toolwright(&["check", bad]));
+    assert!(
+        !plain.contains('\u{1b}'),
+        "not a terminal: no colour: {plain:?}"
+    );
+    let (_, _, coloured) = run(&mut toolwright(&["--color", "always", "check", bad]));
+    assert!(coloured.contains("\u{1b}["), "{coloured:?}");
+    let (_, _, never) = run(toolwright(&["--color", "never", "check", bad]).env("NO_COLOR", "1"));
+    assert!(!never.contains('\u{1b}'));
+}
+
+/// `check --format json` for editors and CI: validated against the schema that ships
+/// with the CLI (`cli/diagnostics.schema.json`) by Python's `jsonschema`.
+#[test]
+fn check_as_json_matches_its_schema() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-json");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("bad-adapter.md"),
+        "---\nname: bad\ntype: adapter\nversion: \"1\"\ndescription: d\ntarget: {base_url: \"https://x.example\"}\noperations: {}\n---\n",
+    )
+    .unwrap();
+    let (code, out, _) = run(&mut toolwright(&[
+        "check",
+        "--format",
+        "json",
+        dir.to_str().unwrap(),
+    ]));
+    assert_eq!(code, 1);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["errors"], 2);
+    let first = &report["diagnostics"][0];
+    assert_eq!(first["severity"], "error");
+    assert!(first["code"].as_str().unwrap().starts_with("TW1"));
+    assert!(first["line"].as_u64().unwrap() >= 1);
+    let (code, out, _) = run(&mut toolwright(&[
+        "check",
+        "--format",
+        "json",
+        "tests/adapters",
+    ]));
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["errors"], 0);
+    // The shipped schema accepts both reports.
+    let schema = root().join("cli/diagnostics.schema.json");
+    let script = "import json,sys,jsonschema\nschema=json.load(open(sys.argv[1]))\njsonschema.Draft202012Validator.check_schema(schema)\nfor p in sys.argv[2:]:\n    jsonschema.validate(json.load(open(p)), schema, cls=jsonschema.Draft202012Validator)\n";
+    let report_file = dir.join("report.json");
+    std::fs::write(&report_file, &out).unwrap();
+    let failing = dir.join("failing.json");
+    let (_, failing_out, _) = run(&mut toolwright(&[
+        "check",
+        "--format",
+        "json",
+        dir.to_str().unwrap(),
+    ]));
+    std::fs::write(&failing, failing_out).unwrap();
+    let status = Command::new("python3")
+        .args(["-c", script])
+        .arg(&schema)
+        .arg(&report_file)
+        .arg(&failing)
+        .status()
+        .expect("python3 with jsonschema (pip install jsonschema)");
+    assert!(
+        status.success(),
+        "the report does not match cli/diagnostics.schema.json"
+    );
+}
+
+#[test]
+fn inputs_that_hold_nothing_or_misspell_a_field_are_errors() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-inputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("empty")).unwrap();
+    std::fs::write(dir.join("empty/notes.md"), "# not an adapter\n").unwrap();
+    let (code, _, err) = run(&mut toolwright(&[
+        "check",
+        dir.join("empty").to_str().unwrap(),
+    ]));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("holds no adapter (`*-adapter.md`) and no OpenAPI document"),
+        "{err}"
+    );
+    assert!(
+        err.contains("is not read: adapter files are named `<name>-adapter.md`"),
+        "{err}"
+    );
+    // `requried` would silently make a required parameter optional: an error even
+    // when lenient, with the fix.
+    std::fs::create_dir_all(dir.join("typo")).unwrap();
+    std::fs::write(
+        dir.join("typo/t-adapter.md"),
+        "---\nname: t\ntype: adapter\nversion: \"1.0.0\"\ndescription: d\ntarget: { base_url: \"https://t.example\", transport: http, protocol: rest, serialization: json }\noperations:\n  read:\n    - name: get\n      maps_to: GET /x\n      description: d\n      params:\n        q: { type: string, requried: true }\n    - name: other\n      maps_too: GET /y\n      description: d\n---\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&mut toolwright(&[
+        "check",
+        dir.join("typo").to_str().unwrap(),
+    ]));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("unknown field `requried` in"), "{err}");
+    assert!(err.contains("did you mean `required`?"), "{err}");
+    assert!(err.contains("unknown field `maps_too`"), "{err}");
+    assert!(err.contains("did you mean `maps_to`?"), "{err}");
 }
 
 /// The CLI interprets adapters without compiling; its catalog must be exactly the

@@ -51,7 +51,16 @@ impl Analysis {
 
     /// All findings rendered, separated by blank lines, plus a summary line.
     pub fn render(&self) -> String {
-        let mut out: Vec<String> = self.diagnostics.iter().map(diagnostics::render).collect();
+        self.render_styled(false)
+    }
+
+    /// [`Analysis::render`], coloured (ANSI) when `styled` (for terminals).
+    pub fn render_styled(&self, styled: bool) -> String {
+        let mut out: Vec<String> = self
+            .diagnostics
+            .iter()
+            .map(|d| diagnostics::render_with(d, styled))
+            .collect();
         let errors = self
             .diagnostics
             .iter()
@@ -63,11 +72,35 @@ impl Analysis {
         }
         out.join("\n\n")
     }
+
+    /// The findings as JSON, for editors and CI (`toolwright check --format json`):
+    /// `{"diagnostics": [{code, severity, file, line, column, end_line, end_column,
+    /// message, label, help}], "errors": N, "warnings": N}`. Its JSON Schema ships as
+    /// `cli/diagnostics.schema.json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        serde_json::json!({
+            "diagnostics": self.diagnostics.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
+            "errors": errors,
+            "warnings": self.diagnostics.len() - errors,
+        })
+    }
 }
 
 /// Reads, lowers and checks `inputs` (files, or directories searched for
 /// `*-adapter.md`). In strict mode warnings count as errors.
 pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
+    let described: Vec<(PathBuf, &str)> = inputs.iter().map(|p| (p.clone(), "input")).collect();
+    analyze_described(&described, strict)
+}
+
+/// [`analyze`], each input with the noun a finding about it uses (`adapter`,
+/// `OpenAPI document`): a missing `.openapi(path)` says so.
+fn analyze_described(inputs: &[(PathBuf, &str)], strict: bool) -> Analysis {
     let mut diags = Diagnostics::default();
     let found = source::discover(inputs, &mut diags);
     let apis = source::load(&found, &mut diags);
@@ -85,7 +118,8 @@ pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
 /// Configures generation, in the style of `prost_build::Config`.
 #[derive(Debug, Default, Clone)]
 pub struct Config {
-    inputs: Vec<PathBuf>,
+    /// Each input with what the user called it (`adapters(..)`, `openapi(..)`).
+    inputs: Vec<(PathBuf, &'static str)>,
     out_dir: Option<PathBuf>,
     strict: bool,
     cargo_directives: Option<bool>,
@@ -98,18 +132,22 @@ impl Config {
 
     /// Adds adapter inputs: a `*-adapter.md` file, or a directory searched recursively.
     pub fn adapters(&mut self, path: impl AsRef<Path>) -> &mut Self {
-        self.input(path)
+        self.add(path, "adapter input")
     }
 
     /// Adds OpenAPI 3.0/3.1 documents (`.json`, `.yaml`, `.yml`): a file, or a
     /// directory searched recursively. Same as [`Config::input`].
     pub fn openapi(&mut self, path: impl AsRef<Path>) -> &mut Self {
-        self.input(path)
+        self.add(path, "OpenAPI document")
     }
 
     /// Adds any input: adapter files, OpenAPI documents, or directories holding them.
     pub fn input(&mut self, path: impl AsRef<Path>) -> &mut Self {
-        self.inputs.push(path.as_ref().to_owned());
+        self.add(path, "input")
+    }
+
+    fn add(&mut self, path: impl AsRef<Path>, noun: &'static str) -> &mut Self {
+        self.inputs.push((path.as_ref().to_owned(), noun));
         self
     }
 
@@ -142,16 +180,20 @@ impl Config {
             std::env::var_os("CARGO_MANIFEST_DIR").is_some()
                 && std::env::var_os("OUT_DIR").is_some()
         });
-        let analysis = analyze(&self.inputs, self.strict);
+        let analysis = analyze_described(&self.inputs, self.strict);
         if cargo {
+            // Each path once (an input file is also a found file).
+            let mut seen = std::collections::BTreeSet::new();
             for path in analysis
                 .inputs
                 .files
                 .iter()
                 .chain(&analysis.inputs.dirs)
-                .chain(&self.inputs)
+                .chain(self.inputs.iter().map(|(p, _)| p))
             {
-                println!("cargo::rerun-if-changed={}", path.display());
+                if seen.insert(path) {
+                    println!("cargo::rerun-if-changed={}", path.display());
+                }
             }
             for d in &analysis.diagnostics {
                 let level = if d.severity == Severity::Error {
@@ -165,6 +207,22 @@ impl Config {
             }
         }
         if analysis.has_errors() {
+            if cargo {
+                // Reported once, through cargo: `cargo::error` fails the build by
+                // itself, and a build script that exits with an error would make
+                // cargo print everything again under `--- stdout` and `--- stderr`.
+                return Ok(Generated {
+                    out_dir: self.out_dir.clone().unwrap_or_default(),
+                    files: Vec::new(),
+                    written: Vec::new(),
+                    warnings: String::new(),
+                    errors: analysis
+                        .diagnostics
+                        .iter()
+                        .filter(|d| d.severity == Severity::Error)
+                        .count(),
+                });
+            }
             return Err(Error::Diagnostics(analysis.render()));
         }
         let out_dir = match &self.out_dir {
@@ -183,6 +241,7 @@ impl Config {
             files: names,
             written,
             warnings,
+            errors: 0,
         })
     }
 }
@@ -208,6 +267,10 @@ pub struct Generated {
     pub written: Vec<String>,
     /// Rendered warnings (empty when none).
     pub warnings: String,
+    /// Errors reported through `cargo::error` inside a build script (cargo fails the
+    /// build after the script; nothing was generated). Outside a build script errors
+    /// are returned as [`Error::Diagnostics`] instead.
+    pub errors: usize,
 }
 
 /// Why generation failed.

@@ -19,7 +19,10 @@ pub fn check(item: &Item, errors: &mut Errors) {
         bounds_in_order(field, errors);
     }
     match &item.shape {
-        Shape::Struct(..) => rename_collisions(item.named_fields(), errors),
+        Shape::Struct(..) => {
+            rename_collisions(item.named_fields(), errors);
+            roles_need_a_resource(item, &fields, errors);
+        }
         Shape::Enum(_, variants) => {
             for variant in variants {
                 rename_collisions(&variant.fields, errors);
@@ -218,6 +221,27 @@ fn roles_only_on_structs(fields: &[&Field], errors: &mut Errors) {
             .flatten()
         {
             errors.at(span, "field roles (`primary_key`, `created_time`, `updated_time`) apply to the fields of a resource struct, not to enum variants");
+        }
+    }
+}
+
+/// Resource roles mean something only to a resource's verbs: on a plain struct they
+/// would be silently ignored.
+fn roles_need_a_resource(item: &Item, fields: &[&Field], errors: &mut Errors) {
+    // A resource's companions (`<Type>Draft`, `<Type>Patch`) carry its fields' roles.
+    if item.attrs.resource.get().is_some() || item.attrs.companion.get().is_some() {
+        return;
+    }
+    for field in fields {
+        let a = &field.attrs;
+        for (span, role) in [
+            (a.primary_key.span, "primary_key"),
+            (a.created_time.span, "created_time"),
+            (a.updated_time.span, "updated_time"),
+        ] {
+            if let Some(span) = span {
+                errors.at(span, format!("`{role}` is a resource role, but this type is no resource: add `#[tool(resource(get, ...))]` to the type, or remove `{role}`"));
+            }
         }
     }
 }

@@ -87,14 +87,9 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Transport(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+/// Messages carry their whole cause chain (a transport failure says why the
+/// connection failed), so there is no separate `source()` to print twice.
+impl std::error::Error for Error {}
 
 /// A transport failure (connection refused, TLS, timeout...).
 #[derive(Debug)]
@@ -122,18 +117,36 @@ impl TransportError {
     }
 }
 
+/// The message, then every cause in the chain (`error sending request: client error
+/// (Connect): tcp connect error: Connection refused (os error 111)`), so the reason
+/// reaches the log or the model, not only the outermost "error sending request".
 impl fmt::Display for TransportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)?;
-        if let Some(s) = &self.source {
-            write!(f, ": {s}")?;
+        let mut cause: Option<&(dyn std::error::Error + 'static)> =
+            self.source.as_deref().map(|e| e as _);
+        let mut last = String::new();
+        while let Some(e) = cause {
+            let text = e.to_string();
+            // Some errors repeat their source's text in their own.
+            if !text.is_empty() && !last.contains(&text) {
+                write!(f, ": {text}")?;
+            }
+            last = text;
+            cause = e.source();
         }
         Ok(())
     }
 }
 
-impl std::error::Error for TransportError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.source.as_deref().map(|e| e as _)
+/// The causes are already in the message (see `Display`), so `source()` is `None`:
+/// error reporters that walk the chain would print every cause twice. The underlying
+/// error stays reachable through [`TransportError::cause`].
+impl std::error::Error for TransportError {}
+
+impl TransportError {
+    /// The underlying error (e.g. reqwest's), for downcasting.
+    pub fn cause(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.source.as_deref()
     }
 }

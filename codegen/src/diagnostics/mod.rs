@@ -7,7 +7,7 @@ mod render;
 use std::ops::Range;
 use std::sync::Arc;
 
-pub use render::render;
+pub use render::{render, render_with};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -162,6 +162,37 @@ impl Diagnostic {
         self
     }
 
+    /// The finding as JSON (see [`crate::Analysis::to_json`]); positions are 1-based,
+    /// columns in characters.
+    pub fn to_json(&self) -> serde_json::Value {
+        let (file, start, end) = match &self.location {
+            Some(loc) => {
+                let span = loc.file.char_span(&loc.span);
+                (
+                    Some(loc.file.path.clone()),
+                    Some(loc.file.line_col(span.start)),
+                    Some(loc.file.line_col(span.end)),
+                )
+            }
+            None => (None, None, None),
+        };
+        serde_json::json!({
+            "code": self.code,
+            "severity": match self.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            },
+            "file": file,
+            "line": start.map(|p| p.0),
+            "column": start.map(|p| p.1),
+            "end_line": end.map(|p| p.0),
+            "end_column": end.map(|p| p.1),
+            "message": self.message,
+            "label": self.label,
+            "help": self.help,
+        })
+    }
+
     /// `(line, column)` of the finding, if it has a location.
     pub fn line_col(&self) -> Option<(usize, usize)> {
         self.location
@@ -225,6 +256,45 @@ impl Diagnostics {
     }
 }
 
+/// The known name `name` is most likely a misspelling of: within one edit for short
+/// names, two for longer ones (`requried` → `required`, `maps_too` → `maps_to`), or
+/// equal but for case.
+pub fn did_you_mean<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    let allowed = if name.chars().count() > 5 { 2 } else { 1 };
+    known
+        .iter()
+        .map(|k| (edit_distance(&name.to_lowercase(), &k.to_lowercase()), *k))
+        .filter(|(d, _)| *d <= allowed)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance, with a swap of two neighbours counting as one edit.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
 /// The stable codes. Each names one kind of problem; tests pin the rendered text.
 pub mod codes {
     pub const YAML_SYNTAX: &str = "TW100";
@@ -267,6 +337,17 @@ pub mod codes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn near_misses_are_recognised() {
+        let known = ["required", "maps_to", "description", "type", "tags"];
+        assert_eq!(did_you_mean("requried", &known), Some("required"));
+        assert_eq!(did_you_mean("maps_too", &known), Some("maps_to"));
+        assert_eq!(did_you_mean("descripton", &known), Some("description"));
+        assert_eq!(did_you_mean("Type", &known), Some("type"));
+        assert_eq!(did_you_mean("author", &known), None);
+        assert_eq!(did_you_mean("x-internal", &known), None);
+    }
 
     #[test]
     fn byte_order_marks_are_dropped() {

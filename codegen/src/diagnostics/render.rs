@@ -5,8 +5,13 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use super::{Diagnostic, Severity};
 
-/// Renders one finding as text, without a trailing newline.
+/// Renders one finding as plain text, without a trailing newline.
 pub fn render(d: &Diagnostic) -> String {
+    render_with(d, false)
+}
+
+/// Renders one finding, coloured with ANSI escapes when `styled` (for terminals).
+pub fn render_with(d: &Diagnostic, styled: bool) -> String {
     let level = match d.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -36,5 +41,10 @@ pub fn render(d: &Diagnostic) -> String {
     if let Some(help) = &d.help {
         group = group.element(Level::HELP.message(help));
     }
-    Renderer::plain().render(&[group]).trim_end().to_owned()
+    let renderer = if styled {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    renderer.render(&[group]).trim_end().to_owned()
 }

@@ -24,6 +24,18 @@ pub struct ModuleCode {
 
 pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> ModuleCode {
     let mut types = TypeGen::new(&api.definitions, names.types.clone());
+    types.input_defs = ir::reachable(
+        api.operations
+            .iter()
+            .flat_map(|op| op.params.iter().map(|p| &p.schema)),
+        &api.definitions,
+    );
+    types.output_defs = ir::reachable(
+        api.operations
+            .iter()
+            .flat_map(|op| op.responses.iter().filter_map(|r| r.schema.as_ref())),
+        &api.definitions,
+    );
     types.definitions(&super::reachable_definitions(api));
     let mut methods = Vec::new();
     for (index, ((op, plan), op_names)) in api
@@ -435,6 +447,11 @@ struct TypeGen<'a> {
     /// Inline types already emitted, by shape: identical enums and objects (common in
     /// large specs: `state: open|closed` in a hundred places) share one Rust type.
     shapes: BTreeMap<String, String>,
+    /// Definitions reached from some operation's inputs, and from some response.
+    input_defs: BTreeSet<String>,
+    output_defs: BTreeSet<String>,
+    /// The definition being emitted (its uses decide which fields are optional).
+    current_def: Option<String>,
 }
 
 const VALUE: &str = "::toolwright::__private::serde_json::Value";
@@ -453,6 +470,9 @@ impl<'a> TypeGen<'a> {
             def_types,
             cyclic: cyclic(definitions),
             shapes: BTreeMap::new(),
+            input_defs: BTreeSet::new(),
+            output_defs: BTreeSet::new(),
+            current_def: None,
         }
     }
 
@@ -465,7 +485,9 @@ impl<'a> TypeGen<'a> {
         {
             let type_name = self.def_types[name].clone();
             let recursive = self.cyclic.contains(name);
+            self.current_def = Some(name.clone());
             self.define(&type_name, schema, Direction::Output, recursive);
+            self.current_def = None;
         }
     }
 
@@ -474,7 +496,7 @@ impl<'a> TypeGen<'a> {
     fn define(&mut self, name: &str, schema: &Schema, direction: Direction, recursive: bool) {
         let shared = true;
         let ident = names::ident(name);
-        let doc = schema.description.as_deref().map(names::doc);
+        let doc = names::doc(&type_doc(name, schema));
         if schema.reference.is_none()
             && (schema.ty == SchemaType::Object || !schema.properties.is_empty())
             && !schema.properties.is_empty()
@@ -555,7 +577,7 @@ impl<'a> TypeGen<'a> {
                 quote!(#ident)
             }
             SchemaType::String => quote!(::std::string::String),
-            SchemaType::Integer => quote!(i64),
+            SchemaType::Integer => integer_type(schema),
             SchemaType::Number => quote!(f64),
             SchemaType::Boolean => quote!(bool),
             SchemaType::Array => {
@@ -601,6 +623,8 @@ impl<'a> TypeGen<'a> {
         let ident = names::ident(name);
         let mut fields = Vec::new();
         let mut field_scope = Scope::default();
+        let mut required_fields: Vec<(proc_macro2::Ident, TokenStream)> = Vec::new();
+        let mut optional_fields: Vec<proc_macro2::Ident> = Vec::new();
         for (prop, prop_schema) in &schema.properties {
             let field_name = field_scope.claim(&names::snake(prop));
             let field = names::ident(&field_name);
@@ -611,11 +635,20 @@ impl<'a> TypeGen<'a> {
                 direction,
             );
             let inner = self.boxed_if_cyclic(prop_schema, inner);
-            let doc = prop_schema.description.as_deref().map(names::doc);
-            // Direction-specific properties are optional in shared types.
-            let required = schema.required.contains(prop)
-                && !prop_schema.nullable
-                && !(shared && (prop_schema.read_only || prop_schema.write_only));
+            let doc = field_doc(prop_schema).as_deref().map(names::doc);
+            // A property left out in a direction the type is used in is optional: a
+            // shared type used for requests and responses makes its read-only and
+            // write-only properties optional; one used only in responses keeps its
+            // required read-only ones (`id`) required.
+            let (as_input, as_output) = self.uses(shared, direction);
+            let left_out =
+                (as_input && prop_schema.read_only) || (as_output && prop_schema.write_only);
+            let required = schema.required.contains(prop) && !prop_schema.nullable && !left_out;
+            if required {
+                required_fields.push((field.clone(), inner.clone()));
+            } else {
+                optional_fields.push(field.clone());
+            }
             if required {
                 fields.push(quote! { #doc #rename pub #field: #inner, });
             } else {
@@ -627,6 +660,7 @@ impl<'a> TypeGen<'a> {
                 });
             }
         }
+        let mut extra = None;
         if let Some(values) = &schema.additional {
             let values = self.ty(values, &format!("{name}Extra"), direction);
             let field = names::ident(&field_scope.claim("additional_properties"));
@@ -635,18 +669,45 @@ impl<'a> TypeGen<'a> {
                 #[serde(flatten)]
                 pub #field: ::std::collections::BTreeMap<::std::string::String, #values>,
             });
+            extra = Some(field);
         }
-        let deny = (direction == Direction::Input && !shared && schema.additional.is_none())
-            .then(|| quote!(#[serde(deny_unknown_fields)]));
-        let doc = schema.description.as_deref().map(names::doc);
+        let input = direction == Direction::Input && !shared;
+        let deny =
+            (input && schema.additional.is_none()).then(|| quote!(#[serde(deny_unknown_fields)]));
+        let doc = names::doc(&type_doc(name, schema));
+        // Inputs a caller builds: `Default` when nothing is required (leave out what you
+        // do not need with `..Default::default()`), else `new(required...)` with every
+        // optional field `None`.
+        let default = (input && required_fields.is_empty()).then(|| quote!(Default,));
+        let constructor = (input && !required_fields.is_empty()).then(|| {
+            let params = required_fields.iter().map(|(f, t)| quote!(#f: #t));
+            let set = required_fields.iter().map(|(f, _)| f);
+            let extra = extra
+                .iter()
+                .map(|f| quote!(#f: ::std::collections::BTreeMap::new(),));
+            quote! {
+                impl #ident {
+                    /// The required fields; every optional one is `None`.
+                    #[allow(clippy::too_many_arguments)]
+                    pub fn new(#(#params),*) -> Self {
+                        #ident {
+                            #(#set,)*
+                            #(#optional_fields: ::std::option::Option::None,)*
+                            #(#extra)*
+                        }
+                    }
+                }
+            }
+        });
         self.items.push(quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
+            #[derive(Debug, Clone, PartialEq, #default ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
             #[serde(crate = "::toolwright::__private::serde")]
             #deny
             pub struct #ident {
                 #(#fields)*
             }
+            #constructor
         });
         quote!(#ident)
     }
@@ -687,7 +748,7 @@ impl<'a> TypeGen<'a> {
             let ty = self.boxed_if_cyclic(v, ty);
             variants.push(quote!(#variant(#ty),));
         }
-        let doc = schema.description.as_deref().map(names::doc);
+        let doc = names::doc(&type_doc(name, schema));
         self.items.push(quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
@@ -712,7 +773,7 @@ impl<'a> TypeGen<'a> {
                 let variant = names::ident(&variant_scope.claim(&names::pascal(value)));
                 quote!(#[serde(rename = #value)] #variant,)
             });
-        let doc = schema.description.as_deref().map(names::doc);
+        let doc = names::doc(&type_doc(name, schema));
         self.items.push(quote! {
             #doc
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
@@ -721,6 +782,97 @@ impl<'a> TypeGen<'a> {
                 #(#variants)*
             }
         });
+    }
+}
+
+impl TypeGen<'_> {
+    /// Whether the type being built is used in requests and in responses: a shared
+    /// definition by where operations reach it, any other type by its direction.
+    fn uses(&self, shared: bool, direction: Direction) -> (bool, bool) {
+        match (&self.current_def, shared) {
+            (Some(def), true) => (
+                self.input_defs.contains(def),
+                self.output_defs.contains(def),
+            ),
+            _ => (
+                direction == Direction::Input,
+                direction == Direction::Output,
+            ),
+        }
+    }
+}
+
+/// A type's rustdoc: its description, or a line saying where it comes from (every
+/// generated type is documented, so `missing_docs` users stay quiet).
+fn type_doc(name: &str, schema: &Schema) -> String {
+    match schema.description.as_deref().map(str::trim) {
+        Some(d) if !d.is_empty() => d.to_owned(),
+        _ => format!("`{name}`, as the API description defines it."),
+    }
+}
+
+/// A field's rustdoc: its description, then the default and the constraints the
+/// schema gives (what the run-time check enforces), so they show where the field does.
+fn field_doc(schema: &Schema) -> Option<String> {
+    let mut facts = Vec::new();
+    let shown = |v: &Value| format!("`{v}`");
+    if let Some(d) = &schema.default {
+        facts.push(format!("Default: {}.", shown(d)));
+    }
+    let keyword = |k: &str| schema.extensions.get(k);
+    for (value, words) in [
+        (schema.minimum.as_ref(), "At least"),
+        (keyword("exclusiveMinimum"), "Greater than"),
+        (schema.maximum.as_ref(), "At most"),
+        (keyword("exclusiveMaximum"), "Less than"),
+        (keyword("multipleOf"), "A multiple of"),
+    ] {
+        if let Some(v) = value.filter(|v| v.is_number()) {
+            facts.push(format!("{words} {}.", shown(v)));
+        }
+    }
+    for (k, words) in [
+        ("minLength", "At least {} characters."),
+        ("maxLength", "At most {} characters."),
+        ("minItems", "At least {} items."),
+        ("maxItems", "At most {} items."),
+    ] {
+        if let Some(n) = keyword(k).and_then(Value::as_u64) {
+            facts.push(words.replace("{}", &n.to_string()));
+        }
+    }
+    if keyword("uniqueItems") == Some(&Value::Bool(true)) {
+        facts.push("Items are unique.".to_owned());
+    }
+    if let Some(p) = &schema.pattern {
+        facts.push(format!("Matches `` {p} ``."));
+    }
+    if let Some(f) = &schema.format {
+        facts.push(format!("Format: `{f}`."));
+    }
+    match (
+        schema.description.as_deref().map(str::trim),
+        facts.is_empty(),
+    ) {
+        (Some(d), true) if !d.is_empty() => Some(d.to_owned()),
+        (Some(d), false) if !d.is_empty() => Some(format!("{d}\n\n{}", facts.join(" "))),
+        (_, false) => Some(facts.join(" ")),
+        _ => None,
+    }
+}
+
+/// The integer type a `format` names (`int32` → `i32`, `uint8` → `u8`); `i64` when
+/// there is none (JSON Schema integers are unbounded; `i64` holds what APIs send).
+fn integer_type(schema: &Schema) -> TokenStream {
+    match schema.format.as_deref() {
+        Some("int8") => quote!(i8),
+        Some("int16") => quote!(i16),
+        Some("int32") => quote!(i32),
+        Some("uint8") => quote!(u8),
+        Some("uint16") => quote!(u16),
+        Some("uint32") => quote!(u32),
+        Some("uint64") => quote!(u64),
+        _ => quote!(i64),
     }
 }
 

@@ -20,12 +20,26 @@ pub struct Inputs {
 
 /// Resolves the user's inputs: a file is taken as is; a directory is searched
 /// (recursively, sorted) for `*-adapter.md` and OpenAPI documents.
-pub fn discover(paths: &[PathBuf], diagnostics: &mut Diagnostics) -> Inputs {
+/// `paths` come with the noun findings about them use (`input`, `OpenAPI document`).
+pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inputs {
     let mut inputs = Inputs::default();
     let mut seen = Seen::default();
-    for path in paths {
+    for (path, noun) in paths {
         if path.is_dir() {
-            walk(path, &mut inputs, &mut seen, diagnostics);
+            let before = inputs.files.len();
+            let walked = walk(path, &mut inputs, &mut seen, diagnostics);
+            if walked && inputs.files.len() == before {
+                diagnostics.push(
+                    Diagnostic::error(
+                        codes::IO,
+                        format!(
+                            "input directory `{}` holds no adapter (`*-adapter.md`) and no OpenAPI document (`.json`, `.yaml`, `.yml` mentioning `openapi`)",
+                            path.display()
+                        ),
+                    )
+                    .help("point the input at the directory that holds them, or name the files directly"),
+                );
+            }
         } else if path.is_file() {
             if seen.first_visit(path) {
                 inputs.files.push(path.clone());
@@ -34,9 +48,9 @@ pub fn discover(paths: &[PathBuf], diagnostics: &mut Diagnostics) -> Inputs {
             diagnostics.push(
                 Diagnostic::error(
                     codes::IO,
-                    format!("input `{}` does not exist", path.display()),
+                    format!("{noun} `{}` does not exist", path.display()),
                 )
-                .help("pass adapter files (`*-adapter.md`) or directories holding them"),
+                .help("pass adapter files (`*-adapter.md`), OpenAPI documents (`.json`, `.yaml`, `.yml`), or directories holding them"),
             );
         }
     }
@@ -56,9 +70,10 @@ impl Seen {
     }
 }
 
-fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diagnostics) {
+/// Walks `dir` unless it was walked already (then `false`).
+fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diagnostics) -> bool {
     if !seen.first_visit(dir) {
-        return;
+        return false;
     }
     inputs.dirs.push(dir.to_owned());
     let mut entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
@@ -68,23 +83,36 @@ fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diag
                 codes::IO,
                 format!("cannot read `{}`: {e}", dir.display()),
             ));
-            return;
+            return true;
         }
     };
     entries.sort();
     for path in entries {
         if path.is_dir() {
             walk(&path, inputs, seen, diagnostics);
-        } else if (path
+        } else if path
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.ends_with("-adapter.md"))
-            || is_openapi(&path))
-            && seen.first_visit(&path)
+            || is_openapi(&path)
         {
-            inputs.files.push(path);
+            if seen.first_visit(&path) {
+                inputs.files.push(path);
+            }
+        } else if path.extension().is_some_and(|e| e == "md") {
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::IO,
+                    format!(
+                        "`{}` is not read: adapter files are named `<name>-adapter.md`",
+                        path.display()
+                    ),
+                )
+                .help("rename it to `<name>-adapter.md` if it is an adapter"),
+            );
         }
     }
+    true
 }
 
 /// A `.json`/`.yaml`/`.yml` file whose first 4 KiB mention `openapi` (or `swagger`,

@@ -31,13 +31,24 @@ impl ReqwestTransport {
 impl Transport for ReqwestTransport {
     fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
         Box::pin(async move {
+            // Where the request went, for the error: no query (it may hold an API key)
+            // and no user info.
+            let target = {
+                let uri = request.uri();
+                format!(
+                    "{}://{}{}",
+                    uri.scheme_str().unwrap_or("http"),
+                    uri.authority()
+                        .map_or("", |a| a.as_str().rsplit('@').next().unwrap_or("")),
+                    uri.path()
+                )
+            };
+            let method = request.method().clone();
             let request = reqwest::Request::try_from(request)
                 .map_err(|e| TransportError::with_source("invalid request", e))?;
-            let response = self
-                .client
-                .execute(request)
-                .await
-                .map_err(|e| TransportError::with_source("request failed", e.without_url()))?;
+            let response = self.client.execute(request).await.map_err(|e| {
+                TransportError::with_source(format!("{method} {target} failed"), e.without_url())
+            })?;
             let mut builder = http::Response::builder().status(response.status());
             for (name, value) in response.headers() {
                 builder = builder.header(name, value);

@@ -8,49 +8,11 @@
 //! prism_corpus -- [SPEC...]`). Needs `npm ci` in `tests/prism`.
 
 use std::collections::BTreeMap;
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 use toolwright::{CredentialSource, Error, Executor};
-
-struct Prism(Child);
-
-impl Drop for Prism {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start_prism(spec: &Path, port: u16) -> Option<Prism> {
-    let bin = Path::new(env!("CARGO_MANIFEST_DIR")).join("../prism/node_modules/.bin/prism");
-    let child = Command::new(bin)
-        .args([
-            "mock",
-            spec.to_str()?,
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-            "--errors",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let prism = Prism(child);
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if started.elapsed() > Duration::from_secs(60) {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    Some(prism)
-}
+use toolwright_loopback::prism::Prism;
 
 /// A value the schema accepts, as simple as possible: required properties, plus
 /// optional scalars (so that parameter encodings are exercised too).
@@ -249,21 +211,19 @@ async fn main() {
             println!("{name}: no catalog");
             continue;
         };
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let Some(_prism) = start_prism(spec, port) else {
-            println!("{name}: Prism did not start");
-            continue;
+        let prism = match Prism::start(spec) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{name}: {e}");
+                continue;
+            }
         };
         let mut builder =
             Executor::builder(catalog.clone()).credentials(CredentialSource::from_fn(|_| {
                 Some("test-credential".into())
             }));
         for api in catalog.apis() {
-            builder = builder.base_url(api.name.to_string(), format!("http://127.0.0.1:{port}"));
+            builder = builder.base_url(api.name.to_string(), &prism.url);
         }
         let Ok(executor) = builder.build() else {
             println!("{name}: no executor");

@@ -3,78 +3,19 @@
 //! (`--errors`): a request that does not match the spec comes back as an error status,
 //! so every call succeeding means zero validation errors.
 
-use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
 use serde_json::{Value, json};
 use toolwright::{CredentialSource, Executor};
 use toolwright_e2e::openapi::{catalog, shop};
+use toolwright_loopback::prism::Prism;
 
-struct Prism {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Prism {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn prism_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../prism")
-}
-
-/// Installs Prism from the lock file if needed, then starts it on a free loopback port,
-/// mocking `tests/openapi/<spec>`.
+/// Prism mocking `tests/openapi/<spec>`.
 fn start_prism(spec: &str) -> Prism {
-    let dir = prism_dir();
-    let bin = dir.join("node_modules/.bin/prism");
-    if !bin.exists() {
-        let status = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .status()
-            .expect("npm is needed to install Prism (tests/prism)");
-        assert!(status.success(), "`npm ci` in tests/prism failed");
-    }
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
     let spec = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../openapi")
         .join(spec);
-    let child = Command::new(&bin)
-        .args([
-            "mock",
-            spec.to_str().unwrap(),
-            "-h",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-            "--errors",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start prism");
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "Prism did not start within 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    Prism {
-        child,
-        url: format!("http://127.0.0.1:{port}"),
-    }
+    Prism::start(&spec).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn credentials() -> CredentialSource {

@@ -5,6 +5,7 @@
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -19,6 +20,7 @@ pub struct AnyMediaJsonSchemaInput {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -41,12 +43,22 @@ pub struct AspnetBodyInput {
 #[serde(crate = "::toolwright::__private::serde")]
 #[serde(deny_unknown_fields)]
 pub struct PutCoverInput {
+    /// Format: `byte`.
     pub body: ::std::string::String,
 }
+impl PutCoverInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(body: ::std::string::String) -> Self {
+        PutCoverInput { body }
+    }
+}
+/// `FilteredInputFilter`, as the API description defines it.
 #[derive(
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -63,6 +75,7 @@ pub struct FilteredInputFilter {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -72,10 +85,12 @@ pub struct FilteredInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub filter: ::std::option::Option<FilteredInputFilter>,
 }
+/// `SubmitFormInputFilter`, as the API description defines it.
 #[derive(
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -92,6 +107,7 @@ pub struct SubmitFormInputFilter {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -112,6 +128,7 @@ pub struct SubmitFormInput {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -126,6 +143,7 @@ pub struct KeyedSearchInput {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -142,12 +160,14 @@ pub struct PutPrefsInput {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
 #[serde(crate = "::toolwright::__private::serde")]
 #[serde(deny_unknown_fields)]
 pub struct GetReportInput {}
+/// `GetReportOutput`, as the API description defines it.
 #[derive(
     Debug,
     Clone,
@@ -165,6 +185,7 @@ pub struct GetReportOutput {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -179,6 +200,7 @@ pub struct ReservedInput {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -190,10 +212,12 @@ pub struct CreateSenderInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub nickname: ::std::option::Option<::std::string::String>,
 }
+/// `UploadInputMeta`, as the API description defines it.
 #[derive(
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
@@ -208,16 +232,19 @@ pub struct UploadInputMeta {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]
 #[serde(crate = "::toolwright::__private::serde")]
 #[serde(deny_unknown_fields)]
 pub struct UploadInput {
+    /// Format: `binary`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub avatar: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub count: ::std::option::Option<i64>,
+    /// Format: `binary`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub file: ::std::option::Option<::std::string::String>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -232,6 +259,7 @@ pub struct UploadInput {
     Debug,
     Clone,
     PartialEq,
+    Default,
     ::toolwright::__private::serde::Serialize,
     ::toolwright::__private::serde::Deserialize
 )]

@@ -12,7 +12,10 @@
 #[serde(deny_unknown_fields)]
 pub struct CreateChargeInput {
     /// Amount in cents.
+    ///
+    /// At least `1`.
     pub amount: i64,
+    /// Matches `` ^[a-z]{3}$ ``.
     pub currency: ::std::string::String,
     pub customer: ::std::string::String,
     /// Retries with the same key charge once.
@@ -22,6 +25,24 @@ pub struct CreateChargeInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub session: ::std::option::Option<::std::string::String>,
 }
+impl CreateChargeInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        amount: i64,
+        currency: ::std::string::String,
+        customer: ::std::string::String,
+    ) -> Self {
+        CreateChargeInput {
+            amount,
+            currency,
+            customer,
+            idempotency_key: ::std::option::Option::None,
+            session: ::std::option::Option::None,
+        }
+    }
+}
+/// `CreateChargeOutput`, as the API description defines it.
 #[derive(
     Debug,
     Clone,
@@ -49,6 +70,16 @@ pub struct RefundChargeInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub reason: ::std::option::Option<::std::string::String>,
 }
+impl RefundChargeInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(charge: ::std::string::String) -> Self {
+        RefundChargeInput {
+            charge,
+            reason: ::std::option::Option::None,
+        }
+    }
+}
 /// Arguments of `purge_customer`.
 #[derive(
     Debug,
@@ -61,6 +92,13 @@ pub struct RefundChargeInput {
 #[serde(deny_unknown_fields)]
 pub struct PurgeCustomerInput {
     pub customer: ::std::string::String,
+}
+impl PurgeCustomerInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(customer: ::std::string::String) -> Self {
+        PurgeCustomerInput { customer }
+    }
 }
 /// Typed client for the `billing` API (1.0.0). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
 #[derive(Debug, Clone)]

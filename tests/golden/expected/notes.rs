@@ -15,6 +15,16 @@ pub struct CreateNoteInputMeta {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub pinned: ::std::option::Option<bool>,
 }
+impl CreateNoteInputMeta {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(source: ::std::string::String) -> Self {
+        CreateNoteInputMeta {
+            source,
+            pinned: ::std::option::Option::None,
+        }
+    }
+}
 /// Arguments of `create_note`.
 #[derive(
     Debug,
@@ -37,6 +47,20 @@ pub struct CreateNoteInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub meta: ::std::option::Option<CreateNoteInputMeta>,
 }
+impl CreateNoteInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(notebook: ::std::string::String, title: ::std::string::String) -> Self {
+        CreateNoteInput {
+            notebook,
+            title,
+            text: ::std::option::Option::None,
+            tags: ::std::option::Option::None,
+            meta: ::std::option::Option::None,
+        }
+    }
+}
+/// `CreateNoteOutput`, as the API description defines it.
 #[derive(
     Debug,
     Clone,
@@ -63,6 +87,14 @@ pub struct GetNoteInput {
     pub notebook: ::std::string::String,
     pub id: i64,
 }
+impl GetNoteInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(notebook: ::std::string::String, id: i64) -> Self {
+        GetNoteInput { notebook, id }
+    }
+}
+/// `GetNoteOutput`, as the API description defines it.
 #[derive(
     Debug,
     Clone,
@@ -94,10 +126,23 @@ pub struct SearchNotesInput {
     pub q: ::std::string::String,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tag: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// Default: `20`. At least `1`. At most `100`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub limit: ::std::option::Option<i64>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub exact: ::std::option::Option<bool>,
+}
+impl SearchNotesInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(q: ::std::string::String) -> Self {
+        SearchNotesInput {
+            q,
+            tag: ::std::option::Option::None,
+            limit: ::std::option::Option::None,
+            exact: ::std::option::Option::None,
+        }
+    }
 }
 /// Arguments of `replace_note`.
 #[derive(
@@ -116,6 +161,22 @@ pub struct ReplaceNoteInput {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub text: ::std::option::Option<::std::string::String>,
 }
+impl ReplaceNoteInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        notebook: ::std::string::String,
+        id: i64,
+        title: ::std::string::String,
+    ) -> Self {
+        ReplaceNoteInput {
+            notebook,
+            id,
+            title,
+            text: ::std::option::Option::None,
+        }
+    }
+}
 /// Arguments of `delete_note`.
 #[derive(
     Debug,
@@ -129,6 +190,13 @@ pub struct ReplaceNoteInput {
 pub struct DeleteNoteInput {
     pub notebook: ::std::string::String,
     pub id: i64,
+}
+impl DeleteNoteInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(notebook: ::std::string::String, id: i64) -> Self {
+        DeleteNoteInput { notebook, id }
+    }
 }
 /// Typed client for the `notes` API (0.3.1). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
 #[derive(Debug, Clone)]

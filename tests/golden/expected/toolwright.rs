@@ -5,19 +5,19 @@
 /// # Billing
 ///
 /// Payments in cents. All calls use HTTP basic auth.
-#[allow(dead_code)]
+#[allow(dead_code, missing_docs, clippy::pedantic, rustdoc::all)]
 pub mod billing {
     include!("billing.rs");
 }
 /// A personal notes service with tags and nested metadata.
 ///
 /// Notes are grouped in notebooks.
-#[allow(dead_code)]
+#[allow(dead_code, missing_docs, clippy::pedantic, rustdoc::all)]
 pub mod notes {
     include!("notes.rs");
 }
 /// Current weather and forecasts by city.
-#[allow(dead_code)]
+#[allow(dead_code, missing_docs, clippy::pedantic, rustdoc::all)]
 pub mod weather {
     include!("weather.rs");
 }

@@ -2,6 +2,8 @@
 //! handler and records it, so tests can assert on exactly what went over the wire.
 //! One request per connection (`Connection: close`); std only.
 
+pub mod prism;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};

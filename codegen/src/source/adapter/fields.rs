@@ -108,15 +108,28 @@ impl Reader<'_> {
             if *used {
                 continue;
             }
-            self.push(
-                Diagnostic::warning(
+            // A near miss of a known field (`requried`, `maps_too`) silently changes
+            // meaning if kept as metadata: an error even in lenient mode.
+            let diagnostic = match crate::diagnostics::did_you_mean(name, known) {
+                Some(close) => Diagnostic::error(
+                    codes::UNKNOWN_FIELD,
+                    format!(
+                        "unknown field `{name}` in {}; did you mean `{close}`?",
+                        fields.what
+                    ),
+                )
+                .label(format!("`{close}` is a field of the adapter format"))
+                .help(format!(
+                    "write `{close}` (a misspelt field would be ignored)"
+                )),
+                None => Diagnostic::warning(
                     codes::UNKNOWN_FIELD,
                     format!("unknown field `{name}` in {}", fields.what),
                 )
-                .at(self.location(key.span.clone()))
                 .label("not part of the adapter format; kept as metadata")
                 .help(format!("known fields here: {}", known.join(", "))),
-            );
+            };
+            self.push(diagnostic.at(self.location(key.span.clone())));
             extra.insert(name.clone(), value.to_json());
         }
         extra
