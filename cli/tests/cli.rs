@@ -192,16 +192,17 @@ fn check_as_json_matches_its_schema() {
         dir.to_str().unwrap(),
     ]));
     std::fs::write(&failing, failing_out).unwrap();
-    let status = Command::new("python3")
+    let checked = Command::new("python3")
         .args(["-c", script])
         .arg(&schema)
         .arg(&report_file)
         .arg(&failing)
-        .status()
-        .expect("python3 with jsonschema (pip install jsonschema)");
+        .output()
+        .expect("python3 is needed (with `pip install jsonschema`)");
     assert!(
-        status.success(),
-        "the report does not match cli/diagnostics.schema.json"
+        checked.status.success(),
+        "the report does not match cli/diagnostics.schema.json (needs `pip install jsonschema`):\n{}",
+        String::from_utf8_lossy(&checked.stderr)
     );
 }
 

@@ -371,3 +371,25 @@ fn source_metadata_stays_inspectable() {
     let billing = c.api("billing").unwrap();
     assert_eq!(billing.base_url, "https://billing.example.com");
 }
+
+/// A failed connection says where it went (no query: it may hold an API key) and why,
+/// down the whole cause chain, not only "error sending request".
+#[tokio::test]
+async fn transport_errors_carry_the_url_and_the_reason() {
+    let exec = Executor::builder(catalog())
+        .base_url("notes", "http://127.0.0.1:9/v2")
+        .credentials(credentials())
+        .build()
+        .unwrap();
+    let err = exec
+        .call("get_note", json!({"notebook": "w", "id": 1}))
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.starts_with("transport error: GET http://127.0.0.1:9/v2/notebooks/w/notes/1 failed: error sending request"),
+        "{text}"
+    );
+    assert!(text.contains("Connection refused"), "{text}");
+    assert!(!text.contains("notes-secret"), "{text}");
+}
