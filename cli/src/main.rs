@@ -63,6 +63,18 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
+    /// Serve the inputs' tools to MCP clients over stdio (interpreted, no compiling).
+    #[command(after_help = AFTER_HELP)]
+    Serve {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Send API's requests to URL instead of its default base URL.
+        #[arg(long = "base-url", value_name = "API=URL", value_parser = api_url)]
+        base_urls: Vec<(String, String)>,
+        /// Tools per `tools/list` page.
+        #[arg(long, value_name = "N", default_value_t = 100)]
+        page_size: usize,
+    },
     /// Call one tool with JSON arguments, interpreting the inputs without compiling.
     #[command(after_help = AFTER_HELP)]
     Call {
@@ -122,6 +134,53 @@ fn main() -> ExitCode {
             args,
             base_urls,
         } => call(&inputs, &tool, args.as_deref(), &base_urls, styled),
+        Command::Serve {
+            inputs,
+            base_urls,
+            page_size,
+        } => serve(&inputs, &base_urls, page_size, styled),
+    }
+}
+
+/// The executor for interpreted inputs, with the base-URL overrides.
+fn executor(
+    analysis: &Analysis,
+    base_urls: &[(String, String)],
+) -> Result<toolwright::Executor, String> {
+    let catalog = interpret::catalog(&analysis.apis)?;
+    let mut builder = toolwright::Executor::builder(catalog);
+    for (api, url) in base_urls {
+        builder = builder.base_url(api, url);
+    }
+    builder.build().map_err(|e| e.to_string())
+}
+
+fn serve(
+    inputs: &Inputs,
+    base_urls: &[(String, String)],
+    page_size: usize,
+    styled: bool,
+) -> ExitCode {
+    // Diagnostics go to stderr: stdout carries nothing but the protocol.
+    let Some(analysis) = analyze(inputs, styled) else {
+        return ExitCode::FAILURE;
+    };
+    let result = executor(&analysis, base_urls).and_then(|executor| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        let server = toolwright::serve::mcp::Server::new(executor).page_size(page_size);
+        runtime
+            .block_on(server.serve_stdio())
+            .map_err(|e| e.to_string())
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -226,22 +285,15 @@ fn call(
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
-    let result = interpret::catalog(&analysis.apis)
-        .map_err(|e| e.to_string())
-        .and_then(|catalog| {
-            let mut builder = toolwright::Executor::builder(catalog);
-            for (api, url) in base_urls {
-                builder = builder.base_url(api, url);
-            }
-            let executor = builder.build().map_err(|e| e.to_string())?;
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| e.to_string())?;
-            runtime
-                .block_on(executor.call(tool, json))
-                .map_err(|e| e.to_string())
-        });
+    let result = executor(&analysis, base_urls).and_then(|executor| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?;
+        runtime
+            .block_on(executor.call(tool, json))
+            .map_err(|e| e.to_string())
+    });
     match result {
         Ok(value) => {
             println!(

@@ -40,6 +40,8 @@ pub mod executor;
 mod request;
 pub mod resource;
 pub mod schema;
+#[cfg(feature = "mcp")]
+pub mod serve;
 pub mod transport;
 pub mod validate;
 

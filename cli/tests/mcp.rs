@@ -1,0 +1,111 @@
+//! `toolwright serve` used by a real MCP client — the PyPI `mcp` 2.x client
+//! (`tests/mcp/client.py`; `pip install "mcp>=2.3,<3"`) — over stdio, in its legacy
+//! mode and in its auto mode (which probes the 2026-07-28 `server/discover`, gets
+//! "method not found" and falls back to `initialize`). The tools hit a loopback API.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use toolwright_loopback::{Response, Server};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+fn api() -> Server {
+    Server::start(|req| match req.path() {
+        "/api/v1/projects/web/issues/7" => Response::json(
+            200,
+            &json!({"number": 7, "title": "Login fails", "state": "open", "labels": ["bug"]}),
+        ),
+        _ => Response::json(404, &json!({"message": "issue not found"})),
+    })
+}
+
+fn session(mode: &str, api: &Server, calls: &Value) -> Value {
+    let script = root().join("cli/tests/mcp/client.py");
+    let output = Command::new("python3")
+        .arg(&script)
+        .args(["--mode", mode, "--calls", &calls.to_string(), "--"])
+        .arg(env!("CARGO_BIN_EXE_toolwright"))
+        .args([
+            "serve",
+            "examples/issue-tracker/adapters",
+            "--page-size",
+            "2",
+        ])
+        .arg("--base-url")
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .current_dir(root())
+        .env("TRACKER_TOKEN", "t0ken")
+        .output()
+        .expect("python3 with the MCP client (pip install \"mcp>=2.3,<3\")");
+    assert!(
+        output.status.success(),
+        "the MCP client session failed (needs `pip install \"mcp>=2.3,<3\"`):\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn an_mcp_client_lists_and_calls_the_tools() {
+    let api = api();
+    let calls = json!([
+        ["get_issue", {"project": "web", "number": 7}],
+        ["get_issue", {"project": "web", "number": 404}],
+        ["get_issue", {"project": "web", "number": "seven"}],
+    ]);
+    for mode in ["legacy", "auto"] {
+        let out = session(mode, &api, &calls);
+        assert_eq!(out["protocolVersion"], "2025-11-25", "{mode}");
+        assert_eq!(out["serverInfo"]["name"], "toolwright");
+        // 5 tools (the adapter's), 2 per page: the client followed every cursor.
+        let tools = out["tools"].as_array().unwrap();
+        assert_eq!(out["pages"], 3, "{mode}");
+        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            [
+                "close_issue",
+                "create_issue",
+                "delete_issue",
+                "get_issue",
+                "list_issues"
+            ],
+            "{mode}"
+        );
+        let get = tools.iter().find(|t| t["name"] == "get_issue").unwrap();
+        assert_eq!(
+            get["annotations"],
+            json!({"title": "Get issue", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
+        );
+        assert!(get["inputSchema"].get("$schema").is_none());
+        assert_eq!(get["outputSchema"]["type"], "object");
+        let [ok, upstream, invalid] = [0, 1, 2].map(|i| &out["calls"][i]);
+        // Success: structuredContent (which the client validated against outputSchema).
+        assert_eq!(ok["isError"], false, "{ok}");
+        assert_eq!(ok["structuredContent"]["title"], "Login fails");
+        // Upstream failure: an error result with the status, for the model.
+        assert_eq!(upstream["isError"], true, "{upstream}");
+        let text = upstream["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("HTTP 404: issue not found"), "{text}");
+        // Invalid arguments: an error result naming the field, nothing sent.
+        assert_eq!(invalid["isError"], true);
+        let text = invalid["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("field `number`: expected an integer"),
+            "{text}"
+        );
+    }
+    let sent = api.requests();
+    assert_eq!(sent.len(), 4, "two sessions, two sent calls each");
+    assert!(
+        sent.iter()
+            .all(|r| r.header("authorization") == Some("Bearer t0ken"))
+    );
+}

@@ -1,0 +1,49 @@
+"""An MCP client session against a stdio server, with the PyPI `mcp` 2.x client.
+
+usage: client.py --mode legacy|auto --calls JSON -- CMD [ARG...]
+--calls is a JSON list of [tool, arguments]. Prints one JSON object:
+{"protocolVersion", "serverInfo", "pages", "tools", "calls": [result...]}.
+Every page of `tools/list` is followed; the client library itself validates each
+`structuredContent` against the tool's `outputSchema` (and raises if it does not fit).
+"""
+import argparse, json, os, sys
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+
+def dump(m):
+    return m.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+async def session(ns):
+    env = {k: v for k, v in os.environ.items() if k.startswith(("TRACKER_", "PATH", "HOME"))}
+    params = StdioServerParameters(command=ns.cmd[0], args=ns.cmd[1:], env=env)
+    out = {"calls": []}
+    async with Client(params, mode=ns.mode) as c:
+        out["protocolVersion"] = c.protocol_version
+        out["serverInfo"] = dump(c.server_info) if c.server_info else None
+        tools, cursor, pages = [], None, 0
+        while True:
+            page = await c.list_tools(cursor=cursor) if cursor else await c.list_tools()
+            pages += 1
+            tools += [dump(t) for t in page.tools]
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        out["pages"] = pages
+        out["tools"] = tools
+        for name, arguments in json.loads(ns.calls):
+            out["calls"].append(dump(await c.call_tool(name, arguments)))
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--mode", default="legacy")
+    p.add_argument("--calls", default="[]")
+    p.add_argument("cmd", nargs=argparse.REMAINDER)
+    ns = p.parse_args()
+    if ns.cmd and ns.cmd[0] == "--":
+        ns.cmd = ns.cmd[1:]
+    anyio.run(session, ns)

@@ -1,0 +1,218 @@
+//! An MCP server over an [`Executor`]'s catalog (feature `mcp`): every tool of the
+//! catalog — generated, interpreted, and the service's own resources — listed and
+//! callable by MCP clients.
+//!
+//! The protocol core ([`Server::handle`]) takes one JSON-RPC message and answers it, so
+//! that transports stay thin: [`Server::serve_stdio`] is newline-delimited JSON on
+//! stdin/stdout. Revisions spoken: 2025-06-18 and 2025-11-25, negotiated in
+//! `initialize`. A 2026-07-28 client's `server/discover` probe gets "method not found",
+//! on which clients fall back to `initialize` (the stateless revision is not served yet).
+//!
+//! - `tools/list`: catalog order (sorted by name, deterministic), cursor pagination
+//!   (page size configurable), each tool with `title`, all four annotation hints, its
+//!   `_meta`, `inputSchema`/`outputSchema` self-contained (`$defs`), no `$schema`, output
+//!   object-rooted.
+//! - `tools/call`: the result as text plus `structuredContent` (when the tool has an
+//!   output schema); upstream failures and invalid arguments are `isError` results
+//!   naming the HTTP status or the field, so a model can react; an unknown tool is the
+//!   protocol error `-32602`, with a did-you-mean.
+//! - JSON-RPC: parse errors `-32700`, invalid requests (and batches, which these
+//!   revisions removed) `-32600`, unknown methods `-32601`, bad params and invalid
+//!   cursors `-32602`; `notifications/cancelled` stops the call in flight.
+
+mod stdio;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::Error;
+use crate::executor::Executor;
+
+/// Protocol revisions this server speaks, newest first.
+pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// JSON-RPC error codes.
+pub mod codes {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+}
+
+/// Serves an executor's catalog over MCP. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Server {
+    executor: Executor,
+    name: String,
+    version: String,
+    page_size: usize,
+}
+
+impl Server {
+    /// A server for every tool of `executor`'s catalog, named `toolwright`.
+    pub fn new(executor: Executor) -> Self {
+        Server {
+            executor,
+            name: "toolwright".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            page_size: 100,
+        }
+    }
+
+    /// The name and version clients see in `serverInfo`.
+    pub fn info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.name = name.into();
+        self.version = version.into();
+        self
+    }
+
+    /// Tools per `tools/list` page (at least 1; default 100).
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = size.max(1);
+        self
+    }
+
+    /// Answers one JSON-RPC message: `Some(response)` for a request (or an invalid
+    /// message), `None` for a notification.
+    pub async fn handle(&self, message: Value) -> Option<Value> {
+        let Value::Object(message) = message else {
+            let why = if message.is_array() {
+                "batches are not supported by MCP 2025-06-18 and later; send one message at a time"
+            } else {
+                "a JSON-RPC message must be an object"
+            };
+            return Some(error(Value::Null, codes::INVALID_REQUEST, why));
+        };
+        let id = message.get("id").cloned();
+        let method = message.get("method").and_then(Value::as_str);
+        let valid = message.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+            && method.is_some()
+            && id
+                .as_ref()
+                .is_none_or(|id| id.is_string() || id.is_i64() || id.is_u64());
+        let (Some(method), true) = (method, valid) else {
+            return Some(error(
+                id.unwrap_or(Value::Null),
+                codes::INVALID_REQUEST,
+                "not a JSON-RPC 2.0 request: needs `jsonrpc: \"2.0\"`, a `method`, and a string or integer `id`",
+            ));
+        };
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        // Notifications get no answer (`initialized`, `cancelled` is handled by the
+        // transport, which knows what is in flight).
+        let id = id?;
+        let result = match method {
+            "initialize" => Ok(self.initialize(&params)),
+            "ping" => Ok(json!({})),
+            "tools/list" => self.list(&params),
+            "tools/call" => self.call(&params).await,
+            other => Err((
+                codes::METHOD_NOT_FOUND,
+                format!("method `{other}` is not supported by this server"),
+            )),
+        };
+        Some(match result {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err((code, message)) => error(id, code, &message),
+        })
+    }
+
+    fn initialize(&self, params: &Value) -> Value {
+        let asked = params.get("protocolVersion").and_then(Value::as_str);
+        let version = asked
+            .filter(|v| PROTOCOL_VERSIONS.contains(v))
+            .unwrap_or(PROTOCOL_VERSIONS[0]);
+        json!({
+            "protocolVersion": version,
+            // Truthful: tools only, and the list does not change while serving.
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": {"name": self.name, "version": self.version},
+        })
+    }
+
+    fn list(&self, params: &Value) -> Result<Value, (i64, String)> {
+        let tools = self.executor.catalog().tools();
+        let start = match params.get("cursor") {
+            None | Some(Value::Null) => 0,
+            Some(Value::String(cursor)) => cursor
+                .strip_prefix("offset:")
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| *n < tools.len())
+                .ok_or_else(|| {
+                    (
+                        codes::INVALID_PARAMS,
+                        format!(
+                            "invalid cursor `{cursor}`: pass a `nextCursor` this server returned"
+                        ),
+                    )
+                })?,
+            Some(_) => return Err((codes::INVALID_PARAMS, "`cursor` must be a string".into())),
+        };
+        let end = (start + self.page_size).min(tools.len());
+        let catalog = self.executor.catalog();
+        let page: Vec<Value> = tools[start..end]
+            .iter()
+            .map(|tool| {
+                let mut entry = catalog.tool_json(tool);
+                if let Some(annotations) = entry.get_mut("annotations") {
+                    annotations["title"] = json!(tool.title);
+                }
+                entry
+            })
+            .collect();
+        let mut result = Map::new();
+        result.insert("tools".into(), Value::Array(page));
+        if end < tools.len() {
+            result.insert("nextCursor".into(), json!(format!("offset:{end}")));
+        }
+        Ok(Value::Object(result))
+    }
+
+    async fn call(&self, params: &Value) -> Result<Value, (i64, String)> {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
+        };
+        let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
+        let catalog = self.executor.catalog();
+        let Some(tool) = catalog.get(name) else {
+            let hint = catalog
+                .suggest(name)
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            return Err((
+                codes::INVALID_PARAMS,
+                format!("unknown tool `{name}`{hint}"),
+            ));
+        };
+        let structured = tool.output_schema.is_some();
+        Ok(match self.executor.call(name, arguments).await {
+            Ok(value) => {
+                let mut result = json!({
+                    "content": [{"type": "text", "text": value.to_string()}],
+                    "isError": false,
+                });
+                if structured && value.is_object() {
+                    result["structuredContent"] = value;
+                }
+                result
+            }
+            Err(e) => tool_error(&e),
+        })
+    }
+}
+
+/// A failed call as the model sees it: what went wrong, and for upstream failures the
+/// HTTP status and body (in `_meta`), so it can retry, fix its arguments, or give up.
+fn tool_error(e: &Error) -> Value {
+    let mut result = json!({
+        "content": [{"type": "text", "text": e.to_string()}],
+        "isError": true,
+    });
+    if let Error::Status { status, body, .. } = e {
+        result["_meta"] = json!({"toolwright": {"status": status, "body": body}});
+    }
+    result
+}
+
+fn error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}

@@ -1,0 +1,179 @@
+//! MCP over stdio: one JSON-RPC message per line on stdin, answers on stdout (nothing
+//! else is ever written there), calls run concurrently, `notifications/cancelled`
+//! aborts the one it names.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use super::{Server, codes, error};
+
+impl Server {
+    /// Serves on this process's stdin and stdout until stdin closes, then waits for the
+    /// calls still running.
+    ///
+    /// # Errors
+    /// Reading stdin or writing stdout failed.
+    pub async fn serve_stdio(self) -> std::io::Result<()> {
+        self.serve(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves newline-delimited JSON-RPC on any reader and writer (stdio, a pipe, a
+    /// socket, a test's in-memory duplex).
+    ///
+    /// # Errors
+    /// Reading or writing failed.
+    pub async fn serve<R, W>(self, input: R, output: W) -> std::io::Result<()>
+    where
+        R: AsyncRead + Unpin,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+        let writer = tokio::spawn(async move {
+            let mut output = output;
+            while let Some(message) = rx.recv().await {
+                let mut line = message.to_string();
+                line.push('\n');
+                output.write_all(line.as_bytes()).await?;
+                output.flush().await?;
+            }
+            Ok::<(), std::io::Error>(())
+        });
+        let in_flight: Arc<Mutex<HashMap<String, tokio::task::AbortHandle>>> = Arc::default();
+        let mut tasks = JoinSet::new();
+        let mut lines = BufReader::new(input).lines();
+        while let Some(line) = lines.next_line().await? {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let message: Value = match serde_json::from_str(&line) {
+                Ok(m) => m,
+                Err(e) => {
+                    let _ = tx.send(error(
+                        Value::Null,
+                        codes::PARSE_ERROR,
+                        &format!("invalid JSON: {e}"),
+                    ));
+                    continue;
+                }
+            };
+            if message.get("method").and_then(Value::as_str) == Some("notifications/cancelled") {
+                let target = message.pointer("/params/requestId").map(Value::to_string);
+                if let Some(handle) = target.and_then(|id| lock(&in_flight).remove(&id)) {
+                    handle.abort();
+                }
+                continue;
+            }
+            let key = message.get("id").map(Value::to_string);
+            let (server, tx, registry) = (self.clone(), tx.clone(), Arc::clone(&in_flight));
+            let task_key = key.clone();
+            let handle = tasks.spawn(async move {
+                let answer = server.handle(message).await;
+                if let Some(key) = task_key {
+                    lock(&registry).remove(&key);
+                }
+                if let Some(answer) = answer {
+                    let _ = tx.send(answer);
+                }
+            });
+            if let Some(key) = key {
+                lock(&in_flight).insert(key, handle);
+            }
+            // Reap finished calls so the set does not grow with the session.
+            while tasks.try_join_next().is_some() {}
+        }
+        while tasks.join_next().await.is_some() {}
+        drop(tx);
+        writer.await.unwrap_or(Ok(()))
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::executor::Executor;
+
+    async fn exchange(lines: &str) -> Vec<Value> {
+        let executor = Executor::builder(Catalog::empty()).build().unwrap();
+        let (client, server_side) = tokio::io::duplex(1 << 16);
+        let (mut out_read, out_write) = tokio::io::duplex(1 << 16);
+        let server = Server::new(executor);
+        let input = lines.to_owned();
+        let mut client = client;
+        client.write_all(input.as_bytes()).await.unwrap();
+        drop(client);
+        server.serve(server_side, out_write).await.unwrap();
+        let mut text = String::new();
+        tokio::io::AsyncReadExt::read_to_string(&mut out_read, &mut text)
+            .await
+            .unwrap();
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn json_rpc_errors_have_their_codes() {
+        let answers = exchange(concat!(
+            "{not json\n",
+            "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n",
+            "{\"id\":2,\"method\":\"ping\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"resources/list\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/list\",\"params\":{\"cursor\":\"bogus\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"nope\"}}\n",
+        ))
+        .await;
+        let code = |id: Value| {
+            answers
+                .iter()
+                .find(|a| a["id"] == id)
+                .map(|a| a["error"]["code"].clone())
+        };
+        assert_eq!(answers.len(), 7, "{answers:?}");
+        assert!(answers.iter().any(|a| a["error"]["code"] == json!(-32700)));
+        assert!(
+            answers
+                .iter()
+                .any(|a| a["error"]["code"] == json!(-32600) && a["id"].is_null())
+        );
+        assert_eq!(code(json!(2)), Some(json!(-32600)));
+        assert_eq!(code(json!(3)), Some(json!(-32601)));
+        assert_eq!(code(json!(4)), Some(json!(-32602)));
+        assert_eq!(code(json!(6)), Some(json!(-32602)));
+        let ping = answers.iter().find(|a| a["id"] == json!(5)).unwrap();
+        assert_eq!(ping["result"], json!({}));
+    }
+
+    #[tokio::test]
+    async fn initialize_negotiates_a_revision() {
+        let answers = exchange(concat!(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2024-11-05\"}}\n",
+        ))
+        .await;
+        let version = |id: i64| {
+            answers.iter().find(|a| a["id"] == json!(id)).unwrap()["result"]["protocolVersion"]
+                .clone()
+        };
+        assert_eq!(version(1), json!("2025-06-18"));
+        assert_eq!(version(2), json!("2025-11-25"));
+        let first = answers.iter().find(|a| a["id"] == json!(1)).unwrap();
+        assert_eq!(
+            first["result"]["capabilities"],
+            json!({"tools": {"listChanged": false}})
+        );
+    }
+}
