@@ -63,7 +63,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
-    /// Serve the inputs' tools to MCP clients over stdio (interpreted, no compiling).
+    /// Serve the inputs' tools to MCP clients, over stdio or streamable HTTP
+    /// (interpreted, no compiling).
     #[command(after_help = AFTER_HELP)]
     Serve {
         #[command(flatten)]
@@ -74,6 +75,10 @@ enum Command {
         /// Tools per `tools/list` page.
         #[arg(long, value_name = "N", default_value_t = 100)]
         page_size: usize,
+        /// Serve streamable HTTP on ADDR (e.g. 127.0.0.1:8080, endpoint `/mcp`)
+        /// instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
     },
     /// Call one tool with JSON arguments, interpreting the inputs without compiling.
     #[command(after_help = AFTER_HELP)]
@@ -138,7 +143,8 @@ fn main() -> ExitCode {
             inputs,
             base_urls,
             page_size,
-        } => serve(&inputs, &base_urls, page_size, styled),
+            http,
+        } => serve(&inputs, &base_urls, page_size, http, styled),
     }
 }
 
@@ -159,6 +165,7 @@ fn serve(
     inputs: &Inputs,
     base_urls: &[(String, String)],
     page_size: usize,
+    http: Option<std::net::SocketAddr>,
     styled: bool,
 ) -> ExitCode {
     // Diagnostics go to stderr: stdout carries nothing but the protocol.
@@ -171,9 +178,14 @@ fn serve(
             .build()
             .map_err(|e| e.to_string())?;
         let server = toolwright::serve::mcp::Server::new(executor).page_size(page_size);
-        runtime
-            .block_on(server.serve_stdio())
-            .map_err(|e| e.to_string())
+        match http {
+            Some(addr) => {
+                eprintln!("serving MCP on http://{addr}/mcp");
+                runtime.block_on(toolwright::serve::mcp::Http::new(server).serve(addr))
+            }
+            None => runtime.block_on(server.serve_stdio()),
+        }
+        .map_err(|e| e.to_string())
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,6 @@
 //! `toolwright serve` used by a real MCP client — the PyPI `mcp` 2.x client
-//! (`tests/mcp/client.py`; `pip install "mcp>=2.3,<3"`) — over stdio, in its legacy
-//! mode and in its auto mode (which probes the 2026-07-28 `server/discover`, gets
+//! (`tests/mcp/client.py`; `pip install "mcp>=2.3,<3"`) — over stdio and over
+//! streamable HTTP (`--http`), in its legacy mode and in its auto mode (which probes the 2026-07-28 `server/discover`, gets
 //! "method not found" and falls back to `initialize`). The tools hit a loopback API.
 
 use std::path::{Path, PathBuf};
@@ -26,20 +26,72 @@ fn api() -> Server {
     })
 }
 
-fn session(mode: &str, api: &Server, calls: &Value) -> Value {
+/// `toolwright serve` over the example's adapter, against the loopback `api`.
+fn serve_args(api: &Server) -> Vec<String> {
+    vec![
+        "serve".into(),
+        "examples/issue-tracker/adapters".into(),
+        "--page-size".into(),
+        "2".into(),
+        "--base-url".into(),
+        format!("tracker={}/api/v1", api.url()),
+    ]
+}
+
+/// A server on streamable HTTP, stopped when dropped.
+struct HttpServe(std::process::Child, String);
+
+impl Drop for HttpServe {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn serve_http(api: &Server) -> HttpServe {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(serve_args(api))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .current_dir(root())
+        .env("TRACKER_TOKEN", "t0ken")
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "serve --http did not listen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    HttpServe(child, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// One client session: over stdio (spawning `toolwright serve`), or to `url`.
+fn session(mode: &str, api: &Server, calls: &Value, url: Option<&str>) -> Value {
     let script = root().join("cli/tests/mcp/client.py");
-    let output = Command::new("python3")
+    let mut command = Command::new("python3");
+    command
         .arg(&script)
-        .args(["--mode", mode, "--calls", &calls.to_string(), "--"])
-        .arg(env!("CARGO_BIN_EXE_toolwright"))
-        .args([
-            "serve",
-            "examples/issue-tracker/adapters",
-            "--page-size",
-            "2",
-        ])
-        .arg("--base-url")
-        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--mode", mode, "--calls", &calls.to_string()]);
+    match url {
+        Some(url) => {
+            command.args(["--url", url]);
+        }
+        None => {
+            command
+                .arg("--")
+                .arg(env!("CARGO_BIN_EXE_toolwright"))
+                .args(serve_args(api));
+        }
+    }
+    let output = command
         .current_dir(root())
         .env("TRACKER_TOKEN", "t0ken")
         .output()
@@ -60,8 +112,14 @@ fn an_mcp_client_lists_and_calls_the_tools() {
         ["get_issue", {"project": "web", "number": 404}],
         ["get_issue", {"project": "web", "number": "seven"}],
     ]);
-    for mode in ["legacy", "auto"] {
-        let out = session(mode, &api, &calls);
+    let http = serve_http(&api);
+    for (mode, url) in [
+        ("legacy", None),
+        ("auto", None),
+        ("legacy", Some(http.1.as_str())),
+        ("auto", Some(http.1.as_str())),
+    ] {
+        let out = session(mode, &api, &calls, url);
         assert_eq!(out["protocolVersion"], "2025-11-25", "{mode}");
         assert_eq!(out["serverInfo"]["name"], "toolwright");
         // 5 tools (the adapter's), 2 per page: the client followed every cursor.
@@ -103,7 +161,7 @@ fn an_mcp_client_lists_and_calls_the_tools() {
         );
     }
     let sent = api.requests();
-    assert_eq!(sent.len(), 4, "two sessions, two sent calls each");
+    assert_eq!(sent.len(), 8, "four sessions, two sent calls each");
     assert!(
         sent.iter()
             .all(|r| r.header("authorization") == Some("Bearer t0ken"))

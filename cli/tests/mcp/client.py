@@ -1,6 +1,6 @@
 """An MCP client session against a stdio server, with the PyPI `mcp` 2.x client.
 
-usage: client.py --mode legacy|auto --calls JSON -- CMD [ARG...]
+usage: client.py --mode legacy|auto --calls JSON (--url URL | -- CMD [ARG...])
 --calls is a JSON list of [tool, arguments]. Prints one JSON object:
 {"protocolVersion", "serverInfo", "pages", "tools", "calls": [result...]}.
 Every page of `tools/list` is followed; the client library itself validates each
@@ -18,7 +18,7 @@ def dump(m):
 
 async def session(ns):
     env = {k: v for k, v in os.environ.items() if k.startswith(("TRACKER_", "PATH", "HOME"))}
-    params = StdioServerParameters(command=ns.cmd[0], args=ns.cmd[1:], env=env)
+    params = ns.url or StdioServerParameters(command=ns.cmd[0], args=ns.cmd[1:], env=env)
     out = {"calls": []}
     async with Client(params, mode=ns.mode) as c:
         out["protocolVersion"] = c.protocol_version
@@ -42,6 +42,7 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser()
     p.add_argument("--mode", default="legacy")
     p.add_argument("--calls", default="[]")
+    p.add_argument("--url")
     p.add_argument("cmd", nargs=argparse.REMAINDER)
     ns = p.parse_args()
     if ns.cmd and ns.cmd[0] == "--":

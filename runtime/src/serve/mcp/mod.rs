@@ -20,7 +20,12 @@
 //!   revisions removed) `-32600`, unknown methods `-32601`, bad params and invalid
 //!   cursors `-32602`; `notifications/cancelled` stops the call in flight.
 
+#[cfg(feature = "mcp-http")]
+mod http;
 mod stdio;
+
+#[cfg(feature = "mcp-http")]
+pub use http::Http;
 
 use serde_json::{Map, Value, json};
 
