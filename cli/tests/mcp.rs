@@ -1,7 +1,8 @@
 //! `toolwright serve` used by a real MCP client — the PyPI `mcp` 2.x client
 //! (`tests/mcp/client.py`; `pip install "mcp>=2.3,<3"`) — over stdio and over
-//! streamable HTTP (`--http`), in its legacy mode and in its auto mode (which probes the 2026-07-28 `server/discover`, gets
-//! "method not found" and falls back to `initialize`). The tools hit a loopback API.
+//! streamable HTTP (`--http`), in both protocol eras: its legacy mode (`initialize`,
+//! 2025-11-25) and its auto mode (`server/discover`, the stateless 2026-07-28). The
+//! tools hit a loopback API.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -120,7 +121,12 @@ fn an_mcp_client_lists_and_calls_the_tools() {
         ("auto", Some(http.1.as_str())),
     ] {
         let out = session(mode, &api, &calls, url);
-        assert_eq!(out["protocolVersion"], "2025-11-25", "{mode}");
+        let era = if mode == "legacy" {
+            "2025-11-25"
+        } else {
+            "2026-07-28"
+        };
+        assert_eq!(out["protocolVersion"], era, "{mode} {url:?}");
         assert_eq!(out["serverInfo"]["name"], "toolwright");
         // 5 tools (the adapter's), 2 per page: the client followed every cursor.
         let tools = out["tools"].as_array().unwrap();

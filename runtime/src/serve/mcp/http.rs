@@ -1,7 +1,8 @@
 //! MCP over streamable HTTP (feature `mcp-http`): one endpoint (`/mcp` by default),
 //! `POST` a JSON-RPC message and get its answer as `application/json` (a notification
 //! gets `202 Accepted`), sessions per 2025-06-18/2025-11-25 (`Mcp-Session-Id` issued by
-//! `initialize`, required afterwards, ended by `DELETE`), `MCP-Protocol-Version`
+//! `initialize`, required afterwards, ended by `DELETE`; 2026-07-28 requests are
+//! stateless and need none), `MCP-Protocol-Version`
 //! checked, and `Origin` checked against loopback (or a configured allow-list) so a web
 //! page cannot drive the server through the user's browser (DNS rebinding). Binds where
 //! it is told — [`Http::bind`] defaults to `127.0.0.1`.
@@ -18,7 +19,7 @@ use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, Limited};
 use serde_json::Value;
 
-use super::{PROTOCOL_VERSIONS, Server, codes, error};
+use super::{MODERN_VERSION, PROTOCOL_VERSIONS, Server, codes, error};
 
 /// Largest request body accepted (a tool call's arguments).
 const MAX_BODY: usize = 4 << 20;
@@ -73,7 +74,7 @@ impl Http {
         }
         if let Some(version) = request.headers().get("mcp-protocol-version") {
             let version = version.to_str().unwrap_or("");
-            if !PROTOCOL_VERSIONS.contains(&version) {
+            if !PROTOCOL_VERSIONS.contains(&version) && version != MODERN_VERSION {
                 return plain(
                     StatusCode::BAD_REQUEST,
                     &format!(
@@ -135,11 +136,19 @@ impl Http {
                 );
             }
         };
-        let initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
+        let method = message.get("method").and_then(Value::as_str);
+        let initialize = method == Some("initialize");
+        // 2026-07-28 is stateless: no session, the revision rides on every request.
+        let stateless = method == Some("server/discover")
+            || message
+                .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+                .is_some();
         let issued = if initialize {
             let id = new_session_id();
             lock(&self.sessions).insert(id.clone());
             Some(id)
+        } else if stateless {
+            None
         } else {
             match &session {
                 Some(id) if !lock(&self.sessions).contains(id) => {

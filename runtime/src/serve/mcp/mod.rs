@@ -4,9 +4,11 @@
 //!
 //! The protocol core ([`Server::handle`]) takes one JSON-RPC message and answers it, so
 //! that transports stay thin: [`Server::serve_stdio`] is newline-delimited JSON on
-//! stdin/stdout. Revisions spoken: 2025-06-18 and 2025-11-25, negotiated in
-//! `initialize`. A 2026-07-28 client's `server/discover` probe gets "method not found",
-//! on which clients fall back to `initialize` (the stateless revision is not served yet).
+//! stdin/stdout. Revisions spoken: 2025-06-18 and 2025-11-25 (negotiated in
+//! `initialize`), and the stateless 2026-07-28 (no `initialize`: `server/discover`
+//! names the versions, every request carries its version in
+//! `_meta["io.modelcontextprotocol/protocolVersion"]`, results carry `resultType`, and
+//! `tools/list` carries `ttlMs` and `cacheScope`).
 //!
 //! - `tools/list`: catalog order (sorted by name, deterministic), cursor pagination
 //!   (page size configurable), each tool with `title`, all four annotation hints, its
@@ -32,8 +34,18 @@ use serde_json::{Map, Value, json};
 use crate::error::Error;
 use crate::executor::Executor;
 
-/// Protocol revisions this server speaks, newest first.
+/// Handshake-era revisions this server speaks, newest first.
 pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// The stateless revision.
+pub const MODERN_VERSION: &str = "2026-07-28";
+
+/// Where a 2026-07-28 request names its revision.
+const VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// How long a 2026-07-28 client may cache `tools/list`: the catalog is fixed while a
+/// server runs, and the same for every caller (`cacheScope: public`).
+const LIST_TTL_MS: u64 = 300_000;
 
 /// JSON-RPC error codes.
 pub mod codes {
@@ -41,6 +53,8 @@ pub mod codes {
     pub const INVALID_REQUEST: i64 = -32600;
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
+    /// 2026-07-28: the request names a revision this server does not speak.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 }
 
 /// Serves an executor's catalog over MCP. Cheap to clone.
@@ -105,10 +119,26 @@ impl Server {
         // Notifications get no answer (`initialized`, `cancelled` is handled by the
         // transport, which knows what is in flight).
         let id = id?;
+        let stamped = params
+            .pointer(&format!("/_meta/{}", VERSION_META.replace('/', "~1")))
+            .and_then(Value::as_str);
+        let modern = match stamped {
+            Some(MODERN_VERSION) => true,
+            Some(other) if method != "server/discover" => {
+                return Some(unsupported_version(id, other));
+            }
+            _ => method == "server/discover",
+        };
+        if method == "server/discover"
+            && let Some(asked) = stamped.filter(|v| *v != MODERN_VERSION)
+        {
+            return Some(unsupported_version(id, asked));
+        }
         let result = match method {
+            "server/discover" => Ok(self.discover()),
             "initialize" => Ok(self.initialize(&params)),
             "ping" => Ok(json!({})),
-            "tools/list" => self.list(&params),
+            "tools/list" => self.list(&params, modern),
             "tools/call" => self.call(&params).await,
             other => Err((
                 codes::METHOD_NOT_FOUND,
@@ -116,8 +146,27 @@ impl Server {
             )),
         };
         Some(match result {
-            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Ok(mut result) => {
+                if modern && let Value::Object(map) = &mut result {
+                    map.insert("resultType".into(), json!("complete"));
+                }
+                json!({"jsonrpc": "2.0", "id": id, "result": result})
+            }
             Err((code, message)) => error(id, code, &message),
+        })
+    }
+
+    /// 2026-07-28's `server/discover`: the revisions, capabilities and identity a
+    /// stateless client needs instead of `initialize`.
+    fn discover(&self) -> Value {
+        let mut versions: Vec<&str> = PROTOCOL_VERSIONS.iter().rev().copied().collect();
+        versions.push(MODERN_VERSION);
+        json!({
+            "supportedVersions": versions,
+            "capabilities": {"tools": {"listChanged": false}},
+            "ttlMs": LIST_TTL_MS,
+            "cacheScope": "public",
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": self.name, "version": self.version}},
         })
     }
 
@@ -134,7 +183,7 @@ impl Server {
         })
     }
 
-    fn list(&self, params: &Value) -> Result<Value, (i64, String)> {
+    fn list(&self, params: &Value, modern: bool) -> Result<Value, (i64, String)> {
         let tools = self.executor.catalog().tools();
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
@@ -168,6 +217,10 @@ impl Server {
         result.insert("tools".into(), Value::Array(page));
         if end < tools.len() {
             result.insert("nextCursor".into(), json!(format!("offset:{end}")));
+        }
+        if modern {
+            result.insert("ttlMs".into(), json!(LIST_TTL_MS));
+            result.insert("cacheScope".into(), json!("public"));
         }
         Ok(Value::Object(result))
     }
@@ -216,6 +269,16 @@ fn tool_error(e: &Error) -> Value {
         result["_meta"] = json!({"toolwright": {"status": status, "body": body}});
     }
     result
+}
+
+fn unsupported_version(id: Value, asked: &str) -> Value {
+    let mut supported: Vec<&str> = PROTOCOL_VERSIONS.iter().rev().copied().collect();
+    supported.push(MODERN_VERSION);
+    json!({"jsonrpc": "2.0", "id": id, "error": {
+        "code": codes::UNSUPPORTED_PROTOCOL_VERSION,
+        "message": format!("protocol version `{asked}` is not supported"),
+        "data": {"supported": supported, "requested": asked},
+    }})
 }
 
 fn error(id: Value, code: i64, message: &str) -> Value {

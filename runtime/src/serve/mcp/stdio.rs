@@ -158,6 +158,40 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_stateless_revision_needs_no_initialize() {
+        let answers = exchange(concat!(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\",\"params\":{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2099-01-01\"}}}\n",
+        ))
+        .await;
+        let by_id = |id: i64| {
+            answers
+                .iter()
+                .find(|a| a["id"] == json!(id))
+                .unwrap()
+                .clone()
+        };
+        let discover = by_id(1)["result"].clone();
+        assert_eq!(
+            discover["supportedVersions"],
+            json!(["2025-06-18", "2025-11-25", "2026-07-28"])
+        );
+        assert_eq!(discover["resultType"], "complete");
+        assert_eq!(
+            discover["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+            "toolwright"
+        );
+        let list = by_id(2)["result"].clone();
+        assert_eq!(list["resultType"], "complete");
+        assert_eq!(list["cacheScope"], "public");
+        assert!(list["ttlMs"].as_u64().unwrap() > 0);
+        let refused = by_id(3)["error"].clone();
+        assert_eq!(refused["code"], json!(-32022));
+        assert_eq!(refused["data"]["supported"][2], "2026-07-28");
+    }
+
+    #[tokio::test]
     async fn initialize_negotiates_a_revision() {
         let answers = exchange(concat!(
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}\n",
