@@ -15,7 +15,11 @@ use toolwright::{CredentialSource, Executor};
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = server::start();
-    println!("stand-in tracker API listening on {}\n", server.url());
+    // `--mcp`: stdout belongs to the protocol.
+    let mcp = std::env::args().any(|a| a == "--mcp");
+    if !mcp {
+        println!("stand-in tracker API listening on {}\n", server.url());
+    }
 
     // One executor serves the typed client and call-by-name alike. The base URL is the
     // service's choice (here: the loopback server), never the caller's.
@@ -31,6 +35,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         // Derive-based resource tools join the generated ones in one catalog.
         .resource(milestones::Milestones::default())
         .build()?;
+
+    // `--mcp`: serve the whole catalog (adapter tools and milestones) to MCP clients on
+    // stdin/stdout instead of running the walkthrough (which prints to stdout).
+    if mcp {
+        eprintln!("serving MCP on stdio; the stand-in API is {}", server.url());
+        toolwright::serve::mcp::Server::new(executor)
+            .info("issue-tracker", env!("CARGO_PKG_VERSION"))
+            .serve_stdio()
+            .await?;
+        return Ok(());
+    }
 
     println!("== tools/list (what an LLM sees) ==");
     for tool in executor.catalog().tools() {
