@@ -177,7 +177,14 @@ fn serve(
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
-        let server = toolwright::serve::mcp::Server::new(executor).page_size(page_size);
+        // Edits are picked up on both transports; only stdio can tell the client
+        // (streamable HTTP here opens no stream for server messages), so HTTP clients
+        // are just told not to cache the list.
+        let server = toolwright::serve::mcp::Server::new(executor)
+            .page_size(page_size)
+            .list_changes(http.is_none())
+            .cache_ttl(std::time::Duration::ZERO);
+        watch_inputs(inputs, &analysis, base_urls, &server, styled);
         match http {
             Some(addr) => {
                 eprintln!("serving MCP on http://{addr}/mcp");
@@ -194,6 +201,63 @@ fn serve(
             ExitCode::FAILURE
         }
     }
+}
+
+/// Re-reads the inputs when one of them changes (polled twice a second: no file
+/// watcher dependency for a development server) and swaps the served catalog; a broken
+/// edit keeps the last good catalog and prints its diagnostics.
+fn watch_inputs(
+    inputs: &Inputs,
+    analysis: &Analysis,
+    base_urls: &[(String, String)],
+    server: &toolwright::serve::mcp::Server,
+    styled: bool,
+) {
+    let paths: Vec<PathBuf> = analysis
+        .inputs
+        .files
+        .iter()
+        .chain(&analysis.inputs.dirs)
+        .cloned()
+        .collect();
+    let stamp = move || -> Vec<Option<(std::time::SystemTime, u64)>> {
+        paths
+            .iter()
+            .map(|p| {
+                let meta = std::fs::metadata(p).ok()?;
+                Some((meta.modified().ok()?, meta.len()))
+            })
+            .collect()
+    };
+    let inputs = Inputs {
+        paths: inputs.paths.clone(),
+        strict: inputs.strict,
+    };
+    let base_urls = base_urls.to_vec();
+    let server = server.clone();
+    std::thread::spawn(move || {
+        let mut last = stamp();
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            let now = stamp();
+            if now == last {
+                continue;
+            }
+            last = now;
+            match analyze(&inputs, styled).map(|a| executor(&a, &base_urls)) {
+                Some(Ok(executor)) => {
+                    eprintln!("inputs changed: serving the new catalog");
+                    server.replace(executor);
+                }
+                Some(Err(e)) => {
+                    eprintln!("inputs changed, but: {e}; still serving the last good catalog")
+                }
+                None => eprintln!(
+                    "inputs changed and have errors (above); still serving the last good catalog"
+                ),
+            }
+        }
+    });
 }
 
 /// Analyzes the inputs and prints findings; `None` when there are errors.

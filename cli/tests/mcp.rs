@@ -173,3 +173,99 @@ fn an_mcp_client_lists_and_calls_the_tools() {
             .all(|r| r.header("authorization") == Some("Bearer t0ken"))
     );
 }
+
+/// `serve` reloads when an input changes: the client is told
+/// (`notifications/tools/list_changed`) and sees the new catalog; a broken edit keeps
+/// the last good catalog, with its diagnostics on stderr.
+#[test]
+fn serve_reloads_after_an_edit_and_keeps_the_last_good_catalog() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mcp-reload");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let original =
+        std::fs::read_to_string(root().join("examples/issue-tracker/adapters/tracker-adapter.md"))
+            .unwrap();
+    let adapter = dir.join("tracker-adapter.md");
+    std::fs::write(&adapter, &original).unwrap();
+    let next = dir.join("next.md");
+    std::fs::write(
+        &next,
+        original.replace("- name: delete_issue", "- name: remove_issue"),
+    )
+    .unwrap();
+
+    // A real client sees the edit.
+    let output = Command::new("python3")
+        .arg(root().join("cli/tests/mcp/client.py"))
+        .args(["--mode", "legacy", "--edit"])
+        .arg(&next)
+        .arg(&adapter)
+        .arg("--")
+        .arg(env!("CARGO_BIN_EXE_toolwright"))
+        .arg("serve")
+        .arg(&adapter)
+        .output()
+        .expect("python3 with the MCP client");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let session: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let before: Vec<&str> = session["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(before.contains(&"delete_issue"), "{before:?}");
+    assert_eq!(
+        session["relisted"],
+        json!([
+            "close_issue",
+            "create_issue",
+            "get_issue",
+            "list_issues",
+            "remove_issue"
+        ])
+    );
+
+    // A broken edit: the server keeps serving what it had.
+    std::fs::write(&adapter, &original).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .arg("serve")
+        .arg(&adapter)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    std::fs::write(
+        &adapter,
+        original.replace("version: \"1.2.0\"", "version: one"),
+    )
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list"}}"#).unwrap();
+    drop(stdin);
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let answer: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(
+        answer["result"]["tools"].as_array().unwrap().len(),
+        5,
+        "{answer}"
+    );
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("error[TW107]"), "{stderr}");
+    assert!(
+        stderr.contains("still serving the last good catalog"),
+        "{stderr}"
+    );
+}

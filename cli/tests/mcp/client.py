@@ -1,6 +1,8 @@
 """An MCP client session against a stdio server, with the PyPI `mcp` 2.x client.
 
-usage: client.py --mode legacy|auto --calls JSON (--url URL | -- CMD [ARG...])
+usage: client.py --mode legacy|auto --calls JSON [--edit FROM TO] (--url URL | -- CMD [ARG...])
+--edit: after the first listing, copy FROM over TO, wait for the server's
+`notifications/tools/list_changed`, and list again (printed as "relisted").
 --calls is a JSON list of [tool, arguments]. Prints one JSON object:
 {"protocolVersion", "serverInfo", "pages", "tools", "calls": [result...]}.
 Every page of `tools/list` is followed; the client library itself validates each
@@ -20,7 +22,15 @@ async def session(ns):
     env = {k: v for k, v in os.environ.items() if k.startswith(("TRACKER_", "PATH", "HOME"))}
     params = ns.url or StdioServerParameters(command=ns.cmd[0], args=ns.cmd[1:], env=env)
     out = {"calls": []}
-    async with Client(params, mode=ns.mode) as c:
+    changed = anyio.Event()
+
+    async def on_message(message):
+        if type(message).__name__ == "ToolListChangedNotification" or (
+            getattr(getattr(message, "root", None), "method", None) == "notifications/tools/list_changed"
+        ):
+            changed.set()
+
+    async with Client(params, mode=ns.mode, message_handler=on_message) as c:
         out["protocolVersion"] = c.protocol_version
         out["serverInfo"] = dump(c.server_info) if c.server_info else None
         tools, cursor, pages = [], None, 0
@@ -35,6 +45,14 @@ async def session(ns):
         out["tools"] = tools
         for name, arguments in json.loads(ns.calls):
             out["calls"].append(dump(await c.call_tool(name, arguments)))
+        if ns.edit:
+            source, target = ns.edit
+            with open(source) as f, open(target, "w") as t:
+                t.write(f.read())
+            with anyio.fail_after(15):
+                await changed.wait()
+            page = await c.list_tools()
+            out["relisted"] = [t.name for t in page.tools]
     print(json.dumps(out))
 
 
@@ -43,6 +61,7 @@ if __name__ == "__main__":
     p.add_argument("--mode", default="legacy")
     p.add_argument("--calls", default="[]")
     p.add_argument("--url")
+    p.add_argument("--edit", nargs=2)
     p.add_argument("cmd", nargs=argparse.REMAINDER)
     ns = p.parse_args()
     if ns.cmd and ns.cmd[0] == "--":

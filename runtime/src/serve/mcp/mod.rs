@@ -57,10 +57,16 @@ pub mod codes {
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 }
 
-/// Serves an executor's catalog over MCP. Cheap to clone.
+/// Serves an executor's catalog over MCP. Cheap to clone; clones share the catalog,
+/// so [`Server::replace`] on one is seen by every transport serving another.
 #[derive(Debug, Clone)]
 pub struct Server {
-    executor: Executor,
+    executor: std::sync::Arc<std::sync::RwLock<Executor>>,
+    /// Bumped by every [`Server::replace`]; transports turn it into
+    /// `notifications/tools/list_changed`.
+    changes: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
+    list_changes: bool,
+    ttl_ms: u64,
     name: String,
     version: String,
     page_size: usize,
@@ -70,7 +76,10 @@ impl Server {
     /// A server for every tool of `executor`'s catalog, named `toolwright`.
     pub fn new(executor: Executor) -> Self {
         Server {
-            executor,
+            executor: std::sync::Arc::new(std::sync::RwLock::new(executor)),
+            changes: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
+            list_changes: false,
+            ttl_ms: LIST_TTL_MS,
             name: "toolwright".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             page_size: 100,
@@ -82,6 +91,47 @@ impl Server {
         self.name = name.into();
         self.version = version.into();
         self
+    }
+
+    /// Declares `tools.listChanged`: the catalog may be [replaced](Server::replace)
+    /// while serving, and clients are told when it is.
+    pub fn list_changes(mut self, on: bool) -> Self {
+        self.list_changes = on;
+        if on {
+            self.ttl_ms = 0;
+        }
+        self
+    }
+
+    /// How long 2026-07-28 clients may cache `tools/list` (default 5 minutes; 0 when
+    /// the catalog can change, see [`Server::list_changes`]).
+    pub fn cache_ttl(mut self, ttl: std::time::Duration) -> Self {
+        self.ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        self
+    }
+
+    /// Serves `executor`'s catalog from now on (e.g. after its sources were edited);
+    /// calls in flight finish on the old one. Transports send
+    /// `notifications/tools/list_changed` when [`Server::list_changes`] is on.
+    pub fn replace(&self, executor: Executor) {
+        *self
+            .executor
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = executor;
+        self.changes.send_modify(|n| *n += 1);
+    }
+
+    /// The executor serving now.
+    fn current(&self) -> Executor {
+        self.executor
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// A receiver that changes whenever the catalog is replaced (for transports).
+    pub(crate) fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.list_changes.then(|| self.changes.subscribe())
     }
 
     /// Tools per `tools/list` page (at least 1; default 100).
@@ -163,11 +213,15 @@ impl Server {
         versions.push(MODERN_VERSION);
         json!({
             "supportedVersions": versions,
-            "capabilities": {"tools": {"listChanged": false}},
-            "ttlMs": LIST_TTL_MS,
+            "capabilities": {"tools": {"listChanged": self.list_changes}},
+            "ttlMs": self.ttl_ms(),
             "cacheScope": "public",
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": self.name, "version": self.version}},
         })
+    }
+
+    fn ttl_ms(&self) -> u64 {
+        self.ttl_ms
     }
 
     fn initialize(&self, params: &Value) -> Value {
@@ -178,13 +232,14 @@ impl Server {
         json!({
             "protocolVersion": version,
             // Truthful: tools only, and the list does not change while serving.
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": {"tools": {"listChanged": self.list_changes}},
             "serverInfo": {"name": self.name, "version": self.version},
         })
     }
 
     fn list(&self, params: &Value, modern: bool) -> Result<Value, (i64, String)> {
-        let tools = self.executor.catalog().tools();
+        let executor = self.current();
+        let tools = executor.catalog().tools();
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
             Some(Value::String(cursor)) => cursor
@@ -202,7 +257,7 @@ impl Server {
             Some(_) => return Err((codes::INVALID_PARAMS, "`cursor` must be a string".into())),
         };
         let end = (start + self.page_size).min(tools.len());
-        let catalog = self.executor.catalog();
+        let catalog = executor.catalog();
         let page: Vec<Value> = tools[start..end]
             .iter()
             .map(|tool| {
@@ -219,7 +274,7 @@ impl Server {
             result.insert("nextCursor".into(), json!(format!("offset:{end}")));
         }
         if modern {
-            result.insert("ttlMs".into(), json!(LIST_TTL_MS));
+            result.insert("ttlMs".into(), json!(self.ttl_ms()));
             result.insert("cacheScope".into(), json!("public"));
         }
         Ok(Value::Object(result))
@@ -230,7 +285,8 @@ impl Server {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
         };
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
-        let catalog = self.executor.catalog();
+        let executor = self.current();
+        let catalog = executor.catalog();
         let Some(tool) = catalog.get(name) else {
             let hint = catalog
                 .suggest(name)
@@ -242,7 +298,7 @@ impl Server {
             ));
         };
         let structured = tool.output_schema.is_some();
-        Ok(match self.executor.call(name, arguments).await {
+        Ok(match executor.call(name, arguments).await {
             Ok(value) => {
                 let mut result = json!({
                     "content": [{"type": "text", "text": value.to_string()}],

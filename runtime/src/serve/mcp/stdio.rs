@@ -33,6 +33,18 @@ impl Server {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+        // A replaced catalog becomes `notifications/tools/list_changed`.
+        let forwarder = self.changes().map(|mut changes| {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                while changes.changed().await.is_ok() {
+                    let note = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                    if tx.send(note).is_err() {
+                        break;
+                    }
+                }
+            })
+        });
         let writer = tokio::spawn(async move {
             let mut output = output;
             while let Some(message) = rx.recv().await {
@@ -87,6 +99,10 @@ impl Server {
             while tasks.try_join_next().is_some() {}
         }
         while tasks.join_next().await.is_some() {}
+        if let Some(forwarder) = forwarder {
+            forwarder.abort();
+            let _ = forwarder.await;
+        }
         drop(tx);
         writer.await.unwrap_or(Ok(()))
     }
