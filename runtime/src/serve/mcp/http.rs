@@ -127,11 +127,12 @@ impl Http {
             Err(e) => {
                 return json(
                     StatusCode::BAD_REQUEST,
-                    &error(
+                    error(
                         Value::Null,
                         codes::PARSE_ERROR,
                         &format!("invalid JSON: {e}"),
-                    ),
+                    )
+                    .to_string(),
                     None,
                 );
             }
@@ -166,8 +167,8 @@ impl Http {
                 }
             }
         };
-        match self.server.handle(message).await {
-            Some(answer) => json(StatusCode::OK, &answer, issued),
+        match self.server.respond(message).await {
+            Some(answer) => json(StatusCode::OK, answer, issued),
             None => plain(StatusCode::ACCEPTED, ""),
         }
     }
@@ -246,8 +247,8 @@ fn plain(status: StatusCode, text: &str) -> Response<Full<Bytes>> {
     response
 }
 
-fn json(status: StatusCode, value: &Value, session: Option<String>) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(value.to_string())));
+fn json(status: StatusCode, text: String, session: Option<String>) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(text)));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(

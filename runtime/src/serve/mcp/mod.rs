@@ -65,6 +65,10 @@ pub struct Server {
     /// Bumped by every [`Server::replace`]; transports turn it into
     /// `notifications/tools/list_changed`.
     changes: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
+    /// Every tool's `tools/list` entry, rendered once per catalog (rendering means
+    /// parsing each schema and collecting its `$defs`: milliseconds per page if
+    /// repeated on every request).
+    listing: std::sync::Arc<std::sync::RwLock<Option<std::sync::Arc<Vec<String>>>>>,
     list_changes: bool,
     ttl_ms: u64,
     name: String,
@@ -78,6 +82,7 @@ impl Server {
         Server {
             executor: std::sync::Arc::new(std::sync::RwLock::new(executor)),
             changes: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
+            listing: std::sync::Arc::default(),
             list_changes: false,
             ttl_ms: LIST_TTL_MS,
             name: "toolwright".into(),
@@ -118,6 +123,10 @@ impl Server {
             .executor
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = executor;
+        *self
+            .listing
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
         self.changes.send_modify(|n| *n += 1);
     }
 
@@ -143,13 +152,32 @@ impl Server {
     /// Answers one JSON-RPC message: `Some(response)` for a request (or an invalid
     /// message), `None` for a notification.
     pub async fn handle(&self, message: Value) -> Option<Value> {
+        let text = self.respond(message).await?;
+        Some(serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// [`Server::handle`], the answer as the JSON text that goes on the wire (what
+    /// transports send): `tools/list` pages are put together from tool entries
+    /// rendered once, not re-serialized per request.
+    pub async fn respond(&self, message: Value) -> Option<String> {
+        self.answer(message).await.map(|answer| match answer {
+            Answer::Value(v) => v.to_string(),
+            Answer::Text(t) => t,
+        })
+    }
+
+    async fn answer(&self, message: Value) -> Option<Answer> {
         let Value::Object(message) = message else {
             let why = if message.is_array() {
                 "batches are not supported by MCP 2025-06-18 and later; send one message at a time"
             } else {
                 "a JSON-RPC message must be an object"
             };
-            return Some(error(Value::Null, codes::INVALID_REQUEST, why));
+            return Some(Answer::Value(error(
+                Value::Null,
+                codes::INVALID_REQUEST,
+                why,
+            )));
         };
         let id = message.get("id").cloned();
         let method = message.get("method").and_then(Value::as_str);
@@ -159,11 +187,11 @@ impl Server {
                 .as_ref()
                 .is_none_or(|id| id.is_string() || id.is_i64() || id.is_u64());
         let (Some(method), true) = (method, valid) else {
-            return Some(error(
+            return Some(Answer::Value(error(
                 id.unwrap_or(Value::Null),
                 codes::INVALID_REQUEST,
                 "not a JSON-RPC 2.0 request: needs `jsonrpc: \"2.0\"`, a `method`, and a string or integer `id`",
-            ));
+            )));
         };
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         // Notifications get no answer (`initialized`, `cancelled` is handled by the
@@ -175,27 +203,34 @@ impl Server {
         let modern = match stamped {
             Some(MODERN_VERSION) => true,
             Some(other) if method != "server/discover" => {
-                return Some(unsupported_version(id, other));
+                return Some(Answer::Value(unsupported_version(id, other)));
             }
             _ => method == "server/discover",
         };
         if method == "server/discover"
             && let Some(asked) = stamped.filter(|v| *v != MODERN_VERSION)
         {
-            return Some(unsupported_version(id, asked));
+            return Some(Answer::Value(unsupported_version(id, asked)));
+        }
+        if method == "tools/list" {
+            return Some(match self.list(&params, modern) {
+                Ok(text) => {
+                    Answer::Text(format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{text}}}"#))
+                }
+                Err((code, message)) => Answer::Value(error(id, code, &message)),
+            });
         }
         let result = match method {
             "server/discover" => Ok(self.discover()),
             "initialize" => Ok(self.initialize(&params)),
             "ping" => Ok(json!({})),
-            "tools/list" => self.list(&params, modern),
             "tools/call" => self.call(&params).await,
             other => Err((
                 codes::METHOD_NOT_FOUND,
                 format!("method `{other}` is not supported by this server"),
             )),
         };
-        Some(match result {
+        Some(Answer::Value(match result {
             Ok(mut result) => {
                 if modern && let Value::Object(map) = &mut result {
                     map.insert("resultType".into(), json!("complete"));
@@ -203,7 +238,7 @@ impl Server {
                 json!({"jsonrpc": "2.0", "id": id, "result": result})
             }
             Err((code, message)) => error(id, code, &message),
-        })
+        }))
     }
 
     /// 2026-07-28's `server/discover`: the revisions, capabilities and identity a
@@ -237,9 +272,41 @@ impl Server {
         })
     }
 
-    fn list(&self, params: &Value, modern: bool) -> Result<Value, (i64, String)> {
+    /// The rendered entries of every tool (JSON text), in catalog order.
+    fn listing(&self) -> std::sync::Arc<Vec<String>> {
+        if let Some(done) = self
+            .listing
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+        {
+            return std::sync::Arc::clone(done);
+        }
         let executor = self.current();
-        let tools = executor.catalog().tools();
+        let catalog = executor.catalog();
+        let entries: Vec<String> = catalog
+            .tools()
+            .iter()
+            .map(|tool| {
+                let mut entry = catalog.tool_json(tool);
+                if let Some(annotations) = entry.get_mut("annotations") {
+                    annotations["title"] = json!(tool.title);
+                }
+                entry.to_string()
+            })
+            .collect();
+        let entries = std::sync::Arc::new(entries);
+        *self
+            .listing
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(std::sync::Arc::clone(&entries));
+        entries
+    }
+
+    /// A `tools/list` result object as JSON text.
+    fn list(&self, params: &Value, modern: bool) -> Result<String, (i64, String)> {
+        let tools = self.listing();
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
             Some(Value::String(cursor)) => cursor
@@ -257,27 +324,23 @@ impl Server {
             Some(_) => return Err((codes::INVALID_PARAMS, "`cursor` must be a string".into())),
         };
         let end = (start + self.page_size).min(tools.len());
-        let catalog = executor.catalog();
-        let page: Vec<Value> = tools[start..end]
-            .iter()
-            .map(|tool| {
-                let mut entry = catalog.tool_json(tool);
-                if let Some(annotations) = entry.get_mut("annotations") {
-                    annotations["title"] = json!(tool.title);
-                }
-                entry
-            })
-            .collect();
         let mut result = Map::new();
-        result.insert("tools".into(), Value::Array(page));
         if end < tools.len() {
             result.insert("nextCursor".into(), json!(format!("offset:{end}")));
         }
         if modern {
             result.insert("ttlMs".into(), json!(self.ttl_ms()));
             result.insert("cacheScope".into(), json!("public"));
+            result.insert("resultType".into(), json!("complete"));
         }
-        Ok(Value::Object(result))
+        let mut text = String::from(r#"{"tools":["#);
+        text.push_str(&tools[start..end].join(","));
+        text.push(']');
+        for (key, value) in &result {
+            text.push_str(&format!(",{}:{value}", Value::String(key.clone())));
+        }
+        text.push('}');
+        Ok(text)
     }
 
     async fn call(&self, params: &Value) -> Result<Value, (i64, String)> {
@@ -335,6 +398,12 @@ fn unsupported_version(id: Value, asked: &str) -> Value {
         "message": format!("protocol version `{asked}` is not supported"),
         "data": {"supported": supported, "requested": asked},
     }})
+}
+
+/// An answer built as a value, or already as wire text (`tools/list` pages).
+enum Answer {
+    Value(Value),
+    Text(String),
 }
 
 fn error(id: Value, code: i64, message: &str) -> Value {

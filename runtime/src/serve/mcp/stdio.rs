@@ -32,13 +32,15 @@ impl Server {
         R: AsyncRead + Unpin,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+        // Lines to write: answers (already JSON text) and notifications.
+        let (tx, mut rx) = mpsc::unbounded_channel::<String>();
         // A replaced catalog becomes `notifications/tools/list_changed`.
         let forwarder = self.changes().map(|mut changes| {
             let tx = tx.clone();
             tokio::spawn(async move {
                 while changes.changed().await.is_ok() {
-                    let note = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                    let note = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+                        .to_owned();
                     if tx.send(note).is_err() {
                         break;
                     }
@@ -47,8 +49,7 @@ impl Server {
         });
         let writer = tokio::spawn(async move {
             let mut output = output;
-            while let Some(message) = rx.recv().await {
-                let mut line = message.to_string();
+            while let Some(mut line) = rx.recv().await {
                 line.push('\n');
                 output.write_all(line.as_bytes()).await?;
                 output.flush().await?;
@@ -65,11 +66,14 @@ impl Server {
             let message: Value = match serde_json::from_str(&line) {
                 Ok(m) => m,
                 Err(e) => {
-                    let _ = tx.send(error(
-                        Value::Null,
-                        codes::PARSE_ERROR,
-                        &format!("invalid JSON: {e}"),
-                    ));
+                    let _ = tx.send(
+                        error(
+                            Value::Null,
+                            codes::PARSE_ERROR,
+                            &format!("invalid JSON: {e}"),
+                        )
+                        .to_string(),
+                    );
                     continue;
                 }
             };
@@ -84,7 +88,7 @@ impl Server {
             let (server, tx, registry) = (self.clone(), tx.clone(), Arc::clone(&in_flight));
             let task_key = key.clone();
             let handle = tasks.spawn(async move {
-                let answer = server.handle(message).await;
+                let answer = server.respond(message).await;
                 if let Some(key) = task_key {
                     lock(&registry).remove(&key);
                 }
