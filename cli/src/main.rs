@@ -79,6 +79,10 @@ enum Command {
         /// instead of stdio.
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
+        /// Characters of JSON a call result may take (longer arrays are cut, with a
+        /// note); about 25,000 tokens by default.
+        #[arg(long, value_name = "CHARS", default_value_t = 100_000)]
+        result_budget: usize,
     },
     /// Call one tool with JSON arguments, interpreting the inputs without compiling.
     #[command(after_help = AFTER_HELP)]
@@ -144,7 +148,14 @@ fn main() -> ExitCode {
             base_urls,
             page_size,
             http,
-        } => serve(&inputs, &base_urls, page_size, http, styled),
+            result_budget,
+        } => serve(
+            &inputs,
+            &base_urls,
+            (page_size, result_budget),
+            http,
+            styled,
+        ),
     }
 }
 
@@ -164,7 +175,7 @@ fn executor(
 fn serve(
     inputs: &Inputs,
     base_urls: &[(String, String)],
-    page_size: usize,
+    (page_size, result_budget): (usize, usize),
     http: Option<std::net::SocketAddr>,
     styled: bool,
 ) -> ExitCode {
@@ -182,6 +193,7 @@ fn serve(
         // are just told not to cache the list.
         let server = toolwright::serve::mcp::Server::new(executor)
             .page_size(page_size)
+            .result_budget(result_budget)
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
         watch_inputs(inputs, &analysis, base_urls, &server, styled);

@@ -269,3 +269,58 @@ fn serve_reloads_after_an_edit_and_keeps_the_last_good_catalog() {
         "{stderr}"
     );
 }
+
+/// A result too long for a model's context is cut when answered over MCP: leading
+/// items kept, `truncated: true` (still valid for the output schema, which the client
+/// checks), and a note naming the arguments that page the result.
+#[test]
+fn long_results_are_cut_to_the_budget_with_a_note() {
+    let api = Server::start(|_| {
+        let issues: Vec<Value> = (1..=300)
+            .map(|n| json!({"number": n, "title": format!("Issue number {n}"), "state": "open"}))
+            .collect();
+        Response::json(200, &Value::Array(issues))
+    });
+    let output = Command::new("python3")
+        .arg(root().join("cli/tests/mcp/client.py"))
+        .args([
+            "--mode",
+            "auto",
+            "--calls",
+            r#"[["list_issues", {"project": "web"}]]"#,
+            "--",
+        ])
+        .arg(env!("CARGO_BIN_EXE_toolwright"))
+        .args([
+            "serve",
+            "examples/issue-tracker/adapters",
+            "--result-budget",
+            "2000",
+        ])
+        .arg("--base-url")
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .current_dir(root())
+        .env("TRACKER_TOKEN", "t0ken")
+        .output()
+        .expect("python3 with the MCP client");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let session: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let call = &session["calls"][0];
+    assert_eq!(call["isError"], false, "{call}");
+    let structured = &call["structuredContent"];
+    assert_eq!(structured["truncated"], true);
+    let kept = structured["result"].as_array().unwrap().len();
+    assert!(kept > 3 && kept < 300, "{kept}");
+    assert_eq!(structured["result"][0]["number"], 1);
+    let note = call["content"][1]["text"].as_str().unwrap();
+    assert_eq!(
+        note,
+        format!(
+            "The result was cut to fit 2000 characters: `result` to {kept} of 300 items; ask for less with `cursor`."
+        )
+    );
+}

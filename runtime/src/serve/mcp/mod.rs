@@ -22,6 +22,7 @@
 //!   revisions removed) `-32600`, unknown methods `-32601`, bad params and invalid
 //!   cursors `-32602`; `notifications/cancelled` stops the call in flight.
 
+mod budget;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod stdio;
@@ -71,6 +72,8 @@ pub struct Server {
     listing: std::sync::Arc<std::sync::RwLock<Option<std::sync::Arc<Vec<String>>>>>,
     list_changes: bool,
     ttl_ms: u64,
+    /// Characters of JSON a result answered to a model may take.
+    result_budget: usize,
     name: String,
     version: String,
     page_size: usize,
@@ -85,6 +88,7 @@ impl Server {
             listing: std::sync::Arc::default(),
             list_changes: false,
             ttl_ms: LIST_TTL_MS,
+            result_budget: budget::DEFAULT_BUDGET,
             name: "toolwright".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             page_size: 100,
@@ -141,6 +145,14 @@ impl Server {
     /// A receiver that changes whenever the catalog is replaced (for transports).
     pub(crate) fn changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
         self.list_changes.then(|| self.changes.subscribe())
+    }
+
+    /// Characters of JSON a call result may take when answered to a model (default
+    /// 100,000, about 25,000 tokens): longer arrays are cut, with `truncated: true` and
+    /// a note naming the tool's paging and filter arguments.
+    pub fn result_budget(mut self, characters: usize) -> Self {
+        self.result_budget = characters.max(1);
+        self
     }
 
     /// Tools per `tools/list` page (at least 1; default 100).
@@ -362,11 +374,14 @@ impl Server {
         };
         let structured = tool.output_schema.is_some();
         Ok(match executor.call(name, arguments).await {
-            Ok(value) => {
-                let mut result = json!({
-                    "content": [{"type": "text", "text": value.to_string()}],
-                    "isError": false,
-                });
+            Ok(mut value) => {
+                let schema: Value = serde_json::from_str(&tool.input_schema).unwrap_or_default();
+                let note = budget::fit(&mut value, self.result_budget, &schema);
+                let mut content = vec![json!({"type": "text", "text": value.to_string()})];
+                if let Some(note) = note {
+                    content.push(json!({"type": "text", "text": note}));
+                }
+                let mut result = json!({"content": content, "isError": false});
                 if structured && value.is_object() {
                     result["structuredContent"] = value;
                 }
