@@ -74,25 +74,12 @@ fn serve_http(api: &Server) -> HttpServe {
     HttpServe(child, format!("http://127.0.0.1:{port}/mcp"))
 }
 
-/// One client session: over stdio (spawning `toolwright serve`), or to `url`.
-fn session(mode: &str, api: &Server, calls: &Value, url: Option<&str>) -> Value {
-    let script = root().join("cli/tests/mcp/client.py");
-    let mut command = Command::new("python3");
-    command
-        .arg(&script)
-        .args(["--mode", mode, "--calls", &calls.to_string()]);
-    match url {
-        Some(url) => {
-            command.args(["--url", url]);
-        }
-        None => {
-            command
-                .arg("--")
-                .arg(env!("CARGO_BIN_EXE_toolwright"))
-                .args(serve_args(api));
-        }
-    }
-    let output = command
+/// Runs `tests/mcp/client.py` with `args` (in the checkout, with the tracker's token)
+/// and returns the session it prints.
+fn client(args: &[std::ffi::OsString]) -> Value {
+    let output = Command::new("python3")
+        .arg(root().join("cli/tests/mcp/client.py"))
+        .args(args)
         .current_dir(root())
         .env("TRACKER_TOKEN", "t0ken")
         .output()
@@ -103,6 +90,23 @@ fn session(mode: &str, api: &Server, calls: &Value, url: Option<&str>) -> Value 
         String::from_utf8_lossy(&output.stderr)
     );
     serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn os(items: &[&str]) -> Vec<std::ffi::OsString> {
+    items.iter().map(Into::into).collect()
+}
+
+/// One client session: over stdio (spawning `toolwright serve`), or to `url`.
+fn session(mode: &str, api: &Server, calls: &Value, url: Option<&str>) -> Value {
+    let mut args = os(&["--mode", mode, "--calls", &calls.to_string()]);
+    match url {
+        Some(url) => args.extend(os(&["--url", url])),
+        None => {
+            args.extend(os(&["--", env!("CARGO_BIN_EXE_toolwright")]));
+            args.extend(serve_args(api).into_iter().map(Into::into));
+        }
+    }
+    client(&args)
 }
 
 #[test]
@@ -196,23 +200,11 @@ fn serve_reloads_after_an_edit_and_keeps_the_last_good_catalog() {
     .unwrap();
 
     // A real client sees the edit.
-    let output = Command::new("python3")
-        .arg(root().join("cli/tests/mcp/client.py"))
-        .args(["--mode", "legacy", "--edit"])
-        .arg(&next)
-        .arg(&adapter)
-        .arg("--")
-        .arg(env!("CARGO_BIN_EXE_toolwright"))
-        .arg("serve")
-        .arg(&adapter)
-        .output()
-        .expect("python3 with the MCP client");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let session: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut args = os(&["--mode", "legacy", "--edit"]);
+    args.extend([next.clone().into(), adapter.clone().into()]);
+    args.extend(os(&["--", env!("CARGO_BIN_EXE_toolwright"), "serve"]));
+    args.push(adapter.clone().into());
+    let session = client(&args);
     let before: Vec<&str> = session["tools"]
         .as_array()
         .unwrap()
@@ -281,34 +273,20 @@ fn long_results_are_cut_to_the_budget_with_a_note() {
             .collect();
         Response::json(200, &Value::Array(issues))
     });
-    let output = Command::new("python3")
-        .arg(root().join("cli/tests/mcp/client.py"))
-        .args([
-            "--mode",
-            "auto",
-            "--calls",
-            r#"[["list_issues", {"project": "web"}]]"#,
-            "--",
-        ])
-        .arg(env!("CARGO_BIN_EXE_toolwright"))
-        .args([
-            "serve",
-            "examples/issue-tracker/adapters",
-            "--result-budget",
-            "2000",
-        ])
-        .arg("--base-url")
-        .arg(format!("tracker={}/api/v1", api.url()))
-        .current_dir(root())
-        .env("TRACKER_TOKEN", "t0ken")
-        .output()
-        .expect("python3 with the MCP client");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let session: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let session = client(&os(&[
+        "--mode",
+        "auto",
+        "--calls",
+        r#"[["list_issues", {"project": "web"}]]"#,
+        "--",
+        env!("CARGO_BIN_EXE_toolwright"),
+        "serve",
+        "examples/issue-tracker/adapters",
+        "--result-budget",
+        "2000",
+        "--base-url",
+        &format!("tracker={}/api/v1", api.url()),
+    ]));
     let call = &session["calls"][0];
     assert_eq!(call["isError"], false, "{call}");
     let structured = &call["structuredContent"];
