@@ -1,52 +1,30 @@
-//! Standard base64 (RFC 4648, with padding): Basic auth and binary arguments.
+//! Standard base64 (RFC 4648, with padding) for Basic auth and binary arguments, through
+//! the `base64` crate (already in the tree under reqwest's hyper-util). Decoding is
+//! lenient the way models and people write base64: standard or URL-safe alphabet,
+//! padded or not, whitespace ignored.
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+use base64::Engine as _;
+use base64::alphabet;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+
+const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new()
+    .with_encode_padding(true)
+    .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+    .with_decode_allow_trailing_bits(true);
+const STANDARD: GeneralPurpose = GeneralPurpose::new(&alphabet::STANDARD, LENIENT);
+const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, LENIENT);
 
 pub(crate) fn encode(input: &[u8]) -> String {
-    let mut out = String::with_capacity(input.len().div_ceil(3) * 4);
-    for chunk in input.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i)) as usize & 63] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    STANDARD.encode(input)
 }
 
 /// Decodes standard or URL-safe base64, padded or not; whitespace is ignored.
 pub(crate) fn decode(input: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(input.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for c in input.bytes().filter(|c| !c.is_ascii_whitespace()) {
-        if c == b'=' {
-            break;
-        }
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
+    let compact: String = input.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+    STANDARD
+        .decode(&compact)
+        .or_else(|_| URL_SAFE.decode(&compact))
+        .ok()
 }
 
 #[cfg(test)]
@@ -68,5 +46,9 @@ mod tests {
             assert_eq!(decode(expected).unwrap(), input.as_bytes());
         }
         assert_eq!(decode("not base64!"), None);
+        // Unpadded, URL-safe, with line breaks.
+        assert_eq!(decode("Zm9vYg").unwrap(), b"foob");
+        assert_eq!(decode("-_8").unwrap(), [0xfb, 0xff]);
+        assert_eq!(decode("Zm9v\nYmFy").unwrap(), b"foobar");
     }
 }
