@@ -283,6 +283,23 @@ impl Schema {
     }
 }
 
+/// Why the run-time check cannot enforce `pattern` (it compiles patterns with
+/// `regex-lite`, the ECMA-262 subset without look-around or back-references), or
+/// `None` when it can.
+pub fn unchecked_pattern(pattern: &str) -> Option<String> {
+    regex_lite::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build()
+        .err()
+        .map(|e| {
+            e.to_string()
+                .lines()
+                .next()
+                .unwrap_or("unsupported syntax")
+                .to_owned()
+        })
+}
+
 /// Whether `value` is a whole number that no 64-bit integer holds (`2^64`, `-2^63-1`,
 /// `1e30`): parsers keep such numbers only as floats, so their exact digits are gone
 /// and integer comparisons against them are approximate.

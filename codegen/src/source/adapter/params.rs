@@ -86,7 +86,21 @@ pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
     };
     schema.description = r.opt_str(&mut f, "description").map(|t| t.value);
     schema.format = r.opt_str(&mut f, "format").map(|t| t.value);
-    schema.pattern = r.opt_str(&mut f, "pattern").map(|t| t.value);
+    let pattern = r.opt_str(&mut f, "pattern");
+    if let Some((p, why)) = pattern
+        .as_ref()
+        .and_then(|p| Some((p, crate::ir::unchecked_pattern(&p.value)?)))
+    {
+        r.push(
+            Diagnostic::warning(
+                codes::SCHEMA,
+                format!("`pattern` of `{name}` is kept but not checked at run time: {why}"),
+            )
+            .at(r.location(p.span.clone()))
+            .help("write it without look-around or back-references if calls should be checked against it"),
+        );
+    }
+    schema.pattern = pattern.map(|t| t.value);
     for (key, slot) in [
         ("minimum", &mut schema.minimum),
         ("maximum", &mut schema.maximum),

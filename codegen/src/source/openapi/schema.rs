@@ -190,6 +190,14 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
     }
     s.format = text(object, "format");
     s.pattern = text(object, "pattern");
+    if let Some(why) = s.pattern.as_deref().and_then(crate::ir::unchecked_pattern) {
+        doc.warn(
+            codes::SCHEMA,
+            &format!("{pointer}/pattern"),
+            format!("`pattern` is kept in the schema but not checked at run time: {why}"),
+            "write it without look-around or back-references if calls should be checked against it",
+        );
+    }
     s.default = object.get("default").cloned();
     s.read_only = object.get("readOnly").and_then(Value::as_bool) == Some(true);
     s.write_only = object.get("writeOnly").and_then(Value::as_bool) == Some(true);
