@@ -7,7 +7,6 @@
 //! Run: `benches/prism_corpus.sh` (or `cargo run -p toolwright-e2e --example
 //! prism_corpus -- [SPEC...]`). Needs `npm ci` in `tests/prism`.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
@@ -275,17 +274,12 @@ async fn main() {
         println!("{name}: {ok} accepted, {bad} rejected");
     }
     println!("\nrejections:");
-    let mut by_reason: BTreeMap<String, usize> = BTreeMap::new();
     for r in &rejections {
         println!("{r}");
-        for line in r.lines().skip(2) {
-            *by_reason.entry(line.trim().to_owned()).or_default() += 1;
-        }
     }
     let total = accepted + rejected;
     println!(
         "\n{total} requests: {accepted} accepted, {rejected} rejected ({:.1}% accepted); {unsynthesized} not sent (synthesized arguments refused by our own check), {other} other failures",
         100.0 * accepted as f64 / total.max(1) as f64
     );
-    let _ = by_reason;
 }
