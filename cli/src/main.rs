@@ -48,11 +48,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
-    /// Print the catalog as an MCP `tools/list` JSON object.
+    /// Print the catalog: as it is (an MCP `tools/list` object with the full
+    /// schemas), or exported for an MCP client or a model API, with its rules applied.
     #[command(after_help = AFTER_HELP)]
     Catalog {
         #[command(flatten)]
         inputs: Inputs,
+        #[command(flatten)]
+        export: ExportArgs,
     },
     /// Write exactly what build.rs writes; `include!` DIR/toolwright.rs.
     #[command(after_help = AFTER_HELP)]
@@ -102,6 +105,65 @@ enum Command {
 }
 
 #[derive(Debug, ClapArgs)]
+struct ExportArgs {
+    /// `catalog` (as generated), or the target: `mcp`, `openai` (Responses API
+    /// tools), `anthropic`, `gemini`. Exports carry `mapping` (exported names and
+    /// keys → the catalog's) and `warnings`.
+    #[arg(long, value_enum, default_value_t = CatalogFormat::Catalog)]
+    format: CatalogFormat,
+    /// Longest exported tool name (default: the target's limit; 48 for MCP).
+    #[arg(long, value_name = "CHARS", conflicts_with = "client_prefix")]
+    name_budget: Option<usize>,
+    /// Leave room for a prefix the client adds to names (e.g. `mcp__tracker__`).
+    #[arg(long, value_name = "PREFIX")]
+    client_prefix: Option<String>,
+    /// Longest tool description, in characters.
+    #[arg(long, value_name = "CHARS", default_value_t = toolwright::export::DESCRIPTION_BUDGET)]
+    description_budget: usize,
+    /// Strict schemas (default on for OpenAI; opt-in for Anthropic).
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+    strict_schemas: Option<bool>,
+    /// Deferred loading: Anthropic's tool search, OpenAI namespaces + tool search.
+    #[arg(long)]
+    defer_loading: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CatalogFormat {
+    Catalog,
+    Mcp,
+    Openai,
+    Anthropic,
+    Gemini,
+}
+
+impl ExportArgs {
+    fn options(&self) -> Option<toolwright::ExportOptions> {
+        use toolwright::Profile;
+        let profile = match self.format {
+            CatalogFormat::Catalog => return None,
+            CatalogFormat::Mcp => Profile::Mcp,
+            CatalogFormat::Openai => Profile::OpenAi,
+            CatalogFormat::Anthropic => Profile::Anthropic,
+            CatalogFormat::Gemini => Profile::Gemini,
+        };
+        let mut options = toolwright::ExportOptions::new(profile)
+            .description_budget(self.description_budget)
+            .defer_loading(self.defer_loading);
+        if let Some(strict) = self.strict_schemas {
+            options = options.strict(strict);
+        }
+        if let Some(prefix) = &self.client_prefix {
+            options = options.client_prefix(prefix);
+        }
+        if let Some(budget) = self.name_budget {
+            options = options.name_budget(budget);
+        }
+        Some(options)
+    }
+}
+
+#[derive(Debug, ClapArgs)]
 struct Inputs {
     /// Adapter files, OpenAPI documents, or directories holding them.
     #[arg(value_name = "INPUT", required = true)]
@@ -135,7 +197,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { inputs, format } => check(&inputs, format, styled),
-        Command::Catalog { inputs } => catalog(&inputs, styled),
+        Command::Catalog { inputs, export } => catalog(&inputs, &export, styled),
         Command::Generate { inputs, out } => generate(&inputs, &out, styled),
         Command::Call {
             inputs,
@@ -304,15 +366,25 @@ fn check(inputs: &Inputs, format: Format, styled: bool) -> ExitCode {
     }
 }
 
-fn catalog(inputs: &Inputs, styled: bool) -> ExitCode {
+fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
     match interpret::catalog(&analysis.apis) {
         Ok(c) => {
+            let json = match export.options() {
+                None => c.to_tools_list(),
+                Some(options) => {
+                    let export = c.export_with(&options);
+                    for warning in export.warnings() {
+                        eprintln!("warning: {warning}");
+                    }
+                    export.to_json()
+                }
+            };
             println!(
                 "{}",
-                serde_json::to_string_pretty(&c.to_tools_list()).unwrap_or_default()
+                serde_json::to_string_pretty(&json).unwrap_or_default()
             );
             ExitCode::SUCCESS
         }

@@ -202,12 +202,7 @@ impl Catalog {
 
     /// The closest tool name to `name`, for "did you mean" hints.
     pub fn suggest(&self, name: &str) -> Option<&str> {
-        self.tools
-            .iter()
-            .map(|t| (edit_distance(&t.name, name), t.name.as_ref()))
-            .filter(|(d, _)| *d <= name.len().max(3) / 3)
-            .min()
-            .map(|(_, n)| n)
+        closest(self.tools.iter().map(|t| t.name.as_ref()), name)
     }
 
     /// The catalog as the result of an MCP `tools/list` request.
@@ -215,24 +210,35 @@ impl Catalog {
         json!({ "tools": self.tools.iter().map(|t| self.tool_json(t)).collect::<Vec<_>>() })
     }
 
+    /// The tool's input schema with every definition it reaches under `$defs`.
+    pub fn input_schema_value(&self, tool: &Tool) -> Value {
+        with_definitions(&tool.input_schema, self.definitions(tool), Direction::Input)
+    }
+
+    /// The tool's output schema, self-contained like [`Catalog::input_schema_value`].
+    pub fn output_schema_value(&self, tool: &Tool) -> Option<Value> {
+        let schema = tool.output_schema.as_deref()?;
+        Some(with_definitions(
+            schema,
+            self.definitions(tool),
+            Direction::Output,
+        ))
+    }
+
+    fn definitions(&self, tool: &Tool) -> &[Definition] {
+        self.api(&tool.operation.api)
+            .map_or(&[][..], |a| &a.definitions[..])
+    }
+
     /// One tool as an MCP `tools/list` entry, its schemas self-contained (`$defs`).
     pub fn tool_json(&self, tool: &Tool) -> Value {
-        let definitions = self
-            .api(&tool.operation.api)
-            .map_or(&[][..], |a| &a.definitions[..]);
         let mut out = Map::new();
         out.insert("name".into(), json!(tool.name));
         out.insert("title".into(), json!(tool.title));
         out.insert("description".into(), json!(tool.description));
-        out.insert(
-            "inputSchema".into(),
-            with_definitions(&tool.input_schema, definitions, Direction::Input),
-        );
-        if let Some(schema) = &tool.output_schema {
-            out.insert(
-                "outputSchema".into(),
-                with_definitions(schema, definitions, Direction::Output),
-            );
+        out.insert("inputSchema".into(), self.input_schema_value(tool));
+        if let Some(schema) = self.output_schema_value(tool) {
+            out.insert("outputSchema".into(), schema);
         }
         let a = tool.annotations;
         out.insert(
@@ -303,6 +309,18 @@ fn references(value: &Value, out: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|v| references(v, out)),
         _ => {}
     }
+}
+
+/// The candidate within a third of `name`'s length in edits, the closest first.
+pub(crate) fn closest<'a>(
+    candidates: impl Iterator<Item = &'a str>,
+    name: &str,
+) -> Option<&'a str> {
+    candidates
+        .map(|c| (edit_distance(c, name), c))
+        .filter(|(d, _)| *d <= name.len().max(3) / 3)
+        .min()
+        .map(|(_, c)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {

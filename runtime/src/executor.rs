@@ -226,6 +226,19 @@ impl Executor {
         &self.inner.catalog
     }
 
+    /// Calls a tool by the name and with the argument keys of an [export](crate::export)
+    /// (what a model saw: shortened names, provider-safe keys, `null` for left-out
+    /// arguments in strict schemas), translated back through its mapping.
+    pub async fn call_exported(
+        &self,
+        mapping: &crate::export::Mapping,
+        name: &str,
+        args: Value,
+    ) -> Result<Value, Error> {
+        let (tool, args) = mapping.translate(name, args);
+        self.call(tool, args).await
+    }
+
     /// Calls a tool by name with JSON arguments, as an LLM sends them. Returns the
     /// structured result, shaped like the tool's `outputSchema`.
     pub async fn call(&self, name: &str, args: Value) -> Result<Value, Error> {

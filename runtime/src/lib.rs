@@ -37,6 +37,7 @@ pub mod catalog;
 pub mod descriptor;
 pub mod error;
 pub mod executor;
+pub mod export;
 mod request;
 pub mod resource;
 pub mod schema;
@@ -53,6 +54,7 @@ pub use descriptor::{
 };
 pub use error::{Error, TransportError};
 pub use executor::{Executor, ExecutorBuilder, decode};
+pub use export::{Export, ExportOptions, Mapping, Profile};
 pub use resource::{Record, Resource, ResourceError};
 pub use schema::{Direction, SchemaGenerator, ToolSchema};
 /// `#[derive(ToolSchema)]`; see [`ToolSchema`].

@@ -34,6 +34,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::Error;
 use crate::executor::Executor;
+use crate::export::{ExportOptions, Mapping, Profile};
 
 /// Handshake-era revisions this server speaks, newest first.
 pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
@@ -66,10 +67,11 @@ pub struct Server {
     /// Bumped by every [`Server::replace`]; transports turn it into
     /// `notifications/tools/list_changed`.
     changes: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
-    /// Every tool's `tools/list` entry, rendered once per catalog (rendering means
-    /// parsing each schema and collecting its `$defs`: milliseconds per page if
-    /// repeated on every request).
-    listing: std::sync::Arc<std::sync::RwLock<Option<std::sync::Arc<Vec<String>>>>>,
+    /// Every tool's `tools/list` entry, exported once per catalog (exporting means
+    /// walking each schema: milliseconds per page if repeated on every request).
+    listing: std::sync::Arc<std::sync::RwLock<Option<std::sync::Arc<Listing>>>>,
+    /// How tools are exported to clients (names within budget, portable schemas).
+    export: ExportOptions,
     list_changes: bool,
     ttl_ms: u64,
     /// Characters of JSON a result answered to a model may take.
@@ -86,6 +88,7 @@ impl Server {
             executor: std::sync::Arc::new(std::sync::RwLock::new(executor)),
             changes: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
             listing: std::sync::Arc::default(),
+            export: ExportOptions::new(Profile::Mcp),
             list_changes: false,
             ttl_ms: LIST_TTL_MS,
             result_budget: budget::DEFAULT_BUDGET,
@@ -152,6 +155,20 @@ impl Server {
     /// a note naming the tool's paging and filter arguments.
     pub fn result_budget(mut self, characters: usize) -> Self {
         self.result_budget = characters.max(1);
+        self
+    }
+
+    /// How tools are shown to clients: by default [`Profile::Mcp`]'s rules (names
+    /// within 48 characters, leaving room for a client's `mcp__<server>__` prefix;
+    /// provider-safe argument keys; schemas without `$ref`). Calls are translated back.
+    /// Options for another profile are taken as MCP's defaults: only MCP entries are
+    /// MCP tools.
+    pub fn export(mut self, options: ExportOptions) -> Self {
+        self.export = if options.profile() == Profile::Mcp {
+            options
+        } else {
+            ExportOptions::new(Profile::Mcp)
+        };
         self
     }
 
@@ -284,8 +301,8 @@ impl Server {
         })
     }
 
-    /// The rendered entries of every tool (JSON text), in catalog order.
-    fn listing(&self) -> std::sync::Arc<Vec<String>> {
+    /// The exported entries of every tool, in catalog order.
+    fn listing(&self) -> std::sync::Arc<Listing> {
         if let Some(done) = self
             .listing
             .read()
@@ -295,19 +312,19 @@ impl Server {
             return std::sync::Arc::clone(done);
         }
         let executor = self.current();
-        let catalog = executor.catalog();
-        let entries: Vec<String> = catalog
-            .tools()
-            .iter()
-            .map(|tool| {
-                let mut entry = catalog.tool_json(tool);
-                if let Some(annotations) = entry.get_mut("annotations") {
-                    annotations["title"] = json!(tool.title);
-                }
-                entry.to_string()
-            })
-            .collect();
-        let entries = std::sync::Arc::new(entries);
+        let export = executor.catalog().export_with(&self.export);
+        let entries = std::sync::Arc::new(Listing {
+            entries: export.tools().iter().map(Value::to_string).collect(),
+            inputs: export
+                .tools()
+                .iter()
+                .map(|t| {
+                    let name = t["name"].as_str().unwrap_or_default().to_owned();
+                    (name, t["inputSchema"].clone())
+                })
+                .collect(),
+            mapping: export.mapping().clone(),
+        });
         *self
             .listing
             .write()
@@ -318,7 +335,8 @@ impl Server {
 
     /// A `tools/list` result object as JSON text.
     fn list(&self, params: &Value, modern: bool) -> Result<String, (i64, String)> {
-        let tools = self.listing();
+        let listing = self.listing();
+        let tools = &listing.entries;
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
             Some(Value::String(cursor)) => cursor
@@ -361,9 +379,11 @@ impl Server {
         };
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         let executor = self.current();
+        let listing = self.listing();
         let catalog = executor.catalog();
-        let Some(tool) = catalog.get(name) else {
-            let hint = catalog
+        let tool = listing.mapping.get(name).and_then(|m| catalog.get(&m.tool));
+        let Some(tool) = tool else {
+            let hint = listing
                 .suggest(name)
                 .map(|s| format!("; did you mean `{s}`?"))
                 .unwrap_or_default();
@@ -373,22 +393,27 @@ impl Server {
             ));
         };
         let structured = tool.output_schema.is_some();
-        Ok(match executor.call(name, arguments).await {
-            Ok(mut value) => {
-                let schema: Value = serde_json::from_str(&tool.input_schema).unwrap_or_default();
-                let note = budget::fit(&mut value, self.result_budget, &schema);
-                let mut content = vec![json!({"type": "text", "text": value.to_string()})];
-                if let Some(note) = note {
-                    content.push(json!({"type": "text", "text": note}));
+        Ok(
+            match executor
+                .call_exported(&listing.mapping, name, arguments)
+                .await
+            {
+                Ok(mut value) => {
+                    let schema = listing.inputs.get(name).cloned().unwrap_or_default();
+                    let note = budget::fit(&mut value, self.result_budget, &schema);
+                    let mut content = vec![json!({"type": "text", "text": value.to_string()})];
+                    if let Some(note) = note {
+                        content.push(json!({"type": "text", "text": note}));
+                    }
+                    let mut result = json!({"content": content, "isError": false});
+                    if structured && value.is_object() {
+                        result["structuredContent"] = value;
+                    }
+                    result
                 }
-                let mut result = json!({"content": content, "isError": false});
-                if structured && value.is_object() {
-                    result["structuredContent"] = value;
-                }
-                result
-            }
-            Err(e) => tool_error(&e),
-        })
+                Err(e) => tool_error(&e),
+            },
+        )
     }
 }
 
@@ -413,6 +438,23 @@ fn unsupported_version(id: Value, asked: &str) -> Value {
         "message": format!("protocol version `{asked}` is not supported"),
         "data": {"supported": supported, "requested": asked},
     }})
+}
+
+/// The catalog as clients see it, exported once.
+#[derive(Debug)]
+struct Listing {
+    /// `tools/list` entries as JSON text.
+    entries: Vec<String>,
+    /// Exported name → exported input schema (result notes name its arguments).
+    inputs: std::collections::BTreeMap<String, Value>,
+    mapping: Mapping,
+}
+
+impl Listing {
+    /// The closest exported name, for did-you-mean hints.
+    fn suggest(&self, name: &str) -> Option<&str> {
+        crate::catalog::closest(self.mapping.iter().map(|(exported, _)| exported), name)
+    }
 }
 
 /// An answer built as a value, or already as wire text (`tools/list` pages).

@@ -1,0 +1,470 @@
+//! The catalog in the tool formats of MCP clients and model APIs, each with its
+//! provider's rules applied, and the way back ([`Mapping`]) so calls made with the
+//! exported names and keys run the catalog's tools.
+//!
+//! ```
+//! use toolwright::export::{ExportOptions, Profile};
+//! # let catalog = toolwright::Catalog::empty();
+//! let export = catalog.export(Profile::OpenAi);
+//! let request_tools = export.document()["tools"].clone(); // what the API takes
+//! for warning in export.warnings() {
+//!     eprintln!("{warning}"); // e.g. a tool exported non-strict, and why
+//! }
+//! // A service whose model client adds `mcp__tracker__` to every name:
+//! let export = catalog.export_with(&ExportOptions::new(Profile::Mcp).client_prefix("mcp__tracker__"));
+//! # let _ = (request_tools, export);
+//! ```
+//!
+//! | rule | MCP | OpenAI | Anthropic | Gemini |
+//! |---|---|---|---|---|
+//! | tool names | `^[A-Za-z][A-Za-z0-9_]*$`, 48 (room for a client prefix) | 64 | 64 | 63 |
+//! | argument keys | `^[A-Za-z_][A-Za-z0-9_]{0,63}$` everywhere | | | |
+//! | `$ref`/`$defs`, `allOf` | inlined (recursion cut at a described node), merged | | | |
+//! | strict | – | on: closed objects, all keys required, optional as `null` | opt-in: closed objects, no bounds | – |
+//! | moved into descriptions | `not`/`if`, unknown formats | + `uri`, lengths when strict | + bounds when strict | + `const` of non-strings, maps, exclusive bounds |
+//!
+//! Descriptions lose HTML, GitHub-style alert markers, "for more information" links
+//! and relative links (resolved against the tool's documentation site when known),
+//! and fit a budget per tool (1,024 characters by default) and per property (300).
+
+mod mapping;
+pub mod names;
+mod schema;
+pub mod text;
+
+use std::fmt;
+
+use serde_json::{Map, Value, json};
+
+pub use mapping::{Keys, Mapping, ToolMapping};
+use schema::Dialect;
+
+use crate::catalog::{Catalog, Tool};
+
+/// A target format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Profile {
+    /// MCP `tools/list` entries portable across clients in the field.
+    Mcp,
+    /// OpenAI Responses API `tools` (function tools; namespaces when deferred).
+    OpenAi,
+    /// Anthropic Messages API `tools`.
+    Anthropic,
+    /// Gemini `tools[].functionDeclarations`.
+    Gemini,
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 4] = [
+        Profile::Mcp,
+        Profile::OpenAi,
+        Profile::Anthropic,
+        Profile::Gemini,
+    ];
+
+    /// The profile's name as the CLI spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Mcp => "mcp",
+            Profile::OpenAi => "openai",
+            Profile::Anthropic => "anthropic",
+            Profile::Gemini => "gemini",
+        }
+    }
+
+    /// The longest tool name the target accepts.
+    pub fn name_limit(self) -> usize {
+        match self {
+            Profile::Gemini => 63,
+            _ => 64,
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!("unknown profile `{s}`; expected mcp, openai, anthropic or gemini")
+            })
+    }
+}
+
+/// How to export: the target and its budgets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportOptions {
+    profile: Profile,
+    name_budget: usize,
+    description_budget: usize,
+    strict: bool,
+    defer_loading: bool,
+}
+
+/// Room MCP names leave for a client's prefix (`mcp__<server>__`) within 64.
+const MCP_NAME_BUDGET: usize = 48;
+
+/// Characters of a tool's description by default.
+pub const DESCRIPTION_BUDGET: usize = 1_024;
+
+impl ExportOptions {
+    /// The profile's defaults: its name limit (48 for MCP, leaving room for client
+    /// prefixes), 1,024 characters of description, strict for OpenAI only, nothing
+    /// deferred.
+    pub fn new(profile: Profile) -> Self {
+        ExportOptions {
+            profile,
+            name_budget: match profile {
+                Profile::Mcp => MCP_NAME_BUDGET,
+                other => other.name_limit(),
+            },
+            description_budget: DESCRIPTION_BUDGET,
+            strict: profile == Profile::OpenAi,
+            defer_loading: false,
+        }
+    }
+
+    /// The target.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Longest exported tool name (capped at the target's limit; at least 8).
+    pub fn name_budget(mut self, characters: usize) -> Self {
+        self.name_budget = characters.clamp(8, self.profile.name_limit());
+        self
+    }
+
+    /// Leaves room for a prefix the client adds to every name (Claude Code's
+    /// `mcp__<server>__`, for one) within the target's limit.
+    pub fn client_prefix(self, prefix: &str) -> Self {
+        let limit = self.profile.name_limit();
+        self.name_budget(limit.saturating_sub(prefix.len()))
+    }
+
+    /// Longest tool description, in characters (cut at a sentence, marked ` …`).
+    pub fn description_budget(mut self, characters: usize) -> Self {
+        self.description_budget = characters.max(16);
+        self
+    }
+
+    /// Strict schemas (OpenAI Structured Outputs, Anthropic strict tool use). Tools
+    /// that cannot be strict are exported non-strict, with a warning saying why.
+    /// No effect for MCP and Gemini.
+    pub fn strict(mut self, on: bool) -> Self {
+        self.strict = on;
+        self
+    }
+
+    /// Deferred loading where the provider has it: Anthropic `defer_loading` tools
+    /// behind its tool-search tool; OpenAI namespaces of fewer than 10 functions
+    /// (grouped by tag) with `defer_loading` and `tool_search`. No effect for MCP
+    /// and Gemini.
+    pub fn defer_loading(mut self, on: bool) -> Self {
+        self.defer_loading = on;
+        self
+    }
+}
+
+/// Something an export had to give up on, for one tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// The catalog's tool name.
+    pub tool: String,
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {}", self.tool, self.message)
+    }
+}
+
+/// A catalog in one target's format.
+#[derive(Debug, Clone)]
+pub struct Export {
+    profile: Profile,
+    tools: Vec<Value>,
+    mapping: Mapping,
+    warnings: Vec<Warning>,
+}
+
+impl Export {
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The tool entries, catalog order (for OpenAI with deferred loading: namespaces
+    /// and the search tool; for Anthropic: the search tool first).
+    pub fn tools(&self) -> &[Value] {
+        &self.tools
+    }
+
+    /// Exported names and keys → the catalog's.
+    pub fn mapping(&self) -> &Mapping {
+        &self.mapping
+    }
+
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// What goes into the provider's request (or MCP's `tools/list` result):
+    /// `{"tools": [...]}`; for Gemini `{"tools": [{"functionDeclarations": [...]}]}`.
+    pub fn document(&self) -> Value {
+        match self.profile {
+            Profile::Gemini => json!({"tools": [{"functionDeclarations": self.tools}]}),
+            _ => json!({"tools": self.tools}),
+        }
+    }
+
+    /// [`Export::document`] plus `profile`, `mapping` and `warnings`: the artifact
+    /// `toolwright catalog --format` prints.
+    pub fn to_json(&self) -> Value {
+        let mut out = self.document();
+        out["profile"] = json!(self.profile.as_str());
+        out["mapping"] = serde_json::to_value(&self.mapping).unwrap_or(Value::Null);
+        out["warnings"] = self
+            .warnings
+            .iter()
+            .map(|w| json!({"tool": w.tool, "message": w.message}))
+            .collect();
+        out
+    }
+}
+
+impl Catalog {
+    /// The catalog in `profile`'s format, with its defaults.
+    pub fn export(&self, profile: Profile) -> Export {
+        self.export_with(&ExportOptions::new(profile))
+    }
+
+    /// The catalog exported as `options` say.
+    pub fn export_with(&self, options: &ExportOptions) -> Export {
+        let originals: Vec<&str> = self.tools().iter().map(|t| t.name.as_ref()).collect();
+        let exported = names::tool_names(&originals, options.name_budget);
+        let mut mapping = Mapping::default();
+        let mut warnings = Vec::new();
+        let mut entries = Vec::new();
+        for (tool, name) in self.tools().iter().zip(exported) {
+            let (entry, keys) = self.entry(tool, &name, options, &mut warnings);
+            mapping.insert(
+                name,
+                ToolMapping {
+                    tool: tool.name.to_string(),
+                    keys,
+                },
+            );
+            entries.push((tool, entry));
+        }
+        let tools = match (options.profile, options.defer_loading) {
+            (Profile::OpenAi, true) => namespaces(entries),
+            (Profile::Anthropic, true) => {
+                let mut out = vec![json!({
+                    "type": "tool_search_tool_bm25_20251119",
+                    "name": "tool_search_tool_bm25",
+                })];
+                out.extend(entries.into_iter().map(|(_, mut e)| {
+                    e["defer_loading"] = json!(true);
+                    e
+                }));
+                out
+            }
+            _ => entries.into_iter().map(|(_, e)| e).collect(),
+        };
+        Export {
+            profile: options.profile,
+            tools,
+            mapping,
+            warnings,
+        }
+    }
+
+    /// One tool's entry for the target, and its key renames.
+    fn entry(
+        &self,
+        tool: &Tool,
+        name: &str,
+        options: &ExportOptions,
+        warnings: &mut Vec<Warning>,
+    ) -> (Value, Keys) {
+        let input = self.input_schema_value(tool);
+        let dialect = |strict| match options.profile {
+            Profile::Mcp => Dialect::Mcp,
+            Profile::OpenAi => Dialect::OpenAi { strict },
+            Profile::Anthropic => Dialect::Anthropic { strict },
+            Profile::Gemini => Dialect::Gemini,
+        };
+        let strict_asked =
+            options.strict && matches!(options.profile, Profile::OpenAi | Profile::Anthropic);
+        let mut walked = schema::walk(&input, dialect(strict_asked), true, schema::INPUT_NODES);
+        let mut strict = strict_asked;
+        if strict_asked && !walked.blockers.is_empty() {
+            warnings.push(Warning {
+                tool: tool.name.to_string(),
+                message: format!("exported non-strict: {}", walked.blockers.join("; ")),
+            });
+            walked = schema::walk(&input, dialect(false), true, schema::INPUT_NODES);
+            strict = false;
+        }
+        let description = self.model_description(tool, options.description_budget);
+        let parameters = walked.schema;
+        let no_arguments = parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(Map::is_empty);
+        let entry = match options.profile {
+            Profile::Mcp => {
+                let mut e = json!({
+                    "name": name,
+                    "title": tool.title,
+                    "description": description,
+                    "inputSchema": parameters,
+                });
+                if let Some(output) = self.output_schema_value(tool) {
+                    let walked = schema::walk(&output, Dialect::Mcp, false, schema::OUTPUT_NODES);
+                    e["outputSchema"] = walked.schema;
+                }
+                let a = tool.annotations;
+                e["annotations"] = json!({
+                    "title": tool.title,
+                    "readOnlyHint": a.read_only,
+                    "destructiveHint": a.destructive,
+                    "idempotentHint": a.idempotent,
+                    "openWorldHint": a.open_world,
+                });
+                if let Some(meta) = &tool.meta
+                    && let Ok(meta) = serde_json::from_str::<Value>(meta)
+                {
+                    e["_meta"] = meta;
+                }
+                e
+            }
+            Profile::OpenAi => json!({
+                "type": "function",
+                "name": name,
+                "description": description,
+                "parameters": parameters,
+                "strict": strict,
+            }),
+            Profile::Anthropic => {
+                let mut e = json!({
+                    "name": name,
+                    "description": description,
+                    "input_schema": parameters,
+                });
+                if strict {
+                    e["strict"] = json!(true);
+                }
+                e
+            }
+            Profile::Gemini => {
+                let mut e = json!({"name": name, "description": description});
+                if !no_arguments {
+                    e["parameters"] = parameters;
+                }
+                e
+            }
+        };
+        (entry, walked.keys)
+    }
+
+    /// The tool's description cleaned for a model, within `budget` characters.
+    fn model_description(&self, tool: &Tool, budget: usize) -> String {
+        let base = docs_origin(tool);
+        let cleaned = text::clean(&tool.description, base.as_deref());
+        let cleaned = if cleaned.is_empty() {
+            tool.title.to_string()
+        } else {
+            cleaned
+        };
+        text::fit(&cleaned, budget)
+    }
+}
+
+/// The origin of the tool's documentation page (`externalDocs`), against which
+/// relative links in its description resolve.
+fn docs_origin(tool: &Tool) -> Option<String> {
+    let meta: Value = serde_json::from_str(tool.meta.as_deref()?).ok()?;
+    let url = meta
+        .pointer("/toolwright/native/externalDocs/url")?
+        .as_str()?;
+    let rest = url.strip_prefix("https://")?;
+    let host = rest.split('/').next()?;
+    Some(format!("https://{host}"))
+}
+
+/// The group a tool belongs to for OpenAI namespaces: its first tag, else its API.
+fn group(tool: &Tool) -> String {
+    let tag = tool.meta.as_deref().and_then(|m| {
+        let meta: Value = serde_json::from_str(m).ok()?;
+        meta.pointer("/toolwright/native/tags/0")?
+            .as_str()
+            .map(str::to_owned)
+    });
+    names::tool_name(&tag.unwrap_or_else(|| tool.operation.api.to_string())).to_ascii_lowercase()
+}
+
+/// OpenAI's advice: fewer than 10 functions per namespace.
+const NAMESPACE_SIZE: usize = 9;
+
+/// Functions grouped into namespaces (by tag, split into runs of at most
+/// [`NAMESPACE_SIZE`]), each function deferred, then the search tool.
+fn namespaces(entries: Vec<(&Tool, Value)>) -> Vec<Value> {
+    let mut groups: std::collections::BTreeMap<String, Vec<(&Tool, Value)>> = Default::default();
+    for (tool, entry) in entries {
+        groups.entry(group(tool)).or_default().push((tool, entry));
+    }
+    let mut out = Vec::new();
+    let mut taken = std::collections::BTreeSet::new();
+    for (group, members) in groups {
+        let chunks: Vec<_> = members.chunks(NAMESPACE_SIZE).map(<[_]>::to_vec).collect();
+        let several = chunks.len() > 1;
+        for (i, chunk) in chunks.into_iter().enumerate() {
+            let base = if several {
+                format!("{group}_{}", i + 1)
+            } else {
+                group.clone()
+            };
+            let mut name = names::shorten(&base, 64);
+            let mut n = 2;
+            while !taken.insert(name.clone()) {
+                name = names::shorten(&format!("{base}_{n}"), 64);
+                n += 1;
+            }
+            let titles: Vec<String> = chunk.iter().map(|(t, _)| t.title.to_string()).collect();
+            let description = text::fit(
+                &format!(
+                    "{} operations: {}.",
+                    group.replace('_', " "),
+                    titles.join("; ")
+                ),
+                300,
+            );
+            let tools: Vec<Value> = chunk
+                .into_iter()
+                .map(|(_, mut e)| {
+                    e["defer_loading"] = json!(true);
+                    e
+                })
+                .collect();
+            out.push(json!({
+                "type": "namespace",
+                "name": name,
+                "description": description,
+                "tools": tools,
+            }));
+        }
+    }
+    out.push(json!({"type": "tool_search"}));
+    out
+}
