@@ -240,8 +240,11 @@ pub(crate) fn build(
     let mut url = String::with_capacity(base_url.len() + path.len() + 32);
     url.push_str(base_url.trim_end_matches('/'));
     url.push_str(&path);
-    for (i, (k, v, reserved)) in query.iter().enumerate() {
-        url.push(if i == 0 { '?' } else { '&' });
+    // A path may carry a query of its own (`/alerts?lat={lat}`): the rest joins it.
+    let mut separator = if path.contains('?') { '&' } else { '?' };
+    for (k, v, reserved) in &query {
+        url.push(separator);
+        separator = '&';
         url.push_str(&encode(k));
         url.push('=');
         let set = if *reserved { RESERVED_KEPT } else { COMPONENT };

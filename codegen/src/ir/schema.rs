@@ -244,6 +244,10 @@ impl Schema {
                 }
                 None => {}
             }
+        } else if !self.required.is_empty() {
+            // `{required: [a]}` alone: a branch constraint on the enclosing object
+            // (`oneOf: [{required: [a]}, {required: [b]}]`), kept as such.
+            out.insert("required".into(), json!(self.required));
         }
         Value::Object(out)
     }

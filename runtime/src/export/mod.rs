@@ -138,6 +138,11 @@ impl ExportOptions {
         self.profile
     }
 
+    /// The longest tool name this export produces.
+    pub fn max_name_len(&self) -> usize {
+        self.name_budget
+    }
+
     /// Longest exported tool name (capped at the target's limit; at least 8).
     pub fn name_budget(mut self, characters: usize) -> Self {
         self.name_budget = characters.clamp(8, self.profile.name_limit());
@@ -255,8 +260,18 @@ impl Catalog {
         let mut mapping = Mapping::default();
         let mut warnings = Vec::new();
         let mut entries = Vec::new();
+        // Each API's definitions parsed once (a tool reaches hundreds in big APIs).
+        let definitions: std::collections::BTreeMap<&str, Definitions> = self
+            .apis()
+            .iter()
+            .map(|api| (api.name.as_ref(), Definitions::parse(&api.definitions)))
+            .collect();
+        let none = Definitions::default();
         for (tool, name) in self.tools().iter().zip(exported) {
-            let (entry, keys) = self.entry(tool, &name, options, &mut warnings);
+            let defs = definitions
+                .get(tool.operation.api.as_ref())
+                .unwrap_or(&none);
+            let (entry, keys) = self.entry(tool, &name, options, defs, &mut warnings);
             mapping.insert(
                 name,
                 ToolMapping {
@@ -295,9 +310,10 @@ impl Catalog {
         tool: &Tool,
         name: &str,
         options: &ExportOptions,
+        defs: &Definitions,
         warnings: &mut Vec<Warning>,
     ) -> (Value, Keys) {
-        let input = self.input_schema_value(tool);
+        let input = parse(&tool.input_schema);
         let dialect = |strict| match options.profile {
             Profile::Mcp => Dialect::Mcp,
             Profile::OpenAi => Dialect::OpenAi { strict },
@@ -306,14 +322,23 @@ impl Catalog {
         };
         let strict_asked =
             options.strict && matches!(options.profile, Profile::OpenAi | Profile::Anthropic);
-        let mut walked = schema::walk(&input, dialect(strict_asked), true, schema::INPUT_NODES);
+        let walk = |strict| {
+            schema::walk(
+                &input,
+                &defs.input,
+                dialect(strict),
+                true,
+                schema::INPUT_NODES,
+            )
+        };
+        let mut walked = walk(strict_asked);
         let mut strict = strict_asked;
         if strict_asked && !walked.blockers.is_empty() {
             warnings.push(Warning {
                 tool: tool.name.to_string(),
                 message: format!("exported non-strict: {}", walked.blockers.join("; ")),
             });
-            walked = schema::walk(&input, dialect(false), true, schema::INPUT_NODES);
+            walked = walk(false);
             strict = false;
         }
         let description = self.model_description(tool, options.description_budget);
@@ -330,8 +355,14 @@ impl Catalog {
                     "description": description,
                     "inputSchema": parameters,
                 });
-                if let Some(output) = self.output_schema_value(tool) {
-                    let walked = schema::walk(&output, Dialect::Mcp, false, schema::OUTPUT_NODES);
+                if let Some(output) = tool.output_schema.as_deref().map(parse) {
+                    let walked = schema::walk(
+                        &output,
+                        &defs.output,
+                        Dialect::Mcp,
+                        false,
+                        schema::OUTPUT_NODES,
+                    );
                     e["outputSchema"] = walked.schema;
                 }
                 let a = tool.annotations;
@@ -389,6 +420,30 @@ impl Catalog {
         };
         text::fit(&cleaned, budget)
     }
+}
+
+/// An API's definitions, parsed, by direction.
+#[derive(Debug, Default)]
+struct Definitions {
+    input: Map<String, Value>,
+    output: Map<String, Value>,
+}
+
+impl Definitions {
+    fn parse(definitions: &[crate::descriptor::Definition]) -> Self {
+        let mut out = Definitions::default();
+        for d in definitions {
+            out.input.insert(d.name.to_string(), parse(&d.input));
+            out.output.insert(d.name.to_string(), parse(&d.output));
+        }
+        out
+    }
+}
+
+/// Rendered schemas come from the generator; text that does not parse (a generator
+/// bug) exports as an unconstrained schema rather than failing the export.
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| json!({}))
 }
 
 /// The origin of the tool's documentation page (`externalDocs`), against which

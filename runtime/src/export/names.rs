@@ -175,6 +175,13 @@ fn match_case(long: &str, short: &str) -> String {
     }
 }
 
+/// Whether `word` is one of the abbreviations shortening uses (`org`, `repos`…).
+pub fn is_abbreviation(word: &str) -> bool {
+    ABBREVIATIONS
+        .iter()
+        .any(|(_, short)| short.eq_ignore_ascii_case(word))
+}
+
 /// 64-bit FNV-1a: stable across runs, platforms and releases (std's hasher is not).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {

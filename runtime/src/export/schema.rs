@@ -51,16 +51,25 @@ pub(crate) struct Walked {
     pub blockers: Vec<String>,
 }
 
-/// Walks `schema` (a root with its `$defs`) for `dialect`. `rename` turns property
-/// keys into provider-safe ones (inputs); outputs keep the API's keys.
-pub(crate) fn walk(schema: &Value, dialect: Dialect, rename: bool, node_budget: usize) -> Walked {
-    let defs = schema
+/// Walks `schema` for `dialect`; `#/$defs/<name>` resolves in the root's own
+/// `$defs`, then in `shared` (the API's definitions, parsed once per export).
+/// `rename` turns property keys into provider-safe ones (inputs); outputs keep the
+/// API's keys.
+pub(crate) fn walk(
+    schema: &Value,
+    shared: &Map<String, Value>,
+    dialect: Dialect,
+    rename: bool,
+    node_budget: usize,
+) -> Walked {
+    let local = schema
         .get("$defs")
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
     let mut walker = Walker {
-        defs: &defs,
+        local,
+        shared,
         dialect,
         rename,
         stack: Vec::new(),
@@ -70,7 +79,7 @@ pub(crate) fn walk(schema: &Value, dialect: Dialect, rename: bool, node_budget: 
         stats: Stats::default(),
     };
     let mut keys = Keys::default();
-    let mut root = walker.node(schema, &mut keys, 0, "arguments");
+    let mut root = walker.node(schema.clone(), &mut keys, 0, "arguments");
     if let Value::Object(map) = &mut root {
         map.remove("$defs");
         if rename && !map.contains_key("type") {
@@ -125,7 +134,8 @@ struct Stats {
 }
 
 struct Walker<'a> {
-    defs: &'a Map<String, Value>,
+    local: Map<String, Value>,
+    shared: &'a Map<String, Value>,
     dialect: Dialect,
     rename: bool,
     /// Definitions being inlined, outermost first: meeting one again is recursion.
@@ -144,6 +154,21 @@ impl Walker<'_> {
         )
     }
 
+    fn definition(&self, name: &str) -> Option<&Value> {
+        self.local.get(name).or_else(|| self.shared.get(name))
+    }
+
+    /// A property name as exported (sanitized when keys are renamed).
+    fn export_key(&self, name: &str) -> String {
+        if self.rename {
+            names::keys([name])
+                .remove(name)
+                .unwrap_or_else(|| name.to_owned())
+        } else {
+            name.to_owned()
+        }
+    }
+
     fn block(&mut self, why: String) {
         if self.strict() && !self.blockers.contains(&why) {
             self.blockers.push(why);
@@ -151,25 +176,28 @@ impl Walker<'_> {
     }
 
     /// One schema node; `keys` collects the renames of the object(s) it describes.
-    /// `depth` counts object levels; `at` names the node in warnings.
-    fn node(&mut self, schema: &Value, keys: &mut Keys, depth: usize, at: &str) -> Value {
+    /// `depth` counts object levels; `at` names the node in warnings. Takes the
+    /// schema by value: its parts move into the result instead of being copied at
+    /// every level.
+    fn node(&mut self, schema: Value, keys: &mut Keys, depth: usize, at: &str) -> Value {
         self.nodes += 1;
-        let Value::Object(input) = schema else {
+        let input = match schema {
+            Value::Object(input) => input,
             // `true` accepts anything, `false` nothing: both as plain schemas.
-            return if schema == &Value::Bool(false) {
-                json!({"description": "No value is accepted here.", "enum": []})
-            } else {
-                self.permissive(at, "any value")
-            };
+            Value::Bool(false) => {
+                return json!({"description": "No value is accepted here.", "enum": []});
+            }
+            _ => return self.permissive(at, "any value"),
         };
-        if let Some(name) = reference(input) {
+        if let Some(name) = reference(&input) {
             return self.inline(input, &name, keys, depth, at);
         }
-        let mut map = input.clone();
+        let mut map = input;
         if map.contains_key("allOf") {
             map = self.merge_all_of(map, at);
         }
         let mut notes: Vec<String> = Vec::new();
+        let mut prose = String::new();
         let mut out = Map::new();
         let mut object_here = false;
         // Keywords in a fixed order, so output is deterministic whatever the input order.
@@ -189,10 +217,7 @@ impl Walker<'_> {
                 }
                 "description" => {
                     if let Some(d) = value.as_str() {
-                        let d = text::clean(d, None);
-                        if !d.is_empty() {
-                            notes.insert(0, d);
-                        }
+                        prose = text::clean(d, None);
                     }
                 }
                 "type" => self.type_keyword(&value, &mut out, &mut notes),
@@ -208,15 +233,15 @@ impl Walker<'_> {
                     };
                     self.stats.depth = self.stats.depth.max(depth + 1);
                     let mut walked = Map::new();
-                    for (original, sub) in &props {
-                        let exported = renames[original].clone();
+                    for (original, sub) in props {
+                        let exported = renames[&original].clone();
                         self.stats.properties += 1;
                         self.stats.characters += exported.len();
                         let mut child = Keys::default();
                         let node =
                             self.node(sub, &mut child, depth + 1, &format!("{at}.{original}"));
-                        if exported != *original {
-                            keys.renamed.insert(exported.clone(), original.clone());
+                        if exported != original {
+                            keys.renamed.insert(exported.clone(), original);
                         }
                         keys.nest(&exported, child);
                         walked.insert(exported, node);
@@ -233,19 +258,20 @@ impl Walker<'_> {
                 }
                 "items" => {
                     let mut child = Keys::default();
-                    let node = self.node(&value, &mut child, depth, &format!("{at}[]"));
+                    let node = self.node(value, &mut child, depth, &format!("{at}[]"));
                     keys.set_items(child);
                     out.insert(key, node);
                 }
                 "prefixItems" => {
                     if self.dialect == Dialect::Mcp {
                         let mut child = Keys::default();
-                        let items: Vec<Value> = value
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(|v| self.node(v, &mut child, depth, at))
-                            .collect();
+                        let items: Vec<Value> = match value {
+                            Value::Array(items) => items
+                                .into_iter()
+                                .map(|v| self.node(v, &mut child, depth, at))
+                                .collect(),
+                            _ => Vec::new(),
+                        };
                         out.insert(key, Value::Array(items));
                     } else {
                         self.block(format!("`{at}` is a tuple"));
@@ -254,22 +280,44 @@ impl Walker<'_> {
                 }
                 "additionalProperties" => {
                     object_here = true;
-                    self.additional(&value, &mut out, &mut notes, keys, depth, at);
+                    self.additional(value, &mut out, &mut notes, keys, depth, at);
                 }
                 "anyOf" | "oneOf" => {
+                    let branches = value.as_array().map_or(&[][..], Vec::as_slice);
                     // A branch that accepts anything makes the union no constraint.
-                    if value
-                        .as_array()
-                        .is_some_and(|b| b.iter().any(|v| v == &json!({})))
-                    {
+                    if branches.iter().any(|v| v == &json!({})) {
                         continue;
                     }
-                    let branches: Vec<Value> = value
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .map(|v| self.node(v, keys, depth, at))
-                        .collect();
+                    // `oneOf: [{required: [a]}, {required: [b]}]`: which arguments go
+                    // together, said in words where the target has no such schema.
+                    if self.dialect != Dialect::Mcp
+                        && let Some(sets) = required_sets(branches)
+                    {
+                        let sets: Vec<String> = sets
+                            .iter()
+                            .map(|set| {
+                                let names: Vec<String> = set
+                                    .iter()
+                                    .map(|n| format!("`{}`", self.export_key(n)))
+                                    .collect();
+                                names.join(" + ")
+                            })
+                            .collect();
+                        let how = if key == "oneOf" {
+                            "exactly one"
+                        } else {
+                            "at least one"
+                        };
+                        notes.push(format!("Give {how} of: {}.", sets.join(", ")));
+                        continue;
+                    }
+                    let branches: Vec<Value> = match value {
+                        Value::Array(list) => list
+                            .into_iter()
+                            .map(|v| self.node(v, keys, depth, at))
+                            .collect(),
+                        _ => Vec::new(),
+                    };
                     let native = key == "anyOf" || self.dialect == Dialect::Mcp;
                     if !native {
                         notes.push("Exactly one of these alternatives.".into());
@@ -353,8 +401,7 @@ impl Walker<'_> {
         {
             self.block(format!("`{at}` accepts any JSON value"));
         }
-        if !notes.is_empty() {
-            let text = text::fit(&notes.join(" "), PROPERTY_DESCRIPTION_BUDGET);
+        if let Some(text) = describe(&prose, &notes) {
             out.insert("description".into(), json!(text));
         }
         Value::Object(out)
@@ -362,7 +409,7 @@ impl Walker<'_> {
 
     fn inline(
         &mut self,
-        input: &Map<String, Value>,
+        input: Map<String, Value>,
         name: &str,
         keys: &mut Keys,
         depth: usize,
@@ -385,12 +432,12 @@ impl Walker<'_> {
             );
             return self.permissive(at, &why);
         }
-        let Some(target) = self.defs.get(name) else {
+        let Some(target) = self.definition(name).cloned() else {
             return self.permissive(at, &format!("`{name}` (not described)"));
         };
         // Siblings of `$ref` (a description, a default) refine the target.
         let mut merged = match target {
-            Value::Object(t) => t.clone(),
+            Value::Object(t) => t,
             other => {
                 let mut m = Map::new();
                 m.insert("allOf".into(), json!([other]));
@@ -399,11 +446,11 @@ impl Walker<'_> {
         };
         for (k, v) in input {
             if k != "$ref" {
-                merged.insert(k.clone(), v.clone());
+                merged.insert(k, v);
             }
         }
         self.stack.push(name.to_owned());
-        let out = self.node(&Value::Object(merged), keys, depth, at);
+        let out = self.node(Value::Object(merged), keys, depth, at);
         self.stack.pop();
         out
     }
@@ -493,7 +540,7 @@ impl Walker<'_> {
                 "minItems" => matches!(value.as_u64(), Some(0 | 1)),
                 "pattern" => value
                     .as_str()
-                    .is_some_and(|p| !p.contains("(?") && !has_backreference(p)),
+                    .is_some_and(|p| !has_lookaround(p) && !has_backreference(p)),
                 _ => false,
             },
             Dialect::Gemini => {
@@ -564,14 +611,14 @@ impl Walker<'_> {
 
     fn additional(
         &mut self,
-        value: &Value,
+        value: Value,
         out: &mut Map<String, Value>,
         notes: &mut Vec<String>,
         keys: &mut Keys,
         depth: usize,
         at: &str,
     ) {
-        if value == &Value::Bool(false) {
+        if value == Value::Bool(false) {
             if self.dialect != Dialect::Gemini {
                 out.insert("additionalProperties".into(), json!(false));
             }
@@ -580,7 +627,11 @@ impl Walker<'_> {
         if self.strict() {
             self.block(format!("`{at}` takes keys of its own choosing (a map)"));
         }
-        let described = if value == &Value::Bool(true) || value == &json!({}) {
+        let described = if value == Value::Bool(true) || value == json!({}) {
+            if self.dialect != Dialect::Gemini {
+                out.insert("additionalProperties".into(), value);
+                return;
+            }
             "Any other keys are allowed.".to_owned()
         } else {
             let mut child = Keys::default();
@@ -596,11 +647,7 @@ impl Walker<'_> {
                 return;
             }
         };
-        if self.dialect == Dialect::Gemini {
-            notes.push(described);
-        } else {
-            out.insert("additionalProperties".into(), value.clone());
-        }
+        notes.push(described);
     }
 
     /// Required lists in exported names; strict targets close every object, list
@@ -731,7 +778,7 @@ impl Walker<'_> {
                 // Recursion through `allOf`: described, not followed.
                 return json!({});
             }
-            let Some(target) = self.defs.get(&name) else {
+            let Some(target) = self.definition(&name) else {
                 return json!({});
             };
             let mut merged = target.as_object().cloned().unwrap_or_default();
@@ -745,6 +792,45 @@ impl Walker<'_> {
         }
         current
     }
+}
+
+/// A node's description: the source's prose within the budget, then the notes on
+/// constraints the target could not take — those in full, as the model needs them
+/// to make a valid call (the prose gives way first).
+fn describe(prose: &str, notes: &[String]) -> Option<String> {
+    let notes = notes.join(" ");
+    let room = PROPERTY_DESCRIPTION_BUDGET.saturating_sub(notes.chars().count() + 1);
+    let prose = if room >= 40 || notes.is_empty() {
+        text::fit(prose, room.max(40))
+    } else {
+        String::new()
+    };
+    let text = match (prose.is_empty(), notes.is_empty()) {
+        (true, true) => return None,
+        (false, true) => prose,
+        (true, false) => notes,
+        (false, false) => format!("{prose} {notes}"),
+    };
+    Some(text)
+}
+
+/// The property sets of branches that only say which properties are required.
+fn required_sets(branches: &[Value]) -> Option<Vec<Vec<String>>> {
+    branches
+        .iter()
+        .map(|b| {
+            let map = b.as_object()?;
+            let only_required = map.keys().all(|k| k == "required" || k == "description");
+            let names = map.get("required")?.as_array()?;
+            only_required.then(|| {
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+        })
+        .collect()
 }
 
 /// `#/$defs/<name>` of a node, if it is a reference.
@@ -810,6 +896,12 @@ fn make_nullable(schema: &mut Value) -> bool {
         return true;
     }
     false
+}
+
+fn has_lookaround(pattern: &str) -> bool {
+    ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|l| pattern.contains(l))
 }
 
 fn has_backreference(pattern: &str) -> bool {

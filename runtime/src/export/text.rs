@@ -33,42 +33,76 @@ static SPACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t]+").expect("
 /// `text` as a model should read it. Relative links resolve against `base` (an origin
 /// such as `https://docs.github.com`) or lose their target.
 pub fn clean(text: &str, base: Option<&str>) -> String {
-    let text = COMMENT.replace_all(text, "");
-    let text = ALERT.replace_all(&text, |c: &regex_lite::Captures<'_>| {
-        let kind = &c[2];
-        format!("{}{}: ", &kind[..1], kind[1..].to_ascii_lowercase())
-    });
-    let text = SEE_ALSO.replace_all(&text, "$1");
-    let text = TAG.replace_all(&text, |c: &regex_lite::Captures<'_>| {
-        match c[1].to_ascii_lowercase().as_str() {
-            "br" | "p" | "div" | "li" | "tr" | "hr" | "ul" | "ol" | "table" => "\n".to_owned(),
-            "code" | "tt" | "kbd" => "`".to_owned(),
-            _ => String::new(),
+    use std::borrow::Cow;
+    // Each pattern runs only where its trigger occurs: most descriptions are plain
+    // prose, and matching every property's description was most of an export's time.
+    let mut text = Cow::Borrowed(text);
+    let mut apply = |trigger: &dyn Fn(&str) -> bool, f: &dyn Fn(&str) -> Option<String>| {
+        if trigger(&text)
+            && let Some(changed) = f(&text)
+        {
+            text = Cow::Owned(changed);
         }
+    };
+    let owned = |c: Cow<'_, str>| match c {
+        Cow::Owned(s) => Some(s),
+        Cow::Borrowed(_) => None,
+    };
+    apply(&|t| t.contains("<!--"), &|t| {
+        owned(COMMENT.replace_all(t, ""))
     });
-    let text = LINK.replace_all(&text, |c: &regex_lite::Captures<'_>| {
-        let (label, target) = (&c[1], &c[2]);
-        if target.starts_with("https://") || target.starts_with("http://") {
-            format!("[{label}]({target})")
-        } else if let (Some(base), true) = (base, target.starts_with('/')) {
-            format!("[{label}]({}{target})", base.trim_end_matches('/'))
-        } else {
-            label.to_owned()
-        }
+    apply(&|t| t.contains("[!"), &|t| {
+        owned(ALERT.replace_all(t, |c: &regex_lite::Captures<'_>| {
+            let kind = &c[2];
+            format!("{}{}: ", &kind[..1], kind[1..].to_ascii_lowercase())
+        }))
     });
-    let text = QUOTE.replace_all(&text, "");
-    let text = text
-        .replace("&nbsp;", " ")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\"")
-        .replace("&#39;", "'")
-        .replace("&apos;", "'")
-        .replace("&amp;", "&");
-    let text = SPACES.replace_all(&text, " ");
+    apply(&|t| t.contains("]("), &|t| {
+        owned(SEE_ALSO.replace_all(t, "$1"))
+    });
+    apply(&|t| t.contains('<'), &|t| {
+        owned(TAG.replace_all(t, |c: &regex_lite::Captures<'_>| {
+            match c[1].to_ascii_lowercase().as_str() {
+                "br" | "p" | "div" | "li" | "tr" | "hr" | "ul" | "ol" | "table" => "\n".to_owned(),
+                "code" | "tt" | "kbd" => "`".to_owned(),
+                _ => String::new(),
+            }
+        }))
+    });
+    apply(&|t| t.contains("]("), &|t| {
+        owned(LINK.replace_all(t, |c: &regex_lite::Captures<'_>| {
+            let (label, target) = (&c[1], &c[2]);
+            if target.starts_with("https://") || target.starts_with("http://") {
+                format!("[{label}]({target})")
+            } else if let (Some(base), true) = (base, target.starts_with('/')) {
+                format!("[{label}]({}{target})", base.trim_end_matches('/'))
+            } else {
+                label.to_owned()
+            }
+        }))
+    });
+    apply(&|t| t.contains('>'), &|t| owned(QUOTE.replace_all(t, "")));
+    apply(&|t| t.contains('&'), &|t| {
+        Some(
+            t.replace("&nbsp;", " ")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&apos;", "'")
+                .replace("&amp;", "&"),
+        )
+    });
+    apply(&|t| t.contains("  ") || t.contains('\t'), &|t| {
+        owned(SPACES.replace_all(t, " "))
+    });
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let text = lines.join("\n");
-    BLANKS.replace_all(&text, "\n\n").trim().to_owned()
+    if text.contains("\n\n\n") {
+        BLANKS.replace_all(&text, "\n\n").trim().to_owned()
+    } else {
+        text.trim().to_owned()
+    }
 }
 
 /// `text` within `budget` characters: cut after the last whole sentence that fits
@@ -79,7 +113,7 @@ pub fn fit(text: &str, budget: usize) -> String {
     }
     let limit = text
         .char_indices()
-        .nth(budget.saturating_sub(1))
+        .nth(budget.saturating_sub(2))
         .map_or(text.len(), |(i, _)| i);
     let head = &text[..limit];
     let sentence = head

@@ -295,7 +295,10 @@ fn operation(
             Method::Delete => Crude::Delete,
         },
         method,
-        path: path.to_owned(),
+        // `/assetservers#name`: a fragment tells apart operations that share a path
+        // (AWS and OSIsoft do this); it is never sent, so the request goes to the
+        // path before it (with it, the query would land in the fragment).
+        path: path.split('#').next().unwrap_or(path).to_owned(),
         description: (!description.is_empty()).then_some(description),
         params,
         body: body.encoding,

@@ -208,6 +208,20 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
             s.nullable = true;
         }
     }
+    if s.ty == SchemaType::Array
+        && !s.enum_values.is_empty()
+        && !s.enum_values.iter().all(Value::is_array)
+    {
+        // Swagger-era documents put the items' enum on the array: no array equals a
+        // string, so kept as is it would refuse every call. It belongs to the items.
+        doc.warn(
+            codes::SCHEMA,
+            &format!("{pointer}/enum"),
+            "`enum` on an array lists item values; it is applied to the items",
+            "move `enum` into `items`",
+        );
+        s.enum_values.clear();
+    }
     bounds(object, &mut s);
     if let Some(example) = object.get("example") {
         s.extensions.insert("examples".into(), json!([example]));
@@ -308,8 +322,20 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
                     ..only
                 };
             } else {
+                let overlapping = exclusive && overlap(&variants);
+                if overlapping {
+                    // `oneOf: [{type: string, format: binary}, {type: string, format: uri}]`:
+                    // formats are annotations, so every string matches both and
+                    // "exactly one" would refuse every call.
+                    doc.warn(
+                        codes::SCHEMA,
+                        &format!("{pointer}/oneOf"),
+                        "`oneOf` alternatives differ only in `format` or wording, so a value matches several; they are checked as `anyOf`",
+                        "tell them apart with `type`, `enum`, `const`, `pattern` or `required`, or write `anyOf`",
+                    );
+                }
                 s.variants = variants;
-                s.exclusive_variants = exclusive;
+                s.exclusive_variants = exclusive && !overlapping;
             }
         }
     }
@@ -323,6 +349,31 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
     }
     check_values(doc, &s, pointer);
     s
+}
+
+/// Whether two alternatives accept the same values: the same primitive type with
+/// nothing but annotations (`format`, descriptions) to tell them apart.
+fn overlap(variants: &[Schema]) -> bool {
+    let plain = |v: &Schema| {
+        matches!(
+            v.ty,
+            SchemaType::String | SchemaType::Integer | SchemaType::Number | SchemaType::Boolean
+        ) && v.enum_values.is_empty()
+            && v.pattern.is_none()
+            && v.minimum.is_none()
+            && v.maximum.is_none()
+            && v.reference.is_none()
+            && v.variants.is_empty()
+            && v.extensions
+                .keys()
+                .all(|k| k == "examples" || k == "contentMediaType")
+            && !v.nullable
+    };
+    variants.iter().enumerate().any(|(i, a)| {
+        variants[i + 1..]
+            .iter()
+            .any(|b| plain(a) && plain(b) && a.ty == b.ty)
+    })
 }
 
 fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
