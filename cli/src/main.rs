@@ -75,17 +75,12 @@ enum Command {
         /// Send API's requests to URL instead of its default base URL.
         #[arg(long = "base-url", value_name = "API=URL", value_parser = api_url)]
         base_urls: Vec<(String, String)>,
-        /// Tools per `tools/list` page.
-        #[arg(long, value_name = "N", default_value_t = 100)]
-        page_size: usize,
         /// Serve streamable HTTP on ADDR (e.g. 127.0.0.1:8080, endpoint `/mcp`)
         /// instead of stdio.
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
-        /// Characters of JSON a call result may take (longer arrays are cut, with a
-        /// note); about 25,000 tokens by default.
-        #[arg(long, value_name = "CHARS", default_value_t = 100_000)]
-        result_budget: usize,
+        #[command(flatten)]
+        options: ServeOptions,
     },
     /// Call one tool with JSON arguments, interpreting the inputs without compiling.
     #[command(after_help = AFTER_HELP)]
@@ -102,6 +97,24 @@ enum Command {
         #[arg(long = "base-url", value_name = "API=URL", value_parser = api_url)]
         base_urls: Vec<(String, String)>,
     },
+}
+
+#[derive(Debug, ClapArgs)]
+struct ServeOptions {
+    /// Tools per `tools/list` page.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    page_size: usize,
+    /// Characters of JSON a call result may take (longer arrays are cut, with a
+    /// note); about 25,000 tokens by default.
+    #[arg(long, value_name = "CHARS", default_value_t = 100_000)]
+    result_budget: usize,
+    /// How often a call that asked for progress reports it is still running.
+    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    progress_interval: u64,
+    /// Leave room in tool names for a prefix the client adds (Claude Code's
+    /// `mcp__<server>__`); names are 48 characters at most by default.
+    #[arg(long, value_name = "PREFIX")]
+    client_prefix: Option<String>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -208,16 +221,9 @@ fn main() -> ExitCode {
         Command::Serve {
             inputs,
             base_urls,
-            page_size,
             http,
-            result_budget,
-        } => serve(
-            &inputs,
-            &base_urls,
-            (page_size, result_budget),
-            http,
-            styled,
-        ),
+            options,
+        } => serve(&inputs, &base_urls, &options, http, styled),
     }
 }
 
@@ -237,7 +243,7 @@ fn executor(
 fn serve(
     inputs: &Inputs,
     base_urls: &[(String, String)],
-    (page_size, result_budget): (usize, usize),
+    options: &ServeOptions,
     http: Option<std::net::SocketAddr>,
     styled: bool,
 ) -> ExitCode {
@@ -253,9 +259,15 @@ fn serve(
         // Edits are picked up on both transports; only stdio can tell the client
         // (streamable HTTP here opens no stream for server messages), so HTTP clients
         // are just told not to cache the list.
+        let mut export = toolwright::ExportOptions::new(toolwright::Profile::Mcp);
+        if let Some(prefix) = &options.client_prefix {
+            export = export.client_prefix(prefix);
+        }
         let server = toolwright::serve::mcp::Server::new(executor)
-            .page_size(page_size)
-            .result_budget(result_budget)
+            .export(export)
+            .page_size(options.page_size)
+            .result_budget(options.result_budget)
+            .progress_interval(std::time::Duration::from_millis(options.progress_interval))
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
         watch_inputs(inputs, &analysis, base_urls, &server, styled);

@@ -50,13 +50,18 @@ impl Drop for HttpServe {
 }
 
 fn serve_http(api: &Server) -> HttpServe {
+    serve_http_with(&serve_args(api))
+}
+
+/// `toolwright serve ARGS --http` on a free loopback port.
+fn serve_http_with(args: &[String]) -> HttpServe {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
     let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
-        .args(serve_args(api))
+        .args(args)
         .args(["--http", &format!("127.0.0.1:{port}")])
         .current_dir(root())
         .env("TRACKER_TOKEN", "t0ken")
@@ -301,4 +306,52 @@ fn long_results_are_cut_to_the_budget_with_a_note() {
             "The result was cut to fit 2000 characters: `result` to {kept} of 300 items; ask for less with `cursor`."
         )
     );
+}
+
+/// A slow call reports progress to a client that asked for it (the client passes a
+/// progress callback, so its request carries a `progressToken`): over stdio as
+/// notifications before the answer, over HTTP as an SSE response that streams them.
+#[test]
+fn slow_calls_report_progress_over_both_transports() {
+    let api = Server::start(|req| {
+        std::thread::sleep(std::time::Duration::from_millis(900));
+        match req.path() {
+            "/api/v1/projects/web/issues/7" => {
+                Response::json(200, &json!({"number": 7, "title": "Slow", "state": "open"}))
+            }
+            _ => Response::json(404, &json!({"message": "issue not found"})),
+        }
+    });
+    let calls = json!([["get_issue", {"project": "web", "number": 7}]]);
+    let mut args = serve_args(&api);
+    args.extend(["--progress-interval".into(), "200".into()]);
+    let http = serve_http_with(&args);
+    for (mode, url) in [
+        ("legacy", None),
+        ("auto", None),
+        ("legacy", Some(http.1.as_str())),
+    ] {
+        let mut client_args = os(&["--mode", mode, "--calls", &calls.to_string()]);
+        match url {
+            Some(url) => client_args.extend(os(&["--url", url])),
+            None => {
+                client_args.extend(os(&["--", env!("CARGO_BIN_EXE_toolwright")]));
+                client_args.extend(args.iter().map(Into::into));
+            }
+        }
+        let out = client(&client_args);
+        assert_eq!(out["calls"][0]["isError"], false, "{mode} {url:?}: {out}");
+        let progress = out["progress"][0].as_array().unwrap();
+        // One at the start, then one per 200 ms of a 900 ms wait.
+        assert!(progress.len() >= 3, "{mode} {url:?}: {progress:?}");
+        assert_eq!(
+            progress[0][1],
+            "calling GET /projects/{project}/issues/{number}"
+        );
+        let counts: Vec<f64> = progress.iter().map(|p| p[0].as_f64().unwrap()).collect();
+        assert!(
+            counts.windows(2).all(|w| w[0] < w[1]),
+            "increasing: {counts:?}"
+        );
+    }
 }

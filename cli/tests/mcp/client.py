@@ -4,7 +4,8 @@ usage: client.py --mode legacy|auto --calls JSON [--edit FROM TO] (--url URL | -
 --edit: after the first listing, copy FROM over TO, wait for the server's
 `notifications/tools/list_changed`, and list again (printed as "relisted").
 --calls is a JSON list of [tool, arguments]. Prints one JSON object:
-{"protocolVersion", "serverInfo", "pages", "tools", "calls": [result...]}.
+{"protocolVersion", "serverInfo", "pages", "tools", "calls": [result...],
+"progress": [[[progress, message]...] per call]} (each call asks for progress).
 Every page of `tools/list` is followed; the client library itself validates each
 `structuredContent` against the tool's `outputSchema` (and raises if it does not fit).
 """
@@ -43,8 +44,16 @@ async def session(ns):
                 break
         out["pages"] = pages
         out["tools"] = tools
+        out["progress"] = []
         for name, arguments in json.loads(ns.calls):
-            out["calls"].append(dump(await c.call_tool(name, arguments)))
+            seen = []
+
+            async def on_progress(progress, total, message, seen=seen):
+                seen.append([progress, message])
+
+            result = await c.call_tool(name, arguments, progress_callback=on_progress)
+            out["calls"].append(dump(result))
+            out["progress"].append(seen)
         if ns.edit:
             source, target = ns.edit
             with open(source) as f, open(target, "w") as t:

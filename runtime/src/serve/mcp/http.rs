@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode, header};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Limited};
 use serde_json::Value;
 
 use super::{MODERN_VERSION, PROTOCOL_VERSIONS, Server, codes, error};
@@ -58,7 +58,7 @@ impl Http {
     }
 
     /// Answers one HTTP request to the endpoint.
-    pub async fn handle<B>(&self, request: Request<B>) -> Response<Full<Bytes>>
+    pub async fn handle<B>(&self, request: Request<B>) -> Response<Body>
     where
         B: http_body::Body + Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -108,11 +108,17 @@ impl Http {
         }
     }
 
-    async fn post<B>(&self, request: Request<B>, session: Option<String>) -> Response<Full<Bytes>>
+    async fn post<B>(&self, request: Request<B>, session: Option<String>) -> Response<Body>
     where
         B: http_body::Body + Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
+        let accepts_event_stream = request
+            .headers()
+            .get_all(header::ACCEPT)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .any(|v| v.contains("text/event-stream"));
         let body = match Limited::new(request.into_body(), MAX_BODY).collect().await {
             Ok(body) => body.to_bytes(),
             Err(e) => {
@@ -167,10 +173,58 @@ impl Http {
                 }
             }
         };
+        // A call that asks for progress, from a client that takes event streams:
+        // answered as SSE, the progress notifications first, as they happen.
+        let streams = accepts_event_stream
+            && method == Some("tools/call")
+            && message.pointer("/params/_meta/progressToken").is_some();
+        if streams {
+            return self.stream(message, issued);
+        }
         match self.server.respond(message).await {
             Some(answer) => json(StatusCode::OK, answer, issued),
             None => plain(StatusCode::ACCEPTED, ""),
         }
+    }
+
+    /// The answer to `message` as `text/event-stream`: each notification the call
+    /// sends, then the response, each one `message` event; the stream then ends.
+    fn stream(&self, message: Value, session: Option<String>) -> Response<Body> {
+        let (events, body) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
+        // Notifications and then the answer go through one channel, so they reach
+        // the client in the order they were sent.
+        let (messages, mut queued) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let server = self.server.clone();
+        tokio::spawn(async move {
+            let answer = server
+                .respond_notifying(message, Some(messages.clone()))
+                .await;
+            if let Some(answer) = answer {
+                let _ = messages.send(answer);
+            }
+        });
+        tokio::spawn(async move {
+            while let Some(json) = queued.recv().await {
+                let event = Bytes::from(format!("event: message\ndata: {json}\n\n"));
+                if events.send(event).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut response = Response::new(Body::stream(body));
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            header::HeaderValue::from_static("text/event-stream"),
+        );
+        headers.insert(
+            header::CACHE_CONTROL,
+            header::HeaderValue::from_static("no-cache"),
+        );
+        if let Some(id) = session.and_then(|id| header::HeaderValue::from_str(&id).ok()) {
+            headers.insert("mcp-session-id", id);
+        }
+        response
     }
 
     /// A standalone server on `addr` (loopback unless told otherwise), until the
@@ -235,8 +289,8 @@ fn new_session_id() -> String {
     out
 }
 
-fn plain(status: StatusCode, text: &str) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(text.to_owned())));
+fn plain(status: StatusCode, text: &str) -> Response<Body> {
+    let mut response = Response::new(Body::full(text.to_owned()));
     *response.status_mut() = status;
     if !text.is_empty() {
         response.headers_mut().insert(
@@ -247,8 +301,8 @@ fn plain(status: StatusCode, text: &str) -> Response<Full<Bytes>> {
     response
 }
 
-fn json(status: StatusCode, text: String, session: Option<String>) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(text)));
+fn json(status: StatusCode, text: String, session: Option<String>) -> Response<Body> {
+    let mut response = Response::new(Body::full(text));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(
@@ -261,6 +315,50 @@ fn json(status: StatusCode, text: String, session: Option<String>) -> Response<F
     response
 }
 
+/// A response body: whole (JSON, text) or streamed (SSE), as hyper sends it.
+#[derive(Debug)]
+pub struct Body(BodyKind);
+
+#[derive(Debug)]
+enum BodyKind {
+    Full(Option<Bytes>),
+    Stream(tokio::sync::mpsc::UnboundedReceiver<Bytes>),
+}
+
+impl Body {
+    fn full(text: String) -> Body {
+        Body(BodyKind::Full(Some(Bytes::from(text))))
+    }
+
+    fn stream(chunks: tokio::sync::mpsc::UnboundedReceiver<Bytes>) -> Body {
+        Body(BodyKind::Stream(chunks))
+    }
+}
+
+impl http_body::Body for Body {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+        use std::task::Poll;
+        match &mut self.0 {
+            BodyKind::Full(bytes) => {
+                Poll::Ready(bytes.take().map(|b| Ok(http_body::Frame::data(b))))
+            }
+            BodyKind::Stream(chunks) => chunks
+                .poll_recv(cx)
+                .map(|chunk| chunk.map(|b| Ok(http_body::Frame::data(b)))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(&self.0, BodyKind::Full(None))
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -270,6 +368,7 @@ mod tests {
     use super::*;
     use crate::catalog::Catalog;
     use crate::executor::Executor;
+    use http_body_util::Full;
     use serde_json::json;
 
     fn endpoint() -> Http {
@@ -288,7 +387,8 @@ mod tests {
             .unwrap()
     }
 
-    async fn text(response: Response<Full<Bytes>>) -> String {
+    async fn text(response: Response<Body>) -> String {
+        // Collected whole: a streamed (SSE) body ends when the call's answer is sent.
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         String::from_utf8_lossy(&bytes).into_owned()
     }

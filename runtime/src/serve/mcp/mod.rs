@@ -25,10 +25,11 @@
 mod budget;
 #[cfg(feature = "mcp-http")]
 mod http;
+mod progress;
 mod stdio;
 
 #[cfg(feature = "mcp-http")]
-pub use http::Http;
+pub use http::{Body, Http};
 
 use serde_json::{Map, Value, json};
 
@@ -79,6 +80,8 @@ pub struct Server {
     name: String,
     version: String,
     page_size: usize,
+    /// How often a call with a `progressToken` reports that it is still running.
+    progress_every: std::time::Duration,
 }
 
 impl Server {
@@ -95,7 +98,16 @@ impl Server {
             name: "toolwright".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             page_size: 100,
+            progress_every: std::time::Duration::from_secs(1),
         }
+    }
+
+    /// How often a call whose request carries a `progressToken` sends
+    /// `notifications/progress` while it waits for the API (default every second;
+    /// the first is sent when the call starts).
+    pub fn progress_interval(mut self, every: std::time::Duration) -> Self {
+        self.progress_every = every.max(std::time::Duration::from_millis(10));
+        self
     }
 
     /// The name and version clients see in `serverInfo`.
@@ -189,13 +201,29 @@ impl Server {
     /// transports send): `tools/list` pages are put together from tool entries
     /// rendered once, not re-serialized per request.
     pub async fn respond(&self, message: Value) -> Option<String> {
-        self.answer(message).await.map(|answer| match answer {
-            Answer::Value(v) => v.to_string(),
-            Answer::Text(t) => t,
-        })
+        self.respond_notifying(message, None).await
     }
 
-    async fn answer(&self, message: Value) -> Option<Answer> {
+    /// [`Server::respond`], sending `notifications/progress` (JSON text) to `notify`
+    /// while a `tools/call` that carries a `progressToken` runs.
+    pub(crate) async fn respond_notifying(
+        &self,
+        message: Value,
+        notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    ) -> Option<String> {
+        self.answer(message, notify)
+            .await
+            .map(|answer| match answer {
+                Answer::Value(v) => v.to_string(),
+                Answer::Text(t) => t,
+            })
+    }
+
+    async fn answer(
+        &self,
+        message: Value,
+        notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    ) -> Option<Answer> {
         let Value::Object(message) = message else {
             let why = if message.is_array() {
                 "batches are not supported by MCP 2025-06-18 and later; send one message at a time"
@@ -253,7 +281,7 @@ impl Server {
             "server/discover" => Ok(self.discover()),
             "initialize" => Ok(self.initialize(&params)),
             "ping" => Ok(json!({})),
-            "tools/call" => self.call(&params).await,
+            "tools/call" => self.call(&params, notify).await,
             other => Err((
                 codes::METHOD_NOT_FOUND,
                 format!("method `{other}` is not supported by this server"),
@@ -373,7 +401,11 @@ impl Server {
         Ok(text)
     }
 
-    async fn call(&self, params: &Value) -> Result<Value, (i64, String)> {
+    async fn call(
+        &self,
+        params: &Value,
+        notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    ) -> Result<Value, (i64, String)> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
         };
@@ -393,27 +425,31 @@ impl Server {
             ));
         };
         let structured = tool.output_schema.is_some();
-        Ok(
-            match executor
-                .call_exported(&listing.mapping, name, arguments)
-                .await
-            {
-                Ok(mut value) => {
-                    let schema = listing.inputs.get(name).cloned().unwrap_or_default();
-                    let note = budget::fit(&mut value, self.result_budget, &schema);
-                    let mut content = vec![json!({"type": "text", "text": value.to_string()})];
-                    if let Some(note) = note {
-                        content.push(json!({"type": "text", "text": note}));
-                    }
-                    let mut result = json!({"content": content, "isError": false});
-                    if structured && value.is_object() {
-                        result["structuredContent"] = value;
-                    }
-                    result
+        let call = executor.call_exported(&listing.mapping, name, arguments);
+        let token = params.pointer("/_meta/progressToken").cloned();
+        let outcome = match (token, notify) {
+            (Some(token), Some(notify)) => {
+                let what = format!("{} {}", tool.operation.method.as_str(), tool.operation.path);
+                progress::while_running(call, &token, &what, self.progress_every, &notify).await
+            }
+            _ => call.await,
+        };
+        Ok(match outcome {
+            Ok(mut value) => {
+                let schema = listing.inputs.get(name).cloned().unwrap_or_default();
+                let note = budget::fit(&mut value, self.result_budget, &schema);
+                let mut content = vec![json!({"type": "text", "text": value.to_string()})];
+                if let Some(note) = note {
+                    content.push(json!({"type": "text", "text": note}));
                 }
-                Err(e) => tool_error(&e),
-            },
-        )
+                let mut result = json!({"content": content, "isError": false});
+                if structured && value.is_object() {
+                    result["structuredContent"] = value;
+                }
+                result
+            }
+            Err(e) => tool_error(&e),
+        })
     }
 }
 

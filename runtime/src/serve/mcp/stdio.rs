@@ -88,7 +88,7 @@ impl Server {
             let (server, tx, registry) = (self.clone(), tx.clone(), Arc::clone(&in_flight));
             let task_key = key.clone();
             let handle = tasks.spawn(async move {
-                let answer = server.respond(message).await;
+                let answer = server.respond_notifying(message, Some(tx.clone())).await;
                 if let Some(key) = task_key {
                     lock(&registry).remove(&key);
                 }
