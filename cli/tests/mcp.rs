@@ -303,7 +303,7 @@ fn long_results_are_cut_to_the_budget_with_a_note() {
     assert_eq!(
         note,
         format!(
-            "The result was cut to fit 2000 characters: `result` to {kept} of 300 items; ask for less with `cursor`."
+            "The result was cut to fit 2000 characters: `result` to {kept} of 300 items; ask for less with `cursor`, `fields`."
         )
     );
 }
@@ -353,5 +353,38 @@ fn slow_calls_report_progress_over_both_transports() {
             counts.windows(2).all(|w| w[0] < w[1]),
             "increasing: {counts:?}"
         );
+    }
+}
+
+/// Tools whose results have fields to spare take an optional `fields` argument: the
+/// client (which validates `structuredContent` against the output schema) gets only
+/// those fields of each item, plus the required ones.
+#[test]
+fn a_fields_argument_projects_the_result() {
+    let api = Server::start(|_| {
+        Response::json(
+            200,
+            &json!([{"number": 1, "title": "One", "state": "open", "labels": ["bug"]},
+                    {"number": 2, "title": "Two", "state": "closed", "labels": []}]),
+        )
+    });
+    let calls = json!([["list_issues", {"project": "web", "fields": ["title"]}]]);
+    let out = session("legacy", &api, &calls, None);
+    let tool = out["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "list_issues")
+        .unwrap();
+    let offered = &tool["inputSchema"]["properties"]["fields"];
+    assert_eq!(offered["type"], "array", "{tool}");
+    let call = &out["calls"][0];
+    assert_eq!(call["isError"], false, "{call}");
+    let items = call["structuredContent"]["result"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    for item in items {
+        let keys: Vec<&String> = item.as_object().unwrap().keys().collect();
+        assert!(keys.contains(&&"title".to_owned()), "{item}");
+        assert!(!keys.contains(&&"labels".to_owned()), "{item}");
     }
 }

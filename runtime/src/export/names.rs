@@ -70,7 +70,7 @@ const ABBREVIATIONS: &[(&str, &str)] = &[
 const HASH_LEN: usize = 7;
 
 /// `name` within `budget` characters. `name` is expected to be a valid tool name or key
-/// already (see [`key`]); the result is, too.
+/// already (see [`keys`]); the result is, too.
 pub fn shorten(name: &str, budget: usize) -> String {
     if name.len() <= budget {
         return name.to_owned();
@@ -245,7 +245,7 @@ fn word_chars(raw: &str) -> String {
 }
 
 /// Exported keys for one object's properties: valid keys stay as they are, others
-/// take their [`key_form`]; a clash gets `_2`, `_3`… in the order of `keys`. Returns
+/// take a form made valid (`filter[id]` → `filter_id`); a clash gets `_2`, `_3`… in the order of `keys`. Returns
 /// original → exported.
 pub fn keys<'a>(keys: impl IntoIterator<Item = &'a str>) -> BTreeMap<String, String> {
     let keys: Vec<&str> = keys.into_iter().collect();

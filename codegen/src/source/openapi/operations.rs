@@ -64,7 +64,10 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
     out
 }
 
-/// `^[A-Za-z][A-Za-z0-9_]{0,63}$`: what every LLM provider accepts as a tool name.
+/// `^[A-Za-z][A-Za-z0-9_]*$`, the characters every LLM provider accepts in a tool
+/// name. Not cut to a length: cutting here would halve words
+/// (`…_runners_organiza`); each export shortens names to its target's budget by
+/// words, and maps them back.
 fn tool_name(raw: &str) -> String {
     let mut out = String::new();
     for c in raw.chars() {
@@ -78,8 +81,7 @@ fn tool_name(raw: &str) -> String {
     if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
         out.insert_str(0, "op_");
     }
-    out.truncate(64);
-    out.trim_end_matches('_').to_owned()
+    out
 }
 
 /// `GET /pets/{petId}/toys` → `get_pets_by_petId_toys`.
@@ -98,10 +100,7 @@ fn unique(taken: &mut BTreeSet<String>, name: String) -> String {
     let mut candidate = name.clone();
     let mut n = 2;
     while !taken.insert(candidate.clone()) {
-        let suffix = format!("_{n}");
-        let mut base = name.clone();
-        base.truncate(64 - suffix.len());
-        candidate = format!("{base}{suffix}");
+        candidate = format!("{name}_{n}");
         n += 1;
     }
     candidate

@@ -26,6 +26,7 @@ mod budget;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod progress;
+mod projection;
 mod stdio;
 
 #[cfg(feature = "mcp-http")]
@@ -341,18 +342,24 @@ impl Server {
         }
         let executor = self.current();
         let export = executor.catalog().export_with(&self.export);
-        let entries = std::sync::Arc::new(Listing {
-            entries: export.tools().iter().map(Value::to_string).collect(),
-            inputs: export
-                .tools()
-                .iter()
-                .map(|t| {
-                    let name = t["name"].as_str().unwrap_or_default().to_owned();
-                    (name, t["inputSchema"].clone())
-                })
-                .collect(),
+        let mut listing = Listing {
+            entries: Vec::new(),
+            inputs: std::collections::BTreeMap::new(),
+            projections: std::collections::BTreeMap::new(),
             mapping: export.mapping().clone(),
-        });
+        };
+        for tool in export.tools() {
+            let mut tool = tool.clone();
+            let name = tool["name"].as_str().unwrap_or_default().to_owned();
+            if let Some(output) = tool.get("outputSchema").cloned()
+                && let Some(p) = projection::Projection::offer(&mut tool["inputSchema"], &output)
+            {
+                listing.projections.insert(name.clone(), p);
+            }
+            listing.entries.push(tool.to_string());
+            listing.inputs.insert(name, tool["inputSchema"].clone());
+        }
+        let entries = std::sync::Arc::new(listing);
         *self
             .listing
             .write()
@@ -425,6 +432,9 @@ impl Server {
             ));
         };
         let structured = tool.output_schema.is_some();
+        let projection = listing.projections.get(name);
+        let mut arguments = arguments;
+        let fields = projection.and_then(|_| projection::Projection::take(&mut arguments));
         let call = executor.call_exported(&listing.mapping, name, arguments);
         let token = params.pointer("/_meta/progressToken").cloned();
         let outcome = match (token, notify) {
@@ -436,6 +446,9 @@ impl Server {
         };
         Ok(match outcome {
             Ok(mut value) => {
+                if let (Some(p), Some(fields)) = (projection, &fields) {
+                    p.apply(&mut value, fields);
+                }
                 let schema = listing.inputs.get(name).cloned().unwrap_or_default();
                 let note = budget::fit(&mut value, self.result_budget, &schema);
                 let mut content = vec![json!({"type": "text", "text": value.to_string()})];
@@ -483,6 +496,8 @@ struct Listing {
     entries: Vec<String>,
     /// Exported name → exported input schema (result notes name its arguments).
     inputs: std::collections::BTreeMap<String, Value>,
+    /// Exported name → the `fields` argument it was offered.
+    projections: std::collections::BTreeMap<String, projection::Projection>,
     mapping: Mapping,
 }
 
