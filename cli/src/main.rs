@@ -72,9 +72,8 @@ enum Command {
     Serve {
         #[command(flatten)]
         inputs: Inputs,
-        /// Send API's requests to URL instead of its default base URL.
-        #[arg(long = "base-url", value_name = "API=URL", value_parser = api_url)]
-        base_urls: Vec<(String, String)>,
+        #[command(flatten)]
+        upstream: Upstream,
         /// Serve streamable HTTP on ADDR (e.g. 127.0.0.1:8080, endpoint `/mcp`)
         /// instead of stdio.
         #[arg(long, value_name = "ADDR")]
@@ -93,10 +92,19 @@ enum Command {
         /// The arguments, a JSON object (`{}` when left out).
         #[arg(long, value_name = "JSON")]
         args: Option<String>,
-        /// Send API's requests to URL instead of its default base URL.
-        #[arg(long = "base-url", value_name = "API=URL", value_parser = api_url)]
-        base_urls: Vec<(String, String)>,
+        #[command(flatten)]
+        upstream: Upstream,
     },
+}
+
+#[derive(Debug, Clone, ClapArgs)]
+struct Upstream {
+    /// Send API's requests to URL instead of its default base URL.
+    #[arg(long = "base-url", value_name = "API=URL", value_parser = api_url)]
+    base_urls: Vec<(String, String)>,
+    /// Seconds a call may take in all, retries included.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    timeout: f64,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -216,25 +224,24 @@ fn main() -> ExitCode {
             inputs,
             tool,
             args,
-            base_urls,
-        } => call(&inputs, &tool, args.as_deref(), &base_urls, styled),
+            upstream,
+        } => call(&inputs, &tool, args.as_deref(), &upstream, styled),
         Command::Serve {
             inputs,
-            base_urls,
+            upstream,
             http,
             options,
-        } => serve(&inputs, &base_urls, &options, http, styled),
+        } => serve(&inputs, &upstream, &options, http, styled),
     }
 }
 
 /// The executor for interpreted inputs, with the base-URL overrides.
-fn executor(
-    analysis: &Analysis,
-    base_urls: &[(String, String)],
-) -> Result<toolwright::Executor, String> {
+fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Executor, String> {
     let catalog = interpret::catalog(&analysis.apis)?;
-    let mut builder = toolwright::Executor::builder(catalog);
-    for (api, url) in base_urls {
+    let mut builder = toolwright::Executor::builder(catalog).timeout(
+        std::time::Duration::from_secs_f64(upstream.timeout.max(0.001)),
+    );
+    for (api, url) in &upstream.base_urls {
         builder = builder.base_url(api, url);
     }
     builder.build().map_err(|e| e.to_string())
@@ -242,7 +249,7 @@ fn executor(
 
 fn serve(
     inputs: &Inputs,
-    base_urls: &[(String, String)],
+    upstream: &Upstream,
     options: &ServeOptions,
     http: Option<std::net::SocketAddr>,
     styled: bool,
@@ -251,7 +258,7 @@ fn serve(
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
-    let result = executor(&analysis, base_urls).and_then(|executor| {
+    let result = executor(&analysis, upstream).and_then(|executor| {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
@@ -270,7 +277,7 @@ fn serve(
             .progress_interval(std::time::Duration::from_millis(options.progress_interval))
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
-        watch_inputs(inputs, &analysis, base_urls, &server, styled);
+        watch_inputs(inputs, &analysis, upstream, &server, styled);
         match http {
             Some(addr) => {
                 eprintln!("serving MCP on http://{addr}/mcp");
@@ -295,7 +302,7 @@ fn serve(
 fn watch_inputs(
     inputs: &Inputs,
     analysis: &Analysis,
-    base_urls: &[(String, String)],
+    upstream: &Upstream,
     server: &toolwright::serve::mcp::Server,
     styled: bool,
 ) {
@@ -319,7 +326,7 @@ fn watch_inputs(
         paths: inputs.paths.clone(),
         strict: inputs.strict,
     };
-    let base_urls = base_urls.to_vec();
+    let upstream = upstream.clone();
     let server = server.clone();
     std::thread::spawn(move || {
         let mut last = stamp();
@@ -330,7 +337,7 @@ fn watch_inputs(
                 continue;
             }
             last = now;
-            match analyze(&inputs, styled).map(|a| executor(&a, &base_urls)) {
+            match analyze(&inputs, styled).map(|a| executor(&a, &upstream)) {
                 Some(Ok(executor)) => {
                     eprintln!("inputs changed: serving the new catalog");
                     server.replace(executor);
@@ -443,7 +450,7 @@ fn call(
     inputs: &Inputs,
     tool: &str,
     args: Option<&str>,
-    base_urls: &[(String, String)],
+    upstream: &Upstream,
     styled: bool,
 ) -> ExitCode {
     // Repeated keys are refused: a check and the server could read different values.
@@ -457,7 +464,7 @@ fn call(
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
-    let result = executor(&analysis, base_urls).and_then(|executor| {
+    let result = executor(&analysis, upstream).and_then(|executor| {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()

@@ -44,6 +44,37 @@ pub enum Error {
     Config { message: String },
 }
 
+impl Error {
+    /// A stable code for the kind of failure, for programs and models to branch on
+    /// (messages may change; codes do not): `VALIDATION_ARGUMENTS`, `NOT_FOUND_TOOL`,
+    /// `PERMISSION_DENIED`, `RATE_LIMIT_EXCEEDED`, `UPSTREAM_*`, …
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::UnknownTool { .. } => "NOT_FOUND_TOOL",
+            Error::InvalidArguments { .. } => "VALIDATION_ARGUMENTS",
+            Error::MissingCredential { .. } => "PERMISSION_MISSING_CREDENTIAL",
+            Error::UnknownApi { .. } => "NOT_FOUND_API",
+            Error::Request { .. } => "VALIDATION_REQUEST",
+            Error::Transport(e) => e.code(),
+            Error::Status { status, .. } => match status {
+                401 => "PERMISSION_UNAUTHENTICATED",
+                403 => "PERMISSION_DENIED",
+                404 | 410 => "NOT_FOUND_UPSTREAM",
+                408 | 504 => "UPSTREAM_TIMEOUT",
+                409 => "UPSTREAM_CONFLICT",
+                422 | 400 => "VALIDATION_UPSTREAM",
+                429 => "RATE_LIMIT_EXCEEDED",
+                500..=599 => "UPSTREAM_UNAVAILABLE",
+                _ => "UPSTREAM_STATUS",
+            },
+            Error::Decode { .. } => "UPSTREAM_DECODE",
+            Error::Resource { .. } => "RESOURCE_FAILED",
+            Error::Catalog { .. } => "CONFIG_CATALOG",
+            Error::Config { .. } => "CONFIG_EXECUTOR",
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -94,13 +125,37 @@ impl std::error::Error for Error {}
 /// A transport failure (connection refused, TLS, timeout...).
 #[derive(Debug)]
 pub struct TransportError {
+    kind: TransportKind,
     message: String,
     source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
+
+/// What kind of transport failure: decides whether a call is retried, and names the
+/// stable error code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportKind {
+    /// The host name did not resolve.
+    Dns,
+    /// No connection (refused, unreachable).
+    Connect,
+    /// The call (or connecting) took longer than allowed.
+    Timeout,
+    /// TLS failed (certificate, handshake).
+    Tls,
+    /// The connection broke while the answer was read (reset, truncated body).
+    Reset,
+    /// The answer is larger than the call's `max_response_bytes`.
+    BodyTooLarge,
+    /// A redirect that is not followed (to another origin, or too many).
+    Redirect,
+    Other,
 }
 
 impl TransportError {
     pub fn new(message: impl Into<String>) -> Self {
         TransportError {
+            kind: TransportKind::Other,
             message: message.into(),
             source: None,
         }
@@ -111,8 +166,39 @@ impl TransportError {
         source: impl std::error::Error + Send + Sync + 'static,
     ) -> Self {
         TransportError {
+            kind: TransportKind::Other,
             message: message.into(),
             source: Some(Box::new(source)),
+        }
+    }
+
+    /// The same error, classified.
+    pub fn kind_of(mut self, kind: TransportKind) -> Self {
+        self.kind = kind;
+        self
+    }
+
+    pub fn kind(&self) -> TransportKind {
+        self.kind
+    }
+
+    /// The same error, saying it is the last of `attempts`.
+    pub fn after_attempts(mut self, attempts: u32) -> Self {
+        self.message = format!("{} (after {attempts} attempts)", self.message);
+        self
+    }
+
+    /// The stable code of this failure (`UPSTREAM_TIMEOUT`, …).
+    pub fn code(&self) -> &'static str {
+        match self.kind {
+            TransportKind::Dns => "UPSTREAM_DNS",
+            TransportKind::Connect => "UPSTREAM_REFUSED",
+            TransportKind::Timeout => "UPSTREAM_TIMEOUT",
+            TransportKind::Tls => "UPSTREAM_TLS",
+            TransportKind::Reset => "UPSTREAM_RESET",
+            TransportKind::BodyTooLarge => "UPSTREAM_BODY_TOO_LARGE",
+            TransportKind::Redirect => "UPSTREAM_REDIRECT",
+            TransportKind::Other => "UPSTREAM_TRANSPORT",
         }
     }
 }

@@ -14,13 +14,15 @@ use crate::catalog::{Catalog, Tool};
 use crate::descriptor::Operation;
 use crate::error::Error;
 use crate::resource::{ErrorKind, Handler, Resource, Verb, handler};
-use crate::transport::Transport;
+use crate::transport::{CallPolicy, Transport};
 use crate::validate;
 
 /// Runs the tools of a [`Catalog`]. Cheap to clone (shared state behind an `Arc`).
 #[derive(Clone)]
 pub struct Executor {
     inner: Arc<Inner>,
+    /// Limits every call carries to the transport (see [`Executor::with_timeout`]).
+    policy: CallPolicy,
 }
 
 struct Inner {
@@ -57,6 +59,7 @@ pub struct ExecutorBuilder {
     transport: Option<Arc<dyn Transport>>,
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
+    policy: CallPolicy,
 }
 
 impl fmt::Debug for dyn Handler {
@@ -100,6 +103,35 @@ impl ExecutorBuilder {
     /// (JSON > form > multipart > other). Applies to typed and by-name calls.
     pub fn media_type(mut self, tool: impl Into<String>, media_type: impl Into<String>) -> Self {
         self.media_types.insert(tool.into(), media_type.into());
+        self
+    }
+
+    /// Each call's total time, retries and waits included (default 60 s; never
+    /// unbounded). [`Executor::with_timeout`] changes it per call.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.policy.timeout = timeout;
+        self
+    }
+
+    /// Time to establish a connection, for the default transport (default 10 s).
+    pub fn connect_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.policy.connect_timeout = timeout;
+        self
+    }
+
+    /// Attempts per call in all (default 3; 1 turns retries off). Only idempotent
+    /// operations are sent again — GET, HEAD, OPTIONS, PUT and DELETE unless declared
+    /// `non_idempotent`, others only when declared idempotent — after a connection
+    /// failure or timeout, or a 429/502/503/504 (honouring `Retry-After`).
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.policy.max_attempts = attempts.max(1);
+        self
+    }
+
+    /// Largest response body a call accepts (default 10 MB); larger ones fail with
+    /// `UPSTREAM_BODY_TOO_LARGE` without being read further.
+    pub fn max_response_bytes(mut self, bytes: usize) -> Self {
+        self.policy.max_response_bytes = bytes;
         self
     }
 
@@ -164,12 +196,13 @@ impl ExecutorBuilder {
             .any(|t| t.operation.api != crate::resource::LOCAL_API);
         let transport = match self.transport {
             Some(t) => t,
-            None if remote => default_transport()?,
+            None if remote => default_transport(&self.policy)?,
             // Only the service's own tools: no HTTP client needed (nor the `reqwest`
             // feature).
             None => Arc::new(NoTransport),
         };
         Ok(Executor {
+            policy: self.policy,
             inner: Arc::new(Inner {
                 catalog,
                 handlers,
@@ -195,14 +228,15 @@ impl Transport for NoTransport {
 }
 
 #[cfg(feature = "reqwest")]
-fn default_transport() -> Result<Arc<dyn Transport>, Error> {
-    Ok(Arc::new(
-        crate::transport::ReqwestTransport::new().map_err(Error::Transport)?,
-    ))
+fn default_transport(policy: &CallPolicy) -> Result<Arc<dyn Transport>, Error> {
+    let transport =
+        crate::transport::ReqwestTransport::with_connect_timeout(policy.connect_timeout)
+            .map_err(Error::Transport)?;
+    Ok(Arc::new(crate::transport::Retry::new(transport)))
 }
 
 #[cfg(not(feature = "reqwest"))]
-fn default_transport() -> Result<Arc<dyn Transport>, Error> {
+fn default_transport(_: &CallPolicy) -> Result<Arc<dyn Transport>, Error> {
     Err(Error::Transport(crate::error::TransportError::new(
         "no transport configured: enable the `reqwest` feature or call `.transport(...)`",
     )))
@@ -218,7 +252,16 @@ impl Executor {
             transport: None,
             base_urls: BTreeMap::new(),
             credentials: CredentialSource::env(),
+            policy: CallPolicy::default(),
         }
+    }
+
+    /// This executor with another total time per call (sharing everything else):
+    /// `executor.with_timeout(Duration::from_secs(5)).call(...)`.
+    pub fn with_timeout(&self, timeout: std::time::Duration) -> Executor {
+        let mut out = self.clone();
+        out.policy.timeout = timeout;
+        out
     }
 
     /// The catalog this executor runs.
@@ -415,13 +458,26 @@ impl Executor {
             .get(api.name.as_ref())
             .map_or(&*api.base_url, |u| u);
         let credentials = auth::resolve(api, &op.security, &self.inner.credentials)?;
-        let request =
+        let mut request =
             crate::request::build(op, base_url, args, credentials).map_err(|message| {
                 Error::Request {
                     tool: op.name.to_string(),
                     message,
                 }
             })?;
+        let idempotent = self.inner.catalog.get(&op.name).map_or(
+            matches!(
+                op.method,
+                crate::descriptor::Method::Get
+                    | crate::descriptor::Method::Head
+                    | crate::descriptor::Method::Options
+            ),
+            |t| t.annotations.idempotent,
+        );
+        request.extensions_mut().insert(CallPolicy {
+            idempotent,
+            ..self.policy
+        });
         let response = self
             .inner
             .transport

@@ -52,7 +52,7 @@ pub use descriptor::{
     Api, BodyEncoding, Definition, KeyPlacement, Method, Operation, Param, ParamLocation,
     Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
 };
-pub use error::{Error, TransportError};
+pub use error::{Error, TransportError, TransportKind};
 pub use executor::{Executor, ExecutorBuilder, decode};
 pub use export::{Export, ExportOptions, Mapping, Profile};
 pub use resource::{Record, Resource, ResourceError};

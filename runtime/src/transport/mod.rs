@@ -6,10 +6,16 @@ use std::pin::Pin;
 
 use crate::error::TransportError;
 
+mod policy;
 #[cfg(feature = "reqwest")]
 mod reqwest_transport;
 #[cfg(feature = "reqwest")]
+mod retry;
+pub use policy::CallPolicy;
+#[cfg(feature = "reqwest")]
 pub use reqwest_transport::ReqwestTransport;
+#[cfg(feature = "reqwest")]
+pub use retry::{Attempts, Retry};
 
 /// The future a [`Transport`] returns.
 pub type ResponseFuture<'a> =

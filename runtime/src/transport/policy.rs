@@ -1,0 +1,51 @@
+//! What the executor tells the transport about one call, as an extension on the
+//! `http::Request`: how long it may take, whether it may be sent again, how large an
+//! answer may be. Transports (and layers such as [`Retry`](super::Retry)) read it;
+//! a transport that ignores it still works, without those guarantees.
+
+use std::time::Duration;
+
+/// Limits and permissions for one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallPolicy {
+    /// The whole call, every attempt and wait included.
+    pub timeout: Duration,
+    /// Establishing one connection.
+    pub connect_timeout: Duration,
+    /// Attempts in all (1: no retry). Only idempotent calls are sent more than once.
+    pub max_attempts: u32,
+    /// The operation may be repeated without repeating its effect (GET, HEAD, OPTIONS,
+    /// PUT, DELETE unless declared `non_idempotent`; others only when declared so).
+    pub idempotent: bool,
+    /// Largest response body accepted, in bytes; a longer one fails the call without
+    /// being read further.
+    pub max_response_bytes: usize,
+    /// Longest `Retry-After` honoured; a server asking for more is not retried.
+    pub max_retry_after: Duration,
+}
+
+impl Default for CallPolicy {
+    /// A minute in all, 10 s to connect, 3 attempts, 10 MB, `Retry-After` up to 30 s;
+    /// not idempotent (the executor says when a call is).
+    fn default() -> Self {
+        CallPolicy {
+            timeout: Duration::from_secs(60),
+            connect_timeout: Duration::from_secs(10),
+            max_attempts: 3,
+            idempotent: false,
+            max_response_bytes: 10 << 20,
+            max_retry_after: Duration::from_secs(30),
+        }
+    }
+}
+
+impl CallPolicy {
+    /// The policy a request carries, or the default.
+    pub fn of<B>(request: &http::Request<B>) -> CallPolicy {
+        request
+            .extensions()
+            .get::<CallPolicy>()
+            .copied()
+            .unwrap_or_default()
+    }
+}
