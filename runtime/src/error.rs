@@ -149,6 +149,8 @@ pub enum TransportKind {
     BodyTooLarge,
     /// A redirect that is not followed (to another origin, or too many).
     Redirect,
+    /// The client-side rate limit would hold the call past its deadline.
+    RateLimited,
     Other,
 }
 
@@ -198,6 +200,7 @@ impl TransportError {
             TransportKind::Reset => "UPSTREAM_RESET",
             TransportKind::BodyTooLarge => "UPSTREAM_BODY_TOO_LARGE",
             TransportKind::Redirect => "UPSTREAM_REDIRECT",
+            TransportKind::RateLimited => "RATE_LIMIT_CLIENT",
             TransportKind::Other => "UPSTREAM_TRANSPORT",
         }
     }

@@ -36,6 +36,8 @@ struct Inner {
     media_types: BTreeMap<String, Operation>,
     /// Each tool's input schema, compiled on the tool's first call.
     checks: std::sync::Mutex<BTreeMap<String, Arc<validate::SchemaCheck>>>,
+    /// APIs with rate limits: their requests say who they are for.
+    limited: std::collections::BTreeSet<String>,
 }
 
 impl fmt::Debug for Executor {
@@ -60,6 +62,7 @@ pub struct ExecutorBuilder {
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
     policy: CallPolicy,
+    limits: Vec<(String, crate::transport::Limit)>,
 }
 
 impl fmt::Debug for dyn Handler {
@@ -135,6 +138,15 @@ impl ExecutorBuilder {
         self
     }
 
+    /// Holds `api`'s requests to `limit` (on top of the limits its adapter declares in
+    /// `rate_limits`), shared by all concurrent calls and clones of the executor. A
+    /// call that would wait past its timeout fails with `RATE_LIMIT_CLIENT`.
+    /// Enforced with the `reqwest` feature (it brings the timer).
+    pub fn rate_limit(mut self, api: impl Into<String>, limit: crate::transport::Limit) -> Self {
+        self.limits.push((api.into(), limit));
+        self
+    }
+
     /// Reads credentials from `source` instead of the process environment.
     pub fn credentials(mut self, source: CredentialSource) -> Self {
         self.credentials = source;
@@ -194,9 +206,17 @@ impl ExecutorBuilder {
             .tools()
             .iter()
             .any(|t| t.operation.api != crate::resource::LOCAL_API);
+        let mut limits = self.limits;
+        for api in catalog.apis() {
+            for limit in crate::transport::rate_limit::declared(&api.meta_json()) {
+                limits.push((api.name.to_string(), limit));
+            }
+        }
+        let limited: std::collections::BTreeSet<String> =
+            limits.iter().map(|(api, _)| api.clone()).collect();
         let transport = match self.transport {
-            Some(t) => t,
-            None if remote => default_transport(&self.policy)?,
+            Some(t) => layered(t, limits),
+            None if remote => default_transport(&self.policy, limits)?,
             // Only the service's own tools: no HTTP client needed (nor the `reqwest`
             // feature).
             None => Arc::new(NoTransport),
@@ -211,6 +231,7 @@ impl ExecutorBuilder {
                 base_urls: self.base_urls,
                 credentials: self.credentials,
                 checks: std::sync::Mutex::default(),
+                limited,
             }),
         })
     }
@@ -228,15 +249,44 @@ impl Transport for NoTransport {
 }
 
 #[cfg(feature = "reqwest")]
-fn default_transport(policy: &CallPolicy) -> Result<Arc<dyn Transport>, Error> {
+fn default_transport(
+    policy: &CallPolicy,
+    limits: Vec<(String, crate::transport::Limit)>,
+) -> Result<Arc<dyn Transport>, Error> {
     let transport =
         crate::transport::ReqwestTransport::with_connect_timeout(policy.connect_timeout)
             .map_err(Error::Transport)?;
-    Ok(Arc::new(crate::transport::Retry::new(transport)))
+    // Retries outside the limiter: every attempt counts against the limit.
+    let limited = layered(Arc::new(transport), limits);
+    Ok(Arc::new(crate::transport::Retry::new(limited)))
+}
+
+/// `transport` behind the rate limiter, when there are limits.
+#[cfg(feature = "reqwest")]
+fn layered(
+    transport: Arc<dyn Transport>,
+    limits: Vec<(String, crate::transport::Limit)>,
+) -> Arc<dyn Transport> {
+    if limits.is_empty() {
+        transport
+    } else {
+        Arc::new(crate::transport::RateLimit::new(transport, limits))
+    }
 }
 
 #[cfg(not(feature = "reqwest"))]
-fn default_transport(_: &CallPolicy) -> Result<Arc<dyn Transport>, Error> {
+fn layered(
+    transport: Arc<dyn Transport>,
+    _: Vec<(String, crate::transport::Limit)>,
+) -> Arc<dyn Transport> {
+    transport
+}
+
+#[cfg(not(feature = "reqwest"))]
+fn default_transport(
+    _: &CallPolicy,
+    _: Vec<(String, crate::transport::Limit)>,
+) -> Result<Arc<dyn Transport>, Error> {
     Err(Error::Transport(crate::error::TransportError::new(
         "no transport configured: enable the `reqwest` feature or call `.transport(...)`",
     )))
@@ -253,6 +303,7 @@ impl Executor {
             base_urls: BTreeMap::new(),
             credentials: CredentialSource::env(),
             policy: CallPolicy::default(),
+            limits: Vec::new(),
         }
     }
 
@@ -262,6 +313,35 @@ impl Executor {
         let mut out = self.clone();
         out.policy.timeout = timeout;
         out
+    }
+
+    /// Who a request is for, for the rate limiter.
+    fn target(&self, op: &Operation) -> crate::transport::CallTarget {
+        let tool = self.inner.catalog.get(&op.name);
+        let mut categories = Vec::new();
+        if let Some(meta) = tool
+            .and_then(|t| t.meta.as_deref())
+            .and_then(|m| serde_json::from_str::<Value>(m).ok())
+        {
+            if let Some(crude) = meta.pointer("/toolwright/crude").and_then(Value::as_str) {
+                categories.push(crude.to_owned());
+            }
+            for tag in meta
+                .pointer("/toolwright/native/tags")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                categories.push(tag.to_owned());
+            }
+        }
+        crate::transport::CallTarget {
+            api: op.api.to_string(),
+            tool: op.name.to_string(),
+            path: op.path.to_string(),
+            categories,
+        }
     }
 
     /// The catalog this executor runs.
@@ -478,6 +558,9 @@ impl Executor {
             idempotent,
             ..self.policy
         });
+        if self.inner.limited.contains(op.api.as_ref()) {
+            request.extensions_mut().insert(self.target(op));
+        }
         let response = self
             .inner
             .transport

@@ -7,11 +7,15 @@ use std::pin::Pin;
 use crate::error::TransportError;
 
 mod policy;
+pub mod rate_limit;
 #[cfg(feature = "reqwest")]
 mod reqwest_transport;
 #[cfg(feature = "reqwest")]
 mod retry;
 pub use policy::CallPolicy;
+#[cfg(feature = "reqwest")]
+pub use rate_limit::RateLimit;
+pub use rate_limit::{CallTarget, Limit};
 #[cfg(feature = "reqwest")]
 pub use reqwest_transport::ReqwestTransport;
 #[cfg(feature = "reqwest")]
@@ -24,4 +28,11 @@ pub type ResponseFuture<'a> =
 /// Sends one HTTP request and returns the whole response.
 pub trait Transport: Send + Sync + 'static {
     fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_>;
+}
+
+/// A shared transport is a transport (so layers can wrap the executor's).
+impl Transport for std::sync::Arc<dyn Transport> {
+    fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
+        (**self).send(request)
+    }
 }
