@@ -389,3 +389,63 @@ fn successful_calls_still_work() {
         .unwrap();
     assert_eq!(value["ok"], true);
 }
+
+/// Arguments are untrusted: they stay inside their path segment, query value or
+/// header, can never change where the request goes, and values a header or cookie
+/// cannot carry (CR, LF, NUL) are refused before anything is sent.
+#[test]
+fn hostile_arguments_cannot_steer_the_request() {
+    let server = Raw::start(behave);
+    let executor = executor(&server, Duration::from_secs(10));
+    let rt = runtime();
+    for id in [
+        "../admin",
+        "a/b",
+        "x?y=1",
+        "x#frag",
+        "%2e%2e",
+        "..%2fadmin",
+        "@evil.example",
+        "a b",
+    ] {
+        server.seen.lock().unwrap().clear();
+        rt.block_on(executor.call("echo", json!({"id": id})))
+            .unwrap();
+        let seen = server.seen.lock().unwrap().clone();
+        let (_, target, _) = &seen[0];
+        let path = target.split('?').next().unwrap_or_default();
+        let segment = path
+            .strip_prefix("/echo/")
+            .unwrap_or_else(|| panic!("{id} → {target}"));
+        assert!(!segment.contains(['/', '?', '#', ' ']), "{id} → {target}");
+        let decoded = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
+        assert_eq!(decoded, id, "the server reads back exactly the argument");
+    }
+    for (arg, value) in [
+        ("X-Note", "a\r\nX-Injected: 1"),
+        ("X-Note", "nul\0"),
+        ("note", "a\r\nb"),
+        ("id", "a\nb"),
+    ] {
+        server.seen.lock().unwrap().clear();
+        let err = rt
+            .block_on(executor.call("echo", json!({"id": "1", arg: value})))
+            .expect_err("refused");
+        assert!(
+            matches!(err, Error::Request { .. } | Error::InvalidArguments { .. }),
+            "{arg}: {err}"
+        );
+        assert_eq!(server.count("/"), 0, "{arg}: nothing was sent");
+    }
+    // Out of range, unknown arguments: refused before sending.
+    for args in [
+        json!({"id": "1", "n": 11}),
+        json!({"id": "1", "host": "evil.example"}),
+    ] {
+        let err = rt
+            .block_on(executor.call("echo", args.clone()))
+            .unwrap_err();
+        assert_eq!(err.code(), "VALIDATION_ARGUMENTS", "{args}: {err}");
+    }
+    assert_eq!(server.count("/"), 0);
+}

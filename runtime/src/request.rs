@@ -184,6 +184,10 @@ pub(crate) fn build(
             .ok_or_else(|| format!("missing path parameter `{}`", param.field))?;
         let as_text = serialized(param, value);
         let text = path_value(param, as_text.as_ref().unwrap_or(value));
+        refuse_controls(
+            param,
+            &flat_items(as_text.as_ref().unwrap_or(value)).join(""),
+        )?;
         if text.is_empty() || text == "." || text == ".." {
             return Err(format!(
                 "path parameter `{}` must not be empty, `.` or `..`",
@@ -220,9 +224,15 @@ pub(crate) fn build(
                     .into_iter()
                     .map(|(k, v)| (k, v, param.allow_reserved)),
             ),
-            ParamLocation::Header => headers.push((name.to_owned(), header_value(param, value))),
+            ParamLocation::Header => {
+                let text = header_value(param, value);
+                refuse_controls(param, &text)?;
+                headers.push((name.to_owned(), text));
+            }
             ParamLocation::Cookie => {
-                cookies.push(format!("{name}={}", encode(&flat_items(value).join(","))));
+                let text = flat_items(value).join(",");
+                refuse_controls(param, &text)?;
+                cookies.push(format!("{name}={}", encode(&text)));
             }
             ParamLocation::Body | ParamLocation::RequestBody => {}
         }
@@ -273,6 +283,28 @@ pub(crate) fn build(
     builder
         .body(bytes)
         .map_err(|e| format!("{e} (URL `{}`)", url.split('?').next().unwrap_or(&url)))
+}
+
+/// CR, LF and NUL have no place in a path segment, header or cookie: encoded they
+/// would still reach servers and logs that split on them, so the call is refused.
+fn refuse_controls(p: &Param, text: &str) -> Result<(), String> {
+    match text.chars().find(|c| matches!(c, '\r' | '\n' | '\0')) {
+        Some(c) => Err(format!(
+            "`{}` holds {}, which a {} cannot carry",
+            p.field,
+            match c {
+                '\r' => "a carriage return",
+                '\n' => "a line feed",
+                _ => "a NUL character",
+            },
+            match p.location {
+                ParamLocation::Path => "path",
+                ParamLocation::Header => "header",
+                _ => "cookie",
+            }
+        )),
+        None => Ok(()),
+    }
 }
 
 fn header_value(p: &Param, value: &Value) -> String {

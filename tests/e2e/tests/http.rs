@@ -387,7 +387,8 @@ async fn transport_errors_carry_the_url_and_the_reason() {
         .unwrap_err();
     let text = err.to_string();
     assert!(
-        text.starts_with("transport error: GET http://127.0.0.1:9/v2/notebooks/w/notes/1 failed: error sending request"),
+        // A refused connection is retried (GET is idempotent), and says so.
+        text.starts_with("transport error: GET http://127.0.0.1:9/v2/notebooks/w/notes/1 failed (after 3 attempts): error sending request"),
         "{text}"
     );
     assert!(text.contains("Connection refused"), "{text}");
