@@ -116,6 +116,8 @@ fn behave(_method: &str, target: &str, stream: &mut TcpStream, _port: u16) {
         let headers = [
             ("Content-Type", "application/json".to_owned()),
             ("Retry-After", "0".to_owned()),
+            ("X-Request-Id", "req-42".to_owned()),
+            ("Set-Cookie", "session=never-kept".to_owned()),
         ];
         respond(stream, code, &headers, b"{\"message\":\"try later\"}");
         return;
@@ -251,10 +253,21 @@ fn retries_only_what_may_be_repeated() {
         assert_eq!(err.code(), expected, "{tool} {code}: {err}");
         match err {
             Error::Status {
-                status, message, ..
+                status,
+                message,
+                headers,
+                ..
             } => {
                 assert_eq!(status, code);
                 assert_eq!(message, "try later", "the upstream message is kept");
+                // Headers that matter are kept; cookies are not.
+                let has = |k: &str, v: &str| headers.iter().any(|(a, b)| a == k && b == v);
+                assert!(has("x-request-id", "req-42"), "{headers:?}");
+                assert!(has("retry-after", "0"), "{headers:?}");
+                assert!(
+                    headers.iter().all(|(k, _)| k != "set-cookie"),
+                    "{headers:?}"
+                );
             }
             other => panic!("{tool} {code}: {other}"),
         }

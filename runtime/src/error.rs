@@ -30,6 +30,9 @@ pub enum Error {
         message: String,
         /// The whole response body (JSON when it parses, else a string).
         body: serde_json::Value,
+        /// The response headers that matter to a caller: request ids (to quote to the
+        /// API's support), `Retry-After` and rate-limit counters. Lower-cased names.
+        headers: Vec<(String, String)>,
     },
     /// The response body did not fit the operation's output type.
     Decode { tool: String, message: String },

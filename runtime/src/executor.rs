@@ -607,9 +607,29 @@ impl Executor {
                 // The whole body stays in `body`; the message is for humans and models.
                 message: prefix(&message, 500),
                 body,
+                headers: headers_that_matter(response.headers()),
             })
         }
     }
+}
+
+/// Request ids, `Retry-After` and rate-limit counters (never cookies or anything
+/// else a server sends).
+fn headers_that_matter(headers: &http::HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .filter(|(name, _)| {
+            let n = name.as_str();
+            n == "retry-after"
+                || n.ends_with("request-id")
+                || n.ends_with("requestid")
+                || n == "cf-ray"
+                || n == "traceparent"
+                || n.starts_with("x-ratelimit-")
+                || n.starts_with("ratelimit")
+        })
+        .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+        .collect()
 }
 
 /// Decodes a response body into the operation's output type.

@@ -217,6 +217,7 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         status: 404,
         message: "gone".into(),
         body: json!({"title": "Not found"}),
+        headers: Vec::new(),
     };
     assert!(matches!(
         shop::GetProductError::from_error(&not_found),

@@ -116,6 +116,7 @@ fn response_keys_that_are_no_statuses_stay_metadata() {
         status: 404,
         message: String::new(),
         body,
+        headers: Vec::new(),
     };
     assert!(matches!(
         input_responses::responses::GetWError::from_error(&error),

@@ -472,9 +472,21 @@ fn tool_error(e: &Error) -> Value {
     let mut result = json!({
         "content": [{"type": "text", "text": e.to_string()}],
         "isError": true,
+        "_meta": {"toolwright": {"code": e.code()}},
     });
-    if let Error::Status { status, body, .. } = e {
-        result["_meta"] = json!({"toolwright": {"status": status, "body": body}});
+    if let Error::Status {
+        status,
+        body,
+        headers,
+        ..
+    } = e
+    {
+        let meta = &mut result["_meta"]["toolwright"];
+        meta["status"] = json!(status);
+        meta["body"] = body.clone();
+        if !headers.is_empty() {
+            meta["headers"] = headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+        }
     }
     result
 }
