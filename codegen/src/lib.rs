@@ -98,6 +98,32 @@ pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
     analyze_described(&described, strict)
 }
 
+/// [`analyze`] on one document held in memory: an adapter when `name` ends in
+/// `.md`, else an OpenAPI document (JSON or YAML). `name` is what diagnostics show
+/// as the file. For tools that already hold the text, and for fuzzing.
+pub fn analyze_text(name: &str, text: &str, strict: bool) -> Analysis {
+    let mut diags = Diagnostics::default();
+    let file = diagnostics::SourceFile::new(name, text);
+    let api = if name.ends_with(".md") {
+        source::adapter::read(&file, &mut diags)
+    } else {
+        source::openapi::read(&file, &mut diags)
+    };
+    let apis: Vec<ir::Api> = api.into_iter().collect();
+    check::check(&apis, &mut diags);
+    if strict {
+        diags.promote_warnings();
+    }
+    Analysis {
+        inputs: source::Inputs {
+            files: vec![PathBuf::from(name)],
+            dirs: Vec::new(),
+        },
+        apis,
+        diagnostics: diags.sorted(),
+    }
+}
+
 /// [`analyze`], each input with the noun a finding about it uses (`adapter`,
 /// `OpenAPI document`): a missing `.openapi(path)` says so.
 fn analyze_described(inputs: &[(PathBuf, &str)], strict: bool) -> Analysis {

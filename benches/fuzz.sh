@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs each fuzz target (fuzz/fuzz_targets: adapter, openapi, arguments) for
+# SECONDS (default 600) from the seeds in fuzz/seeds, and prints executions and
+# crashes per target. Needs the nightly toolchain and cargo-fuzz
+# (`cargo install cargo-fuzz`). Crashes land in fuzz/artifacts/TARGET/.
+# Usage: benches/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/../fuzz"
+seconds=${1:-600}
+cargo +nightly fuzz build -O
+for target in adapter openapi arguments; do
+  mkdir -p "corpus/$target"
+  log=$(mktemp)
+  status=0
+  cargo +nightly fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
+    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 > "$log" 2>&1 || status=$?
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  rate=$(grep -o 'exec/s: [0-9]*' "$log" | tail -1 || true)
+  crashes=$(ls "artifacts/$target" 2>/dev/null | wc -l)
+  echo "$target: ${execs:-?} executions (${rate:-?}), exit $status, $crashes crash file(s)"
+  tail -5 "$log" | sed "s/^/  $target| /"
+  rm -f "$log"
+done

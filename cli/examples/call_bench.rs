@@ -1,0 +1,118 @@
+//! What a call by name costs over the HTTP it makes (run by `benches/call_overhead.sh`,
+//! release build), on GitHub's catalog (interpreted):
+//!
+//! 1. `executor.call("users_get_by_username", …)` against a loopback API, and the same
+//!    request written by hand with reqwest (same client defaults, JSON parsed),
+//!    interleaved, median of many rounds each: the ratio is the executor's overhead
+//!    (target ≤ 1.05);
+//! 2. argument validation plus request building for a typical write
+//!    (`issues_create`: owner, repo, title, body, labels), through a transport that
+//!    answers at once: median per call (target ≤ 5 µs).
+//!
+//! usage: call_bench GITHUB_SPEC.json
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use toolwright::transport::{ResponseFuture, Transport};
+use toolwright_loopback::{Response, Server as Loopback};
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort_unstable();
+    samples[samples.len() / 2]
+}
+
+/// Answers every request at once, without I/O.
+struct Instant200;
+
+impl Transport for Instant200 {
+    fn send(&self, _: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
+        Box::pin(async {
+            Ok(http::Response::builder()
+                .status(201)
+                .header("content-type", "application/json")
+                .body(b"{}".to_vec())
+                .unwrap())
+        })
+    }
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let spec = std::env::args()
+        .nth(1)
+        .expect("usage: call_bench GITHUB_SPEC.json");
+    let analysis = toolwright_codegen::analyze(&[spec.into()], false);
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).expect("catalog");
+    let api_name = catalog.apis()[0].name.to_string();
+
+    // 1. By name vs by hand, same loopback endpoint.
+    let api = Loopback::start(|_| Response::json(200, &json!({"login": "octocat", "id": 1})));
+    let executor = toolwright::Executor::builder(catalog.clone())
+        .base_url(&api_name, api.url())
+        .credentials(toolwright::CredentialSource::from_fn(|_| None))
+        .build()
+        .unwrap();
+    let client = reqwest::Client::builder().build().unwrap();
+    let url = format!("{}/users/octocat", api.url());
+    let args = json!({"username": "octocat"});
+    let rounds = 600;
+    let (mut by_name, mut by_hand) = (Vec::new(), Vec::new());
+    for round in 0..rounds + 50 {
+        let started = Instant::now();
+        let value = executor
+            .call("users_get_by_username", args.clone())
+            .await
+            .unwrap();
+        let took = started.elapsed();
+        std::hint::black_box(value);
+        if round >= 50 {
+            by_name.push(took);
+        }
+        let started = Instant::now();
+        let response = client
+            .get(&url)
+            .header("accept", "application/json, */*;q=0.5")
+            .send()
+            .await
+            .unwrap();
+        let value: Value = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap();
+        let took = started.elapsed();
+        std::hint::black_box(value);
+        if round >= 50 {
+            by_hand.push(took);
+        }
+    }
+    let (name, hand) = (median(by_name), median(by_hand));
+    println!(
+        "call by name {name:.1?}, hand-written reqwest {hand:.1?}: {:.3}x (median of {rounds} each, interleaved)",
+        name.as_secs_f64() / hand.as_secs_f64()
+    );
+
+    // 2. Validation + request building.
+    let executor = toolwright::Executor::builder(catalog)
+        .transport(Instant200)
+        .credentials(toolwright::CredentialSource::from_fn(|_| {
+            Some("token".into())
+        }))
+        .build()
+        .unwrap();
+    let args = json!({
+        "owner": "octocat", "repo": "hello-world",
+        "title": "Found a bug", "body": "It fails when …", "labels": ["bug", "p1"]
+    });
+    executor
+        .call("issues_create", args.clone())
+        .await
+        .expect("valid arguments");
+    let mut samples = Vec::new();
+    for _ in 0..20_000 {
+        let started = Instant::now();
+        std::hint::black_box(executor.call("issues_create", args.clone()).await.unwrap());
+        samples.push(started.elapsed());
+    }
+    println!(
+        "issues_create: validation + request building + answer {:.2?} per call (median of 20000)",
+        median(samples)
+    );
+}
