@@ -45,6 +45,16 @@ pub enum Error {
     Catalog { message: String },
     /// The executor's configuration cannot work (e.g. a base URL with a query).
     Config { message: String },
+    /// The call needs approval ([`gate`](crate::gate)) and did not get it: no approval
+    /// callback is set, or it said no. Nothing was sent.
+    ConfirmationRequired {
+        tool: String,
+        reason: String,
+        /// An approval callback was asked and declined.
+        declined: bool,
+    },
+    /// The service's policy does not let this call run. Nothing was sent.
+    Denied { tool: String, reason: String },
 }
 
 impl Error {
@@ -74,6 +84,8 @@ impl Error {
             Error::Resource { .. } => "RESOURCE_FAILED",
             Error::Catalog { .. } => "CONFIG_CATALOG",
             Error::Config { .. } => "CONFIG_EXECUTOR",
+            Error::ConfirmationRequired { .. } => "CONFIRMATION_REQUIRED",
+            Error::Denied { .. } => "PERMISSION_DENIED_POLICY",
         }
     }
 }
@@ -111,6 +123,18 @@ impl fmt::Display for Error {
             Error::Resource { tool, error } => write!(f, "`{tool}` failed: {error}"),
             Error::Catalog { message } => write!(f, "cannot build the catalog: {message}"),
             Error::Config { message } => write!(f, "cannot build the executor: {message}"),
+            Error::ConfirmationRequired {
+                tool,
+                reason,
+                declined: true,
+            } => write!(f, "`{tool}` was not approved ({reason}); it was not run"),
+            Error::ConfirmationRequired { tool, reason, .. } => write!(
+                f,
+                "`{tool}` needs approval before it runs ({reason}); it was not run"
+            ),
+            Error::Denied { tool, reason } => {
+                write!(f, "`{tool}` is not allowed to run: {reason}")
+            }
             Error::Decode { tool, message } => {
                 write!(
                     f,

@@ -38,6 +38,8 @@ struct Inner {
     checks: std::sync::Mutex<BTreeMap<String, Arc<validate::SchemaCheck>>>,
     /// APIs with rate limits: their requests say who they are for.
     limited: std::collections::BTreeSet<String>,
+    gate: crate::gate::Policy,
+    approver: Option<crate::gate::Approver>,
 }
 
 impl fmt::Debug for Executor {
@@ -53,7 +55,6 @@ impl fmt::Debug for Executor {
 type Registered = (Vec<(Verb, Tool)>, Arc<dyn Handler>);
 
 /// Configures an [`Executor`].
-#[derive(Debug)]
 pub struct ExecutorBuilder {
     catalog: Catalog,
     media_types: BTreeMap<String, String>,
@@ -63,6 +64,20 @@ pub struct ExecutorBuilder {
     credentials: CredentialSource,
     policy: CallPolicy,
     limits: Vec<(String, crate::transport::Limit)>,
+    gate: crate::gate::Policy,
+    approver: Option<crate::gate::Approver>,
+}
+
+impl fmt::Debug for ExecutorBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ExecutorBuilder")
+            .field("tools", &self.catalog.tools().len())
+            .field("base_urls", &self.base_urls)
+            .field("policy", &self.policy)
+            .field("limits", &self.limits)
+            .field("approver", &self.approver.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl fmt::Debug for dyn Handler {
@@ -144,6 +159,28 @@ impl ExecutorBuilder {
     /// Enforced with the `reqwest` feature (it brings the timer).
     pub fn rate_limit(mut self, api: impl Into<String>, limit: crate::transport::Limit) -> Self {
         self.limits.push((api.into(), limit));
+        self
+    }
+
+    /// Decides which by-name calls (what models make) run, need approval, or never
+    /// run (default [`gate::default_policy`](crate::gate::default_policy): `forbidden`
+    /// never, `dangerous` or `requires_confirmation` after approval).
+    pub fn gate(
+        mut self,
+        policy: impl Fn(&crate::gate::PendingCall) -> crate::gate::Verdict + Send + Sync + 'static,
+    ) -> Self {
+        self.gate = Arc::new(policy);
+        self
+    }
+
+    /// Asks `approve` before a call the gate wants confirmed; it runs if the future
+    /// gives `true`. Without one, such calls fail with `CONFIRMATION_REQUIRED`.
+    pub fn approve_with<F, Fut>(mut self, approve: F) -> Self
+    where
+        F: Fn(crate::gate::PendingCall) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = bool> + Send + 'static,
+    {
+        self.approver = Some(Arc::new(move |call| Box::pin(approve(call))));
         self
     }
 
@@ -232,6 +269,8 @@ impl ExecutorBuilder {
                 credentials: self.credentials,
                 checks: std::sync::Mutex::default(),
                 limited,
+                gate: self.gate,
+                approver: self.approver,
             }),
         })
     }
@@ -304,6 +343,8 @@ impl Executor {
             credentials: CredentialSource::env(),
             policy: CallPolicy::default(),
             limits: Vec::new(),
+            gate: Arc::new(crate::gate::default_policy),
+            approver: None,
         }
     }
 
@@ -393,12 +434,34 @@ impl Executor {
                 });
         }
         let args = self.checked_arguments(tool, args)?;
+        self.admit(tool, &args).await?;
         let body = self.send(&tool.operation, &args).await?;
         Ok(if tool.operation.wrap_output {
             json!({ "result": body })
         } else {
             body
         })
+    }
+
+    /// The gate: lets the call through, asks for approval, or refuses it.
+    async fn admit(&self, tool: &Tool, args: &Map<String, Value>) -> Result<(), Error> {
+        use crate::gate::{PendingCall, Verdict};
+        let pending = PendingCall::new(tool, Value::Object(args.clone()));
+        match (self.inner.gate)(&pending) {
+            Verdict::Allow => Ok(()),
+            Verdict::Deny(reason) => Err(Error::Denied {
+                tool: tool.name.to_string(),
+                reason,
+            }),
+            Verdict::Confirm(reason) => match &self.inner.approver {
+                Some(approve) if approve(pending).await => Ok(()),
+                approver => Err(Error::ConfirmationRequired {
+                    tool: tool.name.to_string(),
+                    reason,
+                    declined: approver.is_some(),
+                }),
+            },
+        }
     }
 
     /// The tool's compiled input schema (compiled once, on first use).
@@ -458,6 +521,7 @@ impl Executor {
                 message,
             })?;
         let args = self.checked_arguments(tool, args)?;
+        self.admit(tool, &args).await?;
         let body = self.send_exactly(&op, &args).await?.1;
         Ok(if op.wrap_output {
             json!({ "result": body })

@@ -38,6 +38,7 @@ pub mod descriptor;
 pub mod error;
 pub mod executor;
 pub mod export;
+pub mod gate;
 mod request;
 pub mod resource;
 pub mod schema;

@@ -1,0 +1,132 @@
+//! The gate on calls by name (what models make), on the example tracker adapter:
+//! `delete_issue` says `requires_confirmation`, so it runs only after approval;
+//! without an approval callback, or when it says no, nothing reaches the server.
+//! A service's own policy can deny, or ask for approval of, anything.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::json;
+use toolwright::gate::{self, Verdict};
+use toolwright::{CredentialSource, Error, Executor, ExecutorBuilder};
+use toolwright_loopback::{Response, Server};
+
+fn builder(server: &Server) -> ExecutorBuilder {
+    let adapters = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/issue-tracker/adapters");
+    let analysis = toolwright_codegen::analyze(&[adapters], false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    Executor::builder(catalog)
+        .base_url("tracker", format!("{}/api/v1", server.url()))
+        .credentials(CredentialSource::from_fn(|_| Some("t0ken".into())))
+}
+
+fn server() -> Server {
+    Server::start(|_| Response::json(200, &json!({"number": 7, "title": "t", "state": "open"})))
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn confirmation_is_asked_and_nothing_runs_without_it() {
+    let server = server();
+    let rt = rt();
+    let args = json!({"project": "web", "number": 7});
+
+    // No approval callback: refused, not sent.
+    let executor = builder(&server).build().unwrap();
+    let err = rt
+        .block_on(executor.call("delete_issue", args.clone()))
+        .unwrap_err();
+    assert_eq!(err.code(), "CONFIRMATION_REQUIRED", "{err}");
+    assert!(matches!(
+        err,
+        Error::ConfirmationRequired {
+            declined: false,
+            ..
+        }
+    ));
+    assert!(err.to_string().contains("asks for confirmation"), "{err}");
+    assert_eq!(server.take_requests().len(), 0);
+    // Calls that need nothing run as before.
+    rt.block_on(executor.call("get_issue", args.clone()))
+        .unwrap();
+    assert_eq!(server.take_requests().len(), 1);
+
+    // The callback sees the call and says no: refused, not sent.
+    let asked = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&asked);
+    let executor = builder(&server)
+        .approve_with(move |call| {
+            assert_eq!(call.tool, "delete_issue");
+            assert_eq!(call.arguments["number"], 7);
+            assert!(call.requires_confirmation && call.annotations.destructive);
+            assert_eq!(call.danger_level.as_deref(), Some("destructive"));
+            seen.fetch_add(1, Ordering::SeqCst);
+            async { false }
+        })
+        .build()
+        .unwrap();
+    let err = rt
+        .block_on(executor.call("delete_issue", args.clone()))
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::ConfirmationRequired { declined: true, .. }),
+        "{err}"
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 1);
+    assert_eq!(server.take_requests().len(), 0);
+
+    // It says yes: the call runs, once.
+    let executor = builder(&server)
+        .approve_with(|_| async { true })
+        .build()
+        .unwrap();
+    rt.block_on(executor.call("delete_issue", args)).unwrap();
+    let requests = server.take_requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].method, "DELETE");
+}
+
+#[test]
+fn a_service_policy_can_deny_or_confirm_anything() {
+    let server = server();
+    let rt = rt();
+    let args = json!({"project": "web", "number": 7});
+    // Read-only service: every write denied.
+    let executor = builder(&server)
+        .gate(|call| {
+            if call.annotations.read_only {
+                Verdict::Allow
+            } else {
+                Verdict::Deny("this service only reads".into())
+            }
+        })
+        .build()
+        .unwrap();
+    let close = json!({"project": "web", "number": 7, "resolution": "fixed"});
+    let err = rt
+        .block_on(executor.call("close_issue", close))
+        .unwrap_err();
+    assert_eq!(err.code(), "PERMISSION_DENIED_POLICY", "{err}");
+    assert!(err.to_string().contains("only reads"), "{err}");
+    rt.block_on(executor.call("get_issue", args.clone()))
+        .unwrap();
+    assert_eq!(server.take_requests().len(), 1, "only the read went out");
+    // Confirm every destructive call (a built-in stricter policy).
+    let executor = builder(&server)
+        .gate(gate::confirm_destructive)
+        .build()
+        .unwrap();
+    let err = rt
+        .block_on(executor.call("delete_issue", args))
+        .unwrap_err();
+    assert_eq!(err.code(), "CONFIRMATION_REQUIRED");
+    assert_eq!(server.take_requests().len(), 0);
+}
