@@ -239,15 +239,30 @@ struct SpanMapper<'a> {
 impl SpanMapper<'_> {
     fn span(&self, location: &serde_saphyr::Location) -> Range<usize> {
         let line = self.first_line + location.line() as usize - 1;
-        let start = self.file.offset(line, location.column() as usize);
+        let text = &self.file.text;
+        let mut start = self
+            .file
+            .offset(line, location.column() as usize)
+            .min(text.len());
+        while !text.is_char_boundary(start) {
+            start -= 1;
+        }
         let chars = location.span().len() as usize;
-        let rest = &self.file.text[start..];
+        let rest = &text[start..];
         let line_end = rest.find('\n').unwrap_or(rest.len());
         let len = rest[..line_end]
             .char_indices()
             .nth(chars)
             .map_or(line_end, |(i, _)| i);
-        start..start + len.max(1).min(line_end.max(1))
+        // At least one character where there is one on the line (a finding needs
+        // something to point at); never past the text or inside a character (found
+        // by fuzzing: a span one past the end of a file cut short).
+        let len = if len == 0 {
+            rest[..line_end].chars().next().map_or(0, char::len_utf8)
+        } else {
+            len
+        };
+        start..start + len
     }
 
     fn node(&self, raw: Spanned<Raw>) -> Node {

@@ -314,7 +314,11 @@ fn params(r: &mut Reader<'_>, node: &Node, method: Method, path: &str) -> Vec<ir
             None => ParamLocation::Body,
         };
         let required = if location == ParamLocation::Path && !spec.required {
-            if r.file.text[spec.span.clone()].contains("required") {
+            if r.file
+                .text
+                .get(spec.span.clone())
+                .is_some_and(|t| t.contains("required"))
+            {
                 r.push(
                     Diagnostic::warning(
                         codes::VALUE_MISMATCH,
