@@ -625,12 +625,8 @@ impl Executor {
         if self.inner.limited.contains(op.api.as_ref()) {
             request.extensions_mut().insert(self.target(op));
         }
-        let response = self
-            .inner
-            .transport
-            .send(request)
-            .await
-            .map_err(Error::Transport)?;
+        let response = traced(op, self.inner.transport.send(request)).await;
+        let response = response.map_err(Error::Transport)?;
         let status = response.status();
         let content_type = response
             .headers()
@@ -675,6 +671,51 @@ impl Executor {
             })
         }
     }
+}
+
+/// The transport's answer, inside a `toolwright.call` span (feature `tracing`): tool,
+/// API, method and path template, then status, attempts and duration. Never argument
+/// values, URLs with their queries, or credentials.
+#[cfg(feature = "tracing")]
+async fn traced(
+    op: &Operation,
+    send: crate::transport::ResponseFuture<'_>,
+) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
+    use tracing::Instrument;
+    let span = tracing::info_span!(
+        "toolwright.call",
+        tool = %op.name,
+        api = %op.api,
+        method = op.method.as_str(),
+        path = %op.path,
+        status = tracing::field::Empty,
+        attempts = tracing::field::Empty,
+        duration_ms = tracing::field::Empty,
+        error = tracing::field::Empty,
+    );
+    let started = std::time::Instant::now();
+    let outcome = send.instrument(span.clone()).await;
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1e3);
+    match &outcome {
+        Ok(response) => {
+            span.record("status", response.status().as_u16());
+            if let Some(attempts) = response.extensions().get::<crate::transport::Attempts>() {
+                span.record("attempts", attempts.0);
+            }
+        }
+        Err(e) => {
+            span.record("error", e.code());
+        }
+    }
+    outcome
+}
+
+#[cfg(not(feature = "tracing"))]
+async fn traced(
+    _: &Operation,
+    send: crate::transport::ResponseFuture<'_>,
+) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
+    send.await
 }
 
 /// Request ids, `Retry-After` and rate-limit counters (never cookies or anything

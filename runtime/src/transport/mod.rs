@@ -12,14 +12,14 @@ pub mod rate_limit;
 mod reqwest_transport;
 #[cfg(feature = "reqwest")]
 mod retry;
-pub use policy::CallPolicy;
+pub use policy::{Attempts, CallPolicy};
 #[cfg(feature = "reqwest")]
 pub use rate_limit::RateLimit;
 pub use rate_limit::{CallTarget, Limit};
 #[cfg(feature = "reqwest")]
 pub use reqwest_transport::ReqwestTransport;
 #[cfg(feature = "reqwest")]
-pub use retry::{Attempts, Retry};
+pub use retry::Retry;
 
 /// The future a [`Transport`] returns.
 pub type ResponseFuture<'a> =

@@ -5,6 +5,11 @@
 
 use std::time::Duration;
 
+/// How many times a request was sent (an extension a retrying transport puts on the
+/// response).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attempts(pub u32);
+
 /// Limits and permissions for one call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallPolicy {

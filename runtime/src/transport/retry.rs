@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use super::{CallPolicy, ResponseFuture, Transport};
+use super::{Attempts, CallPolicy, ResponseFuture, Transport};
 use crate::error::{TransportError, TransportKind};
 
 /// First backoff; doubled per attempt, capped at [`MAX_BACKOFF`].
@@ -83,10 +83,6 @@ fn annotate(
         Err(e) => Err(e),
     }
 }
-
-/// How many times a request was sent (an extension on the response).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Attempts(pub u32);
 
 fn retryable_status(status: u16) -> bool {
     matches!(status, 429 | 502 | 503 | 504)
