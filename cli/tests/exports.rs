@@ -105,6 +105,11 @@ fn every_export_obeys_its_profile_and_calls_reach_the_right_operation() {
             let size = export.document().to_string().len();
             let (called, unsynthesizable) =
                 call_every_tool(&catalog, &export, &server, &mut problems);
+            if unsynthesizable > 0 {
+                problems.push(format!(
+                    "{unsynthesizable} tools got no arguments made up (TOOLWRIGHT_EXPORT_SKIPPED=1 lists them): every tool must be called"
+                ));
+            }
             report.push(format!(
                 "{file} [{variant}]: {} tools, {size} bytes, {} warnings, {called} calls ({unsynthesizable} without synthesizable arguments); exported in {exported_in:.1?}, called in {:.1?}",
                 catalog.tools().len(),
@@ -462,6 +467,9 @@ fn call_every_tool(
         // tested; if they need company (`dependentRequired`), only the required go.
         let renamed: BTreeSet<String> = mapping.keys.renamed.keys().cloned().collect();
         let Some(mut args) = sample(schema, Some(&renamed), false) else {
+            if std::env::var_os("TOOLWRIGHT_EXPORT_SKIPPED").is_some() {
+                eprintln!("no arguments for `{name}`: {schema}");
+            }
             skipped += 1;
             continue;
         };
@@ -722,6 +730,123 @@ fn sample(schema: &Value, extras: Option<&BTreeSet<String>>, fill: bool) -> Opti
     })
 }
 
+/// A string matching a simple pattern (`^CH[0-9a-fA-F]{32}$`, `^refs/(heads|tags)/.*$`):
+/// literals, classes, `\d`/`\w`/`.`, groups (the first alternative) and
+/// `{n}`/`{n,m}`/`+`/`*`/`?` (the least); look-around is not attempted (`None`).
+fn from_pattern(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    let out = sequence(&chars, &mut i)?;
+    Some(out)
+}
+
+/// The first alternative of a sequence, up to `)` or the end; skips the others.
+fn sequence(chars: &[char], i: &mut usize) -> Option<String> {
+    let mut out = String::new();
+    while *i < chars.len() {
+        match chars[*i] {
+            ')' => return Some(out),
+            '|' => {
+                // Skip the other alternatives of this level.
+                let mut depth = 0;
+                while *i < chars.len() {
+                    match chars[*i] {
+                        '\\' => *i += 1,
+                        '(' => depth += 1,
+                        ')' if depth == 0 => return Some(out),
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    *i += 1;
+                }
+                return Some(out);
+            }
+            _ => {}
+        }
+        let piece: String = match chars[*i] {
+            '^' | '$' => {
+                *i += 1;
+                continue;
+            }
+            '(' => {
+                *i += 1;
+                if chars.get(*i) == Some(&'?') {
+                    if chars.get(*i + 1) != Some(&':') {
+                        return None;
+                    }
+                    *i += 2;
+                }
+                let inner = sequence(chars, i)?;
+                if chars.get(*i) != Some(&')') {
+                    return None;
+                }
+                *i += 1;
+                inner
+            }
+            '\\' => {
+                *i += 1;
+                let c = match chars.get(*i)? {
+                    'd' => '1',
+                    'w' => 'a',
+                    's' => ' ',
+                    other => *other,
+                };
+                *i += 1;
+                c.to_string()
+            }
+            '.' => {
+                *i += 1;
+                "a".into()
+            }
+            '[' => {
+                let negated = chars.get(*i + 1) == Some(&'^');
+                let start = *i + 1 + usize::from(negated);
+                let end = start + chars[start..].iter().position(|c| *c == ']')?;
+                *i = end + 1;
+                let c = if negated {
+                    ('a'..='z')
+                        .chain('0'..='9')
+                        .find(|c| !chars[start..end].contains(c))?
+                } else if chars[start] == '\\' {
+                    match chars.get(start + 1)? {
+                        'd' => '1',
+                        'w' => 'a',
+                        other => *other,
+                    }
+                } else {
+                    chars[start]
+                };
+                c.to_string()
+            }
+            c => {
+                *i += 1;
+                c.to_string()
+            }
+        };
+        let times = match chars.get(*i) {
+            Some('{') => {
+                let end = *i + chars[*i..].iter().position(|c| *c == '}')?;
+                let inside: String = chars[*i + 1..end].iter().collect();
+                *i = end + 1;
+                inside.split(',').next()?.trim().parse().ok()?
+            }
+            Some('+') => {
+                *i += 1;
+                1
+            }
+            Some('*' | '?') => {
+                *i += 1;
+                0
+            }
+            _ => 1,
+        };
+        for _ in 0..times {
+            out.push_str(&piece);
+        }
+    }
+    Some(out)
+}
+
 fn bound(description: &str, prefix: &str) -> Option<f64> {
     let start = description.find(prefix)? + prefix.len();
     let rest = &description[start..];
@@ -766,6 +891,7 @@ fn string(map: &serde_json::Map<String, Value>, description: &str) -> Option<Str
         .and_then(Value::as_u64)
         .map_or(usize::MAX, |m| m as usize);
     let mut candidates: Vec<String> = by_format.into_iter().map(str::to_owned).collect();
+    candidates.extend(pattern.as_deref().and_then(from_pattern));
     for c in [
         "abc",
         "YWJj",

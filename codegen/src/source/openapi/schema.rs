@@ -190,6 +190,34 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
     }
     s.format = text(object, "format");
     s.pattern = text(object, "pattern");
+    if let Some((body, flags)) = s.pattern.as_deref().and_then(regex_literal) {
+        // `/^[0-9]{4}[a-z]$/i`: a JavaScript regex literal, not a pattern. As written it
+        // needs a leading `/` before `^`, so nothing matches and every call is refused.
+        let (body, flags) = (body.to_owned(), flags.to_owned());
+        if flags.contains('i') {
+            let note = format!("Must match `{body}`, ignoring case.");
+            s.description = Some(match s.description.take() {
+                Some(d) => format!("{d} {note}"),
+                None => note,
+            });
+            s.pattern = None;
+        } else {
+            s.pattern = Some(body.clone());
+        }
+        doc.warn(
+            codes::SCHEMA,
+            &format!("{pointer}/pattern"),
+            format!(
+                "`pattern` is a JavaScript regex literal (`/…/{flags}`); {}",
+                if flags.contains('i') {
+                    format!("JSON Schema patterns have no flags, so `{body}` is kept in the description and not checked")
+                } else {
+                    format!("read as `{body}`")
+                }
+            ),
+            "write the pattern without the slashes and flags",
+        );
+    }
     if let Some(why) = s.pattern.as_deref().and_then(crate::ir::unchecked_pattern) {
         doc.warn(
             codes::SCHEMA,
@@ -374,6 +402,16 @@ fn overlap(variants: &[Schema]) -> bool {
             .iter()
             .any(|b| plain(a) && plain(b) && a.ty == b.ty)
     })
+}
+
+/// `(body, flags)` of a pattern written as a JavaScript regex literal (`/^a+$/i`).
+fn regex_literal(pattern: &str) -> Option<(&str, &str)> {
+    let rest = pattern.strip_prefix('/')?;
+    let end = rest.rfind('/')?;
+    let (body, flags) = (&rest[..end], &rest[end + 1..]);
+    let flagged = flags.chars().all(|c| "gimsuy".contains(c));
+    (flagged && !body.is_empty() && (body.starts_with('^') || body.ends_with('$')))
+        .then_some((body, flags))
 }
 
 fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
