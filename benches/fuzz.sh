@@ -13,7 +13,8 @@ for target in adapter openapi arguments; do
   log=$(mktemp)
   status=0
   cargo +nightly fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
-    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 > "$log" 2>&1 || status=$?
+    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
+    > "$log" 2>&1 || status=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   rate=$(grep -o 'exec/s: [0-9]*' "$log" | tail -1 || true)
   crashes=$(ls "artifacts/$target" 2>/dev/null | wc -l)

@@ -53,11 +53,18 @@ async fn main() {
         .credentials(toolwright::CredentialSource::from_fn(|_| None))
         .build()
         .unwrap();
+    // The same, without the retry layer (what it costs on a call that needs none).
+    let bare = toolwright::Executor::builder(catalog.clone())
+        .base_url(&api_name, api.url())
+        .credentials(toolwright::CredentialSource::from_fn(|_| None))
+        .transport(toolwright::transport::ReqwestTransport::new().unwrap())
+        .build()
+        .unwrap();
     let client = reqwest::Client::builder().build().unwrap();
     let url = format!("{}/users/octocat", api.url());
     let args = json!({"username": "octocat"});
     let rounds = 600;
-    let (mut by_name, mut by_hand) = (Vec::new(), Vec::new());
+    let (mut by_name, mut by_hand, mut by_bare) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds + 50 {
         let started = Instant::now();
         let value = executor
@@ -68,6 +75,15 @@ async fn main() {
         std::hint::black_box(value);
         if round >= 50 {
             by_name.push(took);
+        }
+        let started = Instant::now();
+        std::hint::black_box(
+            bare.call("users_get_by_username", args.clone())
+                .await
+                .unwrap(),
+        );
+        if round >= 50 {
+            by_bare.push(started.elapsed());
         }
         let started = Instant::now();
         let response = client
@@ -84,6 +100,10 @@ async fn main() {
         }
     }
     let (name, hand) = (median(by_name), median(by_hand));
+    println!(
+        "  (the executor on a bare ReqwestTransport, no retry layer: {:.1?})",
+        median(by_bare)
+    );
     println!(
         "call by name {name:.1?}, hand-written reqwest {hand:.1?}: {:.3}x (median of {rounds} each, interleaved)",
         name.as_secs_f64() / hand.as_secs_f64()
