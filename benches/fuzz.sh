@@ -3,12 +3,14 @@
 # SECONDS (default 600) from the seeds in fuzz/seeds, and prints executions and
 # crashes per target. Needs the nightly toolchain and cargo-fuzz
 # (`cargo install cargo-fuzz`). Crashes land in fuzz/artifacts/TARGET/.
-# Usage: benches/fuzz.sh [SECONDS]
+# Usage: benches/fuzz.sh [SECONDS [TARGET...]]
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds=${1:-600}
+shift || true
+targets=${*:-adapter openapi arguments}
 cargo +nightly fuzz build -O
-for target in adapter openapi arguments; do
+for target in $targets; do
   mkdir -p "corpus/$target"
   log=$(mktemp)
   status=0

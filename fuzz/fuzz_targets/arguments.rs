@@ -8,15 +8,20 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use toolwright::transport::{ResponseFuture, Transport};
 use toolwright::Executor;
+use toolwright::transport::{ResponseFuture, Transport};
 
 struct Answer;
 
 impl Transport for Answer {
     fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
         let authority = request.uri().authority().map(|a| a.as_str().to_owned());
-        assert_eq!(authority.as_deref(), Some("api.example.com"), "{}", request.uri());
+        assert_eq!(
+            authority.as_deref(),
+            Some("api.example.com"),
+            "{}",
+            request.uri()
+        );
         Box::pin(async {
             Ok(http::Response::builder()
                 .status(200)
@@ -35,13 +40,17 @@ fn executor() -> &'static (Executor, tokio::runtime::Runtime) {
         let analysis = toolwright_codegen::analyze(&inputs, false);
         assert!(!analysis.has_errors(), "{}", analysis.render());
         let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
-        let mut builder = Executor::builder(catalog.clone()).transport(Answer).credentials(
-            toolwright::CredentialSource::from_fn(|_| Some("secret".into())),
-        );
+        let mut builder = Executor::builder(catalog.clone())
+            .transport(Answer)
+            .credentials(toolwright::CredentialSource::from_fn(|_| {
+                Some("secret".into())
+            }));
         for api in catalog.apis() {
             builder = builder.base_url(api.name.as_ref(), "https://api.example.com/base");
         }
-        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
         (builder.build().unwrap(), runtime)
     })
 }

@@ -8,7 +8,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
-    let name = if pick % 2 == 0 { "fuzz.json" } else { "fuzz.yaml" };
+    let name = if pick % 2 == 0 {
+        "fuzz.json"
+    } else {
+        "fuzz.yaml"
+    };
     let text = String::from_utf8_lossy(rest);
     let analysis = toolwright_codegen::analyze_text(name, &text, false);
     let _ = analysis.render();
