@@ -39,6 +39,8 @@ struct Inner {
     /// APIs with rate limits: their requests say who they are for.
     limited: std::collections::BTreeSet<String>,
     gate: crate::gate::Policy,
+    /// Set by [`ExecutorBuilder::gate`]: every call is shown to the policy.
+    custom_gate: bool,
     approver: Option<crate::gate::Approver>,
 }
 
@@ -65,6 +67,7 @@ pub struct ExecutorBuilder {
     policy: CallPolicy,
     limits: Vec<(String, crate::transport::Limit)>,
     gate: crate::gate::Policy,
+    custom_gate: bool,
     approver: Option<crate::gate::Approver>,
 }
 
@@ -170,6 +173,7 @@ impl ExecutorBuilder {
         policy: impl Fn(&crate::gate::PendingCall) -> crate::gate::Verdict + Send + Sync + 'static,
     ) -> Self {
         self.gate = Arc::new(policy);
+        self.custom_gate = true;
         self
     }
 
@@ -270,6 +274,7 @@ impl ExecutorBuilder {
                 checks: std::sync::Mutex::default(),
                 limited,
                 gate: self.gate,
+                custom_gate: self.custom_gate,
                 approver: self.approver,
             }),
         })
@@ -344,6 +349,7 @@ impl Executor {
             policy: CallPolicy::default(),
             limits: Vec::new(),
             gate: Arc::new(crate::gate::default_policy),
+            custom_gate: false,
             approver: None,
         }
     }
@@ -446,6 +452,14 @@ impl Executor {
     /// The gate: lets the call through, asks for approval, or refuses it.
     async fn admit(&self, tool: &Tool, args: &Map<String, Value>) -> Result<(), Error> {
         use crate::gate::{PendingCall, Verdict};
+        // The default policy only looks at what the source declared: a tool that
+        // declares nothing runs without a copy of its arguments being made.
+        let declares = tool.meta.as_deref().is_some_and(|m| {
+            m.contains("\"dangerLevel\"") || m.contains("\"requiresConfirmation\"")
+        });
+        if !self.inner.custom_gate && !declares {
+            return Ok(());
+        }
         let pending = PendingCall::new(tool, Value::Object(args.clone()));
         match (self.inner.gate)(&pending) {
             Verdict::Allow => Ok(()),

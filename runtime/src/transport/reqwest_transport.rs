@@ -139,10 +139,9 @@ impl Transport for ReqwestTransport {
             {
                 return Err(too_large(format!("Content-Length {length}")));
             }
-            let mut builder = http::Response::builder().status(response.status());
-            for (name, value) in response.headers() {
-                builder = builder.header(name, value);
-            }
+            // Taken whole: copying header by header re-validates every name and value.
+            let status = response.status();
+            let headers = std::mem::take(response.headers_mut());
             let mut body = Vec::new();
             while let Some(chunk) = response.chunk().await.map_err(failed)? {
                 if body.len() + chunk.len() > limit {
@@ -150,9 +149,10 @@ impl Transport for ReqwestTransport {
                 }
                 body.extend_from_slice(&chunk);
             }
-            builder
-                .body(body)
-                .map_err(|e| TransportError::with_source("invalid response", e))
+            let mut out = http::Response::new(body);
+            *out.status_mut() = status;
+            *out.headers_mut() = headers;
+            Ok(out)
         })
     }
 }
