@@ -36,8 +36,8 @@ struct Inner {
     media_types: BTreeMap<String, Operation>,
     /// Each tool's input schema, compiled on the tool's first call.
     checks: std::sync::Mutex<BTreeMap<String, Arc<validate::SchemaCheck>>>,
-    /// APIs with rate limits: their requests say who they are for.
-    limited: std::collections::BTreeSet<String>,
+    /// Who each request of a rate-limited API is for (by tool name), worked out once.
+    targets: BTreeMap<String, crate::transport::CallTarget>,
     gate: crate::gate::Policy,
     /// Set by [`ExecutorBuilder::gate`]: every call is shown to the policy.
     custom_gate: bool,
@@ -253,8 +253,12 @@ impl ExecutorBuilder {
                 limits.push((api.name.to_string(), limit));
             }
         }
-        let limited: std::collections::BTreeSet<String> =
-            limits.iter().map(|(api, _)| api.clone()).collect();
+        let targets: BTreeMap<String, crate::transport::CallTarget> = catalog
+            .tools()
+            .iter()
+            .filter(|t| limits.iter().any(|(api, _)| *api == t.operation.api))
+            .map(|t| (t.name.to_string(), call_target(t)))
+            .collect();
         let transport = match self.transport {
             Some(t) => layered(t, limits),
             None if remote => default_transport(&self.policy, limits)?,
@@ -272,7 +276,7 @@ impl ExecutorBuilder {
                 base_urls: self.base_urls,
                 credentials: self.credentials,
                 checks: std::sync::Mutex::default(),
-                limited,
+                targets,
                 gate: self.gate,
                 custom_gate: self.custom_gate,
                 approver: self.approver,
@@ -303,6 +307,29 @@ fn default_transport(
     // Retries outside the limiter: every attempt counts against the limit.
     let limited = layered(Arc::new(transport), limits);
     Ok(Arc::new(crate::transport::Retry::new(limited)))
+}
+
+/// Who a tool's requests are for, for the rate limiter: its API, name, path template,
+/// and categories (its CRUDE kind and tags).
+fn call_target(tool: &Tool) -> crate::transport::CallTarget {
+    let meta = tool
+        .meta
+        .as_deref()
+        .and_then(|m| serde_json::from_str::<Value>(m).ok())
+        .unwrap_or_default();
+    let crude = meta.pointer("/toolwright/crude").and_then(Value::as_str);
+    let tags = meta
+        .pointer("/toolwright/native/tags")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    crate::transport::CallTarget {
+        api: tool.operation.api.to_string(),
+        tool: tool.name.to_string(),
+        path: tool.operation.path.to_string(),
+        categories: crude.into_iter().chain(tags).map(str::to_owned).collect(),
+    }
 }
 
 /// `transport` behind the rate limiter, when there are limits.
@@ -360,35 +387,6 @@ impl Executor {
         let mut out = self.clone();
         out.policy.timeout = timeout;
         out
-    }
-
-    /// Who a request is for, for the rate limiter.
-    fn target(&self, op: &Operation) -> crate::transport::CallTarget {
-        let tool = self.inner.catalog.get(&op.name);
-        let mut categories = Vec::new();
-        if let Some(meta) = tool
-            .and_then(|t| t.meta.as_deref())
-            .and_then(|m| serde_json::from_str::<Value>(m).ok())
-        {
-            if let Some(crude) = meta.pointer("/toolwright/crude").and_then(Value::as_str) {
-                categories.push(crude.to_owned());
-            }
-            for tag in meta
-                .pointer("/toolwright/native/tags")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
-                categories.push(tag.to_owned());
-            }
-        }
-        crate::transport::CallTarget {
-            api: op.api.to_string(),
-            tool: op.name.to_string(),
-            path: op.path.to_string(),
-            categories,
-        }
     }
 
     /// The catalog this executor runs.
@@ -636,8 +634,8 @@ impl Executor {
             idempotent,
             ..self.policy
         });
-        if self.inner.limited.contains(op.api.as_ref()) {
-            request.extensions_mut().insert(self.target(op));
+        if let Some(target) = self.inner.targets.get(op.name.as_ref()) {
+            request.extensions_mut().insert(target.clone());
         }
         let response = traced(op, self.inner.transport.send(request)).await;
         let response = response.map_err(Error::Transport)?;

@@ -298,7 +298,10 @@ impl Walker<'_> {
                             .map(|set| {
                                 let names: Vec<String> = set
                                     .iter()
-                                    .map(|n| format!("`{}`", self.export_key(n)))
+                                    .map(|n| {
+                                        let key = renames.get(n).cloned();
+                                        format!("`{}`", key.unwrap_or_else(|| self.export_key(n)))
+                                    })
                                     .collect();
                                 names.join(" + ")
                             })
@@ -341,7 +344,7 @@ impl Walker<'_> {
                 }
                 "format" => {
                     let Some(f) = value.as_str() else { continue };
-                    if self.formats().contains(&f) {
+                    if self.takes_format(f) {
                         out.insert(key, value);
                     } else {
                         notes.push(format!("Format: {f}."));
@@ -469,32 +472,26 @@ impl Walker<'_> {
         json!({ "description": why })
     }
 
-    fn formats(&self) -> &'static [&'static str] {
+    /// Whether the target takes `format: f`: the portable list (OpenAI's without
+    /// `uri`, which fails its whole request), or Gemini's OpenAPI formats.
+    fn takes_format(&self, f: &str) -> bool {
+        const PORTABLE: &[&str] = &[
+            "date-time",
+            "date",
+            "time",
+            "duration",
+            "email",
+            "hostname",
+            "uri",
+            "ipv4",
+            "ipv6",
+            "uuid",
+        ];
+        const GEMINI: &[&str] = &["date-time", "int32", "int64", "float", "double", "enum"];
         match self.dialect {
-            Dialect::Mcp | Dialect::Anthropic { .. } => &[
-                "date-time",
-                "date",
-                "time",
-                "duration",
-                "email",
-                "hostname",
-                "uri",
-                "ipv4",
-                "ipv6",
-                "uuid",
-            ],
-            Dialect::OpenAi { .. } => &[
-                "date-time",
-                "date",
-                "time",
-                "duration",
-                "email",
-                "hostname",
-                "ipv4",
-                "ipv6",
-                "uuid",
-            ],
-            Dialect::Gemini => &["date-time", "int32", "int64", "float", "double", "enum"],
+            Dialect::Mcp | Dialect::Anthropic { .. } => PORTABLE.contains(&f),
+            Dialect::OpenAi { .. } => f != "uri" && PORTABLE.contains(&f),
+            Dialect::Gemini => GEMINI.contains(&f),
         }
     }
 
