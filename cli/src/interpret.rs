@@ -29,6 +29,17 @@ fn runtime_api(api: &ir::Api) -> Api {
                 ir::SchemeKind::Bearer { token_env } => SchemeKind::Bearer {
                     token_env: token_env.clone().into(),
                 },
+                ir::SchemeKind::ClientCredentials {
+                    token_env,
+                    token_url,
+                    client_id_env,
+                    client_secret_env,
+                } => SchemeKind::ClientCredentials {
+                    token_env: token_env.clone().into(),
+                    token_url: token_url.clone().into(),
+                    client_id_env: client_id_env.clone().into(),
+                    client_secret_env: client_secret_env.clone().into(),
+                },
                 ir::SchemeKind::ApiKey { key_env, placement } => SchemeKind::ApiKey {
                     key_env: key_env.clone().into(),
                     placement: match placement {

@@ -70,6 +70,18 @@ pub enum SchemeKind {
         username_env: Text,
         password_env: Text,
     },
+    /// OAuth 2 client credentials: `Authorization: Bearer <token>`, the token fetched
+    /// from `token_url` with the client id and secret read from `client_id_env` and
+    /// `client_secret_env` (scopes, space-separated, from `<token_env>_SCOPES` when
+    /// set), cached and refreshed before it expires and once on a 401. A token in
+    /// `token_env` is used as is instead, when set.
+    ClientCredentials {
+        token_env: Text,
+        /// The token endpoint; a relative URL resolves against the API's base URL.
+        token_url: Text,
+        client_id_env: Text,
+        client_secret_env: Text,
+    },
 }
 
 /// Where an API key goes.

@@ -55,6 +55,9 @@ pub enum Error {
     },
     /// The service's policy does not let this call run. Nothing was sent.
     Denied { tool: String, reason: String },
+    /// No OAuth 2 access token could be obtained (the token endpoint refused the
+    /// client, was unreachable, or answered something unusable). The call was not sent.
+    Token { api: String, message: String },
 }
 
 impl Error {
@@ -86,6 +89,7 @@ impl Error {
             Error::Config { .. } => "CONFIG_EXECUTOR",
             Error::ConfirmationRequired { .. } => "CONFIRMATION_REQUIRED",
             Error::Denied { .. } => "PERMISSION_DENIED_POLICY",
+            Error::Token { .. } => "PERMISSION_TOKEN",
         }
     }
 }
@@ -134,6 +138,9 @@ impl fmt::Display for Error {
             ),
             Error::Denied { tool, reason } => {
                 write!(f, "`{tool}` is not allowed to run: {reason}")
+            }
+            Error::Token { api, message } => {
+                write!(f, "no OAuth 2 access token for API `{api}`: {message}")
             }
             Error::Decode { tool, message } => {
                 write!(

@@ -32,6 +32,10 @@ struct Inner {
     transport: Arc<dyn Transport>,
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
+    /// OAuth 2 tokens fetched for client credentials schemes.
+    tokens: auth::oauth::Tokens,
+    /// Token endpoints set by the service, by API name (else the scheme's own).
+    token_urls: BTreeMap<String, String>,
     /// Operations sent with another of their request media types, by tool name.
     media_types: BTreeMap<String, Operation>,
     /// Each tool's input schema, compiled on the tool's first call.
@@ -64,6 +68,7 @@ pub struct ExecutorBuilder {
     transport: Option<Arc<dyn Transport>>,
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
+    token_urls: BTreeMap<String, String>,
     policy: CallPolicy,
     limits: Vec<(String, crate::transport::Limit)>,
     gate: crate::gate::Policy,
@@ -194,6 +199,14 @@ impl ExecutorBuilder {
         self
     }
 
+    /// Fetches API `api`'s OAuth 2 client credentials tokens from `url` instead of
+    /// the token endpoint its description names (a staging identity provider, a
+    /// loopback test server). Plain `http://` is refused except on loopback.
+    pub fn token_url(mut self, api: impl Into<String>, url: impl Into<String>) -> Self {
+        self.token_urls.insert(api.into(), url.into());
+        self
+    }
+
     /// Finishes the executor.
     ///
     /// # Errors
@@ -203,6 +216,7 @@ impl ExecutorBuilder {
         if let Some(name) = self
             .base_urls
             .keys()
+            .chain(self.token_urls.keys())
             .find(|n| self.catalog.api(n).is_none())
         {
             return Err(Error::UnknownApi { name: name.clone() });
@@ -275,6 +289,8 @@ impl ExecutorBuilder {
                 transport,
                 base_urls: self.base_urls,
                 credentials: self.credentials,
+                tokens: auth::oauth::Tokens::default(),
+                token_urls: self.token_urls,
                 checks: std::sync::Mutex::default(),
                 targets,
                 gate: self.gate,
@@ -373,6 +389,7 @@ impl Executor {
             transport: None,
             base_urls: BTreeMap::new(),
             credentials: CredentialSource::env(),
+            token_urls: BTreeMap::new(),
             policy: CallPolicy::default(),
             limits: Vec::new(),
             gate: Arc::new(crate::gate::default_policy),
@@ -613,32 +630,22 @@ impl Executor {
             .base_urls
             .get(api.name.as_ref())
             .map_or(&*api.base_url, |u| u);
-        let credentials = auth::resolve(api, &op.security, &self.inner.credentials)?;
-        let mut request =
-            crate::request::build(op, base_url, args, credentials).map_err(|message| {
-                Error::Request {
-                    tool: op.name.to_string(),
-                    message,
-                }
-            })?;
-        let idempotent = self.inner.catalog.get(&op.name).map_or(
-            matches!(
-                op.method,
-                crate::descriptor::Method::Get
-                    | crate::descriptor::Method::Head
-                    | crate::descriptor::Method::Options
-            ),
-            |t| t.annotations.idempotent,
-        );
-        request.extensions_mut().insert(CallPolicy {
-            idempotent,
-            ..self.policy
-        });
-        if let Some(target) = self.inner.targets.get(op.name.as_ref()) {
-            request.extensions_mut().insert(target.clone());
+        let (credentials, token) = self.credentials(api, op, base_url, None).await?;
+        let request = self.request(op, base_url, args, credentials)?;
+        let mut response = traced(op, self.inner.transport.send(request))
+            .await
+            .map_err(Error::Transport)?;
+        if response.status() == http::StatusCode::UNAUTHORIZED
+            && let Some(rejected) = token
+        {
+            // The API no longer takes the cached token (revoked, rotated, expired
+            // early): one new token, one more try. A 401 means nothing was done.
+            let (credentials, _) = self.credentials(api, op, base_url, Some(&rejected)).await?;
+            let request = self.request(op, base_url, args, credentials)?;
+            response = traced(op, self.inner.transport.send(request))
+                .await
+                .map_err(Error::Transport)?;
         }
-        let response = traced(op, self.inner.transport.send(request)).await;
-        let response = response.map_err(Error::Transport)?;
         let status = response.status();
         let content_type = response
             .headers()
@@ -682,6 +689,79 @@ impl Executor {
                 headers: headers_that_matter(response.headers()),
             })
         }
+    }
+}
+
+impl Executor {
+    /// The credentials for `op`, fetching an OAuth 2 token when a client credentials
+    /// scheme is the one that applies; also the token, so that a 401 can replace it.
+    async fn credentials(
+        &self,
+        api: &crate::descriptor::Api,
+        op: &Operation,
+        base_url: &str,
+        rejected: Option<&str>,
+    ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
+        let mut applied = Vec::new();
+        let mut token = None;
+        for planned in auth::resolve(api, &op.security, &self.inner.credentials)? {
+            match planned {
+                auth::Planned::Ready(a) => applied.push(a),
+                auth::Planned::Token(mut client) => {
+                    if let Some(url) = self.inner.token_urls.get(api.name.as_ref()) {
+                        client.token_url = url;
+                    }
+                    let t = self
+                        .inner
+                        .tokens
+                        .token(
+                            &client,
+                            base_url,
+                            &*self.inner.transport,
+                            self.policy,
+                            rejected,
+                        )
+                        .await?;
+                    applied.push(auth::bearer(&t));
+                    token = Some(t);
+                }
+            }
+        }
+        Ok((applied, token))
+    }
+
+    /// `op`'s request, with the limits and permissions it carries to the transport.
+    fn request(
+        &self,
+        op: &Operation,
+        base_url: &str,
+        args: &Map<String, Value>,
+        credentials: Vec<auth::Applied>,
+    ) -> Result<http::Request<Vec<u8>>, Error> {
+        let mut request =
+            crate::request::build(op, base_url, args, credentials).map_err(|message| {
+                Error::Request {
+                    tool: op.name.to_string(),
+                    message,
+                }
+            })?;
+        let idempotent = self.inner.catalog.get(&op.name).map_or(
+            matches!(
+                op.method,
+                crate::descriptor::Method::Get
+                    | crate::descriptor::Method::Head
+                    | crate::descriptor::Method::Options
+            ),
+            |t| t.annotations.idempotent,
+        );
+        request.extensions_mut().insert(CallPolicy {
+            idempotent,
+            ..self.policy
+        });
+        if let Some(target) = self.inner.targets.get(op.name.as_ref()) {
+            request.extensions_mut().insert(target.clone());
+        }
+        Ok(request)
     }
 }
 

@@ -40,7 +40,8 @@ const RESERVED_KEPT: &AsciiSet = &COMPONENT
     .remove(b';')
     .remove(b'=');
 
-fn encode(text: &str) -> String {
+/// Percent-encodes everything but unreserved characters (also a valid form encoding).
+pub(crate) fn encode(text: &str) -> String {
     utf8_percent_encode(text, COMPONENT).to_string()
 }
 

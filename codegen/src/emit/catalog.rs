@@ -97,6 +97,20 @@ fn api(api: &ir::Api) -> Data {
                     "::toolwright::SchemeKind::Bearer",
                     vec![("token_env", Data::cow(token_env))],
                 ),
+                ir::SchemeKind::ClientCredentials {
+                    token_env,
+                    token_url,
+                    client_id_env,
+                    client_secret_env,
+                } => Data::Struct(
+                    "::toolwright::SchemeKind::ClientCredentials",
+                    vec![
+                        ("token_env", Data::cow(token_env)),
+                        ("token_url", Data::cow(token_url)),
+                        ("client_id_env", Data::cow(client_id_env)),
+                        ("client_secret_env", Data::cow(client_secret_env)),
+                    ],
+                ),
                 ir::SchemeKind::ApiKey { key_env, placement } => {
                     let (variant, name) = match placement {
                         ir::KeyPlacement::Header(n) => ("::toolwright::KeyPlacement::Header(", n),

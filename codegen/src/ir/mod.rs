@@ -48,6 +48,14 @@ pub struct SecurityScheme {
 pub enum SchemeKind {
     /// Bearer tokens: HTTP bearer, OAuth 2 and OpenID Connect access tokens.
     Bearer { token_env: String },
+    /// OAuth 2 client credentials: a token fetched from `token_url` with the client id
+    /// and secret from the environment (or a ready token from `token_env`).
+    ClientCredentials {
+        token_env: String,
+        token_url: String,
+        client_id_env: String,
+        client_secret_env: String,
+    },
     ApiKey {
         key_env: String,
         placement: KeyPlacement,

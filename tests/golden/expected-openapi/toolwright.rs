@@ -48,8 +48,11 @@ pub static APIS: [::toolwright::Api; 4] = [
         schemes: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("oauth"),
-                kind: ::toolwright::SchemeKind::Bearer {
+                kind: ::toolwright::SchemeKind::ClientCredentials {
                     token_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OAUTH"),
+                    token_url: ::toolwright::__private::Cow::Borrowed("https://library.example.org/token"),
+                    client_id_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OAUTH_CLIENT_ID"),
+                    client_secret_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OAUTH_CLIENT_SECRET"),
                 },
             },
             ::toolwright::SecurityScheme {

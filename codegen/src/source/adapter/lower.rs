@@ -319,7 +319,7 @@ fn auth(
     let kind = r.req_str(
         &mut f,
         "type",
-        "add `type: bearer` (or none, api_key, basic)",
+        "add `type: bearer` (or none, api_key, basic, oauth2)",
     )?;
     if literal {
         // The finding above already says what to write instead; don't pile on.
@@ -331,7 +331,10 @@ fn auth(
         let t = r.req_str(
             f,
             key,
-            &format!("add `{key}: MY_API_TOKEN`, the environment variable holding it"),
+            &format!(
+                "add `{key}: MY_API_{}`, the environment variable holding it",
+                key.trim_end_matches("_env").to_ascii_uppercase()
+            ),
         )?;
         check_env_name(r, &t).then_some(t.value)
     };
@@ -350,6 +353,43 @@ fn auth(
             };
             key_env.map(|key_env| ir::SchemeKind::ApiKey { key_env, placement })
         }
+        "oauth2" => {
+            // Client credentials: toolwright fetches and refreshes the token itself.
+            let token_url = r.req_str(
+                &mut f,
+                "token_url",
+                "add `token_url: https://auth.example.com/oauth/token`, the token endpoint",
+            );
+            let token_url = token_url.filter(|url| {
+                let why = match base_url::classify(&url.value) {
+                    // Relative: resolved against the base URL at run time.
+                    base_url::Verdict::Secure | base_url::Verdict::Relative => return true,
+                    base_url::Verdict::Refused(why) => why,
+                    base_url::Verdict::Cleartext => {
+                        "the client secret would travel in clear text".to_owned()
+                    }
+                };
+                r.push(
+                    Diagnostic::error(
+                        codes::AUTH,
+                        format!("token URL `{}` is not allowed", url.value),
+                    )
+                    .at(r.location(url.span.clone()))
+                    .label(why)
+                    .help("use `https://...`; plain `http://` is only for localhost, 127.0.0.1 or [::1]"),
+                );
+                false
+            });
+            let client_id_env = env(r, &mut f, "client_id_env");
+            let client_secret_env = env(r, &mut f, "client_secret_env");
+            let token_env = env(r, &mut f, "token_env");
+            Some(ir::SchemeKind::ClientCredentials {
+                token_url: token_url?.value,
+                client_id_env: client_id_env?,
+                client_secret_env: client_secret_env?,
+                token_env: token_env?,
+            })
+        }
         "basic" => {
             let username_env = env(r, &mut f, "username_env");
             let password_env = env(r, &mut f, "password_env");
@@ -362,7 +402,7 @@ fn auth(
             r.push(
                 Diagnostic::error(codes::AUTH, format!("unknown auth type `{other}`"))
                     .at(r.location(kind.span.clone()))
-                    .help("use one of: none, bearer, api_key, basic"),
+                    .help("use one of: none, bearer, api_key, basic, oauth2"),
             );
             None
         }
@@ -377,6 +417,9 @@ fn auth(
             "query_param",
             "username_env",
             "password_env",
+            "token_url",
+            "client_id_env",
+            "client_secret_env",
         ],
     );
     for (k, v) in extra {

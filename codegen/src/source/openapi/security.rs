@@ -69,7 +69,27 @@ pub fn schemes(doc: &mut Doc<'_>) -> Vec<SecurityScheme> {
             (Some("http"), Some(s)) if s.eq_ignore_ascii_case("bearer") => {
                 SchemeKind::Bearer { token_env: env }
             }
-            (Some("oauth2" | "openIdConnect"), _) => SchemeKind::Bearer { token_env: env },
+            (Some("oauth2"), _) => match client_credentials_url(value) {
+                // A flow toolwright can run itself: no token needs to be handed in.
+                Some(token_url) => {
+                    if let Some(why) = insecure_token_url(&token_url) {
+                        doc.warn(
+                            codes::SECURITY,
+                            &format!("{pointer}/flows/clientCredentials/tokenUrl"),
+                            format!("token URL `{token_url}`: {why}; calls will be refused until the service sets another"),
+                            "use an https token URL, or set one with `ExecutorBuilder::token_url`",
+                        );
+                    }
+                    SchemeKind::ClientCredentials {
+                        client_id_env: format!("{env}_CLIENT_ID"),
+                        client_secret_env: format!("{env}_CLIENT_SECRET"),
+                        token_env: env,
+                        token_url,
+                    }
+                }
+                None => SchemeKind::Bearer { token_env: env },
+            },
+            (Some("openIdConnect"), _) => SchemeKind::Bearer { token_env: env },
             (kind, scheme) => {
                 doc.warn(
                     codes::SECURITY,
@@ -91,6 +111,26 @@ pub fn schemes(doc: &mut Doc<'_>) -> Vec<SecurityScheme> {
         });
     }
     out
+}
+
+/// Why a token URL cannot receive a client secret, if it cannot.
+fn insecure_token_url(url: &str) -> Option<String> {
+    use crate::source::base_url::{Verdict, classify};
+    match classify(url) {
+        Verdict::Secure | Verdict::Relative => None,
+        Verdict::Cleartext => Some("the client secret would travel in clear text".to_owned()),
+        Verdict::Refused(why) => Some(why),
+    }
+}
+
+/// The token URL of an OAuth 2 scheme's client credentials flow.
+fn client_credentials_url(scheme: &Value) -> Option<String> {
+    scheme
+        .pointer("/flows/clientCredentials/tokenUrl")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+        .map(str::to_owned)
 }
 
 /// An operation's requirements (`security` of the operation, else of the document):

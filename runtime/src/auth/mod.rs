@@ -1,7 +1,8 @@
 //! Credentials: read from the environment at call time, applied to the request.
 //!
 //! Only variable *names* live in descriptors and generated code; values are read when a
-//! call is made and never appear in errors or `Debug` output.
+//! call is made and never appear in errors or `Debug` output. OAuth 2 client
+//! credentials are exchanged for tokens by [`oauth`].
 
 use std::fmt;
 use std::sync::Arc;
@@ -9,6 +10,8 @@ use std::sync::Arc;
 use crate::base64;
 use crate::descriptor::{Api, KeyPlacement, Requirement, SchemeKind};
 use crate::error::Error;
+
+pub(crate) mod oauth;
 
 /// Where credential values come from. The default reads process environment variables;
 /// services and tests can supply their own lookup.
@@ -29,12 +32,15 @@ impl CredentialSource {
     }
 
     fn get(&self, api: &Api, name: &str) -> Result<String, Error> {
-        (self.0)(name)
-            .filter(|v| !v.is_empty())
-            .ok_or_else(|| Error::MissingCredential {
-                api: api.name.to_string(),
-                env: name.to_owned(),
-            })
+        self.find(name).ok_or_else(|| Error::MissingCredential {
+            api: api.name.to_string(),
+            env: name.to_owned(),
+        })
+    }
+
+    /// The variable's value, when set and not empty.
+    fn find(&self, name: &str) -> Option<String> {
+        (self.0)(name).filter(|v| !v.is_empty())
     }
 }
 
@@ -57,6 +63,12 @@ pub(crate) enum Applied {
     Cookie(String, Secret),
 }
 
+/// A credential, or what is needed to fetch one (an OAuth 2 token).
+pub(crate) enum Planned<'a> {
+    Ready(Applied),
+    Token(oauth::Client<'a>),
+}
+
 /// A credential value that never prints itself.
 pub(crate) struct Secret(pub(crate) String);
 
@@ -68,16 +80,16 @@ impl fmt::Debug for Secret {
 
 /// Credentials for `security`: the first requirement whose every scheme has its
 /// credentials wins. With none satisfiable, the error names what the first one needs.
-pub(crate) fn resolve(
-    api: &Api,
+pub(crate) fn resolve<'a>(
+    api: &'a Api,
     security: &[Requirement],
     source: &CredentialSource,
-) -> Result<Vec<Applied>, Error> {
+) -> Result<Vec<Planned<'a>>, Error> {
     // Credentials are sent when some requirement can be met, even if another one
     // (`{}`) allows anonymous calls: authenticated calls see more.
     let mut first_error = None;
     for requirement in security.iter().filter(|r| !r.schemes.is_empty()) {
-        let applied: Result<Vec<Applied>, Error> = requirement
+        let applied: Result<Vec<Planned<'a>>, Error> = requirement
             .schemes
             .iter()
             .map(|name| apply(api, name, source))
@@ -96,18 +108,34 @@ pub(crate) fn resolve(
     }
 }
 
-fn apply(api: &Api, scheme: &str, source: &CredentialSource) -> Result<Applied, Error> {
+fn apply<'a>(api: &'a Api, scheme: &str, source: &CredentialSource) -> Result<Planned<'a>, Error> {
     let Some(scheme) = api.schemes.iter().find(|s| s.name == scheme) else {
         return Err(Error::Request {
             tool: String::new(),
             message: format!("API `{}` has no security scheme `{scheme}`", api.name),
         });
     };
-    Ok(match &scheme.kind {
-        SchemeKind::Bearer { token_env } => Applied::Header(
-            "authorization".into(),
-            Secret(format!("Bearer {}", source.get(api, token_env)?)),
-        ),
+    Ok(Planned::Ready(match &scheme.kind {
+        SchemeKind::Bearer { token_env } => bearer(source.get(api, token_env)?),
+        SchemeKind::ClientCredentials {
+            token_env,
+            token_url,
+            client_id_env,
+            client_secret_env,
+        } => match source.find(token_env) {
+            // A token handed in wins: the service manages it.
+            Some(token) => bearer(token),
+            None => {
+                return Ok(Planned::Token(oauth::Client {
+                    api,
+                    scheme: &scheme.name,
+                    token_url,
+                    id: Secret(source.get(api, client_id_env)?),
+                    secret: Secret(source.get(api, client_secret_env)?),
+                    scopes: source.find(&format!("{token_env}_SCOPES")),
+                }));
+            }
+        },
         SchemeKind::ApiKey { key_env, placement } => {
             let key = Secret(source.get(api, key_env)?);
             match placement {
@@ -130,5 +158,10 @@ fn apply(api: &Api, scheme: &str, source: &CredentialSource) -> Result<Applied, 
                 )),
             )
         }
-    })
+    }))
+}
+
+/// `Authorization: Bearer <token>`.
+pub(crate) fn bearer(token: impl fmt::Display) -> Applied {
+    Applied::Header("authorization".into(), Secret(format!("Bearer {token}")))
 }
