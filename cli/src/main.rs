@@ -92,6 +92,10 @@ enum Command {
         /// The arguments, a JSON object (`{}` when left out).
         #[arg(long, value_name = "JSON")]
         args: Option<String>,
+        /// A paginated tool: read up to N pages and print `{items, pages, complete,
+        /// next}` (`next`: the arguments that resume after the last page read).
+        #[arg(long, value_name = "N")]
+        pages: Option<usize>,
         #[command(flatten)]
         upstream: Upstream,
     },
@@ -224,8 +228,9 @@ fn main() -> ExitCode {
             inputs,
             tool,
             args,
+            pages,
             upstream,
-        } => call(&inputs, &tool, args.as_deref(), &upstream, styled),
+        } => call(&inputs, &tool, args.as_deref(), pages, &upstream, styled),
         Command::Serve {
             inputs,
             upstream,
@@ -450,6 +455,7 @@ fn call(
     inputs: &Inputs,
     tool: &str,
     args: Option<&str>,
+    pages: Option<usize>,
     upstream: &Upstream,
     styled: bool,
 ) -> ExitCode {
@@ -469,9 +475,13 @@ fn call(
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
-        runtime
-            .block_on(executor.call(tool, json))
-            .map_err(|e| e.to_string())
+        let outcome = match pages {
+            Some(n) => {
+                runtime.block_on(executor.call_all(tool, json, toolwright::PageLimits::pages(n)))
+            }
+            None => runtime.block_on(executor.call(tool, json)),
+        };
+        outcome.map_err(|e| e.to_string())
     });
     match result {
         Ok(value) => {

@@ -291,6 +291,48 @@ fn generate_writes_what_build_rs_writes() {
 }
 
 #[test]
+fn call_reads_up_to_n_pages() {
+    // An offset API of 7 items, 3 a page.
+    let server = Server::start(|req| {
+        let offset: usize = req
+            .query()
+            .and_then(|q| q.split('&').find_map(|p| p.strip_prefix("offset=")))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let items: Vec<Value> = (offset..7.min(offset + 3))
+            .map(|i| json!({"n": i}))
+            .collect();
+        Response::json(200, &Value::Array(items))
+    });
+    let call = |pages: &str| {
+        run(toolwright(&[
+            "call",
+            "cli/tests/pagination/catalog.yaml",
+            "--tool",
+            "list_by_offset",
+            "--args",
+            r#"{"limit": 3}"#,
+            "--pages",
+            pages,
+            "--base-url",
+            &format!("catalog={}", server.url()),
+        ])
+        .env("CATALOG_KEY", "k"))
+    };
+    let (code, out, err) = call("2");
+    assert_eq!(code, 0, "{err}");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["items"].as_array().unwrap().len(), 6);
+    assert_eq!(result["complete"], false);
+    assert_eq!(result["next"], json!({"limit": 3, "offset": 6}));
+    let (_, out, _) = call("10");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["items"].as_array().unwrap().len(), 7);
+    assert_eq!(result["pages"], 3);
+    assert_eq!(result["complete"], true);
+}
+
+#[test]
 fn call_runs_one_tool_with_credentials_from_the_environment() {
     let server = Server::start(|req| {
         Response::json(

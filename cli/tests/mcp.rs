@@ -388,3 +388,80 @@ fn a_fields_argument_projects_the_result() {
         assert!(!keys.contains(&&"labels".to_owned()), "{item}");
     }
 }
+
+/// `delete_issue` asks for confirmation (`requires_confirmation` in the adapter). A
+/// client that can elicit is asked — over stdio in the handshake era (the server's own
+/// `elicitation/create` request), and in the stateless era over stdio and HTTP (an
+/// `input_required` result the client answers by calling again) — and the call runs
+/// only after a yes. Without the capability, or after a no, nothing is sent.
+#[test]
+fn confirmations_are_put_to_the_user_as_elicitations() {
+    let api = Server::start(|req| match req.method.as_str() {
+        "DELETE" => Response {
+            status: 204,
+            content_type: "application/json".into(),
+            body: Vec::new(),
+            headers: Vec::new(),
+        },
+        _ => Response::json(404, &json!({"message": "no"})),
+    });
+    let calls = json!([["delete_issue", {"project": "web", "number": 7}]]).to_string();
+    let http = serve_http(&api);
+    let deletes = || {
+        api.take_requests()
+            .iter()
+            .filter(|r| r.method == "DELETE")
+            .count()
+    };
+    for (mode, url) in [
+        ("legacy", None),
+        ("auto", None),
+        ("auto", Some(http.1.as_str())),
+    ] {
+        for answer in [Some("accept"), Some("decline"), None] {
+            let mut args = os(&["--mode", mode, "--calls", &calls]);
+            if let Some(answer) = answer {
+                args.extend(os(&["--elicit", answer]));
+            }
+            match url {
+                Some(url) => args.extend(os(&["--url", url])),
+                None => {
+                    args.extend(os(&["--", env!("CARGO_BIN_EXE_toolwright")]));
+                    args.extend(serve_args(&api).into_iter().map(Into::into));
+                }
+            }
+            let out = client(&args);
+            let what = format!("{mode} {url:?} {answer:?}: {out}");
+            let call = &out["calls"][0];
+            match answer {
+                Some("accept") => {
+                    assert_eq!(call["isError"], false, "{what}");
+                    assert_eq!(deletes(), 1, "{what}");
+                    let asked = &out["elicited"][0];
+                    assert!(
+                        asked["message"].as_str().unwrap().contains("\"number\":7"),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        asked["requestedSchema"]["required"],
+                        json!(["approve"]),
+                        "{what}"
+                    );
+                }
+                _ => {
+                    assert_eq!(call["isError"], true, "{what}");
+                    assert_eq!(
+                        call["_meta"]["toolwright"]["code"], "CONFIRMATION_REQUIRED",
+                        "{what}"
+                    );
+                    assert_eq!(deletes(), 0, "{what}");
+                    assert_eq!(
+                        out["elicited"].as_array().unwrap().len(),
+                        usize::from(answer.is_some()),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+}

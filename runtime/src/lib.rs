@@ -39,6 +39,7 @@ pub mod error;
 pub mod executor;
 pub mod export;
 pub mod gate;
+pub mod paginate;
 mod request;
 pub mod resource;
 pub mod schema;
@@ -56,6 +57,7 @@ pub use descriptor::{
 pub use error::{Error, TransportError, TransportKind};
 pub use executor::{Executor, ExecutorBuilder, decode};
 pub use export::{Export, ExportOptions, Mapping, Profile};
+pub use paginate::{Items, Page, PageLimits, Pages};
 pub use resource::{Record, Resource, ResourceError};
 pub use schema::{Direction, SchemaGenerator, ToolSchema};
 /// `#[derive(ToolSchema)]`; see [`ToolSchema`].

@@ -153,12 +153,15 @@ fn serialized(p: &Param, value: &Value) -> Option<Value> {
         .map(|_| Value::String(value.to_string()))
 }
 
-/// Builds the request. `args` must already be validated.
+/// Builds the request. `args` must already be validated. `target`: a URL the API gave
+/// for the next page (same origin as `base_url`, checked by the caller) that replaces
+/// the path and query built from `args`; query credentials are added to it.
 pub(crate) fn build(
     op: &Operation,
     base_url: &str,
     args: &Map<String, Value>,
     credentials: Vec<Applied>,
+    target: Option<&str>,
 ) -> Result<http::Request<Vec<u8>>, String> {
     let mut path = String::with_capacity(op.path.len() + 16);
     let mut query: Vec<(String, String, bool)> = Vec::new();
@@ -166,7 +169,12 @@ pub(crate) fn build(
     let mut cookies: Vec<String> = Vec::new();
     let mut body = BodyParts::None;
 
-    let mut rest = op.path.as_ref();
+    // A next-page URL replaces the path (and the query) built from the arguments.
+    let mut rest = if target.is_some() {
+        ""
+    } else {
+        op.path.as_ref()
+    };
     while let Some(open) = rest.find('{') {
         path.push_str(&rest[..open]);
         let close = rest[open..]
@@ -220,6 +228,7 @@ pub(crate) fn build(
         let value = as_text.as_ref().unwrap_or(value);
         match param.location {
             ParamLocation::Path => {}
+            ParamLocation::Query if target.is_some() => {}
             ParamLocation::Query => query.extend(
                 query_pairs(param, value)
                     .into_iter()
@@ -239,20 +248,25 @@ pub(crate) fn build(
         }
     }
 
+    let mut url = String::with_capacity(base_url.len() + path.len() + 32);
+    if let Some(target) = target {
+        url.push_str(target);
+    } else {
+        url.push_str(base_url.trim_end_matches('/'));
+        url.push_str(&path);
+    }
     let mut auth_headers = Vec::new();
     for applied in credentials {
         match applied {
             Applied::Header(name, secret) => auth_headers.push((name, secret.0)),
+            // A next-page URL may already carry the key.
+            Applied::Query(name, _) if target.is_some_and(|t| has_query_key(t, &name)) => {}
             Applied::Query(name, secret) => query.push((name, secret.0, false)),
             Applied::Cookie(name, secret) => cookies.push(format!("{name}={}", encode(&secret.0))),
         }
     }
-
-    let mut url = String::with_capacity(base_url.len() + path.len() + 32);
-    url.push_str(base_url.trim_end_matches('/'));
-    url.push_str(&path);
     // A path may carry a query of its own (`/alerts?lat={lat}`): the rest joins it.
-    let mut separator = if path.contains('?') { '&' } else { '?' };
+    let mut separator = if url.contains('?') { '&' } else { '?' };
     for (k, v, reserved) in &query {
         url.push(separator);
         separator = '&';
@@ -284,6 +298,15 @@ pub(crate) fn build(
     builder
         .body(bytes)
         .map_err(|e| format!("{e} (URL `{}`)", url.split('?').next().unwrap_or(&url)))
+}
+
+/// Whether `url`'s query has the (unencoded) key `key`.
+fn has_query_key(url: &str, key: &str) -> bool {
+    let encoded = encode(key);
+    url.split_once('?').is_some_and(|(_, q)| {
+        q.split('&')
+            .any(|pair| pair.split('=').next() == Some(encoded.as_str()))
+    })
 }
 
 /// CR, LF and NUL have no place in a path segment, header or cookie: encoded they
@@ -566,7 +589,7 @@ mod tests {
     }
 
     fn uri(op: &Operation, v: Value) -> String {
-        build(op, "http://h", &args(v), vec![])
+        build(op, "http://h", &args(v), vec![], None)
             .unwrap()
             .uri()
             .to_string()
@@ -580,11 +603,12 @@ mod tests {
             "http://h/api/",
             &args(json!({"id": "a/../b c"})),
             vec![],
+            None,
         )
         .unwrap();
         assert_eq!(req.uri().to_string(), "http://h/api/repos/a%2F..%2Fb%20c/x");
         for bad in ["..", ".", ""] {
-            let err = build(&op, "http://h", &args(json!({ "id": bad })), vec![]);
+            let err = build(&op, "http://h", &args(json!({ "id": bad })), vec![], None);
             assert!(err.unwrap_err().contains("must not be empty"), "{bad}");
         }
     }
@@ -669,6 +693,7 @@ mod tests {
                 "authorization".into(),
                 Secret("Bearer s".into()),
             )],
+            None,
         )
         .unwrap();
         assert_eq!(
@@ -691,6 +716,7 @@ mod tests {
             "http://h",
             &args(json!({"file": "aGk=", "note": "n"})),
             vec![],
+            None,
         )
         .unwrap();
         let ct = req.headers()["content-type"].to_str().unwrap().to_owned();
@@ -705,13 +731,27 @@ mod tests {
         let mut bin = op("/b", vec![param("body", ParamLocation::RequestBody)]);
         bin.body = BodyEncoding::Binary;
         bin.content_type = "image/png".into();
-        let req = build(&bin, "http://h", &args(json!({"body": "AAEC"})), vec![]).unwrap();
+        let req = build(
+            &bin,
+            "http://h",
+            &args(json!({"body": "AAEC"})),
+            vec![],
+            None,
+        )
+        .unwrap();
         assert_eq!(req.body(), &[0, 1, 2]);
         assert_eq!(req.headers()["content-type"], "image/png");
         let mut text = op("/t", vec![param("body", ParamLocation::RequestBody)]);
         text.body = BodyEncoding::Text;
         text.content_type = "application/xml".into();
-        let req = build(&text, "http://h", &args(json!({"body": "<a/>"})), vec![]).unwrap();
+        let req = build(
+            &text,
+            "http://h",
+            &args(json!({"body": "<a/>"})),
+            vec![],
+            None,
+        )
+        .unwrap();
         assert_eq!(req.body(), b"<a/>");
     }
 }

@@ -1,8 +1,11 @@
 """An MCP client session against a stdio server, with the PyPI `mcp` 2.x client.
 
-usage: client.py --mode legacy|auto --calls JSON [--edit FROM TO] (--url URL | -- CMD [ARG...])
+usage: client.py --mode legacy|auto --calls JSON [--edit FROM TO] [--elicit accept|decline]
+                 (--url URL | -- CMD [ARG...])
 --edit: after the first listing, copy FROM over TO, wait for the server's
 `notifications/tools/list_changed`, and list again (printed as "relisted").
+--elicit: declare the elicitation capability and answer every elicitation this way
+(the questions asked are printed as "elicited").
 --calls is a JSON list of [tool, arguments]. Prints one JSON object:
 {"protocolVersion", "serverInfo", "pages", "tools", "calls": [result...],
 "progress": [[[progress, message]...] per call]} (each call asks for progress).
@@ -13,6 +16,7 @@ import argparse, json, os, sys
 
 import anyio
 from mcp import Client, StdioServerParameters
+from mcp_types import ElicitResult
 
 
 def dump(m):
@@ -31,7 +35,16 @@ async def session(ns):
         ):
             changed.set()
 
-    async with Client(params, mode=ns.mode, message_handler=on_message) as c:
+    out["elicited"] = []
+
+    async def on_elicit(context, params):
+        out["elicited"].append(dump(params))
+        if ns.elicit == "accept":
+            return ElicitResult(action="accept", content={"approve": True})
+        return ElicitResult(action="decline")
+
+    extra = {"elicitation_callback": on_elicit} if ns.elicit else {}
+    async with Client(params, mode=ns.mode, message_handler=on_message, **extra) as c:
         out["protocolVersion"] = c.protocol_version
         out["serverInfo"] = dump(c.server_info) if c.server_info else None
         tools, cursor, pages = [], None, 0
@@ -71,6 +84,7 @@ if __name__ == "__main__":
     p.add_argument("--calls", default="[]")
     p.add_argument("--url")
     p.add_argument("--edit", nargs=2)
+    p.add_argument("--elicit", choices=["accept", "decline"])
     p.add_argument("cmd", nargs=argparse.REMAINDER)
     ns = p.parse_args()
     if ns.cmd and ns.cmd[0] == "--":

@@ -38,6 +38,7 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> Module
     );
     types.definitions(&super::reachable_definitions(api));
     let mut methods = Vec::new();
+    let method_names: BTreeSet<&str> = names.operations.iter().map(|n| n.method.as_str()).collect();
     for (index, ((op, plan), op_names)) in api
         .operations
         .iter()
@@ -57,7 +58,9 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> Module
             op.method.as_str(),
             op.path
         ));
-        let (output, body) = match success_variants(op) {
+        let variants = success_variants(op);
+        let paged = variants.is_none() && op.pagination.is_some();
+        let (output, body) = match variants {
             Some(variants) => response_enum(&mut types, op_names, &variants, index),
             None => {
                 let output = match op.success_response().and_then(|r| r.schema.as_ref()) {
@@ -74,6 +77,20 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> Module
             }
         };
         error_enum(&mut types, op_names, op);
+        if paged && let Some(pages) = pages_method_name(&op_names.method, &method_names) {
+            let pages = names::ident(&pages);
+            let doc = names::doc(&format!(
+                "`{}` page by page: a stream of pages (`.items::<T>()` for their items), \
+                 bounded by `.limits(..)` (10 pages, 1,000 items by default).",
+                op_names.method
+            ));
+            methods.push(quote! {
+                #doc
+                pub fn #pages(&self, input: &#input) -> ::std::result::Result<::toolwright::Pages<#output>, ::toolwright::Error> {
+                    self.executor.paginate(&OPERATIONS[#index], input)
+                }
+            });
+        }
         methods.push(quote! {
             #doc
             pub async fn #method(&self, input: &#input) -> ::std::result::Result<#output, ::toolwright::Error> {
@@ -114,6 +131,14 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> Module
         client,
         methods: methods_count,
     }
+}
+
+/// `<method>_pages`, or `<method>_paged` when another operation has that name.
+fn pages_method_name(method: &str, taken: &BTreeSet<&str>) -> Option<String> {
+    ["_pages", "_paged"]
+        .iter()
+        .map(|suffix| format!("{method}{suffix}"))
+        .find(|name| !taken.contains(name.as_str()))
 }
 
 /// The module's `OPERATIONS` table as text (see [`super::data`]): the descriptors the

@@ -252,12 +252,49 @@ pub struct Response {
     pub json: bool,
 }
 
-/// Pagination style of a list operation.
+/// How a list operation pages. The runtime (`toolwright::paginate`) reads `style` and
+/// `settings` from the tool's metadata; input parameters are named by their field.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pagination {
+    /// `cursor`, `token`, `offset`, `page` or `link_header`.
     pub style: String,
-    /// Further settings as given (param names, limits).
+    /// The style's settings ([`Pagination::settings_of`]); anything else the source
+    /// gave is kept too.
     pub settings: BTreeMap<String, Value>,
+}
+
+impl Pagination {
+    pub const STYLES: &'static [&'static str] =
+        &["none", "offset", "cursor", "page", "link_header", "token"];
+
+    /// The settings a style takes: which parameter carries the position, where the
+    /// next cursor and the items are in the response, whether more pages follow.
+    pub fn settings_of(style: &str) -> &'static [&'static str] {
+        match style {
+            "cursor" | "token" => &[
+                "cursor_param",
+                "next_cursor",
+                "cursor_from_item",
+                "has_more",
+                "items",
+                "limit_param",
+            ],
+            "offset" => &["offset_param", "limit_param", "has_more", "items"],
+            "page" => &["page_param", "start", "limit_param", "has_more", "items"],
+            "link_header" => &["limit_param", "items"],
+            _ => &[],
+        }
+    }
+
+    /// The setting naming the parameter that carries the position, and its default.
+    pub fn position_param(style: &str) -> Option<(&'static str, &'static str)> {
+        match style {
+            "cursor" | "token" => Some(("cursor_param", "cursor")),
+            "offset" => Some(("offset_param", "offset")),
+            "page" => Some(("page_param", "page")),
+            _ => None,
+        }
+    }
 }
 
 /// How risky an operation is, as declared by the source.

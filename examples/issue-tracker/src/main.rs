@@ -87,7 +87,43 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         fetched.labels.unwrap_or_default()
     );
 
+    // Three more, then the list page by page (the tracker serves two a page and says
+    // where the next one starts in `X-Next-Cursor`).
+    for title in [
+        "Dark mode flickers",
+        "Typo on pricing page",
+        "Search ignores accents",
+    ] {
+        client
+            .create_issue(&tracker::CreateIssueInput {
+                project: "web".into(),
+                title: title.into(),
+                body: None,
+                priority: None,
+                labels: None,
+            })
+            .await?;
+    }
+    let mut pages = client.list_issues_pages(&tracker::ListIssuesInput::new("web".into()))?;
+    let mut sizes = Vec::new();
+    while let Some(page) = pages.next_page().await {
+        sizes.push(page?.value.len());
+    }
+    println!("list_issues_pages → page sizes {sizes:?}");
+
     println!("\n== by-name calls (JSON arguments, as an LLM sends them) ==");
+    let all = executor
+        .call_all(
+            "list_issues",
+            json!({"project": "web"}),
+            toolwright::PageLimits::pages(10),
+        )
+        .await?;
+    println!(
+        "list_issues, all pages → {} issues in {} pages",
+        all["items"].as_array().map_or(0, Vec::len),
+        all["pages"]
+    );
     let listed = executor
         .call("list_issues", json!({"project": "web", "state": "open"}))
         .await?;

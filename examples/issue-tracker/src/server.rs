@@ -34,7 +34,21 @@ fn handle(req: &Request, issues: &Mutex<Vec<Value>>) -> Response {
             issues.push(issue.clone());
             Response::json(201, &issue)
         }
-        ("GET", ["projects", _, "issues"]) => Response::json(200, &Value::Array(issues.clone())),
+        ("GET", ["projects", _, "issues"]) => {
+            // Two a page; the cursor is where the next page starts.
+            let start: usize = req
+                .query()
+                .and_then(|q| q.split('&').find_map(|p| p.strip_prefix("cursor=")))
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(0);
+            let page: Vec<Value> = issues.iter().skip(start).take(2).cloned().collect();
+            let response = Response::json(200, &Value::Array(page));
+            if start + 2 < issues.len() {
+                response.header("X-Next-Cursor", &(start + 2).to_string())
+            } else {
+                response
+            }
+        }
         ("GET" | "PATCH", ["projects", _, "issues", number]) => {
             let found = number
                 .parse::<usize>()

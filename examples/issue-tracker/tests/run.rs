@@ -19,6 +19,8 @@ fn example_runs_end_to_end() {
         "- create_Milestone ",
         "- get_issue ",
         "close_issue → {",
+        "list_issues_pages → page sizes [2, 2]",
+        "list_issues, all pages → 4 issues in 2 pages",
         "create_Milestone → {\"created_at\":\"2026-11-30T12:00:00Z\"",
         "search_Milestone → {\"records\":[{",
         "\"title\":\"Safari and Firefox fixes\"",

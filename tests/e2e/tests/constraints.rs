@@ -17,6 +17,7 @@ fn server() -> Server {
         status: 204,
         content_type: "application/json".into(),
         body: Vec::new(),
+        headers: Vec::new(),
     })
 }
 

@@ -13,11 +13,13 @@ fn server() -> Server {
             status: 200,
             content_type: "application/json".into(),
             body: b"<html>login required</html>".to_vec(),
+            headers: Vec::new(),
         },
         _ => Response {
             status: 204,
             content_type: "application/json".into(),
             body: Vec::new(),
+            headers: Vec::new(),
         },
     })
 }

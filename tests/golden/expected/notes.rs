@@ -129,6 +129,11 @@ pub struct SearchNotesInput {
     /// Default: `20`. At least `1`. At most `100`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub limit: ::std::option::Option<i64>,
+    /// Results to skip.
+    ///
+    /// At least `0`.
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub offset: ::std::option::Option<i64>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub exact: ::std::option::Option<bool>,
 }
@@ -140,6 +145,7 @@ impl SearchNotesInput {
             q,
             tag: ::std::option::Option::None,
             limit: ::std::option::Option::None,
+            offset: ::std::option::Option::None,
             exact: ::std::option::Option::None,
         }
     }
@@ -230,6 +236,16 @@ impl Client {
         input: &GetNoteInput,
     ) -> ::std::result::Result<GetNoteOutput, ::toolwright::Error> {
         self.executor.execute(&OPERATIONS[1usize], input).await
+    }
+    /// `search_notes` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
+    pub fn search_notes_pages(
+        &self,
+        input: &SearchNotesInput,
+    ) -> ::std::result::Result<
+        ::toolwright::Pages<::toolwright::__private::serde_json::Value>,
+        ::toolwright::Error,
+    > {
+        self.executor.paginate(&OPERATIONS[2usize], input)
     }
     /// Full-text search over all notes.
     ///
@@ -411,6 +427,17 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
             ::toolwright::Param {
                 field: ::toolwright::__private::Cow::Borrowed("limit"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("limit"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::Integer,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("offset"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("offset"),
                 location: ::toolwright::ParamLocation::Query,
                 required: false,
                 kind: ::toolwright::ValueKind::Integer,

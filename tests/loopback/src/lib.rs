@@ -55,6 +55,8 @@ pub struct Response {
     pub status: u16,
     pub content_type: String,
     pub body: Vec<u8>,
+    /// More headers (`Link`, `X-Next-Cursor`, ...).
+    pub headers: Vec<(String, String)>,
 }
 
 impl Response {
@@ -63,6 +65,7 @@ impl Response {
             status,
             content_type: "application/json".into(),
             body: body.to_string().into_bytes(),
+            headers: Vec::new(),
         }
     }
 
@@ -71,7 +74,14 @@ impl Response {
             status,
             content_type: "text/plain".into(),
             body: body.as_bytes().to_vec(),
+            headers: Vec::new(),
         }
+    }
+
+    /// The response with one more header.
+    pub fn header(mut self, name: &str, value: &str) -> Response {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
     }
 }
 
@@ -201,11 +211,15 @@ fn serve(
     let mut out = stream;
     write!(
         out,
-        "HTTP/1.1 {} X\r\ncontent-type: {}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        "HTTP/1.1 {} X\r\ncontent-type: {}\r\ncontent-length: {}\r\nconnection: close\r\n",
         response.status,
         response.content_type,
         response.body.len()
     )?;
+    for (name, value) in &response.headers {
+        write!(out, "{name}: {value}\r\n")?;
+    }
+    write!(out, "\r\n")?;
     out.write_all(&response.body)?;
     out.flush()
 }

@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::fields::Reader;
+use serde_json::Value;
+
+use super::fields::{Reader, Text};
 use super::params;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::ir::{
@@ -24,8 +26,6 @@ const KNOWN: &[&str] = &[
     "non_idempotent",
     "body",
 ];
-
-const PAGINATION_STYLES: &[&str] = &["none", "offset", "cursor", "page", "link_header", "token"];
 
 pub fn all(r: &mut Reader<'_>, node: &Node, key_span: Range<usize>) -> Vec<ir::Operation> {
     let Some(mut groups) = r.fields(node, "operations") else {
@@ -181,6 +181,7 @@ fn operation(
         .map(|p| params(r, p, method, &path))
         .unwrap_or_default();
     check_placeholders(r, &path, &path_span, &params);
+    let pagination = pagination.and_then(|(p, named)| pagination_params(r, p, named, &params));
     Some(ir::Operation {
         name: name?.value,
         kind,
@@ -365,34 +366,137 @@ fn check_placeholders(r: &mut Reader<'_>, path: &str, span: &Range<usize>, param
     }
 }
 
-fn pagination(r: &mut Reader<'_>, node: &Node) -> Option<ir::Pagination> {
+/// A pagination whose parameter names are still to be checked against the
+/// operation's parameters (read later in the operation).
+type Unchecked = (ir::Pagination, Vec<(&'static str, Text, bool)>);
+
+fn pagination(r: &mut Reader<'_>, node: &Node) -> Option<Unchecked> {
     let mut f = r.fields(node, "pagination")?;
     let style = r.req_str(
         &mut f,
         "style",
-        "add `style: cursor` (or offset, page, link_header)",
+        "add `style: cursor` (or offset, page, link_header, token)",
     )?;
-    if !PAGINATION_STYLES.contains(&style.value.as_str()) {
+    let styles = ir::Pagination::STYLES;
+    if !styles.contains(&style.value.as_str()) {
         r.push(
             Diagnostic::error(
                 codes::PAGINATION_STYLE,
                 format!("unknown pagination style `{}`", style.value),
             )
             .at(r.location(style.span))
-            .help(format!("use one of: {}", PAGINATION_STYLES.join(", "))),
+            .help(format!("use one of: {}", styles.join(", "))),
         );
         return None;
     }
-    f.use_all();
-    let settings = f
-        .entries()
-        .filter(|(k, _, _)| *k != "style")
-        .map(|(k, _, v)| (k.to_owned(), v.to_json()))
-        .collect();
-    Some(ir::Pagination {
-        style: style.value,
-        settings,
-    })
+    let known = ir::Pagination::settings_of(&style.value);
+    let mut settings = BTreeMap::new();
+    let mut named = Vec::new();
+    for key in known {
+        if *key == "start" {
+            if let Some(node) = f.get(key) {
+                match node.to_json() {
+                    Value::Number(n) if n.is_i64() => {
+                        settings.insert((*key).to_owned(), Value::Number(n));
+                    }
+                    _ => r.wrong_type(node, key, "an integer"),
+                }
+            }
+            continue;
+        }
+        let Some(text) = r.opt_str(&mut f, key) else {
+            continue;
+        };
+        if key.ends_with("_param") {
+            named.push((*key, text.clone(), false));
+        }
+        settings.insert((*key).to_owned(), Value::String(text.value));
+    }
+    if let Some((key, default)) = ir::Pagination::position_param(&style.value)
+        && !settings.contains_key(key)
+    {
+        // The usual name, which the operation must then have.
+        let span = f.key_span("style").unwrap_or(f.span.clone());
+        named.push((
+            key,
+            Text {
+                value: default.to_owned(),
+                span,
+            },
+            true,
+        ));
+    }
+    let mut all_known = vec!["style"];
+    all_known.extend_from_slice(known);
+    let extra = r.finish(f, &all_known);
+    settings.extend(extra);
+    if style.value == "none" {
+        return None;
+    }
+    Some((
+        ir::Pagination {
+            style: style.value,
+            settings,
+        },
+        named,
+    ))
+}
+
+/// Each parameter a pagination names is one of the operation's (by name or field);
+/// stored by field, the name a call's arguments use.
+fn pagination_params(
+    r: &mut Reader<'_>,
+    mut pagination: ir::Pagination,
+    named: Vec<(&'static str, Text, bool)>,
+    params: &[ir::Param],
+) -> Option<ir::Pagination> {
+    let mut ok = true;
+    for (key, text, defaulted) in named {
+        match params
+            .iter()
+            .find(|p| p.name == text.value || p.field == text.value)
+        {
+            Some(param) => {
+                pagination
+                    .settings
+                    .insert(key.to_owned(), Value::String(param.field.clone()));
+            }
+            None => {
+                ok = false;
+                let (message, help) = if defaulted {
+                    (
+                        format!(
+                            "`{}` pagination needs a parameter for its position; this operation has no `{}`",
+                            pagination.style, text.value
+                        ),
+                        format!(
+                            "add `{}: {{ type: {} }}` under `params`, or name the parameter with `{key}: <param>`",
+                            text.value,
+                            if pagination.style == "cursor" || pagination.style == "token" {
+                                "string"
+                            } else {
+                                "integer"
+                            }
+                        ),
+                    )
+                } else {
+                    (
+                        format!(
+                            "`{key}` names `{}`, which is not a parameter of this operation",
+                            text.value
+                        ),
+                        format!("add `{}` under `params`, or name one of them", text.value),
+                    )
+                };
+                r.push(
+                    Diagnostic::error(codes::PAGINATION_STYLE, message)
+                        .at(r.location(text.span))
+                        .help(help),
+                );
+            }
+        }
+    }
+    ok.then_some(pagination)
 }
 
 fn response(

@@ -8,6 +8,7 @@
 
 mod locate;
 mod operations;
+mod pagination;
 mod schema;
 mod security;
 

@@ -285,6 +285,7 @@ fn operation(
         requires_confirmation: flag(&["x-requires-confirmation"]).unwrap_or(false),
         non_idempotent: flag(&["x-idempotent", "x-idempotent-hint"]).map(|idempotent| !idempotent),
     };
+    let pagination = super::pagination::detect(doc, method, op, pointer, &params);
     Some(ir::Operation {
         name,
         kind: match method {
@@ -305,7 +306,7 @@ fn operation(
         body_required: body.required,
         security,
         responses,
-        pagination: None,
+        pagination,
         supports_fields: false,
         safety,
         input_keywords: body.input_keywords,

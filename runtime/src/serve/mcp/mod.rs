@@ -23,12 +23,14 @@
 //!   cursors `-32602`; `notifications/cancelled` stops the call in flight.
 
 mod budget;
+mod elicit;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod progress;
 mod projection;
 mod stdio;
 
+pub(crate) use elicit::Peer;
 #[cfg(feature = "mcp-http")]
 pub use http::{Body, Http};
 
@@ -212,7 +214,18 @@ impl Server {
         message: Value,
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
     ) -> Option<String> {
-        self.answer(message, notify)
+        self.respond_linked(message, notify, None).await
+    }
+
+    /// [`Server::respond_notifying`] on a connection that can also send requests to
+    /// its client (`peer`: stdio), for elicitations.
+    pub(crate) async fn respond_linked(
+        &self,
+        message: Value,
+        notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+        peer: Option<Peer>,
+    ) -> Option<String> {
+        self.answer(message, notify, peer)
             .await
             .map(|answer| match answer {
                 Answer::Value(v) => v.to_string(),
@@ -224,6 +237,7 @@ impl Server {
         &self,
         message: Value,
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+        peer: Option<Peer>,
     ) -> Option<Answer> {
         let Value::Object(message) = message else {
             let why = if message.is_array() {
@@ -280,9 +294,21 @@ impl Server {
         }
         let result = match method {
             "server/discover" => Ok(self.discover()),
-            "initialize" => Ok(self.initialize(&params)),
+            "initialize" => {
+                if let Some(peer) = &peer {
+                    peer.initialized(&params);
+                }
+                Ok(self.initialize(&params))
+            }
             "ping" => Ok(json!({})),
-            "tools/call" => self.call(&params, notify).await,
+            "tools/call" => {
+                let asker = if modern {
+                    elicit::modern_client_elicits(&params).then_some(Asker::Retry)
+                } else {
+                    peer.filter(Peer::elicits).map(Asker::Peer)
+                };
+                self.call(&params, notify, asker).await
+            }
             other => Err((
                 codes::METHOD_NOT_FOUND,
                 format!("method `{other}` is not supported by this server"),
@@ -291,7 +317,7 @@ impl Server {
         Some(Answer::Value(match result {
             Ok(mut result) => {
                 if modern && let Value::Object(map) = &mut result {
-                    map.insert("resultType".into(), json!("complete"));
+                    map.entry("resultType").or_insert(json!("complete"));
                 }
                 json!({"jsonrpc": "2.0", "id": id, "result": result})
             }
@@ -412,6 +438,7 @@ impl Server {
         &self,
         params: &Value,
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+        asker: Option<Asker>,
     ) -> Result<Value, (i64, String)> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
@@ -435,7 +462,29 @@ impl Server {
         let projection = listing.projections.get(name);
         let mut arguments = arguments;
         let fields = projection.and_then(|_| projection::Projection::take(&mut arguments));
-        let call = executor.call_exported(&listing.mapping, name, arguments);
+        let (target, arguments) = listing.mapping.translate(name, arguments);
+        let approved = match executor.needs_approval(target, &arguments) {
+            None => false,
+            Some(reason) => match asker {
+                // Nobody to ask: the executor answers `CONFIRMATION_REQUIRED`.
+                None => false,
+                Some(asker) => {
+                    let question = elicit::request(&tool.title, &reason, &arguments);
+                    match asker.ask(params, target, &arguments, question).await {
+                        Asked::Yes => true,
+                        Asked::Pending(result) => return Ok(result),
+                        Asked::No => {
+                            return Ok(tool_error(&Error::ConfirmationRequired {
+                                tool: target.to_owned(),
+                                reason,
+                                declined: true,
+                            }));
+                        }
+                    }
+                }
+            },
+        };
+        let call = executor.call_approving(target, arguments, approved);
         let token = params.pointer("/_meta/progressToken").cloned();
         let outcome = match (token, notify) {
             (Some(token), Some(notify)) => {
@@ -463,6 +512,56 @@ impl Server {
             }
             Err(e) => tool_error(&e),
         })
+    }
+}
+
+/// Who puts a confirmation to the client's user.
+enum Asker {
+    /// 2026-07-28: answer `input_required`; the client calls again with the answer.
+    Retry,
+    /// A stateful connection: ask over it and wait.
+    Peer(Peer),
+}
+
+enum Asked {
+    Yes,
+    No,
+    /// The `input_required` result to answer now.
+    Pending(Value),
+}
+
+impl Asker {
+    async fn ask(&self, params: &Value, tool: &str, args: &Value, question: Value) -> Asked {
+        match self {
+            Asker::Retry => {
+                let state = elicit::state(tool, args);
+                let answer = params.pointer(&format!("/inputResponses/{}", elicit::KEY));
+                match answer {
+                    // An answer for this very call (same tool, same arguments).
+                    Some(answer)
+                        if params.get("requestState").and_then(Value::as_str)
+                            == Some(state.as_str()) =>
+                    {
+                        if elicit::approved(answer) {
+                            Asked::Yes
+                        } else {
+                            Asked::No
+                        }
+                    }
+                    _ => Asked::Pending(json!({
+                        "resultType": "input_required",
+                        "inputRequests": {
+                            (elicit::KEY): {"method": "elicitation/create", "params": question}
+                        },
+                        "requestState": state,
+                    })),
+                }
+            }
+            Asker::Peer(peer) => match peer.request("elicitation/create", question).await {
+                Some(answer) if elicit::approved(&answer) => Asked::Yes,
+                _ => Asked::No,
+            },
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! MCP over stdio: one JSON-RPC message per line on stdin, answers on stdout (nothing
 //! else is ever written there), calls run concurrently, `notifications/cancelled`
-//! aborts the one it names.
+//! aborts the one it names. The server's own requests to the client (elicitations)
+//! go out on stdout too, and their answers are routed back to the call waiting.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -10,7 +11,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::{Server, codes, error};
+use super::{Peer, Server, codes, error};
 
 impl Server {
     /// Serves on this process's stdin and stdout until stdin closes, then waits for the
@@ -56,6 +57,7 @@ impl Server {
             }
             Ok::<(), std::io::Error>(())
         });
+        let peer = Peer::new(tx.clone());
         let in_flight: Arc<Mutex<HashMap<String, tokio::task::AbortHandle>>> = Arc::default();
         let mut tasks = JoinSet::new();
         let mut lines = BufReader::new(input).lines();
@@ -77,6 +79,9 @@ impl Server {
                     continue;
                 }
             };
+            if peer.answered(&message) {
+                continue;
+            }
             if message.get("method").and_then(Value::as_str) == Some("notifications/cancelled") {
                 let target = message.pointer("/params/requestId").map(Value::to_string);
                 if let Some(handle) = target.and_then(|id| lock(&in_flight).remove(&id)) {
@@ -86,9 +91,12 @@ impl Server {
             }
             let key = message.get("id").map(Value::to_string);
             let (server, tx, registry) = (self.clone(), tx.clone(), Arc::clone(&in_flight));
+            let peer = peer.clone();
             let task_key = key.clone();
             let handle = tasks.spawn(async move {
-                let answer = server.respond_notifying(message, Some(tx.clone())).await;
+                let answer = server
+                    .respond_linked(message, Some(tx.clone()), Some(peer))
+                    .await;
                 if let Some(key) = task_key {
                     lock(&registry).remove(&key);
                 }
@@ -107,6 +115,8 @@ impl Server {
             forwarder.abort();
             let _ = forwarder.await;
         }
+        // The peer holds a sender too: the writer ends when every one is gone.
+        drop(peer);
         drop(tx);
         writer.await.unwrap_or(Ok(()))
     }

@@ -17,6 +17,15 @@ use crate::resource::{ErrorKind, Handler, Resource, Verb, handler};
 use crate::transport::{CallPolicy, Transport};
 use crate::validate;
 
+mod paging;
+
+/// A success response, as the executor hands it on.
+pub(crate) struct Reply {
+    pub status: u16,
+    pub headers: http::HeaderMap,
+    pub body: Value,
+}
+
 /// Runs the tools of a [`Catalog`]. Cheap to clone (shared state behind an `Arc`).
 #[derive(Clone)]
 pub struct Executor {
@@ -42,6 +51,8 @@ struct Inner {
     checks: std::sync::Mutex<BTreeMap<String, Arc<validate::SchemaCheck>>>,
     /// Who each request of a rate-limited API is for (by tool name), worked out once.
     targets: BTreeMap<String, crate::transport::CallTarget>,
+    /// How paginated tools page (by tool name), read once from their metadata.
+    plans: BTreeMap<String, crate::paginate::Plan>,
     gate: crate::gate::Policy,
     /// Set by [`ExecutorBuilder::gate`]: every call is shown to the policy.
     custom_gate: bool,
@@ -273,6 +284,16 @@ impl ExecutorBuilder {
             .filter(|t| limits.iter().any(|(api, _)| *api == t.operation.api))
             .map(|t| (t.name.to_string(), call_target(t)))
             .collect();
+        let plans = catalog
+            .tools()
+            .iter()
+            .filter_map(|t| {
+                Some((
+                    t.name.to_string(),
+                    crate::paginate::Plan::of(t.meta.as_deref())?,
+                ))
+            })
+            .collect();
         let transport = match self.transport {
             Some(t) => layered(t, limits),
             None if remote => default_transport(&self.policy, limits)?,
@@ -293,6 +314,7 @@ impl ExecutorBuilder {
                 token_urls: self.token_urls,
                 checks: std::sync::Mutex::default(),
                 targets,
+                plans,
                 gate: self.gate,
                 custom_gate: self.custom_gate,
                 approver: self.approver,
@@ -427,11 +449,19 @@ impl Executor {
     /// Calls a tool by name with JSON arguments, as an LLM sends them. Returns the
     /// structured result, shaped like the tool's `outputSchema`.
     pub async fn call(&self, name: &str, args: Value) -> Result<Value, Error> {
-        let catalog = &self.inner.catalog;
-        let tool = catalog.get(name).ok_or_else(|| Error::UnknownTool {
-            name: name.to_owned(),
-            suggestion: catalog.suggest(name).map(str::to_owned),
-        })?;
+        self.call_approving(name, args, false).await
+    }
+
+    /// [`call`](Executor::call); `approved`: the caller obtained approval for this very
+    /// call (an MCP client's elicitation), so a `Confirm` verdict lets it run (a `Deny`
+    /// still does not).
+    pub(crate) async fn call_approving(
+        &self,
+        name: &str,
+        args: Value,
+        approved: bool,
+    ) -> Result<Value, Error> {
+        let tool = self.tool(name)?;
         let args = if args.is_null() { json!({}) } else { args };
         if let Some((handler, verb)) = self.inner.handlers.get(name) {
             let Value::Object(args) = args else {
@@ -455,7 +485,14 @@ impl Executor {
                 });
         }
         let args = self.checked_arguments(tool, args)?;
-        self.admit(tool, &args).await?;
+        if !approved {
+            self.admit(tool, &args).await?;
+        } else if let Some(crate::gate::Verdict::Deny(reason)) = self.judge(tool, &args) {
+            return Err(Error::Denied {
+                tool: tool.name.to_string(),
+                reason,
+            });
+        }
         let body = self.send(&tool.operation, &args).await?;
         Ok(if tool.operation.wrap_output {
             json!({ "result": body })
@@ -464,26 +501,79 @@ impl Executor {
         })
     }
 
-    /// The gate: lets the call through, asks for approval, or refuses it.
-    async fn admit(&self, tool: &Tool, args: &Map<String, Value>) -> Result<(), Error> {
-        use crate::gate::{PendingCall, Verdict};
+    /// The tool named `name`, or an error suggesting the closest name.
+    fn tool(&self, name: &str) -> Result<&Tool, Error> {
+        let catalog = &self.inner.catalog;
+        catalog.get(name).ok_or_else(|| Error::UnknownTool {
+            name: name.to_owned(),
+            suggestion: catalog.suggest(name).map(str::to_owned),
+        })
+    }
+
+    /// API `api` and its base URL (the service's override, else the description's).
+    fn api(&self, api: &str) -> Result<(&crate::descriptor::Api, &str), Error> {
+        let found = self
+            .inner
+            .catalog
+            .api(api)
+            .ok_or_else(|| Error::UnknownApi {
+                name: api.to_owned(),
+            })?;
+        let base_url = self
+            .inner
+            .base_urls
+            .get(api)
+            .map_or(&*found.base_url, |u| u);
+        Ok((found, base_url))
+    }
+
+    /// Why tool `name` would need approval before running with `args`, when the
+    /// gate asks for it and the service set no approval callback of its own (then
+    /// whoever serves the call — an MCP server — may ask its client instead).
+    pub(crate) fn needs_approval(&self, name: &str, args: &Value) -> Option<String> {
+        if self.inner.approver.is_some() {
+            return None;
+        }
+        let tool = self.inner.catalog.get(name)?;
+        let args = args.as_object()?;
+        match self.judge(tool, args)? {
+            crate::gate::Verdict::Confirm(reason) => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// The gate's verdict on a call, or `None` when the policy need not see it.
+    fn judge(&self, tool: &Tool, args: &Map<String, Value>) -> Option<crate::gate::Verdict> {
         // The default policy only looks at what the source declared: a tool that
         // declares nothing runs without a copy of its arguments being made.
         let declares = tool.meta.as_deref().is_some_and(|m| {
             m.contains("\"dangerLevel\"") || m.contains("\"requiresConfirmation\"")
         });
         if !self.inner.custom_gate && !declares {
-            return Ok(());
+            return None;
         }
-        let pending = PendingCall::new(tool, Value::Object(args.clone()));
-        match (self.inner.gate)(&pending) {
+        let pending = crate::gate::PendingCall::new(tool, Value::Object(args.clone()));
+        Some((self.inner.gate)(&pending))
+    }
+
+    /// The gate: lets the call through, asks for approval, or refuses it.
+    async fn admit(&self, tool: &Tool, args: &Map<String, Value>) -> Result<(), Error> {
+        use crate::gate::{PendingCall, Verdict};
+        let Some(verdict) = self.judge(tool, args) else {
+            return Ok(());
+        };
+        match verdict {
             Verdict::Allow => Ok(()),
             Verdict::Deny(reason) => Err(Error::Denied {
                 tool: tool.name.to_string(),
                 reason,
             }),
             Verdict::Confirm(reason) => match &self.inner.approver {
-                Some(approve) if approve(pending).await => Ok(()),
+                Some(approve)
+                    if approve(PendingCall::new(tool, Value::Object(args.clone()))).await =>
+                {
+                    Ok(())
+                }
                 approver => Err(Error::ConfirmationRequired {
                     tool: tool.name.to_string(),
                     reason,
@@ -538,11 +628,7 @@ impl Executor {
     /// Like [`call`](Executor::call), sending the request body as `media_type` (one of
     /// the tool's [`request_media_types`](Tool::request_media_types)).
     pub async fn call_as(&self, name: &str, args: Value, media_type: &str) -> Result<Value, Error> {
-        let catalog = &self.inner.catalog;
-        let tool = catalog.get(name).ok_or_else(|| Error::UnknownTool {
-            name: name.to_owned(),
-            suggestion: catalog.suggest(name).map(str::to_owned),
-        })?;
+        let tool = self.tool(name)?;
         let op = tool
             .with_media_type(media_type)
             .map_err(|message| Error::InvalidArguments {
@@ -551,7 +637,7 @@ impl Executor {
             })?;
         let args = self.checked_arguments(tool, args)?;
         self.admit(tool, &args).await?;
-        let body = self.send_exactly(&op, &args).await?.1;
+        let body = self.send_exactly(&op, &args, None).await?.body;
         Ok(if op.wrap_output {
             json!({ "result": body })
         } else {
@@ -577,6 +663,16 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<(u16, Value), Error> {
+        let args = self.typed_arguments(op, input)?;
+        self.send_with_status(op, &args).await
+    }
+
+    /// A typed input as checked JSON arguments.
+    fn typed_arguments<I: Serialize>(
+        &self,
+        op: &Operation,
+        input: &I,
+    ) -> Result<Map<String, Value>, Error> {
         let not_an_object = || Error::InvalidArguments {
             tool: op.name.to_string(),
             message: "the input did not serialize to a JSON object".into(),
@@ -592,10 +688,10 @@ impl Executor {
                     message: e.to_string(),
                 })?;
         }
-        let Value::Object(args) = args else {
-            return Err(not_an_object());
-        };
-        self.send_with_status(op, &args).await
+        match args {
+            Value::Object(args) => Ok(args),
+            _ => Err(not_an_object()),
+        }
     }
 
     async fn send(&self, op: &Operation, args: &Map<String, Value>) -> Result<Value, Error> {
@@ -607,31 +703,32 @@ impl Executor {
         op: &Operation,
         args: &Map<String, Value>,
     ) -> Result<(u16, Value), Error> {
-        // The service chose another request media type for this operation.
-        let op = self.inner.media_types.get(op.name.as_ref()).unwrap_or(op);
-        self.send_exactly(op, args).await
+        let reply = self.send_chosen(op, args, None).await?;
+        Ok((reply.status, reply.body))
     }
 
-    /// Sends `op` as given (no media-type override).
+    /// Sends `op` with the request media type the service chose for it.
+    async fn send_chosen(
+        &self,
+        op: &Operation,
+        args: &Map<String, Value>,
+        target: Option<&str>,
+    ) -> Result<Reply, Error> {
+        let op = self.inner.media_types.get(op.name.as_ref()).unwrap_or(op);
+        self.send_exactly(op, args, target).await
+    }
+
+    /// Sends `op` as given (no media-type override); to `target` (a next-page URL on
+    /// the API's origin) instead of the URL `args` make, when given.
     async fn send_exactly(
         &self,
         op: &Operation,
         args: &Map<String, Value>,
-    ) -> Result<(u16, Value), Error> {
-        let api = self
-            .inner
-            .catalog
-            .api(&op.api)
-            .ok_or_else(|| Error::UnknownApi {
-                name: op.api.to_string(),
-            })?;
-        let base_url = self
-            .inner
-            .base_urls
-            .get(api.name.as_ref())
-            .map_or(&*api.base_url, |u| u);
+        target: Option<&str>,
+    ) -> Result<Reply, Error> {
+        let (api, base_url) = self.api(&op.api)?;
         let (credentials, token) = self.credentials(api, op, base_url, None).await?;
-        let request = self.request(op, base_url, args, credentials)?;
+        let request = self.request(op, base_url, args, credentials, target)?;
         let mut response = traced(op, self.inner.transport.send(request))
             .await
             .map_err(Error::Transport)?;
@@ -641,7 +738,7 @@ impl Executor {
             // The API no longer takes the cached token (revoked, rotated, expired
             // early): one new token, one more try. A 401 means nothing was done.
             let (credentials, _) = self.credentials(api, op, base_url, Some(&rejected)).await?;
-            let request = self.request(op, base_url, args, credentials)?;
+            let request = self.request(op, base_url, args, credentials, target)?;
             response = traced(op, self.inner.transport.send(request))
                 .await
                 .map_err(Error::Transport)?;
@@ -676,7 +773,11 @@ impl Executor {
                     ),
                 });
             }
-            Ok((status.as_u16(), body))
+            Ok(Reply {
+                status: status.as_u16(),
+                headers: std::mem::take(response.headers_mut()),
+                body,
+            })
         } else {
             let message = upstream_message(&body)
                 .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
@@ -737,9 +838,10 @@ impl Executor {
         base_url: &str,
         args: &Map<String, Value>,
         credentials: Vec<auth::Applied>,
+        target: Option<&str>,
     ) -> Result<http::Request<Vec<u8>>, Error> {
         let mut request =
-            crate::request::build(op, base_url, args, credentials).map_err(|message| {
+            crate::request::build(op, base_url, args, credentials, target).map_err(|message| {
                 Error::Request {
                     tool: op.name.to_string(),
                     message,
