@@ -184,6 +184,17 @@ fn behave(_method: &str, target: &str, stream: &mut TcpStream, _port: u16) {
             );
         }
         "/same-origin" => respond(stream, 307, &[("Location", "/status/200".into())], b""),
+        "/deep" => {
+            // 100,000 nested arrays: parsing must stop, not overflow the stack.
+            let mut body = vec![b'['; 100_000];
+            body.extend(vec![b']'; 100_000]);
+            respond(
+                stream,
+                200,
+                &[("Content-Type", "application/json".into())],
+                &body,
+            );
+        }
         _ => json_ok(stream),
     }
 }
@@ -348,8 +359,9 @@ fn transport_faults_fail_with_their_kind_and_bounded_resources() {
             "{fault} {method}"
         );
     }
-    // Not JSON, and a gzip bomb (not decompressed: it stays 100 KB and is no JSON).
-    for fault in ["text", "gzip"] {
+    // Not JSON, a gzip bomb (not decompressed: it stays 100 KB and is no JSON), and
+    // JSON nested past the parser's depth limit (128).
+    for fault in ["text", "gzip", "deep"] {
         let err = rt
             .block_on(executor.call("get_fault", json!({"fault": fault})))
             .unwrap_err();

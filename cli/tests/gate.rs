@@ -130,3 +130,71 @@ fn a_service_policy_can_deny_or_confirm_anything() {
     assert_eq!(err.code(), "CONFIRMATION_REQUIRED");
     assert_eq!(server.take_requests().len(), 0);
 }
+
+/// The tracker adapter with `trust: {level: LEVEL}` added to its front matter.
+fn tracker_trusted(server: &Server, level: &str) -> ExecutorBuilder {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/issue-tracker/adapters/tracker-adapter.md");
+    let text = std::fs::read_to_string(path).unwrap().replacen(
+        "\nauthor:",
+        &format!("\ntrust: {{ level: {level} }}\nauthor:"),
+        1,
+    );
+    let analysis = toolwright_codegen::analyze_text("tracker-adapter.md", &text, false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    Executor::builder(catalog)
+        .base_url("tracker", format!("{}/api/v1", server.url()))
+        .credentials(CredentialSource::from_fn(|_| Some("t0ken".into())))
+}
+
+#[test]
+fn an_untrusted_api_gets_every_change_confirmed() {
+    let server = server();
+    let rt = rt();
+    let read = json!({"project": "web", "number": 7});
+    let close = json!({"project": "web", "number": 7, "resolution": "fixed"});
+    let executor = tracker_trusted(&server, "untrusted").build().unwrap();
+    rt.block_on(executor.call("get_issue", read.clone()))
+        .unwrap();
+    let err = rt
+        .block_on(executor.call("close_issue", close.clone()))
+        .unwrap_err();
+    assert_eq!(err.code(), "CONFIRMATION_REQUIRED", "{err}");
+    assert!(err.to_string().contains("`untrusted`"), "{err}");
+    assert_eq!(server.take_requests().len(), 1, "only the read went out");
+
+    // A trusted level changes nothing; a service policy sees the level.
+    let executor = tracker_trusted(&server, "verified").build().unwrap();
+    rt.block_on(executor.call("close_issue", close.clone()))
+        .unwrap();
+    let executor = tracker_trusted(&server, "community")
+        .gate(|call| match call.trust.as_deref() {
+            Some("community") if !call.annotations.read_only => {
+                Verdict::Deny("community adapters are read-only here".into())
+            }
+            _ => Verdict::Allow,
+        })
+        .build()
+        .unwrap();
+    let err = rt
+        .block_on(executor.call("close_issue", close))
+        .unwrap_err();
+    assert_eq!(err.code(), "PERMISSION_DENIED_POLICY", "{err}");
+    assert_eq!(server.take_requests().len(), 1);
+
+    // An unknown level is a located warning when the adapter is read.
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples/issue-tracker/adapters/tracker-adapter.md"),
+    )
+    .unwrap()
+    .replacen("\nauthor:", "\ntrust: { level: trusted }\nauthor:", 1);
+    let analysis = toolwright_codegen::analyze_text("tracker-adapter.md", &text, false);
+    let rendered = analysis.render();
+    assert!(
+        rendered.contains("unknown trust level `trusted`")
+            && rendered.contains("tracker-adapter.md:6:17"),
+        "{rendered}"
+    );
+}

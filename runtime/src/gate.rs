@@ -1,8 +1,8 @@
 //! Which calls a model may make on its own: a policy the service sets looks at each
 //! by-name call (what models make) — its danger level, whether its source asks for
-//! confirmation, its annotations, its arguments — and allows it, denies it, or asks
-//! for an approval that an async callback gives (a person in the loop, a second
-//! check). Without a callback, a call that needs approval is refused with
+//! confirmation, its annotations, the trust level of its API, its arguments — and
+//! allows it, denies it, or asks for an approval that an async callback gives (a
+//! person in the loop, a second check). Without a callback, a call that needs approval is refused with
 //! `CONFIRMATION_REQUIRED`; nothing is sent. Typed calls are the service's own code
 //! and are not gated.
 
@@ -37,10 +37,13 @@ pub struct PendingCall {
     pub danger_level: Option<String>,
     /// The source's `requires_confirmation`.
     pub requires_confirmation: bool,
+    /// The API's trust level (an adapter's `trust.level`: `official`, `verified`,
+    /// `community`, `untrusted`), when it gave one.
+    pub trust: Option<String>,
 }
 
 impl PendingCall {
-    pub(crate) fn new(tool: &Tool, arguments: Value) -> PendingCall {
+    pub(crate) fn new(tool: &Tool, arguments: Value, trust: Option<&str>) -> PendingCall {
         let meta = tool
             .meta
             .as_deref()
@@ -57,6 +60,7 @@ impl PendingCall {
             annotations: tool.annotations,
             danger_level: field("dangerLevel").and_then(|v| v.as_str().map(str::to_owned)),
             requires_confirmation: field("requiresConfirmation") == Some(Value::Bool(true)),
+            trust: trust.map(str::to_owned),
         }
     }
 }
@@ -68,14 +72,18 @@ pub type Policy = Arc<dyn Fn(&PendingCall) -> Verdict + Send + Sync>;
 pub type Approver =
     Arc<dyn Fn(PendingCall) -> Pin<Box<dyn Future<Output = bool> + Send>> + Send + Sync>;
 
-/// The default policy: `forbidden` never runs; `dangerous`, or a source asking for
-/// confirmation, needs approval; everything else runs.
+/// The default policy: `forbidden` never runs; `dangerous`, a source asking for
+/// confirmation, or anything but a read on an `untrusted` API needs approval;
+/// everything else runs.
 pub fn default_policy(call: &PendingCall) -> Verdict {
     match call.danger_level.as_deref() {
         Some("forbidden") => Verdict::Deny("its danger level is `forbidden`".into()),
         Some("dangerous") => Verdict::Confirm("its danger level is `dangerous`".into()),
         _ if call.requires_confirmation => {
             Verdict::Confirm("its description asks for confirmation".into())
+        }
+        _ if call.trust.as_deref() == Some("untrusted") && !call.annotations.read_only => {
+            Verdict::Confirm("its API's trust level is `untrusted` and it changes data".into())
         }
         _ => Verdict::Allow,
     }

@@ -56,6 +56,8 @@ struct Inner {
     gate: crate::gate::Policy,
     /// Set by [`ExecutorBuilder::gate`]: every call is shown to the policy.
     custom_gate: bool,
+    /// Each API's declared trust level (`trust.level`), by API name.
+    trust: BTreeMap<String, String>,
     approver: Option<crate::gate::Approver>,
 }
 
@@ -284,6 +286,18 @@ impl ExecutorBuilder {
             .filter(|t| limits.iter().any(|(api, _)| *api == t.operation.api))
             .map(|t| (t.name.to_string(), call_target(t)))
             .collect();
+        let trust = catalog
+            .apis()
+            .iter()
+            .filter_map(|api| {
+                let level = api
+                    .meta_json()
+                    .pointer("/trust/level")?
+                    .as_str()?
+                    .to_owned();
+                Some((api.name.to_string(), level))
+            })
+            .collect();
         let plans = catalog
             .tools()
             .iter()
@@ -315,6 +329,7 @@ impl ExecutorBuilder {
                 checks: std::sync::Mutex::default(),
                 targets,
                 plans,
+                trust,
                 gate: self.gate,
                 custom_gate: self.custom_gate,
                 approver: self.approver,
@@ -530,6 +545,7 @@ impl Executor {
     /// Why tool `name` would need approval before running with `args`, when the
     /// gate asks for it and the service set no approval callback of its own (then
     /// whoever serves the call — an MCP server — may ask its client instead).
+    #[cfg(feature = "mcp")]
     pub(crate) fn needs_approval(&self, name: &str, args: &Value) -> Option<String> {
         if self.inner.approver.is_some() {
             return None;
@@ -549,16 +565,22 @@ impl Executor {
         let declares = tool.meta.as_deref().is_some_and(|m| {
             m.contains("\"dangerLevel\"") || m.contains("\"requiresConfirmation\"")
         });
-        if !self.inner.custom_gate && !declares {
+        let trusted = !self.inner.trust.contains_key(tool.operation.api.as_ref());
+        if !self.inner.custom_gate && !declares && trusted {
             return None;
         }
-        let pending = crate::gate::PendingCall::new(tool, Value::Object(args.clone()));
-        Some((self.inner.gate)(&pending))
+        Some((self.inner.gate)(&self.pending(tool, args)))
+    }
+
+    /// The call as the policy and the approval callback see it.
+    fn pending(&self, tool: &Tool, args: &Map<String, Value>) -> crate::gate::PendingCall {
+        let trust = self.inner.trust.get(tool.operation.api.as_ref());
+        crate::gate::PendingCall::new(tool, Value::Object(args.clone()), trust.map(String::as_str))
     }
 
     /// The gate: lets the call through, asks for approval, or refuses it.
     async fn admit(&self, tool: &Tool, args: &Map<String, Value>) -> Result<(), Error> {
-        use crate::gate::{PendingCall, Verdict};
+        use crate::gate::Verdict;
         let Some(verdict) = self.judge(tool, args) else {
             return Ok(());
         };
@@ -569,11 +591,7 @@ impl Executor {
                 reason,
             }),
             Verdict::Confirm(reason) => match &self.inner.approver {
-                Some(approve)
-                    if approve(PendingCall::new(tool, Value::Object(args.clone()))).await =>
-                {
-                    Ok(())
-                }
+                Some(approve) if approve(self.pending(tool, args)).await => Ok(()),
                 approver => Err(Error::ConfirmationRequired {
                     tool: tool.name.to_string(),
                     reason,

@@ -106,8 +106,11 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
     }
     for key in ["trust", "rate_limits"] {
         if let Some(node) = f.get(key)
-            && r.fields(node, key).is_some()
+            && let Some(mut fields) = r.fields(node, key)
         {
+            if key == "trust" {
+                check_trust_level(r, &mut fields);
+            }
             meta.insert(key.to_owned(), node.to_json());
         }
     }
@@ -426,6 +429,27 @@ fn auth(
         meta.insert(format!("auth.{k}"), v);
     }
     result
+}
+
+/// Trust levels the runtime's gate knows (`toolwright::gate`): `untrusted` APIs get
+/// every call that changes something confirmed.
+const TRUST_LEVELS: &[&str] = &["official", "verified", "community", "untrusted"];
+
+fn check_trust_level(r: &mut Reader<'_>, fields: &mut Fields<'_>) {
+    let Some(level) = r.opt_str(fields, "level") else {
+        return;
+    };
+    if !TRUST_LEVELS.contains(&level.value.as_str()) {
+        r.push(
+            Diagnostic::warning(
+                codes::UNKNOWN_VALUE,
+                format!("unknown trust level `{}`", level.value),
+            )
+            .at(r.location(level.span))
+            .label("kept as metadata; the gate treats it like no level")
+            .help(format!("use one of: {}", TRUST_LEVELS.join(", "))),
+        );
+    }
 }
 
 /// An environment variable name, and not a credential pasted where a name belongs.
