@@ -195,6 +195,17 @@ impl Catalog {
             .map(|i| &self.tools[i])
     }
 
+    /// Where `tool` (a reference into this catalog, from [`Catalog::get`] or
+    /// [`Catalog::tools`]) sits in [`Catalog::tools`]: per-tool tables indexed by it
+    /// need no lookup by name.
+    pub fn position(&self, tool: &Tool) -> Option<usize> {
+        let base = self.tools.as_ptr() as usize;
+        let offset = (tool as *const Tool as usize).checked_sub(base)?;
+        let size = std::mem::size_of::<Tool>().max(1);
+        let index = offset / size;
+        (offset % size == 0 && index < self.tools.len()).then_some(index)
+    }
+
     /// Finds an API by name.
     pub fn api(&self, name: &str) -> Option<&Api> {
         self.apis.iter().find(|a| a.name == name)

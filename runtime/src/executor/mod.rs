@@ -48,7 +48,8 @@ struct Inner {
     /// Operations sent with another of their request media types, by tool name.
     media_types: BTreeMap<String, Operation>,
     /// Each tool's input schema, compiled on the tool's first call.
-    checks: std::sync::Mutex<BTreeMap<String, Arc<validate::SchemaCheck>>>,
+    /// (indexed like the catalog's tools: no lookup by name on the call path).
+    checks: Vec<std::sync::OnceLock<validate::SchemaCheck>>,
     /// Who each request of a rate-limited API is for (by tool name), worked out once.
     targets: BTreeMap<String, crate::transport::CallTarget>,
     /// How paginated tools page (by tool name), read once from their metadata.
@@ -58,6 +59,9 @@ struct Inner {
     custom_gate: bool,
     /// Each API's declared trust level (`trust.level`), by API name.
     trust: BTreeMap<String, String>,
+    /// Which tools declare a danger level or ask for confirmation (indexed like the
+    /// catalog's tools): the default gate skips the others without reading metadata.
+    declares: Vec<bool>,
     approver: Option<crate::gate::Approver>,
 }
 
@@ -298,6 +302,18 @@ impl ExecutorBuilder {
                 Some((api.name.to_string(), level))
             })
             .collect();
+        let declares = catalog
+            .tools()
+            .iter()
+            .map(|t| {
+                t.meta.as_deref().is_some_and(|m| {
+                    m.contains("\"dangerLevel\"") || m.contains("\"requiresConfirmation\"")
+                })
+            })
+            .collect();
+        let checks = (0..catalog.tools().len())
+            .map(|_| std::sync::OnceLock::new())
+            .collect();
         let plans = catalog
             .tools()
             .iter()
@@ -326,10 +342,11 @@ impl ExecutorBuilder {
                 credentials: self.credentials,
                 tokens: auth::oauth::Tokens::default(),
                 token_urls: self.token_urls,
-                checks: std::sync::Mutex::default(),
+                checks,
                 targets,
                 plans,
                 trust,
+                declares,
                 gate: self.gate,
                 custom_gate: self.custom_gate,
                 approver: self.approver,
@@ -562,9 +579,10 @@ impl Executor {
     fn judge(&self, tool: &Tool, args: &Map<String, Value>) -> Option<crate::gate::Verdict> {
         // The default policy only looks at what the source declared: a tool that
         // declares nothing runs without a copy of its arguments being made.
-        let declares = tool.meta.as_deref().is_some_and(|m| {
-            m.contains("\"dangerLevel\"") || m.contains("\"requiresConfirmation\"")
-        });
+        let declares = match self.inner.catalog.position(tool) {
+            Some(i) => self.inner.declares.get(i).copied().unwrap_or(true),
+            None => true,
+        };
         let trusted = !self.inner.trust.contains_key(tool.operation.api.as_ref());
         if !self.inner.custom_gate && !declares && trusted {
             return None;
@@ -601,27 +619,31 @@ impl Executor {
         }
     }
 
-    /// The tool's compiled input schema (compiled once, on first use).
-    fn schema_check(&self, tool: &Tool) -> Arc<validate::SchemaCheck> {
-        let mut checks = self
-            .inner
-            .checks
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(check) = checks.get(tool.name.as_ref()) {
-            return Arc::clone(check);
-        }
-        let schema: Value = serde_json::from_str(&tool.input_schema).unwrap_or(Value::Bool(true));
-        let api = self.inner.catalog.api(&tool.operation.api);
-        let definition = |name: &str| {
-            let defs = &api?.definitions;
-            defs.iter()
-                .find(|d| d.name == name)
-                .and_then(|d| serde_json::from_str(&d.input).ok())
+    /// Checks `args` against the tool's input schema (compiled on the tool's first call).
+    fn check(&self, tool: &Tool, args: &Value) -> Result<(), validate::ArgumentError> {
+        let compile = || {
+            let schema: Value =
+                serde_json::from_str(&tool.input_schema).unwrap_or(Value::Bool(true));
+            let api = self.inner.catalog.api(&tool.operation.api);
+            let definition = |name: &str| {
+                let defs = &api?.definitions;
+                defs.iter()
+                    .find(|d| d.name == name)
+                    .and_then(|d| serde_json::from_str(&d.input).ok())
+            };
+            validate::SchemaCheck::compile(&schema, &definition)
         };
-        let check = Arc::new(validate::SchemaCheck::compile(&schema, &definition));
-        checks.insert(tool.name.to_string(), Arc::clone(&check));
-        check
+        let catalog = &self.inner.catalog;
+        let slot = catalog
+            .position(tool)
+            .or_else(|| catalog.get(&tool.name).and_then(|t| catalog.position(t)))
+            .and_then(|i| self.inner.checks.get(i));
+        match slot {
+            Some(slot) => slot.get_or_init(compile).check(args),
+            // Not one of this catalog's tools (not reached through the executor's own
+            // paths): compiled for this check only.
+            None => compile().check(args),
+        }
     }
 
     /// Validates a tool's JSON arguments against its input schema: the one check for
@@ -633,7 +655,7 @@ impl Executor {
             message: e.to_string(),
         };
         validate::require_object(&args).map_err(invalid)?;
-        self.schema_check(tool).check(&args).map_err(invalid)?;
+        self.check(tool, &args).map_err(invalid)?;
         match args {
             Value::Object(args) => Ok(args),
             _ => Err(Error::InvalidArguments {
@@ -699,8 +721,7 @@ impl Executor {
         // A struct built by hand can break constraints its type cannot express
         // (ranges, patterns, lengths): the same check as a by-name call.
         if let Some(tool) = self.inner.catalog.get(&op.name) {
-            self.schema_check(tool)
-                .check(&args)
+            self.check(tool, &args)
                 .map_err(|e| Error::InvalidArguments {
                     tool: op.name.to_string(),
                     message: e.to_string(),
@@ -772,7 +793,10 @@ impl Executor {
         if status.is_success() {
             // A JSON response (as the description or the server says) that does not
             // parse is a failure, not a string result.
-            let says_json = content_type.to_ascii_lowercase().contains("json");
+            let says_json = content_type
+                .as_bytes()
+                .windows(4)
+                .any(|w| w.eq_ignore_ascii_case(b"json"));
             if (op.json_response || says_json)
                 && body.is_string()
                 && serde_json::from_slice::<Value>(bytes).is_err()
