@@ -21,6 +21,7 @@
 //! [`diagnostics`] collecting every finding of a run.
 
 pub mod check;
+pub mod contract;
 pub mod diagnostics;
 pub mod emit;
 pub mod ir;

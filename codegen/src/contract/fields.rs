@@ -1,0 +1,322 @@
+//! What one operation consumes (its inputs, credentials included) and produces (the
+//! leaves of its success response), read from the IR. Shared schemas are walked once
+//! per definition and reused by reference (a memo of each definition's leaves), never
+//! inlined, so a spec whose schemas share and nest deeply (Stripe) costs what its
+//! definitions cost, not what their expansion would.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::words;
+use crate::ir::{self, ParamLocation, Schema, SchemaType};
+
+/// Object levels walked below an item's root (`/data/*/owner/login` is two).
+const MAX_DEPTH: usize = 2;
+/// Leaves kept per operation.
+const MAX_LEAVES: usize = 200;
+
+/// One input of an operation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Consumed {
+    /// The argument (or credential) name.
+    pub name: String,
+    /// JSON pointer into the tool's arguments (`/title`, `/meta/source`).
+    pub path: String,
+    /// `path`, `query`, `header`, `cookie` or `body`.
+    pub location: &'static str,
+    pub required: bool,
+    /// `data` (the user or another tool supplies it), `context` (the service does:
+    /// tenant, site) or `auth` (credentials).
+    pub kind: &'static str,
+    pub field_type: &'static str,
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<Value>>,
+    /// `identifier`, `paging`, `search`, … when the field plays a generic role.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic_tag: Option<&'static str>,
+    /// The (resource, key) this input identifies, when it identifies one:
+    /// `issue_number` in `/issues/{issue_number}` is `issue.number`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identifies: Option<String>,
+}
+
+/// One leaf of an operation's success response.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Produced {
+    pub name: String,
+    /// JSON pointer into the response body; `*` for every array item.
+    pub path: String,
+    pub field_type: &'static str,
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic_tag: Option<&'static str>,
+    /// The resource the leaf belongs to (its shared schema's name, or the path's noun).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// The (resource, key) this leaf is the identity of (`Issue.number`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub identifies: Option<String>,
+}
+
+/// Names the service gives for fields with a role the engine cannot guess.
+#[derive(Debug, Clone, Default)]
+pub struct FieldRoles {
+    pub context: Vec<String>,
+    pub auth: Vec<String>,
+    pub paging: Vec<String>,
+    pub search: Vec<String>,
+}
+
+const PAGING: &[&str] = &[
+    "page",
+    "per_page",
+    "page_size",
+    "pagesize",
+    "limit",
+    "offset",
+    "cursor",
+    "starting_after",
+    "ending_before",
+    "after",
+    "before",
+    "page_token",
+    "pagetoken",
+    "continue",
+    "marker",
+    "skip",
+    "size",
+];
+const SEARCH: &[&str] = &[
+    "q", "query", "search", "keyword", "keywords", "filter", "filters", "term", "text",
+];
+
+/// What `op` consumes.
+pub fn consumes(api: &ir::Api, op: &ir::Operation, roles: &FieldRoles) -> Vec<Consumed> {
+    let mut out = Vec::new();
+    for p in &op.params {
+        let named = |set: &[String]| set.iter().any(|n| n == &p.name || n == &p.field);
+        let location = match p.location {
+            ParamLocation::Path => "path",
+            ParamLocation::Query => "query",
+            ParamLocation::Header => "header",
+            ParamLocation::Cookie => "cookie",
+            ParamLocation::Body | ParamLocation::RequestBody => "body",
+        };
+        let kind = if named(&roles.auth) {
+            "auth"
+        } else if named(&roles.context) {
+            "context"
+        } else {
+            "data"
+        };
+        let lower = p.name.to_ascii_lowercase();
+        let paged = op.pagination.as_ref().is_some_and(|pg| {
+            pg.settings
+                .values()
+                .any(|v| v.as_str() == Some(p.field.as_str()))
+        });
+        let path_noun = (p.location == ParamLocation::Path)
+            .then(|| words::path_noun(&op.path, Some(&p.name)))
+            .flatten();
+        let identifies = words::consumer_identity(&p.field, path_noun.as_deref());
+        let semantic_tag = if paged || named(&roles.paging) || PAGING.contains(&lower.as_str()) {
+            Some("paging")
+        } else if named(&roles.search) || SEARCH.contains(&lower.as_str()) {
+            Some("search")
+        } else if identifies.is_some() || p.location == ParamLocation::Path {
+            Some("identifier")
+        } else {
+            None
+        };
+        let schema = ir::follow(&p.schema, &api.definitions);
+        out.push(Consumed {
+            name: p.field.clone(),
+            path: format!("/{}", pointer_escape(&p.field)),
+            location,
+            required: p.required,
+            kind,
+            field_type: type_name(schema, &api.definitions),
+            enum_values: enums(schema),
+            semantic_tag,
+            identifies,
+        });
+        // One level into an object body property: `meta.source` is an input too.
+        if matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody)
+            && schema.ty == SchemaType::Object
+        {
+            for (name, sub) in &schema.properties {
+                let sub = ir::follow(sub, &api.definitions);
+                if sub.ty == SchemaType::Object || out.len() >= MAX_LEAVES {
+                    continue;
+                }
+                out.push(Consumed {
+                    name: name.clone(),
+                    path: format!("/{}/{}", pointer_escape(&p.field), pointer_escape(name)),
+                    location,
+                    required: p.required && schema.required.contains(name),
+                    kind,
+                    field_type: type_name(sub, &api.definitions),
+                    enum_values: enums(sub),
+                    semantic_tag: None,
+                    identifies: None,
+                });
+            }
+        }
+    }
+    // Credentials come first from the security schemes, whatever the parameters say.
+    let anonymous = op.security.is_empty() || op.security.iter().any(Vec::is_empty);
+    let mut seen = Vec::new();
+    for name in op.security.iter().flatten() {
+        let Some(scheme) = api.schemes.iter().find(|s| &s.name == name) else {
+            continue;
+        };
+        let (name, location) = match &scheme.kind {
+            ir::SchemeKind::ApiKey { placement, .. } => match placement {
+                ir::KeyPlacement::Header(n) => (n.clone(), "header"),
+                ir::KeyPlacement::Query(n) => (n.clone(), "query"),
+                ir::KeyPlacement::Cookie(n) => (n.clone(), "cookie"),
+            },
+            _ => ("Authorization".to_owned(), "header"),
+        };
+        if seen.contains(&name) {
+            continue;
+        }
+        seen.push(name.clone());
+        out.retain(|c| !(c.name.eq_ignore_ascii_case(&name) && c.location == location));
+        out.push(Consumed {
+            path: format!("/{}", pointer_escape(&name)),
+            name,
+            location,
+            required: !anonymous,
+            kind: "auth",
+            field_type: "string",
+            enum_values: None,
+            semantic_tag: None,
+            identifies: None,
+        });
+    }
+    out
+}
+
+/// Each definition's leaves (relative paths), computed once per catalog.
+#[derive(Debug, Default)]
+pub struct Leaves {
+    memo: BTreeMap<(String, usize), Vec<Produced>>,
+}
+
+/// What `op` produces: its success response's leaves, through envelopes
+/// (`{data: [...]}`) down to the items.
+pub fn produces(api: &ir::Api, op: &ir::Operation, memo: &mut Leaves) -> Vec<Produced> {
+    let Some(schema) = op.success_response().and_then(|r| r.schema.as_ref()) else {
+        return Vec::new();
+    };
+    let noun = words::path_noun(&op.path, None);
+    let mut out = Vec::new();
+    memo.walk(api, schema, "", 0, noun.as_deref(), &mut out);
+    out.truncate(MAX_LEAVES);
+    out
+}
+
+impl Leaves {
+    /// Appends `schema`'s leaves under `prefix`. `resource`: the noun of the object
+    /// the leaves belong to, when known.
+    fn walk(
+        &mut self,
+        api: &ir::Api,
+        schema: &Schema,
+        prefix: &str,
+        depth: usize,
+        resource: Option<&str>,
+        out: &mut Vec<Produced>,
+    ) {
+        if out.len() >= MAX_LEAVES {
+            return;
+        }
+        if let Some(name) = schema.bare_reference() {
+            let key = (name.to_owned(), depth);
+            if !self.memo.contains_key(&key) {
+                // Placeholder first: a definition that reaches itself stops here.
+                self.memo.insert(key.clone(), Vec::new());
+                let mut own = Vec::new();
+                if let Some(def) = api.definitions.get(name) {
+                    let noun = words::schema_noun(name);
+                    self.walk(api, def, "", depth, Some(&noun), &mut own);
+                }
+                self.memo.insert(key.clone(), own);
+            }
+            for leaf in &self.memo[&key] {
+                let mut leaf = leaf.clone();
+                leaf.path = format!("{prefix}{}", leaf.path);
+                out.push(leaf);
+            }
+            return;
+        }
+        match schema.ty {
+            SchemaType::Array => {
+                if let Some(items) = &schema.items {
+                    self.walk(api, items, &format!("{prefix}/*"), depth, resource, out);
+                }
+            }
+            SchemaType::Object if !schema.properties.is_empty() => {
+                for (name, prop) in &schema.properties {
+                    let at = format!("{prefix}/{}", pointer_escape(name));
+                    let target = ir::follow(prop, &api.definitions);
+                    let nested = matches!(target.ty, SchemaType::Object | SchemaType::Array)
+                        || prop.bare_reference().is_some();
+                    if nested {
+                        // An envelope (`data`, `items`) keeps the resource; a nested
+                        // object (`owner`) is a resource of its own.
+                        let envelope = words::is_envelope(name);
+                        if envelope {
+                            self.walk(api, prop, &at, depth, resource, out);
+                        } else if depth < MAX_DEPTH {
+                            let noun = words::singular(&words::snake(name));
+                            let noun = prop
+                                .bare_reference()
+                                .map(words::schema_noun)
+                                .unwrap_or(noun);
+                            self.walk(api, prop, &at, depth + 1, Some(&noun), out);
+                        }
+                        continue;
+                    }
+                    let identifies = resource.and_then(|r| words::producer_identity(name, r));
+                    out.push(Produced {
+                        name: name.clone(),
+                        path: at,
+                        field_type: type_name(target, &api.definitions),
+                        enum_values: enums(target),
+                        semantic_tag: identifies.as_ref().map(|_| "identifier"),
+                        resource: resource.map(str::to_owned),
+                        identifies,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn type_name(schema: &Schema, definitions: &BTreeMap<String, Schema>) -> &'static str {
+    let schema = ir::follow(schema, definitions);
+    match schema.ty {
+        SchemaType::String => "string",
+        SchemaType::Integer => "integer",
+        SchemaType::Number => "number",
+        SchemaType::Boolean => "boolean",
+        SchemaType::Array => "array",
+        SchemaType::Object => "object",
+        SchemaType::Any => "any",
+    }
+}
+
+fn enums(schema: &Schema) -> Option<Vec<Value>> {
+    (!schema.enum_values.is_empty()).then(|| schema.enum_values.clone())
+}
+
+/// RFC 6901 escaping of one pointer segment.
+pub fn pointer_escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}

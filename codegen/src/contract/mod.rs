@@ -1,0 +1,117 @@
+//! IO contracts: what each tool consumes and produces, the evidence-only graph they
+//! imply, the readiness of a catalog for models, and the collection artifact that
+//! carries all of it. Everything is computed from the IR, so adapters, OpenAPI
+//! documents and derived resources get contracts alike.
+
+pub mod artifact;
+pub mod fields;
+pub mod graph;
+pub mod readiness;
+mod words;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use fields::{Consumed, FieldRoles, Produced};
+pub use graph::Edge;
+
+use crate::ir::{self, Crude};
+
+/// One tool's contract (`api_contract` in the artifact).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Contract {
+    pub consumes: Vec<Consumed>,
+    pub produces: Vec<Produced>,
+    pub links: Vec<Link>,
+}
+
+/// An OpenAPI link: the operation it leads to and how its parameters are filled.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Link {
+    pub name: String,
+    pub operation_id: String,
+    /// Target parameter → runtime expression (`$response.body#/id`).
+    pub parameters: BTreeMap<String, String>,
+    /// `false`: declared by the source.
+    pub inferred: bool,
+}
+
+/// A contract with the operation it belongs to.
+#[derive(Debug, Clone)]
+pub struct OperationContract {
+    pub api: String,
+    pub tool: String,
+    pub operation_id: Option<String>,
+    /// Position in the build (a stable tie-break).
+    pub index: usize,
+    pub kind: Crude,
+    pub method: &'static str,
+    pub path: String,
+    pub contract: Contract,
+}
+
+/// Every operation's contract, in source order.
+pub fn build(apis: &[ir::Api], roles: &FieldRoles) -> Vec<OperationContract> {
+    let mut out = Vec::new();
+    for api in apis {
+        let mut leaves = fields::Leaves::default();
+        for op in &api.operations {
+            let contract = Contract {
+                consumes: fields::consumes(api, op, roles),
+                produces: fields::produces(api, op, &mut leaves),
+                links: links(op),
+            };
+            out.push(OperationContract {
+                api: api.name.clone(),
+                tool: op.name.clone(),
+                operation_id: op
+                    .meta
+                    .get("operationId")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+                index: out.len(),
+                kind: op.kind,
+                method: op.method.as_str(),
+                path: op.path.clone(),
+                contract,
+            });
+        }
+    }
+    out
+}
+
+/// The OpenAPI links of `op`'s responses (kept in its native metadata).
+fn links(op: &ir::Operation) -> Vec<Link> {
+    let mut out = Vec::new();
+    let Some(Value::Object(responses)) = op.meta.get("responses") else {
+        return out;
+    };
+    for response in responses.values() {
+        let Some(Value::Object(links)) = response.get("links") else {
+            continue;
+        };
+        for (name, link) in links {
+            let Some(operation_id) = link.get("operationId").and_then(Value::as_str) else {
+                continue;
+            };
+            let parameters = link
+                .get("parameters")
+                .and_then(Value::as_object)
+                .map(|p| {
+                    p.iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_owned()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(Link {
+                name: name.clone(),
+                operation_id: operation_id.to_owned(),
+                parameters,
+                inferred: false,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,257 @@
+//! Nouns and keys: which resource a field identifies. `issue_number`, `{number}` in
+//! `/issues/{number}`, and `Issue.number` all name the issue's number; `Order.petId`
+//! is an order's reference to a pet, not a pet's identity.
+
+/// Words that make a field an identity of its resource.
+const KEYS: &[&str] = &[
+    "id", "number", "key", "uuid", "slug", "code", "no", "sid", "gid",
+];
+/// Envelope property names: their items are the response's resource.
+const ENVELOPES: &[&str] = &[
+    "data",
+    "items",
+    "results",
+    "values",
+    "value",
+    "records",
+    "entries",
+    "elements",
+    "nodes",
+    "list",
+    "content",
+    "embedded",
+    "_embedded",
+];
+/// Trailing words of schema names that say nothing about the resource.
+const SCHEMA_SUFFIXES: &[&str] = &[
+    "object",
+    "response",
+    "resource",
+    "model",
+    "dto",
+    "schema",
+    "details",
+    "detail",
+    "info",
+    "entity",
+    "representation",
+    "full",
+    "output",
+    "result",
+];
+
+pub fn snake(name: &str) -> String {
+    let s = heck::ToSnakeCase::to_snake_case(name);
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect::<String>()
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// The last word made singular (`issues` → `issue`, `categories` → `category`).
+pub fn singular(snake: &str) -> String {
+    let (head, last) = match snake.rsplit_once('_') {
+        Some((h, l)) => (Some(h), l),
+        None => (None, snake),
+    };
+    let one = if let Some(stem) = last.strip_suffix("ies").filter(|s| s.len() > 1) {
+        format!("{stem}y")
+    } else if last.ends_with("sses")
+        || last.ends_with("ches")
+        || last.ends_with("shes")
+        || last.ends_with("xes")
+    {
+        last[..last.len() - 2].to_owned()
+    } else if last.len() > 3
+        && last.ends_with('s')
+        && !last.ends_with("ss")
+        && !last.ends_with("us")
+        && !last.ends_with("is")
+    {
+        last[..last.len() - 1].to_owned()
+    } else {
+        last.to_owned()
+    };
+    match head {
+        Some(h) => format!("{h}_{one}"),
+        None => one,
+    }
+}
+
+/// A shared schema's resource noun: `IssueResponse` → `issue`, `simple-user` →
+/// `simple_user`, `CDDriveFile` → `cd_drive_file`.
+pub fn schema_noun(name: &str) -> String {
+    let mut words: Vec<String> = snake(name).split('_').map(str::to_owned).collect();
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| SCHEMA_SUFFIXES.contains(&w.as_str()))
+    {
+        words.pop();
+    }
+    singular(&words.join("_"))
+}
+
+/// The resource noun of a path: the literal segment before `{param}` (or the last
+/// literal one), made singular; action segments (`findByStatus`, `search`) are
+/// skipped.
+pub fn path_noun(path: &str, param: Option<&str>) -> Option<String> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let end = match param {
+        Some(p) => segments.iter().position(|s| *s == format!("{{{p}}}"))?,
+        None => segments.len(),
+    };
+    segments[..end]
+        .iter()
+        .rev()
+        .filter(|s| !s.starts_with('{'))
+        .find(|s| !is_action(s))
+        .map(|s| singular(&snake(s)))
+        .filter(|n| !n.is_empty())
+}
+
+fn is_action(segment: &str) -> bool {
+    let s = snake(segment);
+    let first = s.split('_').next().unwrap_or("");
+    s.contains("_by_")
+        || matches!(
+            first,
+            "find"
+                | "search"
+                | "list"
+                | "get"
+                | "login"
+                | "logout"
+                | "batch"
+                | "bulk"
+                | "count"
+                | "content"
+                | "download"
+                | "upload"
+                | "export"
+                | "import"
+                | "query"
+                | "me"
+        )
+        || segment.starts_with("v") && segment[1..].chars().all(|c| c.is_ascii_digit() || c == '.')
+        || segment == "api"
+}
+
+pub fn is_envelope(name: &str) -> bool {
+    ENVELOPES.contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// `noun.key` for an input: `issue_number` → `issue.number`; `{id}` in `/pets/{id}` →
+/// `pet.id`; `username` in `/user/{username}` → `user.name`.
+pub fn consumer_identity(field: &str, path_noun: Option<&str>) -> Option<String> {
+    let s = snake(field);
+    let words: Vec<&str> = s.split('_').collect();
+    let last = *words.last()?;
+    if words.len() == 1 {
+        if KEYS.contains(&last) {
+            return path_noun.map(|n| format!("{n}.{last}"));
+        }
+        let noun = path_noun?;
+        let rest = s.strip_prefix(last_word(noun))?;
+        return (KEYS.contains(&rest) || rest == "name").then(|| format!("{noun}.{rest}"));
+    }
+    if KEYS.contains(&last) || last == "name" {
+        let noun = singular(&words[..words.len() - 1].join("_"));
+        return Some(format!("{noun}.{last}"));
+    }
+    None
+}
+
+/// `noun.key` for a response leaf of resource `noun`: its own keys (`id`, `number`,
+/// or `username` on a user), never references to other resources (`Order.petId`).
+pub fn producer_identity(field: &str, noun: &str) -> Option<String> {
+    let s = snake(field);
+    if KEYS.contains(&s.as_str()) {
+        return Some(format!("{noun}.{s}"));
+    }
+    let own = last_word(noun);
+    let rest = s.strip_prefix(own)?.trim_start_matches('_');
+    (KEYS.contains(&rest) || rest == "name").then(|| format!("{noun}.{rest}"))
+}
+
+fn last_word(noun: &str) -> &str {
+    noun.rsplit('_').next().unwrap_or(noun)
+}
+
+/// Whether identities `produced` and `consumed` (`noun.key`) name the same thing: the
+/// same key, and nouns equal or one a qualified form of the other (`simple_user` is a
+/// `user`; `cd_drive_file` is a `file`).
+pub fn same_identity(produced: &str, consumed: &str) -> bool {
+    let (Some((pn, pk)), Some((cn, ck))) = (produced.rsplit_once('.'), consumed.rsplit_once('.'))
+    else {
+        return false;
+    };
+    // `spot_insertion` (a schema's name) and `spotinsertion` (a path's) are one noun.
+    let joined = |n: &str| n.replace('_', "");
+    pk == ck
+        && (pn == cn
+            || joined(pn) == joined(cn)
+            || pn.ends_with(&format!("_{cn}"))
+            || cn.ends_with(&format!("_{pn}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities() {
+        assert_eq!(
+            consumer_identity("issue_number", None).as_deref(),
+            Some("issue.number")
+        );
+        assert_eq!(consumer_identity("petId", None).as_deref(), Some("pet.id"));
+        assert_eq!(
+            consumer_identity("id", Some("pet")).as_deref(),
+            Some("pet.id")
+        );
+        assert_eq!(
+            consumer_identity("username", Some("user")).as_deref(),
+            Some("user.name")
+        );
+        assert_eq!(
+            consumer_identity("file_id", None).as_deref(),
+            Some("file.id")
+        );
+        assert_eq!(consumer_identity("owner", Some("repo")), None);
+        assert_eq!(producer_identity("id", "pet").as_deref(), Some("pet.id"));
+        assert_eq!(
+            producer_identity("username", "user").as_deref(),
+            Some("user.name")
+        );
+        assert_eq!(
+            producer_identity("petId", "order"),
+            None,
+            "a reference, not an identity"
+        );
+        assert!(same_identity("cd_drive_file.id", "file.id"));
+        assert!(!same_identity("order.id", "pet.id"));
+        assert!(!same_identity("pet.name", "pet.id"));
+    }
+
+    #[test]
+    fn nouns() {
+        assert_eq!(
+            path_noun("/projects/{project}/issues/{number}", Some("number")).as_deref(),
+            Some("issue")
+        );
+        assert_eq!(path_noun("/pet/findByStatus", None).as_deref(), Some("pet"));
+        assert_eq!(
+            path_noun("/api/v2/cddrive/files/{file-id}", Some("file-id")).as_deref(),
+            Some("file")
+        );
+        assert_eq!(schema_noun("IssueResponse"), "issue");
+        assert_eq!(schema_noun("CDDriveFile"), "cd_drive_file");
+        assert_eq!(singular("categories"), "category");
+        assert_eq!(singular("addresses"), "address");
+        assert_eq!(singular("status"), "status");
+    }
+}
