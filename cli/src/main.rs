@@ -57,6 +57,39 @@ enum Command {
         #[command(flatten)]
         export: ExportArgs,
     },
+    /// Write the collection artifact: the evidence-only tool graph, every tool's IO
+    /// contract, the readiness report and the sources' manifest, as one JSON file.
+    #[command(after_help = AFTER_HELP)]
+    Artifact {
+        /// Adapter files, OpenAPI documents, or directories holding them.
+        #[arg(value_name = "INPUT", required_unless_present = "schema")]
+        paths: Vec<PathBuf>,
+        /// Turn warnings into errors.
+        #[arg(long)]
+        strict: bool,
+        /// Where to write it (`-`: standard output).
+        #[arg(long, value_name = "FILE", required_unless_present = "schema")]
+        out: Option<PathBuf>,
+        /// A previous artifact: its manual edges and metadata, and fields this
+        /// version does not know, are kept.
+        #[arg(long, value_name = "FILE")]
+        previous: Option<PathBuf>,
+        /// An input the service fills itself (tenant, site): `context`, not data.
+        #[arg(long = "context-field", value_name = "NAME")]
+        context_fields: Vec<String>,
+        /// An input that is a credential although no security scheme says so.
+        #[arg(long = "auth-field", value_name = "NAME")]
+        auth_fields: Vec<String>,
+        /// An input that pages (beyond the usual `page`, `limit`, `cursor`…).
+        #[arg(long = "paging-field", value_name = "NAME")]
+        paging_fields: Vec<String>,
+        /// An input that filters a search (beyond the usual `q`, `query`, `filter`…).
+        #[arg(long = "search-field", value_name = "NAME")]
+        search_fields: Vec<String>,
+        /// Print the artifact's JSON Schema instead (no inputs read).
+        #[arg(long)]
+        schema: bool,
+    },
     /// Write exactly what build.rs writes; `include!` DIR/toolwright.rs.
     #[command(after_help = AFTER_HELP)]
     Generate {
@@ -224,6 +257,34 @@ fn main() -> ExitCode {
         Command::Check { inputs, format } => check(&inputs, format, styled),
         Command::Catalog { inputs, export } => catalog(&inputs, &export, styled),
         Command::Generate { inputs, out } => generate(&inputs, &out, styled),
+        Command::Artifact {
+            paths,
+            strict,
+            out,
+            previous,
+            context_fields,
+            auth_fields,
+            paging_fields,
+            search_fields,
+            schema,
+        } => {
+            if schema {
+                println!(
+                    "{}",
+                    toolwright_codegen::contract::artifact::SCHEMA.trim_end()
+                );
+                return ExitCode::SUCCESS;
+            }
+            let roles = toolwright_codegen::contract::FieldRoles {
+                context: context_fields,
+                auth: auth_fields,
+                paging: paging_fields,
+                search: search_fields,
+            };
+            let inputs = Inputs { paths, strict };
+            let out = out.unwrap_or_else(|| PathBuf::from("-"));
+            artifact(&inputs, &out, previous.as_deref(), roles, styled)
+        }
         Command::Call {
             inputs,
             tool,
@@ -382,11 +443,107 @@ fn check(inputs: &Inputs, format: Format, styled: bool) -> ExitCode {
     }
     match analyze(inputs, styled) {
         Some(a) => {
+            readiness(&a);
             let ops: usize = a.apis.iter().map(|api| api.operations.len()).sum();
             eprintln!("ok: {} API(s), {ops} operation(s)", a.apis.len());
             ExitCode::SUCCESS
         }
         None => ExitCode::FAILURE,
+    }
+}
+
+/// Findings printed by `check` (the artifact holds them all).
+const SHOWN_FINDINGS: usize = 10;
+
+/// The readiness report's score and first findings, as warnings (never errors, strict
+/// or not: they are advice about how well models will do, not faults of the inputs).
+fn readiness(analysis: &Analysis) {
+    use toolwright_codegen::contract;
+    let contracts = contract::build(&analysis.apis, &contract::FieldRoles::default());
+    let edges = contract::graph::edges(&contracts);
+    let report = contract::readiness::report(&analysis.apis, &contracts, &edges);
+    for finding in report
+        .findings
+        .iter()
+        .filter(|f| f.severity == "warning")
+        .take(SHOWN_FINDINGS)
+    {
+        eprintln!(
+            "warning[readiness::{}]: `{}`: {}",
+            finding.code, finding.tool, finding.message
+        );
+        if let Some(source) = &finding.source {
+            eprintln!("  --> {source}");
+        }
+    }
+    let warnings = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == "warning")
+        .count();
+    let more = warnings.saturating_sub(SHOWN_FINDINGS);
+    eprintln!(
+        "readiness: {:.1}/100 ({}), {warnings} warning(s){}",
+        report.score,
+        report.status,
+        if more > 0 {
+            format!(", {more} more in `toolwright artifact`")
+        } else {
+            String::new()
+        }
+    );
+}
+
+fn artifact(
+    inputs: &Inputs,
+    out: &std::path::Path,
+    previous: Option<&std::path::Path>,
+    roles: toolwright_codegen::contract::FieldRoles,
+    styled: bool,
+) -> ExitCode {
+    let previous = match previous.map(std::fs::read_to_string).transpose() {
+        Ok(text) => match text.map(|t| serde_json::from_str(&t)).transpose() {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: `--previous` is not JSON: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        Err(e) => {
+            eprintln!("error: cannot read `--previous`: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(analysis) = analyze(inputs, styled) else {
+        return ExitCode::FAILURE;
+    };
+    let options = toolwright_codegen::contract::artifact::Options { roles, previous };
+    let artifact = toolwright_codegen::contract::artifact::build(&analysis.apis, &options);
+    let mut text = serde_json::to_string_pretty(&artifact).unwrap_or_default();
+    text.push('\n');
+    if out == std::path::Path::new("-") {
+        print!("{text}");
+        return ExitCode::SUCCESS;
+    }
+    // Written only when it changed (build caches and file watchers stay quiet).
+    if std::fs::read(out).is_ok_and(|old| old == text.as_bytes()) {
+        return ExitCode::SUCCESS;
+    }
+    match std::fs::write(out, text) {
+        Ok(()) => {
+            let edges = artifact["edge_stats"]["edge_count"].as_u64().unwrap_or(0);
+            let score = &artifact["readiness_report"]["score"];
+            eprintln!(
+                "wrote {}: {} tool(s), {edges} edge(s), readiness {score}",
+                out.display(),
+                artifact["tools"].as_object().map_or(0, |t| t.len())
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            ExitCode::FAILURE
+        }
     }
 }
 

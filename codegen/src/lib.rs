@@ -150,6 +150,9 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     strict: bool,
     cargo_directives: Option<bool>,
+    /// File name of the collection artifact to write too (`None`: none).
+    artifact: Option<String>,
+    roles: contract::FieldRoles,
 }
 
 impl Config {
@@ -187,6 +190,24 @@ impl Config {
     /// Turns every warning into an error.
     pub fn strict(&mut self, strict: bool) -> &mut Self {
         self.strict = strict;
+        self
+    }
+
+    /// Also writes the collection artifact ([`contract::artifact`]: the tool graph,
+    /// contracts, readiness report, source manifest) as `file_name` in the output
+    /// directory, e.g. `.artifact("toolwright-artifact.json")`.
+    pub fn artifact(&mut self, file_name: impl Into<String>) -> &mut Self {
+        self.artifact = Some(file_name.into());
+        self
+    }
+
+    /// Names of inputs the service fills itself (tenant, site): classified as
+    /// `context` in contracts, not as data a model or user supplies.
+    pub fn context_fields<I: IntoIterator<Item = S>, S: Into<String>>(
+        &mut self,
+        names: I,
+    ) -> &mut Self {
+        self.roles.context.extend(names.into_iter().map(Into::into));
         self
     }
 
@@ -258,7 +279,17 @@ impl Config {
                 .map(PathBuf::from)
                 .ok_or(Error::NoOutDir)?,
         };
-        let files = emit::generate(&analysis.apis);
+        let mut files = emit::generate(&analysis.apis);
+        if let Some(name) = &self.artifact {
+            let options = contract::artifact::Options {
+                roles: self.roles.clone(),
+                previous: None,
+            };
+            let artifact = contract::artifact::build(&analysis.apis, &options);
+            let mut text = serde_json::to_string_pretty(&artifact).unwrap_or_default();
+            text.push('\n');
+            files.insert(name.clone(), text);
+        }
         let written = output::write_all(&out_dir, &files)?;
         let warnings = analysis.render();
         let names = files.keys().cloned().collect();

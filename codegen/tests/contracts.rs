@@ -272,3 +272,36 @@ fn edges_match_the_labels() {
         hits / expected
     );
 }
+
+/// `Config::artifact` writes the artifact next to the generated code, and only when it
+/// changed (a second build writes nothing).
+#[test]
+fn the_build_writes_the_artifact_into_the_output_directory() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("contracts-out");
+    let _ = std::fs::remove_dir_all(&out);
+    let run = || {
+        toolwright_codegen::Config::new()
+            .input(root().join("codegen/tests/contracts/petstore.yaml"))
+            .out_dir(&out)
+            .artifact("toolwright-artifact.json")
+            .context_fields(["site"])
+            .cargo_directives(false)
+            .generate()
+            .unwrap()
+    };
+    let first = run();
+    assert!(
+        first
+            .written
+            .contains(&"toolwright-artifact.json".to_owned())
+    );
+    let text = std::fs::read_to_string(out.join("toolwright-artifact.json")).unwrap();
+    let artifact: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(artifact["format_version"], "1");
+    assert_eq!(
+        artifact["metadata"]["build_options"]["context_fields"][0],
+        "site"
+    );
+    assert_eq!(artifact["graph"]["edges"].as_array().unwrap().len(), 20);
+    assert!(run().written.is_empty(), "nothing changed, nothing written");
+}

@@ -2,7 +2,7 @@
 //!
 //! Only variable *names* live in descriptors and generated code; values are read when a
 //! call is made and never appear in errors or `Debug` output. OAuth 2 client
-//! credentials are exchanged for tokens by [`oauth`].
+//! credentials are exchanged for tokens (`oauth`, internal).
 
 use std::fmt;
 use std::sync::Arc;
