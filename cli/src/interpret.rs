@@ -129,6 +129,7 @@ fn tool(plan: &ToolPlan) -> Tool {
             open_world: a.open_world,
         },
         meta: Some(plan.meta.to_string().into()),
+        contract: Some(plan.contract.clone().into()),
         operation: Cow::Owned(Operation {
             name: plan.name.clone().into(),
             api: plan.api.clone().into(),

@@ -33,9 +33,21 @@ pub struct Tool {
     /// Extra, inspectable metadata (`_meta` in `tools/list`), as JSON text.
     pub meta: Option<Text>,
     pub operation: Cow<'static, Operation>,
+    /// The IO contract codegen computed (what the tool consumes and produces), as JSON
+    /// text; see [`Tool::contract`].
+    pub contract: Option<Text>,
 }
 
 impl Tool {
+    /// The tool's IO contract — `{consumes: [...], produces: [...], links: [...]}`,
+    /// each field with its JSON pointer, location, kind (`data`, `context`, `auth`),
+    /// type and the resource key it identifies — as the build computed it (read from
+    /// the static catalog, not recomputed). `None` for tools without one (resources a
+    /// service defines in code).
+    pub fn contract(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(self.contract.as_deref()?).ok()
+    }
+
     /// The request media types the operation accepts (OpenAPI `requestBody.content`),
     /// the default one first, then by preference (JSON > form > multipart > other).
     pub fn request_media_types(&self) -> Vec<String> {

@@ -52,17 +52,24 @@ pub struct OperationContract {
     pub contract: Contract,
 }
 
+/// The contract of each of `api`'s operations, in source order.
+pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
+    let mut leaves = fields::Leaves::default();
+    api.operations
+        .iter()
+        .map(|op| Contract {
+            consumes: fields::consumes(api, op, roles),
+            produces: fields::produces(api, op, &mut leaves),
+            links: links(op),
+        })
+        .collect()
+}
+
 /// Every operation's contract, in source order.
 pub fn build(apis: &[ir::Api], roles: &FieldRoles) -> Vec<OperationContract> {
     let mut out = Vec::new();
     for api in apis {
-        let mut leaves = fields::Leaves::default();
-        for op in &api.operations {
-            let contract = Contract {
-                consumes: fields::consumes(api, op, roles),
-                produces: fields::produces(api, op, &mut leaves),
-                links: links(op),
-            };
+        for (op, contract) in api.operations.iter().zip(for_api(api, roles)) {
             out.push(OperationContract {
                 api: api.name.clone(),
                 tool: op.name.clone(),

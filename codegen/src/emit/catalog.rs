@@ -201,6 +201,7 @@ fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
                 "meta",
                 Data::option(Some(Data::cow(&plan.meta.to_string()))),
             ),
+            ("contract", Data::option(Some(Data::cow(&plan.contract)))),
             (
                 "operation",
                 Data::Raw(format!(

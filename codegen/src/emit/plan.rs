@@ -85,6 +85,8 @@ pub struct ToolPlan {
     pub json_response: bool,
     /// `danger_level: forbidden` operations get a client method but no tool.
     pub exposed: bool,
+    /// The IO contract ([`crate::contract::Contract`]) as compact JSON.
+    pub contract: String,
 }
 
 pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
@@ -137,6 +139,8 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
             .success_response()
             .is_some_and(|r| r.json && r.schema.is_some()),
         exposed: op.safety.danger_level != Some(DangerLevel::Forbidden),
+        // Filled in by `emit::plans`, which computes every contract of the API at once.
+        contract: String::new(),
     }
 }
 

@@ -44,6 +44,7 @@ pub(crate) fn verb_tools<R: Record>() -> Vec<(Verb, Tool)> {
                         .to_string(),
                 )),
                 operation: Cow::Owned(operation::<R>(&name, verb)),
+                contract: None,
                 name: Cow::Owned(name),
             };
             (verb, tool)

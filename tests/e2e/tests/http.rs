@@ -352,6 +352,36 @@ fn catalog_is_sorted_annotated_and_hides_forbidden_operations() {
     }
 }
 
+/// Each compiled tool carries its IO contract, read from the static catalog, the same
+/// as the interpreted catalog's.
+#[test]
+fn compiled_tools_carry_their_contracts() {
+    let compiled = catalog();
+    let get_note = compiled.get("get_note").unwrap().contract().unwrap();
+    let consumes = get_note["consumes"].as_array().unwrap();
+    let id = consumes.iter().find(|c| c["name"] == "id").unwrap();
+    assert_eq!(id["location"], "path");
+    assert_eq!(id["kind"], "data");
+    assert_eq!(id["identifies"], "note.id");
+    assert!(
+        consumes.iter().any(|c| c["name"] == "notebook"),
+        "{get_note}"
+    );
+    let create = compiled.get("create_note").unwrap().contract().unwrap();
+    let produces = create["produces"].as_array().unwrap();
+    assert!(
+        produces.iter().any(|p| p["identifies"] == "note.id"),
+        "{create}"
+    );
+    let adapters = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../adapters");
+    let analysis = toolwright_codegen::analyze(&[adapters], false);
+    let interpreted = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    for tool in compiled.tools() {
+        let other = interpreted.get(&tool.name).unwrap();
+        assert_eq!(tool.contract(), other.contract(), "{}", tool.name);
+    }
+}
+
 /// The compiled catalog equals the one the CLI interprets from the same adapters
 /// (`tests/golden/expected/catalog.json`, pinned by codegen's CLI test).
 #[test]

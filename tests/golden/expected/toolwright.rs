@@ -86,6 +86,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"billing","apiVersion":"1.0.0","crude":"create","method":"POST","path":"/charges"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"amount","path":"/amount","location":"body","required":true,"kind":"data","field_type":"integer"},{"name":"currency","path":"/currency","location":"body","required":true,"kind":"data","field_type":"string"},{"name":"customer","path":"/customer","location":"body","required":true,"kind":"data","field_type":"string"},{"name":"Idempotency-Key","path":"/Idempotency-Key","location":"header","required":false,"kind":"data","field_type":"string","semantic_tag":"identifier","identifies":"idempotency.key"},{"name":"session","path":"/session","location":"cookie","required":false,"kind":"data","field_type":"string"},{"name":"Authorization","path":"/Authorization","location":"header","required":true,"kind":"auth","field_type":"string"}],"produces":[{"name":"id","path":"/id","field_type":"string","semantic_tag":"identifier","resource":"charge","identifies":"charge.id"},{"name":"status","path":"/status","field_type":"string","resource":"charge"}],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[0]),
     },
     ::toolwright::Tool {
@@ -101,6 +102,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"create","method":"POST","path":"/notebooks/{notebook}/notes"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"notebook","path":"/notebook","location":"path","required":true,"kind":"data","field_type":"string","semantic_tag":"identifier"},{"name":"title","path":"/title","location":"body","required":true,"kind":"data","field_type":"string"},{"name":"text","path":"/text","location":"body","required":false,"kind":"data","field_type":"string","semantic_tag":"search"},{"name":"tags","path":"/tags","location":"body","required":false,"kind":"data","field_type":"array"},{"name":"meta","path":"/meta","location":"body","required":false,"kind":"data","field_type":"object"},{"name":"source","path":"/meta/source","location":"body","required":false,"kind":"data","field_type":"string"},{"name":"pinned","path":"/meta/pinned","location":"body","required":false,"kind":"data","field_type":"boolean"},{"name":"Authorization","path":"/Authorization","location":"header","required":true,"kind":"auth","field_type":"string"}],"produces":[{"name":"id","path":"/id","field_type":"integer","semantic_tag":"identifier","resource":"note","identifies":"note.id"},{"name":"title","path":"/title","field_type":"string","resource":"note"}],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[0]),
     },
     ::toolwright::Tool {
@@ -116,6 +118,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"weather","apiVersion":"2.0.0","crude":"read","method":"GET","path":"/current"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"city","path":"/city","location":"query","required":true,"kind":"data","field_type":"string"},{"name":"units","path":"/units","location":"query","required":false,"kind":"data","field_type":"string","enum":["metric","imperial"]},{"name":"appid","path":"/appid","location":"query","required":true,"kind":"auth","field_type":"string"}],"produces":[{"name":"temperature","path":"/temperature","field_type":"number","resource":"current"},{"name":"conditions","path":"/conditions","field_type":"string","resource":"current"}],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[0]),
     },
     ::toolwright::Tool {
@@ -131,6 +134,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"delete","method":"DELETE","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"notebook","path":"/notebook","location":"path","required":true,"kind":"data","field_type":"string","semantic_tag":"identifier"},{"name":"id","path":"/id","location":"path","required":true,"kind":"data","field_type":"integer","semantic_tag":"identifier","identifies":"note.id"},{"name":"Authorization","path":"/Authorization","location":"header","required":true,"kind":"auth","field_type":"string"}],"produces":[],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[4]),
     },
     ::toolwright::Tool {
@@ -146,6 +150,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"weather","apiVersion":"2.0.0","crude":"read","method":"GET","path":"/forecast/{city}"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"city","path":"/city","location":"path","required":true,"kind":"data","field_type":"string","semantic_tag":"identifier"},{"name":"days","path":"/days","location":"query","required":false,"kind":"data","field_type":"integer"},{"name":"appid","path":"/appid","location":"query","required":true,"kind":"auth","field_type":"string"}],"produces":[{"name":"day","path":"/*/day","field_type":"string","resource":"forecast"},{"name":"high","path":"/*/high","field_type":"number","resource":"forecast"},{"name":"low","path":"/*/low","field_type":"number","resource":"forecast"}],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&weather::OPERATIONS[1]),
     },
     ::toolwright::Tool {
@@ -161,6 +166,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"read","method":"GET","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"notebook","path":"/notebook","location":"path","required":true,"kind":"data","field_type":"string","semantic_tag":"identifier"},{"name":"id","path":"/id","location":"path","required":true,"kind":"data","field_type":"integer","semantic_tag":"identifier","identifies":"note.id"},{"name":"Authorization","path":"/Authorization","location":"header","required":true,"kind":"auth","field_type":"string"}],"produces":[{"name":"id","path":"/id","field_type":"any","semantic_tag":"identifier","resource":"note","identifies":"note.id"},{"name":"title","path":"/title","field_type":"any","resource":"note"},{"name":"text","path":"/text","field_type":"any","resource":"note"}],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[1]),
     },
     ::toolwright::Tool {
@@ -178,6 +184,7 @@ Requires confirmation: ask the user before calling this tool."),
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"billing","apiVersion":"1.0.0","crude":"execute","dangerLevel":"dangerous","method":"POST","path":"/charges/{charge}/refund","requiresConfirmation":true}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"charge","path":"/charge","location":"path","required":true,"kind":"data","field_type":"string","semantic_tag":"identifier"},{"name":"reason","path":"/reason","location":"body","required":false,"kind":"data","field_type":"string"},{"name":"Authorization","path":"/Authorization","location":"header","required":true,"kind":"auth","field_type":"string"}],"produces":[],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&billing::OPERATIONS[1]),
     },
     ::toolwright::Tool {
@@ -193,6 +200,7 @@ Requires confirmation: ask the user before calling this tool."),
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"update","method":"PUT","path":"/notebooks/{notebook}/notes/{id}"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"notebook","path":"/notebook","location":"path","required":true,"kind":"data","field_type":"string","semantic_tag":"identifier"},{"name":"id","path":"/id","location":"path","required":true,"kind":"data","field_type":"integer","semantic_tag":"identifier","identifies":"note.id"},{"name":"title","path":"/title","location":"body","required":true,"kind":"data","field_type":"string"},{"name":"text","path":"/text","location":"body","required":false,"kind":"data","field_type":"string","semantic_tag":"search"},{"name":"Authorization","path":"/Authorization","location":"header","required":true,"kind":"auth","field_type":"string"}],"produces":[],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[3]),
     },
     ::toolwright::Tool {
@@ -208,6 +216,7 @@ Requires confirmation: ask the user before calling this tool."),
             open_world: true,
         },
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"toolwright":{"api":"notes","apiVersion":"0.3.1","crude":"read","method":"GET","pagination":{"limit_param":"limit","offset_param":"offset","style":"offset"},"path":"/notes"}}"#)),
+        contract: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"consumes":[{"name":"q","path":"/q","location":"query","required":true,"kind":"data","field_type":"string","semantic_tag":"search"},{"name":"tag","path":"/tag","location":"query","required":false,"kind":"data","field_type":"array"},{"name":"limit","path":"/limit","location":"query","required":false,"kind":"data","field_type":"integer","semantic_tag":"paging"},{"name":"offset","path":"/offset","location":"query","required":false,"kind":"data","field_type":"integer","semantic_tag":"paging"},{"name":"exact","path":"/exact","location":"query","required":false,"kind":"data","field_type":"boolean"},{"name":"Authorization","path":"/Authorization","location":"header","required":true,"kind":"auth","field_type":"string"}],"produces":[],"links":[]}"#)),
         operation: ::toolwright::__private::Cow::Borrowed(&notes::OPERATIONS[2]),
     },
 ];
