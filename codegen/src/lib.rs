@@ -211,6 +211,34 @@ impl Config {
         self
     }
 
+    /// Names of inputs that are credentials although no security scheme says so:
+    /// classified as `auth` in contracts.
+    pub fn auth_fields<I: IntoIterator<Item = S>, S: Into<String>>(
+        &mut self,
+        names: I,
+    ) -> &mut Self {
+        self.roles.auth.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Names of inputs that page, beyond the usual ones (`page`, `limit`, `cursor`…).
+    pub fn paging_fields<I: IntoIterator<Item = S>, S: Into<String>>(
+        &mut self,
+        names: I,
+    ) -> &mut Self {
+        self.roles.paging.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// Names of inputs that filter a search, beyond the usual ones (`q`, `query`…).
+    pub fn search_fields<I: IntoIterator<Item = S>, S: Into<String>>(
+        &mut self,
+        names: I,
+    ) -> &mut Self {
+        self.roles.search.extend(names.into_iter().map(Into::into));
+        self
+    }
+
     /// Whether to print `cargo::` directives (warnings, errors, rerun-if-changed).
     /// Defaults to on when running inside a build script.
     pub fn cargo_directives(&mut self, on: bool) -> &mut Self {

@@ -303,5 +303,54 @@ fn the_build_writes_the_artifact_into_the_output_directory() {
         "site"
     );
     assert_eq!(artifact["graph"]["edges"].as_array().unwrap().len(), 20);
+    // Declared links, and the ones the graph inferred (marked so).
+    let links = |tool: &str| artifact["tools"][tool]["metadata"]["api_contract"]["links"].clone();
+    let declared = links("placeOrder");
+    assert!(
+        declared
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["name"] == "GetOrder" && l["inferred"] == false),
+        "{declared}"
+    );
+    let inferred = links("addPet");
+    assert!(
+        inferred
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["operation_id"] == "getPetById"
+                && l["inferred"] == true
+                && l["parameters"]["petId"] == "$response.body#/id"),
+        "{inferred}"
+    );
     assert!(run().written.is_empty(), "nothing changed, nothing written");
+}
+
+/// A map anywhere in the input keeps a tool from strict exports; the report says so.
+#[test]
+fn readiness_flags_inputs_strict_exports_cannot_describe() {
+    let spec = r#"{"openapi": "3.0.3", "info": {"title": "T", "version": "1"},
+      "servers": [{"url": "https://t.example.com"}],
+      "paths": {"/labels": {"post": {"operationId": "set_labels", "summary": "Sets the labels of a thing.",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object",
+          "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}}}}},
+        "responses": {"204": {"description": "Set"}}}}}}"#;
+    let analysis = toolwright_codegen::analyze_text("t.json", spec, false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let edges = contract::graph::edges(&contracts);
+    let report = contract::readiness::report(&analysis.apis, &contracts, &edges);
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.code == "not_strict_exportable")
+        .expect("flagged");
+    assert_eq!(finding.tool, "set_labels");
+    assert!(finding.message.contains("`labels`"), "{}", finding.message);
+    assert_eq!(
+        finding.source.as_deref(),
+        Some("t.json#/paths/~1labels/post")
+    );
 }

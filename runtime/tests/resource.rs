@@ -281,3 +281,34 @@ async fn wrong_arguments_name_the_field() {
         assert!(err.contains(expected), "{name}: {err}");
     }
 }
+
+/// Resource tools carry IO contracts of the same shape as generated ones: the key
+/// identifies the record on the way in and out, so the graph can link them.
+#[test]
+fn resource_tools_carry_contracts() {
+    let executor = executor();
+    let catalog = executor.catalog();
+    let get = catalog.get("get_Product").unwrap().contract().unwrap();
+    let sku = &get["consumes"][0];
+    assert_eq!(sku["name"], "sku");
+    assert_eq!(sku["required"], true);
+    assert_eq!(sku["identifies"], "product.sku");
+    let search = catalog.get("search_Product").unwrap().contract().unwrap();
+    assert!(
+        search["produces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["path"] == "/records/*/sku" && p["identifies"] == "product.sku"),
+        "{search}"
+    );
+    let create = catalog.get("create_Product").unwrap().contract().unwrap();
+    assert!(
+        create["consumes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.get("identifies").is_none()),
+        "a create takes no existing record: {create}"
+    );
+}

@@ -52,7 +52,8 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
         .filter_map(|c| Some((c.operation_id.as_deref()?, c)))
         .collect();
     for producer in contracts {
-        for link in &producer.contract.links {
+        // Declared links only: inferred ones are these very edges, written back.
+        for link in producer.contract.links.iter().filter(|l| !l.inferred) {
             let Some(target) = by_operation_id.get(link.operation_id.as_str()) else {
                 continue;
             };

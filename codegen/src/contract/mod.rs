@@ -65,10 +65,12 @@ pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
         .collect()
 }
 
-/// Every operation's contract, in source order.
+/// Every operation's contract, in source order, each with the links the graph
+/// inferred from it (`inferred: true`) after the ones its source declares.
 pub fn build(apis: &[ir::Api], roles: &FieldRoles) -> Vec<OperationContract> {
     let mut out = Vec::new();
     for api in apis {
+        let start = out.len();
         for (op, contract) in api.operations.iter().zip(for_api(api, roles)) {
             out.push(OperationContract {
                 api: api.name.clone(),
@@ -85,8 +87,34 @@ pub fn build(apis: &[ir::Api], roles: &FieldRoles) -> Vec<OperationContract> {
                 contract,
             });
         }
+        infer_links(&mut out[start..]);
     }
     out
+}
+
+/// Adds to each producer the links its inferred data-flow edges stand for.
+fn infer_links(contracts: &mut [OperationContract]) {
+    let edges = graph::edges(contracts);
+    for edge in edges.iter().filter(|e| e.confidence == "inferred") {
+        let Some(flow) = &edge.data_flow else {
+            continue;
+        };
+        let target = contracts.iter().find(|c| c.tool == edge.target);
+        let operation_id = target
+            .and_then(|t| t.operation_id.clone())
+            .unwrap_or_else(|| edge.target.clone());
+        if let Some(source) = contracts.iter_mut().find(|c| c.tool == edge.source) {
+            source.contract.links.push(Link {
+                name: format!("{}.{}", edge.target, flow.field),
+                operation_id,
+                parameters: BTreeMap::from([(
+                    flow.field.clone(),
+                    format!("$response.body#{}", flow.from_path.as_deref().unwrap_or("")),
+                )]),
+                inferred: true,
+            });
+        }
+    }
 }
 
 /// The OpenAPI links of `op`'s responses (kept in its native metadata).

@@ -61,6 +61,7 @@ const CHECKS: &[(&str, f64, &str)] = &[
     ("missing_description", 2.0, "warning"),
     ("auth_as_data", 2.0, "warning"),
     ("permissive_input", 1.0, "info"),
+    ("not_strict_exportable", 1.0, "info"),
     ("envelope_hides_result", 1.0, "info"),
 ];
 
@@ -77,6 +78,35 @@ const CREDENTIAL_NAMES: &[&str] = &[
     "password",
     "x-auth-token",
 ];
+
+/// Whether `schema` holds a map or a value of any shape (references followed, a few
+/// levels deep).
+fn free_form(
+    schema: &ir::Schema,
+    definitions: &BTreeMap<String, ir::Schema>,
+    depth: usize,
+) -> bool {
+    if depth > 4 {
+        return false;
+    }
+    let schema = ir::follow(schema, definitions);
+    match schema.ty {
+        SchemaType::Any => schema.variants.is_empty(),
+        SchemaType::Object => {
+            schema.additional.is_some()
+                || schema.properties.is_empty()
+                || schema
+                    .properties
+                    .iter()
+                    .any(|(_, p)| free_form(p, definitions, depth + 1))
+        }
+        SchemaType::Array => schema
+            .items
+            .as_deref()
+            .is_some_and(|i| free_form(i, definitions, depth + 1)),
+        _ => false,
+    }
+}
 
 /// Checks every operation of `apis` (whose contracts and edges are given).
 pub fn report(apis: &[ir::Api], contracts: &[OperationContract], edges: &[Edge]) -> Report {
@@ -190,6 +220,21 @@ pub fn report(apis: &[ir::Api], contracts: &[OperationContract], edges: &[Edge])
                 );
             }
         }
+        // Strict exports (OpenAI `strict: true`) need every object closed and described:
+        // a map or a free-form value anywhere in the input rules them out.
+        let open = op
+            .params
+            .iter()
+            .find(|p| free_form(&p.schema, &api.definitions, 0))
+            .map(|p| p.field.clone());
+        check(
+            "not_strict_exportable",
+            open.is_some(),
+            format!(
+                "cannot be exported with strict schemas: `{}` holds a map or a free-form value",
+                open.unwrap_or_default()
+            ),
+        );
         for p in op
             .params
             .iter()

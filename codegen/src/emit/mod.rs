@@ -52,12 +52,15 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
 /// Plans for every operation of an API, in source order.
 pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
     // Contracts with the default field roles (the artifact takes the configured ones).
-    let contracts = crate::contract::for_api(api, &crate::contract::FieldRoles::default());
+    let contracts = crate::contract::build(
+        std::slice::from_ref(api),
+        &crate::contract::FieldRoles::default(),
+    );
     api.operations
         .iter()
         .zip(contracts)
         .map(|(op, contract)| plan::ToolPlan {
-            contract: serde_json::to_string(&contract).unwrap_or_default(),
+            contract: serde_json::to_string(&contract.contract).unwrap_or_default(),
             ..plan::plan(api, op)
         })
         .collect()

@@ -44,12 +44,83 @@ pub(crate) fn verb_tools<R: Record>() -> Vec<(Verb, Tool)> {
                         .to_string(),
                 )),
                 operation: Cow::Owned(operation::<R>(&name, verb)),
-                contract: None,
+                contract: Some(Cow::Owned(contract::<R>(verb, &input, &output).to_string())),
                 name: Cow::Owned(name),
             };
             (verb, tool)
         })
         .collect()
+}
+
+/// The tool's IO contract, in the shape codegen gives generated tools: the inputs
+/// (the key identifies the record: `milestone.slug`) and the record's fields produced
+/// (`/records/*/…` for search).
+fn contract<R: Record>(verb: Verb, input: &Value, output: &Value) -> Value {
+    let spec = R::SPEC;
+    let noun = spec.name.to_ascii_lowercase();
+    let key = spec.key.unwrap_or("id");
+    let required: Vec<&str> = input
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let kind_of = |schema: &Value| {
+        schema
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("any")
+            .to_owned()
+    };
+    let mut consumes = Vec::new();
+    for (name, schema) in input
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let mut row = json!({
+            "name": name,
+            "path": format!("/{name}"),
+            "location": "body",
+            "required": required.contains(&name.as_str()),
+            "kind": "data",
+            "field_type": kind_of(schema),
+        });
+        if let Some(values) = schema.get("enum") {
+            row["enum"] = values.clone();
+        }
+        if name == key && verb != Verb::Create {
+            row["semantic_tag"] = json!("identifier");
+            row["identifies"] = json!(format!("{noun}.{key}"));
+        }
+        consumes.push(row);
+    }
+    let (record, prefix) = match verb {
+        Verb::Search => (output.pointer("/properties/records/items"), "/records/*"),
+        _ => (Some(output), ""),
+    };
+    let mut produces = Vec::new();
+    for (name, schema) in record
+        .and_then(|r| r.get("properties"))
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let mut row = json!({
+            "name": name,
+            "path": format!("{prefix}/{name}"),
+            "field_type": kind_of(schema),
+            "resource": noun,
+        });
+        if name == key {
+            row["semantic_tag"] = json!("identifier");
+            row["identifies"] = json!(format!("{noun}.{key}"));
+        }
+        produces.push(row);
+    }
+    json!({"consumes": consumes, "produces": produces, "links": []})
 }
 
 /// The record's schemas, computed once per registration.
