@@ -7,7 +7,7 @@ pub mod artifact;
 pub mod fields;
 pub mod graph;
 pub mod readiness;
-mod words;
+pub(crate) mod words;
 
 use std::collections::BTreeMap;
 

@@ -6,8 +6,9 @@
 const KEYS: &[&str] = &[
     "id", "number", "key", "uuid", "slug", "code", "no", "sid", "gid",
 ];
-/// Envelope property names: their items are the response's resource.
-const ENVELOPES: &[&str] = &[
+/// Envelope property names: their items are the response's resource (also the items
+/// field pagination looks for).
+pub(crate) const ENVELOPES: &[&str] = &[
     "data",
     "items",
     "results",

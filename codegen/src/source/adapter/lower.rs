@@ -261,16 +261,18 @@ fn target(r: &mut Reader<'_>, node: &Node, meta: &mut BTreeMap<String, Value>) -
             "must be https, or http on a loopback host".to_owned()
         }
     };
-    r.push(
-        Diagnostic::error(
-            codes::BASE_URL,
-            format!("base URL `{}` is not allowed", url.value),
-        )
-        .at(r.location(url.span))
-        .label(label)
-        .help("use `https://...`; plain `http://` is only for localhost, 127.0.0.1 or [::1]"),
-    );
+    refuse_url(r, codes::BASE_URL, "base URL", &url, label);
     None
+}
+
+/// The finding for a URL credentials must not be sent to.
+fn refuse_url(r: &mut Reader<'_>, code: &'static str, what: &str, url: &Text, why: String) {
+    r.push(
+        Diagnostic::error(code, format!("{what} `{}` is not allowed", url.value))
+            .at(r.location(url.span.clone()))
+            .label(why)
+            .help("use `https://...`; plain `http://` is only for localhost, 127.0.0.1 or [::1]"),
+    );
 }
 
 /// Keys whose string value would be a credential written into the file.
@@ -372,15 +374,7 @@ fn auth(
                         "the client secret would travel in clear text".to_owned()
                     }
                 };
-                r.push(
-                    Diagnostic::error(
-                        codes::AUTH,
-                        format!("token URL `{}` is not allowed", url.value),
-                    )
-                    .at(r.location(url.span.clone()))
-                    .label(why)
-                    .help("use `https://...`; plain `http://` is only for localhost, 127.0.0.1 or [::1]"),
-                );
+                refuse_url(r, codes::AUTH, "token URL", url, why);
                 false
             });
             let client_id_env = env(r, &mut f, "client_id_env");

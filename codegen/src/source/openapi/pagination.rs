@@ -51,9 +51,8 @@ const NEXT_FIELDS: &[&str] = &[
     "next",
 ];
 const HAS_MORE_FIELDS: &[&str] = &["has_more", "hasMore", "more"];
-const ITEM_FIELDS: &[&str] = &[
-    "data", "items", "results", "values", "value", "records", "entries", "elements", "nodes",
-];
+/// The items field of a page: the envelope names contracts look through.
+const ITEM_FIELDS: &[&str] = crate::contract::words::ENVELOPES;
 const LIMIT_PARAMS: &[&str] = &[
     "limit",
     "per_page",
