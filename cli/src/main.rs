@@ -459,8 +459,8 @@ const SHOWN_FINDINGS: usize = 10;
 /// or not: they are advice about how well models will do, not faults of the inputs).
 fn readiness(analysis: &Analysis) {
     use toolwright_codegen::contract;
-    let contracts = contract::build(&analysis.apis, &contract::FieldRoles::default());
-    let edges = contract::graph::edges(&contracts);
+    let (contracts, edges) =
+        contract::build_with_edges(&analysis.apis, &contract::FieldRoles::default());
     let report = contract::readiness::report(&analysis.apis, &contracts, &edges);
     for finding in report
         .findings

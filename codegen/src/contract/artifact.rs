@@ -45,7 +45,7 @@ const SECTIONS: &[&str] = &[
 
 /// The artifact of `apis`.
 pub fn build(apis: &[ir::Api], options: &Options) -> Value {
-    let contracts = super::build(apis, &options.roles);
+    let (contracts, generated) = super::build_with_edges(apis, &options.roles);
     let previous = options.previous.as_ref();
     let manual: Vec<Edge> = previous
         .and_then(|p| p.pointer("/graph/edges"))
@@ -55,7 +55,7 @@ pub fn build(apis: &[ir::Api], options: &Options) -> Value {
         .filter(|e| e.get("is_manual") == Some(&Value::Bool(true)))
         .filter_map(|e| serde_json::from_value(e.clone()).ok())
         .collect();
-    let edges = graph::merge(graph::edges(&contracts), manual);
+    let edges = graph::merge(generated, manual);
     let report = readiness::report(apis, &contracts, &edges);
 
     let mut tools = Map::new();

@@ -68,7 +68,16 @@ pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
 /// Every operation's contract, in source order, each with the links the graph
 /// inferred from it (`inferred: true`) after the ones its source declares.
 pub fn build(apis: &[ir::Api], roles: &FieldRoles) -> Vec<OperationContract> {
+    build_with_edges(apis, roles).0
+}
+
+/// [`build`], with the graph's edges (computed once, for the inferred links too).
+pub fn build_with_edges(
+    apis: &[ir::Api],
+    roles: &FieldRoles,
+) -> (Vec<OperationContract>, Vec<Edge>) {
     let mut out = Vec::new();
+    let mut edges = Vec::new();
     for api in apis {
         let start = out.len();
         for (op, contract) in api.operations.iter().zip(for_api(api, roles)) {
@@ -87,13 +96,14 @@ pub fn build(apis: &[ir::Api], roles: &FieldRoles) -> Vec<OperationContract> {
                 contract,
             });
         }
-        infer_links(&mut out[start..]);
+        edges.extend(infer_links(&mut out[start..]));
     }
-    out
+    (out, edges)
 }
 
-/// Adds to each producer the links its inferred data-flow edges stand for.
-fn infer_links(contracts: &mut [OperationContract]) {
+/// Adds to each producer the links its inferred data-flow edges stand for; returns the
+/// edges (inferred links are not read back as edges, so they stay the same).
+fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
     let edges = graph::edges(contracts);
     for edge in edges.iter().filter(|e| e.confidence == "inferred") {
         let Some(flow) = &edge.data_flow else {
@@ -115,6 +125,7 @@ fn infer_links(contracts: &mut [OperationContract]) {
             });
         }
     }
+    edges
 }
 
 /// The OpenAPI links of `op`'s responses (kept in its native metadata).
