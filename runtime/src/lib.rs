@@ -49,7 +49,7 @@ pub mod transport;
 pub mod validate;
 
 pub use auth::CredentialSource;
-pub use catalog::{Annotations, Catalog, Tool};
+pub use catalog::{Annotations, Catalog, SearchHit, Selection, Selector, Tool};
 pub use descriptor::{
     Api, BodyEncoding, Definition, KeyPlacement, Method, Operation, Param, ParamLocation,
     Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
@@ -63,6 +63,8 @@ pub use schema::{Direction, SchemaGenerator, ToolSchema};
 /// `#[derive(ToolSchema)]`; see [`ToolSchema`].
 #[cfg(feature = "derive")]
 pub use toolwright_macros::ToolSchema;
+/// The selector syntax and the search index (shared with the generator).
+pub use toolwright_query as query;
 pub use transport::Transport;
 
 // Lets the derive's `::toolwright::...` paths work in this crate's own tests.

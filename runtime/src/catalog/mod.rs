@@ -1,7 +1,14 @@
-//! The tool catalog: tools sorted by name, looked up by binary search.
+//! The tool catalog: tools sorted by name, looked up by binary search; views of it
+//! ([`select`]) and retrieval over it ([`search`]).
 //!
 //! Generated catalogs are `static` arrays already sorted at build time, so lookup does
 //! no hashing and no allocation, and iteration order is stable.
+
+pub mod search;
+pub mod select;
+
+pub use search::SearchHit;
+pub use toolwright_query::{Selection, Selector};
 
 use std::borrow::Cow;
 
@@ -136,6 +143,7 @@ fn parse_rendered(text: &str) -> Value {
 pub struct Catalog {
     tools: Cow<'static, [Tool]>,
     apis: Cow<'static, [Api]>,
+    search: search::Slot,
 }
 
 impl Catalog {
@@ -145,6 +153,7 @@ impl Catalog {
         Catalog {
             tools: Cow::Borrowed(tools),
             apis: Cow::Borrowed(apis),
+            search: search::Slot::new(),
         }
     }
 
@@ -154,6 +163,7 @@ impl Catalog {
         Catalog {
             tools: Cow::Borrowed(&[]),
             apis: Cow::Borrowed(&[]),
+            search: search::Slot::new(),
         }
     }
 
@@ -166,10 +176,16 @@ impl Catalog {
         if let Some(w) = tools.windows(2).find(|w| w[0].name == w[1].name) {
             return Err(format!("two tools are named `{}`", w[0].name));
         }
-        Ok(Catalog {
+        Ok(Catalog::from_sorted(tools, apis))
+    }
+
+    /// Tools already sorted by name and unique.
+    fn from_sorted(tools: Vec<Tool>, apis: Vec<Api>) -> Catalog {
+        Catalog {
             tools: Cow::Owned(tools),
             apis: Cow::Owned(apis),
-        })
+            search: search::Slot::new(),
+        }
     }
 
     /// Joins two catalogs (for example the generated one and tools added by the service).

@@ -1,0 +1,201 @@
+//! The retrieval scorer behind `benches/retrieval.sh`: for each labelled query
+//! (`benches/retrieval/queries.tsv`), where its expected tool ranks in its catalog, under
+//! plain BM25, each technique added in turn, the default, and the default without each
+//! technique. Prints R@1, R@5 and MRR@10 per catalog and overall, then the search latency
+//! over the largest catalog.
+//!
+//! Usage: `retrieval_eval SHARED_DIR QUERIES CATALOGS [--misses]`
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use toolwright::query::{Index, Techniques};
+
+type Row = (String, Techniques);
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [shared, queries, catalogs, rest @ ..] = args.as_slice() else {
+        return Err("usage: retrieval_eval SHARED_DIR QUERIES CATALOGS [--misses]".into());
+    };
+    let show_misses = rest.iter().any(|a| a == "--misses");
+    let shared = Path::new(shared);
+    let queries = read_tsv(Path::new(queries))?;
+    let catalogs = read_tsv(Path::new(catalogs))?;
+    let work = std::env::temp_dir().join(format!("toolwright-retrieval-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+
+    let mut loaded = BTreeMap::new();
+    for row in &catalogs {
+        let (key, file) = (&row[0], shared.parent().unwrap_or(shared).join(&row[1]));
+        let path = plain_file(&file, &work)?;
+        let analysis = toolwright_codegen::analyze(&[path], false);
+        if analysis.has_errors() {
+            return Err(format!("{}: {}", file.display(), analysis.render()));
+        }
+        let catalog = toolwright_cli::interpret::catalog(&analysis.apis)?;
+        loaded.insert(key.clone(), catalog);
+    }
+    let _ = std::fs::remove_dir_all(&work);
+
+    let mut rows: Vec<Row> = Vec::new();
+    let steps = [
+        ("+ fields", Techniques::FIELDS),
+        ("+ identifier splitting", Techniques::SPLIT),
+        ("+ stemming", Techniques::STEM),
+        ("+ lexicon (query)", Techniques::LEXICON),
+        ("+ implied verbs", Techniques::VERBS),
+        ("+ path nouns", Techniques::PATH),
+        ("+ coverage", Techniques::COVERAGE),
+        ("+ damped idf", Techniques::DAMP_IDF),
+    ];
+    rows.push(("plain BM25".into(), Techniques::PLAIN));
+    let mut acc = Techniques::PLAIN;
+    for (label, t) in steps {
+        acc = acc.with(t);
+        rows.push((label.into(), acc));
+    }
+    rows.push(("+ document expansion".into(), acc.with(Techniques::EXPAND)));
+    rows.push(("default".into(), Techniques::DEFAULT));
+    for (label, t) in steps {
+        if Techniques::DEFAULT.has(t) {
+            rows.push((
+                format!("default - {}", label.trim_start_matches("+ ")),
+                Techniques::DEFAULT.without(t),
+            ));
+        }
+    }
+
+    let keys: Vec<&String> = loaded.keys().collect();
+    print!("{:<30}", "techniques");
+    for key in &keys {
+        print!(" {key:>17}");
+    }
+    println!(" {:>17}", "all");
+    print!("{:<30}", "");
+    for _ in 0..=keys.len() {
+        print!(" {:>17}", "R@1  R@5  MRR");
+    }
+    println!();
+    let mut misses = Vec::new();
+    for (label, techniques) in &rows {
+        let indexes: BTreeMap<&String, Vec<u8>> = loaded
+            .iter()
+            .map(|(k, c)| (k, toolwright::catalog::search::build(c, *techniques)))
+            .collect();
+        let mut per: BTreeMap<&str, Vec<Option<usize>>> = BTreeMap::new();
+        for q in &queries {
+            let (key, query, expected) = (&q[0], &q[1], &q[2]);
+            let Some(catalog) = loaded.get(key) else {
+                return Err(format!("query for unknown catalog `{key}`"));
+            };
+            let index = Index::new(&indexes[key]).map_err(|e| e.to_string())?;
+            let hits = index.search(query, 10);
+            let expected: Vec<&str> = expected.split(',').collect();
+            let rank = hits
+                .iter()
+                .position(|h| expected.contains(&catalog.tools()[h.doc].name.as_ref()));
+            if show_misses && label == "default" && rank.is_none_or(|r| r >= 5) {
+                let top: Vec<&str> = hits
+                    .iter()
+                    .take(3)
+                    .map(|h| catalog.tools()[h.doc].name.as_ref())
+                    .collect();
+                misses.push(format!(
+                    "{key}\t{query}\t{}\t→ {}",
+                    expected.join(","),
+                    top.join(", ")
+                ));
+            }
+            per.entry(key.as_str()).or_default().push(rank);
+        }
+        print!("{label:<30}");
+        let mut all = Vec::new();
+        for key in &keys {
+            let ranks = per.get(key.as_str()).cloned().unwrap_or_default();
+            print!(" {}", scores(&ranks));
+            all.extend(ranks);
+        }
+        println!(" {}", scores(&all));
+    }
+    for m in &misses {
+        println!("miss: {m}");
+    }
+    latency(&loaded, &queries);
+    Ok(())
+}
+
+/// `R@1 R@5 MRR@10` of ranks (0-based; `None`: not in the top 10).
+fn scores(ranks: &[Option<usize>]) -> String {
+    let n = ranks.len().max(1) as f64;
+    let at = |k: usize| ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n;
+    let mrr = ranks
+        .iter()
+        .map(|r| r.map_or(0.0, |r| 1.0 / (r as f64 + 1.0)))
+        .sum::<f64>()
+        / n;
+    format!("{:.2} {:.2} {:.2}", at(1), at(5), mrr)
+}
+
+/// p50 and p99 of `Catalog::search` per query (k = 5), over the largest catalog.
+fn latency(loaded: &BTreeMap<String, toolwright::Catalog>, queries: &[Vec<String>]) {
+    let Some((key, catalog)) = loaded.iter().max_by_key(|(_, c)| c.tools().len()) else {
+        return;
+    };
+    let own: Vec<&str> = queries
+        .iter()
+        .filter(|q| &q[0] == key)
+        .map(|q| q[1].as_str())
+        .collect();
+    let _ = catalog.search("warm up", 5);
+    let mut times = Vec::new();
+    for _ in 0..50 {
+        for q in &own {
+            let start = Instant::now();
+            std::hint::black_box(catalog.search(q, 5));
+            times.push(start.elapsed().as_nanos());
+        }
+    }
+    times.sort_unstable();
+    let pick = |p: f64| times[((times.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
+    println!(
+        "search latency over `{key}` ({} tools, {} queries x 50): p50 {:.1} µs, p99 {:.1} µs",
+        catalog.tools().len(),
+        own.len(),
+        pick(0.5),
+        pick(0.99)
+    );
+}
+
+fn read_tsv(path: &Path) -> Result<Vec<Vec<String>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').map(str::to_owned).collect::<Vec<_>>())
+        .filter(|cols| cols.len() >= 2)
+        .collect())
+}
+
+/// The document itself, or its gunzipped copy in `work`.
+fn plain_file(file: &Path, work: &Path) -> Result<PathBuf, String> {
+    let Some(stem) = file
+        .to_str()
+        .and_then(|f| f.strip_suffix(".gz"))
+        .and_then(|f| Path::new(f).file_name())
+    else {
+        return Ok(file.to_owned());
+    };
+    let out = work.join(stem);
+    let data = std::process::Command::new("gzip")
+        .arg("-dc")
+        .arg(file)
+        .output()
+        .map_err(|e| format!("gzip: {e}"))?;
+    if !data.status.success() {
+        return Err(format!("gzip -dc {} failed", file.display()));
+    }
+    std::fs::write(&out, data.stdout).map_err(|e| e.to_string())?;
+    Ok(out)
+}

@@ -1,0 +1,17 @@
+//! # toolwright-query
+//!
+//! The two ways to pick tools out of a catalog, shared by `toolwright-codegen` (what is
+//! generated, and the index it emits) and the `toolwright` runtime (what is served, and
+//! queries against that index) so that both sides agree byte for byte:
+//!
+//! - [`select`]: the selector syntax (`tag:issues`, `method:GET`, `read-only`, ...);
+//! - [`search`]: text analysis, the build-time index and its query-time scoring.
+//!
+//! Nothing but serde_json (already in both trees): it is compiled into every build
+//! script and every service.
+
+pub mod search;
+pub mod select;
+
+pub use search::{Document, Hit, Index, IndexBuilder, Techniques, ToolTexts};
+pub use select::{Facts, Selection, Selector};

@@ -1,0 +1,119 @@
+//! A tool's retrieval document, from the texts the catalog already holds (so the
+//! generator, from its plans, and the runtime, from a catalog built in code, index the
+//! same words).
+
+use serde_json::Value;
+
+/// The texts of one tool that retrieval looks at.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// The tool name (`issues_create`).
+    pub name: String,
+    pub title: String,
+    /// The description's first paragraph.
+    pub summary: String,
+    /// The rest of the description.
+    pub description: String,
+    /// Argument names and their descriptions.
+    pub params: Vec<(String, String)>,
+    pub tags: Vec<String>,
+    /// Upper-case HTTP method.
+    pub method: String,
+    /// Path template (`/repos/{owner}/{repo}/issues`).
+    pub path: String,
+    /// CRUDE group, lower-case.
+    pub group: String,
+    /// The source's operation id, when there is one.
+    pub operation_id: String,
+    /// Phrases the source says should bring this tool up (an adapter's `triggers`).
+    pub triggers: Vec<String>,
+    /// Summaries of tools this one feeds or is fed by (IO contract links).
+    pub neighbours: Vec<String>,
+}
+
+/// What a catalog holds about one tool, borrowed.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolTexts<'a> {
+    pub name: &'a str,
+    pub title: &'a str,
+    pub description: &'a str,
+    pub input_schema: &'a Value,
+    /// The tool's `_meta`.
+    pub meta: &'a Value,
+    pub method: &'a str,
+    pub path: &'a str,
+    /// Its API's metadata.
+    pub api_meta: &'a Value,
+}
+
+impl Document {
+    /// The document of a catalog tool: its texts, `inputSchema` (argument names and
+    /// descriptions), `_meta.toolwright` (tags, CRUDE group, operation id), the
+    /// operation's method and path, and its API's metadata (adapter `triggers`).
+    pub fn from_tool(tool: &ToolTexts<'_>) -> Document {
+        let ToolTexts {
+            name,
+            title,
+            description,
+            input_schema,
+            meta,
+            method,
+            path,
+            api_meta,
+        } = *tool;
+        let (summary, rest) = description.split_once("\n\n").unwrap_or((description, ""));
+        let params = input_schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|props| {
+                props
+                    .iter()
+                    .map(|(name, schema)| {
+                        let text = schema
+                            .get("description")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default();
+                        (name.clone(), text.to_owned())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let strings = |value: Option<&Value>| -> Vec<String> {
+            value
+                .and_then(Value::as_array)
+                .map(|list| {
+                    list.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let ours = meta.get("toolwright").unwrap_or(&Value::Null);
+        let native = ours.get("native").unwrap_or(&Value::Null);
+        let mut tags = strings(native.get("tags"));
+        tags.extend(strings(ours.get("tags")));
+        Document {
+            name: name.to_owned(),
+            title: title.to_owned(),
+            summary: summary.trim().to_owned(),
+            description: rest.trim().to_owned(),
+            params,
+            tags,
+            method: method.to_owned(),
+            path: path.to_owned(),
+            group: ours
+                .get("crude")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            operation_id: native
+                .get("operationId")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            triggers: strings(api_meta.get("triggers")),
+            neighbours: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The index as flat little-endian bytes, read in place (the generator embeds them with
+//! `include_bytes!`, so a large catalog's index costs the compiler nothing to parse):
+//!
+//! ```text
+//! "TWSI" version:u32 techniques:u32 docs:u32 terms:u32 scale:f32
+//! term_ends:[u32; terms]      end of each term in `term_text`
+//! posting_ends:[u32; terms]   end of each term's postings
+//! postings:[(doc:u32, impact:u16); ..]   impacts quantised to scale/65535
+//! term_text: sorted terms, concatenated
+//! ```
+
+use std::fmt;
+
+use super::Techniques;
+
+const MAGIC: &[u8; 4] = b"TWSI";
+const VERSION: u32 = 1;
+const HEADER: usize = 24;
+const POSTING: usize = 6;
+
+/// A view of index bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Index<'a> {
+    bytes: &'a [u8],
+    techniques: Techniques,
+    docs: usize,
+    terms: usize,
+    scale: f32,
+    postings_start: usize,
+    text_start: usize,
+}
+
+/// Bytes that are not an index this version reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatError(pub String);
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not a search index: {}", self.0)
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+impl<'a> Index<'a> {
+    /// Reads the header and checks that every table fits the bytes.
+    ///
+    /// # Errors
+    /// Another format or version, or truncated or inconsistent tables.
+    pub fn new(bytes: &'a [u8]) -> Result<Index<'a>, FormatError> {
+        let fail = |why: &str| Err(FormatError(why.to_owned()));
+        if bytes.len() < HEADER || &bytes[..4] != MAGIC {
+            return fail("no TWSI header");
+        }
+        if u32_at(bytes, 4) != VERSION {
+            return fail("written by another version");
+        }
+        let techniques = Techniques(u32_at(bytes, 8));
+        let docs = u32_at(bytes, 12) as usize;
+        let terms = u32_at(bytes, 16) as usize;
+        let scale = f32::from_bits(u32_at(bytes, 20));
+        let tables = terms.checked_mul(8).and_then(|t| t.checked_add(HEADER));
+        let Some(postings_start) = tables.filter(|end| *end <= bytes.len()) else {
+            return fail("truncated term tables");
+        };
+        let index = Index {
+            bytes,
+            techniques,
+            docs,
+            terms,
+            scale,
+            postings_start,
+            text_start: 0,
+        };
+        let postings = index.posting_end(terms);
+        let Some(text_start) = postings
+            .checked_mul(POSTING)
+            .and_then(|p| p.checked_add(postings_start))
+        else {
+            return fail("posting table overflows");
+        };
+        let index = Index {
+            text_start,
+            ..index
+        };
+        if text_start > bytes.len() || text_start + index.term_end(terms) != bytes.len() {
+            return fail("tables do not add up to the bytes");
+        }
+        // Ends never decrease and documents are in range: reads below cannot fail.
+        let mut last = (0, 0);
+        for i in 1..=terms {
+            let now = (index.term_end(i), index.posting_end(i));
+            if now.0 < last.0 || now.1 < last.1 {
+                return fail("table ends decrease");
+            }
+            last = now;
+        }
+        for p in 0..postings {
+            if u32_at(bytes, postings_start + p * POSTING) as usize >= docs {
+                return fail("a posting names a document out of range");
+            }
+        }
+        if std::str::from_utf8(&bytes[text_start..]).is_err() {
+            return fail("terms are not UTF-8");
+        }
+        Ok(index)
+    }
+
+    /// How the documents were analysed (queries are analysed the same way).
+    pub fn techniques(&self) -> Techniques {
+        self.techniques
+    }
+
+    /// Documents (tools) indexed.
+    pub fn len(&self) -> usize {
+        self.docs
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.docs == 0
+    }
+
+    /// Distinct terms.
+    pub fn terms(&self) -> usize {
+        self.terms
+    }
+
+    /// End of term `i - 1`'s text (0 for `i == 0`).
+    fn term_end(&self, i: usize) -> usize {
+        if i == 0 {
+            0
+        } else {
+            u32_at(self.bytes, HEADER + (i - 1) * 4) as usize
+        }
+    }
+
+    fn posting_end(&self, i: usize) -> usize {
+        if i == 0 {
+            0
+        } else {
+            u32_at(self.bytes, HEADER + self.terms * 4 + (i - 1) * 4) as usize
+        }
+    }
+
+    fn term(&self, i: usize) -> &'a [u8] {
+        &self.bytes[self.text_start + self.term_end(i)..self.text_start + self.term_end(i + 1)]
+    }
+
+    /// A term's postings as (document, impact), by binary search over the sorted terms.
+    pub(super) fn postings(&self, term: &str) -> Option<impl Iterator<Item = (u32, f32)> + 'a> {
+        let (mut lo, mut hi) = (0, self.terms);
+        let needle = term.as_bytes();
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.term(mid).cmp(needle) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let (start, end) = (self.posting_end(mid), self.posting_end(mid + 1));
+                    let bytes = self.bytes;
+                    let base = self.postings_start;
+                    let unit = self.scale / f32::from(u16::MAX);
+                    return Some((start..end).map(move |p| {
+                        let at = base + p * POSTING;
+                        let impact = u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]);
+                        (u32_at(bytes, at), f32::from(impact) * unit)
+                    }));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Writes the index: `terms` sorted, each with its (document, impact) postings.
+pub(super) fn write(
+    techniques: Techniques,
+    docs: usize,
+    terms: &[(&str, Vec<(u32, f32)>)],
+    max_impact: f32,
+) -> Vec<u8> {
+    let scale = if max_impact > 0.0 { max_impact } else { 1.0 };
+    let postings: usize = terms.iter().map(|(_, p)| p.len()).sum();
+    let text: usize = terms.iter().map(|(t, _)| t.len()).sum();
+    let mut out = Vec::with_capacity(HEADER + terms.len() * 8 + postings * POSTING + text);
+    out.extend_from_slice(MAGIC);
+    for word in [
+        VERSION,
+        techniques.0,
+        docs as u32,
+        terms.len() as u32,
+        scale.to_bits(),
+    ] {
+        out.extend_from_slice(&word.to_le_bytes());
+    }
+    let mut end = 0u32;
+    for (term, _) in terms {
+        end += term.len() as u32;
+        out.extend_from_slice(&end.to_le_bytes());
+    }
+    let mut end = 0u32;
+    for (_, list) in terms {
+        end += list.len() as u32;
+        out.extend_from_slice(&end.to_le_bytes());
+    }
+    for (_, list) in terms {
+        for (doc, impact) in list {
+            out.extend_from_slice(&doc.to_le_bytes());
+            // At least 1: a posting that exists always counts.
+            let q = ((impact / scale) * f32::from(u16::MAX))
+                .round()
+                .clamp(1.0, 65535.0) as u16;
+            out.extend_from_slice(&q.to_le_bytes());
+        }
+    }
+    for (term, _) in terms {
+        out.extend_from_slice(term.as_bytes());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_bytes_are_refused_not_misread() {
+        assert!(Index::new(b"").is_err());
+        assert!(Index::new(b"TWSI\x02\0\0\0").is_err());
+        let good = write(
+            Techniques::DEFAULT,
+            2,
+            &[("a", vec![(0, 1.0)]), ("b", vec![(1, 0.5)])],
+            1.0,
+        );
+        assert!(Index::new(&good).is_ok());
+        for cut in 0..good.len() {
+            assert!(Index::new(&good[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut out_of_range = good.clone();
+        let posting = HEADER + 2 * 8;
+        out_of_range[posting] = 9;
+        assert!(Index::new(&out_of_range).is_err());
+    }
+}

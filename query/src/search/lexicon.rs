@@ -1,0 +1,234 @@
+//! An API-vocabulary lexicon: words people use for the same intent or the same kind of
+//! resource ("open a ticket" for `issues/create`, "remove" for `DELETE`). A query word
+//! in a group also looks for the group's other words, at a lower weight.
+//!
+//! Groups are general API vocabulary — verbs of CRUD and actions, and the resource
+//! nouns common APIs share — not phrases of any one API's documentation.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::text::stem;
+
+const GROUPS: &[&[&str]] = &[
+    // Intents.
+    &[
+        "create", "new", "add", "open", "make", "post", "submit", "file", "raise", "register",
+        "insert", "generate", "setup",
+    ],
+    &[
+        "list",
+        "all",
+        "every",
+        "browse",
+        "enumerate",
+        "index",
+        "many",
+        "show",
+        "find",
+        "search",
+    ],
+    &[
+        "get",
+        "show",
+        "view",
+        "fetch",
+        "retrieve",
+        "read",
+        "see",
+        "look",
+        "detail",
+        "info",
+        "information",
+        "inspect",
+        "check",
+        "describe",
+        "display",
+        "lookup",
+    ],
+    &[
+        "update",
+        "edit",
+        "change",
+        "modify",
+        "rename",
+        "set",
+        "patch",
+        "adjust",
+        "alter",
+        "configure",
+        "replace",
+        "amend",
+    ],
+    &[
+        "delete", "remove", "drop", "erase", "destroy", "discard", "purge", "clear", "unset",
+        "wipe", "trash", "revoke",
+    ],
+    &["cancel", "abort", "stop", "terminate", "void", "halt"],
+    &["enable", "activate", "turn", "allow", "on"],
+    &["disable", "deactivate", "suspend", "pause", "off"],
+    &["send", "email", "notify", "deliver", "dispatch"],
+    &["upload", "attach", "import"],
+    &["download", "export", "archive"],
+    &["assign", "allocate", "give", "grant"],
+    &["approve", "accept", "confirm", "authorize"],
+    &["reject", "decline", "deny", "dismiss"],
+    &["merge", "combine", "squash"],
+    &[
+        "star",
+        "favorite",
+        "favourite",
+        "like",
+        "bookmark",
+        "save",
+        "stargazer",
+    ],
+    &["follow", "subscribe", "watch"],
+    &["block", "ban", "mute"],
+    &["lock", "freeze"],
+    &["unlock", "unfreeze"],
+    &[
+        "count",
+        "total",
+        "stats",
+        "statistics",
+        "metrics",
+        "summary",
+        "usage",
+    ],
+    &["search", "find", "query", "lookup", "look", "filter"],
+    &[
+        "run", "execute", "trigger", "invoke", "launch", "dispatch", "kick",
+    ],
+    &["rerun", "retry", "restart", "redo", "again"],
+    &["close", "resolve", "finish", "complete", "done"],
+    &["copy", "duplicate", "clone", "fork"],
+    &["check", "verify", "validate", "test"],
+    &["move", "transfer", "relocate"],
+    &["history", "log", "audit", "timeline", "events", "activity"],
+    &[
+        "current",
+        "me",
+        "mine",
+        "my",
+        "authenticated",
+        "self",
+        "own",
+    ],
+    // Resources.
+    &["issue", "bug", "ticket", "problem", "defect"],
+    &["repository", "repo", "project", "codebase"],
+    &["pull", "pr", "merge"],
+    &[
+        "user",
+        "person",
+        "people",
+        "member",
+        "account",
+        "profile",
+        "someone",
+        "individual",
+    ],
+    &[
+        "organization",
+        "organisation",
+        "org",
+        "company",
+        "enterprise",
+    ],
+    &["team", "group", "squad"],
+    &[
+        "comment",
+        "reply",
+        "note",
+        "remark",
+        "feedback",
+        "discussion",
+    ],
+    &["file", "document", "attachment", "content", "contents"],
+    &["label", "tag", "category"],
+    &["release", "version"],
+    &["branch", "ref"],
+    &["commit", "revision", "changeset"],
+    &[
+        "workflow", "pipeline", "action", "actions", "ci", "job", "build",
+    ],
+    &["secret", "credential", "password", "token", "key"],
+    &["webhook", "hook", "callback"],
+    &["customer", "client", "buyer", "shopper", "payer"],
+    &["payment", "pay", "charge", "transaction", "purchase"],
+    &["refund", "reimburse", "reimbursement", "return"],
+    &["invoice", "bill", "billing", "receipt"],
+    &["subscription", "plan", "recurring", "membership"],
+    &["product", "item", "goods", "sku", "article"],
+    &["price", "cost", "pricing", "amount", "fee", "rate"],
+    &["card", "credit"],
+    &["dispute", "chargeback"],
+    &["coupon", "discount", "promo", "promotion", "voucher"],
+    &["balance", "funds", "money"],
+    &["payout", "withdraw", "withdrawal"],
+    &["song", "track", "music", "tune", "tracks"],
+    &["artist", "singer", "musician", "band"],
+    &["album", "record"],
+    &["playlist", "mix"],
+    &["weather", "forecast", "temperature", "climate"],
+    &["mail", "email", "message"],
+    &["message", "chat", "conversation", "thread", "channel"],
+    &["image", "picture", "photo", "photograph", "screenshot"],
+    &["address", "location", "place", "station"],
+    &["permission", "access", "role", "collaborator", "rights"],
+    &["notification", "alert", "notice"],
+    &["schedule", "calendar", "appointment", "booking"],
+    &["report", "analytics", "insight", "dashboard"],
+    &[
+        "setting",
+        "settings",
+        "preference",
+        "config",
+        "configuration",
+        "option",
+    ],
+    &["key", "identifier", "id"],
+    &["limit", "quota", "remaining", "left", "allowance"],
+];
+
+/// Each word's stem → the stems of every word sharing a group with it.
+fn table() -> &'static HashMap<String, Vec<String>> {
+    static TABLE: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table: HashMap<String, Vec<String>> = HashMap::new();
+        for group in GROUPS {
+            let stems: Vec<String> = group.iter().map(|w| stem(w)).collect();
+            for s in &stems {
+                let entry = table.entry(s.clone()).or_default();
+                for other in &stems {
+                    if other != s && !entry.contains(other) {
+                        entry.push(other.clone());
+                    }
+                }
+            }
+        }
+        for list in table.values_mut() {
+            list.sort();
+        }
+        table
+    })
+}
+
+/// The related stems of a word's stem (empty when it is in no group).
+pub fn related(stem: &str) -> &'static [String] {
+    table().get(stem).map_or(&[], Vec::as_slice)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synonyms_are_symmetric_and_stemmed() {
+        assert!(related(&stem("bug")).contains(&stem("issue")));
+        assert!(related(&stem("issues")).contains(&stem("ticket")));
+        assert!(related(&stem("removing")).contains(&stem("delete")));
+        assert!(related("zzz").is_empty());
+    }
+}

@@ -1,0 +1,439 @@
+//! Tool retrieval: a BM25F index over each tool's texts, built once (by the generator, at
+//! build time) into a flat byte table that queries read in place — no parsing, no
+//! allocation beyond one score per tool.
+//!
+//! What goes in a tool's document ([`Document`]), and how, is a set of [`Techniques`]
+//! recorded in the index, so that a query is analysed exactly as the documents were.
+//! `benches/retrieval.sh` measures each one on a labelled query set; [`Techniques::DEFAULT`]
+//! is what measurably helped there.
+
+mod document;
+mod format;
+pub mod lexicon;
+pub mod text;
+
+use std::collections::{BTreeMap, HashMap};
+
+pub use document::{Document, ToolTexts};
+pub use format::{FormatError, Index};
+
+/// What the index does with a document and a query; a bit set stored in the index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Techniques(pub u32);
+
+impl Techniques {
+    /// Name, title and description in one field, words split at non-alphanumerics,
+    /// stop words dropped: textbook BM25.
+    pub const PLAIN: Techniques = Techniques(0);
+    /// Fields weighted apart (name, summary, description, parameters, tags, path).
+    pub const FIELDS: Techniques = Techniques(1);
+    /// `camelCase`, `snake_case` and digits split into words.
+    pub const SPLIT: Techniques = Techniques(1 << 1);
+    /// Inflections reduced to one stem.
+    pub const STEM: Techniques = Techniques(1 << 2);
+    /// Query words also look for their lexicon synonyms.
+    pub const LEXICON: Techniques = Techniques(1 << 3);
+    /// The verb the method and CRUDE group imply (`GET /x/{id}` → get, `POST` → create).
+    pub const VERBS: Techniques = Techniques(1 << 4);
+    /// Resource nouns from the path, the last ones weighted most.
+    pub const PATH: Techniques = Techniques(1 << 5);
+    /// Every query word counts once (its best synonym), and a tool's score is scaled
+    /// by the share of the query's words it matches.
+    pub const COVERAGE: Techniques = Techniques(1 << 6);
+    /// Document expansion: lexicon synonyms of the name and summary, at a low weight.
+    pub const EXPAND: Techniques = Techniques(1 << 7);
+    /// Neighbours along IO-contract links lend their words, at a low weight.
+    pub const GRAPH: Techniques = Techniques(1 << 8);
+    /// The square root of BM25's idf: rare words weigh less against common ones.
+    pub const DAMP_IDF: Techniques = Techniques(1 << 9);
+
+    /// What the generator builds.
+    pub const DEFAULT: Techniques = Techniques(
+        Self::FIELDS.0
+            | Self::SPLIT.0
+            | Self::STEM.0
+            | Self::LEXICON.0
+            | Self::VERBS.0
+            | Self::PATH.0
+            | Self::COVERAGE.0
+            | Self::DAMP_IDF.0,
+    );
+
+    pub const fn has(self, other: Techniques) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    #[must_use]
+    pub const fn with(self, other: Techniques) -> Techniques {
+        Techniques(self.0 | other.0)
+    }
+
+    #[must_use]
+    pub const fn without(self, other: Techniques) -> Techniques {
+        Techniques(self.0 & !other.0)
+    }
+}
+
+/// One result: the tool's position in the documents given to the builder (the catalog
+/// order), and its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    pub doc: usize,
+    pub score: f32,
+}
+
+/// BM25 term-frequency saturation and length normalisation (the usual values).
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+/// A synonym counts this much of the word it stands for.
+const SYNONYM_WEIGHT: f32 = 0.3;
+
+/// Builds an [`Index`] from documents in catalog order.
+#[derive(Debug)]
+pub struct IndexBuilder {
+    techniques: Techniques,
+    /// Per document: term → weighted frequency.
+    docs: Vec<BTreeMap<String, f32>>,
+}
+
+impl IndexBuilder {
+    pub fn new(techniques: Techniques) -> IndexBuilder {
+        IndexBuilder {
+            techniques,
+            docs: Vec::new(),
+        }
+    }
+
+    /// Adds the next document (documents are numbered in the order added).
+    pub fn add(&mut self, doc: &Document) {
+        let t = self.techniques;
+        let mut terms = BTreeMap::new();
+        let mut put = |text: &str, weight: f32| {
+            for term in analyze(text, t) {
+                *terms.entry(term).or_insert(0.0) += weight;
+            }
+        };
+        if t.has(Techniques::FIELDS) {
+            put(&doc.name, 3.0);
+            put(&doc.title, 1.0);
+            put(&doc.summary, 2.0);
+            // Long documentation prose: its rare words are mostly not what a query asks.
+            put(&doc.description, 0.1);
+            for (name, description) in &doc.params {
+                put(name, 0.5);
+                put(description, 0.1);
+            }
+            for tag in &doc.tags {
+                put(tag, 1.5);
+            }
+            for trigger in &doc.triggers {
+                put(trigger, 2.0);
+            }
+        } else {
+            put(&doc.name, 1.0);
+            put(&doc.title, 1.0);
+            put(&doc.summary, 1.0);
+            put(&doc.description, 1.0);
+        }
+        if t.has(Techniques::VERBS) {
+            put(implied_verb(&doc.method, &doc.path, &doc.group), 1.5);
+        }
+        if t.has(Techniques::PATH) {
+            let nouns: Vec<&str> = doc
+                .path
+                .split('/')
+                .filter(|s| !s.is_empty() && !s.starts_with('{'))
+                .collect();
+            for (i, noun) in nouns.iter().rev().enumerate() {
+                put(noun, if i == 0 { 1.5 } else { 0.5 });
+            }
+        }
+        if t.has(Techniques::GRAPH) {
+            for neighbour in &doc.neighbours {
+                put(neighbour, 0.2);
+            }
+        }
+        if t.has(Techniques::EXPAND) {
+            let mut seen = Vec::new();
+            for text in [doc.name.as_str(), doc.summary.as_str()] {
+                for term in analyze(text, t) {
+                    for synonym in lexicon::related(&term) {
+                        if !seen.contains(synonym) {
+                            seen.push(synonym.clone());
+                        }
+                    }
+                }
+            }
+            for synonym in seen {
+                *terms.entry(synonym).or_insert(0.0) += 0.3;
+            }
+        }
+        self.docs.push(terms);
+    }
+
+    /// The index, as the bytes [`Index::new`] reads.
+    pub fn build(self) -> Vec<u8> {
+        let n = self.docs.len();
+        let lengths: Vec<f32> = self.docs.iter().map(|d| d.values().sum()).collect();
+        let average = (lengths.iter().sum::<f32>() / n.max(1) as f32).max(f32::EPSILON);
+        let mut postings: BTreeMap<&str, Vec<(u32, f32)>> = BTreeMap::new();
+        for (doc, terms) in self.docs.iter().enumerate() {
+            for (term, tf) in terms {
+                postings
+                    .entry(term.as_str())
+                    .or_default()
+                    .push((doc as u32, *tf));
+            }
+        }
+        let mut impacts: Vec<(&str, Vec<(u32, f32)>)> = Vec::with_capacity(postings.len());
+        let mut max = 0.0f32;
+        for (term, list) in postings {
+            let df = list.len() as f32;
+            let mut idf = (1.0 + (n as f32 - df + 0.5) / (df + 0.5)).ln();
+            if self.techniques.has(Techniques::DAMP_IDF) {
+                // A query's rarest words are mostly qualifiers ("in Berlin", "about
+                // machine learning"); the resource and the verb are common words.
+                idf = idf.sqrt();
+            }
+            let list: Vec<(u32, f32)> = list
+                .into_iter()
+                .map(|(doc, tf)| {
+                    let norm = K1 * (1.0 - B + B * lengths[doc as usize] / average);
+                    let impact = idf * tf * (K1 + 1.0) / (tf + norm);
+                    max = max.max(impact);
+                    (doc, impact)
+                })
+                .collect();
+            impacts.push((term, list));
+        }
+        format::write(self.techniques, n, &impacts, max)
+    }
+}
+
+/// The verb a method and path imply, in the lexicon's words.
+fn implied_verb(method: &str, path: &str, group: &str) -> &'static str {
+    let item = path.trim_end_matches('/').ends_with('}');
+    match (method, group) {
+        ("GET" | "HEAD", _) if item => "get",
+        ("GET" | "HEAD", _) => "list",
+        ("POST", "create") => "create",
+        ("POST", _) => "run",
+        ("PUT" | "PATCH", _) => "update",
+        ("DELETE", _) => "delete",
+        (_, "read") => "get",
+        (_, "create") => "create",
+        (_, "update") => "update",
+        (_, "delete") => "delete",
+        _ => "run",
+    }
+}
+
+/// The terms of `text` under `techniques`.
+pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
+    let mut words = Vec::new();
+    text::words(text, techniques.has(Techniques::SPLIT), &mut words);
+    words.retain(|w| !text::is_stop_word(w));
+    if techniques.has(Techniques::STEM) {
+        for w in &mut words {
+            *w = text::stem(w);
+        }
+    }
+    words
+}
+
+/// A query's words, each with the terms that stand for it and their weights. Words
+/// of one lexicon group ("make a new") are one slot: they ask for one thing.
+fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Vec<(String, f32)>> {
+    let mut out: Vec<Vec<(String, f32)>> = Vec::new();
+    let mut seen = HashMap::new();
+    for word in analyze(query, techniques) {
+        if seen.insert(word.clone(), ()).is_some() {
+            continue;
+        }
+        let mut terms = vec![(word.clone(), 1.0)];
+        if techniques.has(Techniques::LEXICON) {
+            // A word the catalog never uses ("bug" where it says "issue") is carried
+            // by its synonyms in full: bridging vocabularies is all it can do.
+            let weight = if index.postings(&word).is_some() {
+                SYNONYM_WEIGHT
+            } else {
+                1.0
+            };
+            for synonym in lexicon::related(&word) {
+                terms.push((synonym.clone(), weight));
+            }
+            if let Some(slot) = out
+                .iter_mut()
+                .find(|slot| slot.iter().any(|(t, _)| terms.iter().any(|(u, _)| u == t)))
+            {
+                for (term, weight) in terms {
+                    match slot.iter_mut().find(|(t, _)| *t == term) {
+                        Some(existing) => existing.1 = existing.1.max(weight),
+                        None => slot.push((term, weight)),
+                    }
+                }
+                continue;
+            }
+        }
+        out.push(terms);
+    }
+    out
+}
+
+impl Index<'_> {
+    /// The `k` best tools for `query`, best first (ties: catalog order).
+    pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
+        let techniques = self.techniques();
+        let words = query_terms(query, techniques, self);
+        let n = self.len();
+        if words.is_empty() || n == 0 || k == 0 {
+            return Vec::new();
+        }
+        let mut total = vec![0.0f32; n];
+        let mut matched = vec![0u16; n];
+        let mut best = vec![0.0f32; n];
+        let mut touched: Vec<u32> = Vec::new();
+        let coverage = techniques.has(Techniques::COVERAGE);
+        for terms in &words {
+            touched.clear();
+            for (term, weight) in terms {
+                let Some(postings) = self.postings(term) else {
+                    continue;
+                };
+                for (doc, impact) in postings {
+                    let slot = &mut best[doc as usize];
+                    let score = weight * impact;
+                    if *slot == 0.0 {
+                        touched.push(doc);
+                    }
+                    if coverage {
+                        *slot = slot.max(score);
+                    } else {
+                        *slot += score;
+                    }
+                }
+            }
+            for &doc in &touched {
+                let d = doc as usize;
+                total[d] += best[d];
+                matched[d] += 1;
+                best[d] = 0.0;
+            }
+        }
+        let words = words.len() as f32;
+        let mut hits: Vec<Hit> = total
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s > 0.0)
+            .map(|(doc, &score)| Hit {
+                doc,
+                score: if coverage {
+                    // Matching every word of the query beats matching one very well.
+                    score * f32::from(matched[doc]) / words
+                } else {
+                    score
+                },
+            })
+            .collect();
+        let k = k.min(hits.len());
+        let by_rank = |a: &Hit, b: &Hit| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc));
+        if k < hits.len() {
+            hits.select_nth_unstable_by(k, by_rank);
+            hits.truncate(k);
+        }
+        hits.sort_by(by_rank);
+        hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(name: &str, summary: &str, method: &str, path: &str) -> Document {
+        Document {
+            name: name.into(),
+            title: name.replace('_', " "),
+            summary: summary.into(),
+            method: method.into(),
+            path: path.into(),
+            group: match method {
+                "GET" => "read",
+                "POST" => "create",
+                "DELETE" => "delete",
+                _ => "update",
+            }
+            .into(),
+            ..Document::default()
+        }
+    }
+
+    fn index(techniques: Techniques) -> Vec<u8> {
+        let mut builder = IndexBuilder::new(techniques);
+        for d in [
+            doc(
+                "issues_create",
+                "Create an issue",
+                "POST",
+                "/repos/{owner}/{repo}/issues",
+            ),
+            doc(
+                "issues_list_for_repo",
+                "List repository issues",
+                "GET",
+                "/repos/{owner}/{repo}/issues",
+            ),
+            doc(
+                "repos_delete",
+                "Delete a repository",
+                "DELETE",
+                "/repos/{owner}/{repo}",
+            ),
+            doc(
+                "pulls_create",
+                "Create a pull request",
+                "POST",
+                "/repos/{owner}/{repo}/pulls",
+            ),
+        ] {
+            builder.add(&d);
+        }
+        builder.build()
+    }
+
+    #[test]
+    fn intent_words_find_the_tool() {
+        let bytes = index(Techniques::DEFAULT);
+        let index = Index::new(&bytes).unwrap();
+        let hits = index.search("open a new bug report", 2);
+        assert_eq!(hits[0].doc, 0, "{hits:?}");
+        let hits = index.search("remove the project", 1);
+        assert_eq!(hits[0].doc, 2, "{hits:?}");
+        let hits = index.search("show all tickets of a repo", 1);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
+        assert!(index.search("", 3).is_empty());
+        assert!(index.search("zebra", 3).is_empty());
+        // Plain BM25 has no way from "bug" to an issue.
+        let plain = index_plain();
+        assert!(Index::new(&plain).unwrap().search("bug", 3).is_empty());
+    }
+
+    fn index_plain() -> Vec<u8> {
+        index(Techniques::PLAIN)
+    }
+
+    #[test]
+    fn the_index_is_deterministic() {
+        assert_eq!(index(Techniques::DEFAULT), index(Techniques::DEFAULT));
+    }
+
+    #[test]
+    fn scores_rank_best_first_and_k_bounds() {
+        let bytes = index(Techniques::DEFAULT);
+        let index = Index::new(&bytes).unwrap();
+        let hits = index.search("create", 10);
+        assert!(hits.len() >= 2);
+        assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+        assert_eq!(index.search("create", 1).len(), 1);
+    }
+}

@@ -1,0 +1,67 @@
+//! Catalog views: the tools a [`Selection`] keeps (what a service serves or exports).
+
+use serde_json::Value;
+use toolwright_query::{Facts, Selection};
+
+use super::{Catalog, Tool};
+
+impl Catalog {
+    /// The tools `selection` keeps, with the APIs they call (for example the read-only
+    /// subset: `Selection::parse(["read-only"], [""; 0])`).
+    pub fn select(&self, selection: &Selection) -> Catalog {
+        if selection.is_all() {
+            return self.clone();
+        }
+        let tools: Vec<Tool> = self
+            .tools()
+            .iter()
+            .filter(|tool| with_facts(tool, |facts| selection.keeps(facts)))
+            .cloned()
+            .collect();
+        let apis = self
+            .apis()
+            .iter()
+            .filter(|api| tools.iter().any(|t| t.operation.api == api.name))
+            .cloned()
+            .collect();
+        // Already sorted and unique: a subset of a catalog.
+        Catalog::from_sorted(tools, apis)
+    }
+}
+
+/// Runs `f` on what a selector knows of `tool` (from its descriptor, annotations and
+/// `_meta.toolwright`: tags, CRUDE group, operation id).
+pub fn with_facts<R>(tool: &Tool, f: impl FnOnce(&Facts<'_>) -> R) -> R {
+    let meta: Value = tool
+        .meta
+        .as_deref()
+        .and_then(|m| serde_json::from_str(m).ok())
+        .unwrap_or_default();
+    let ours = &meta["toolwright"];
+    let tags: Vec<&str> = ours["native"]["tags"]
+        .as_array()
+        .into_iter()
+        .chain(ours["tags"].as_array())
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let group = ours["crude"]
+        .as_str()
+        .unwrap_or_else(|| match tool.operation.method {
+            crate::Method::Get | crate::Method::Head | crate::Method::Options => "read",
+            crate::Method::Post => "create",
+            crate::Method::Put | crate::Method::Patch => "update",
+            crate::Method::Delete => "delete",
+        });
+    f(&Facts {
+        name: &tool.name,
+        api: &tool.operation.api,
+        operation_id: ours["native"]["operationId"].as_str(),
+        tags: &tags,
+        path: &tool.operation.path,
+        method: tool.operation.method.as_str(),
+        group,
+        read_only: tool.annotations.read_only,
+        destructive: tool.annotations.destructive,
+    })
+}
