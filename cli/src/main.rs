@@ -89,6 +89,23 @@ enum Command {
         /// Print the artifact's JSON Schema instead (no inputs read).
         #[arg(long)]
         schema: bool,
+        #[command(flatten)]
+        select: Selectors,
+    },
+    /// Find the tools that best match a request in words ("open a new bug report"):
+    /// `name<TAB>score<TAB>summary` per line, best first.
+    #[command(after_help = AFTER_HELP)]
+    Search {
+        /// What the tool should do, as a person or a model would ask.
+        query: String,
+        #[command(flatten)]
+        inputs: Inputs,
+        /// How many tools to list.
+        #[arg(long, short = 'k', value_name = "N", default_value_t = 5)]
+        k: usize,
+        /// One JSON array (name, score, summary, api, method, path) instead.
+        #[arg(long)]
+        json: bool,
     },
     /// Write exactly what build.rs writes; `include!` DIR/toolwright.rs.
     #[command(after_help = AFTER_HELP)]
@@ -229,6 +246,21 @@ struct Inputs {
     /// Treat every warning as an error.
     #[arg(long)]
     strict: bool,
+    #[command(flatten)]
+    select: Selectors,
+}
+
+/// Which tools to keep; one selector syntax for every command and `Config`.
+#[derive(Debug, Clone, Default, ClapArgs)]
+struct Selectors {
+    /// Keep the tools SELECTOR matches (repeatable; any of them): `tag:NAME`,
+    /// `api:NAME`, `path:/prefix`, `op:GLOB`, `method:GET`, `group:read`, `read-only`,
+    /// `destructive`; `,` between alternatives, `+` for all of several.
+    #[arg(long = "include", value_name = "SELECTOR")]
+    include: Vec<String>,
+    /// Leave out the tools SELECTOR matches (after the includes).
+    #[arg(long = "exclude", value_name = "SELECTOR")]
+    exclude: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -255,6 +287,12 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { inputs, format } => check(&inputs, format, styled),
+        Command::Search {
+            query,
+            inputs,
+            k,
+            json,
+        } => search(&inputs, &query, k, json, styled),
         Command::Catalog { inputs, export } => catalog(&inputs, &export, styled),
         Command::Generate { inputs, out } => generate(&inputs, &out, styled),
         Command::Artifact {
@@ -267,6 +305,7 @@ fn main() -> ExitCode {
             paging_fields,
             search_fields,
             schema,
+            select,
         } => {
             if schema {
                 println!(
@@ -281,7 +320,11 @@ fn main() -> ExitCode {
                 paging: paging_fields,
                 search: search_fields,
             };
-            let inputs = Inputs { paths, strict };
+            let inputs = Inputs {
+                paths,
+                strict,
+                select,
+            };
             let out = out.unwrap_or_else(|| PathBuf::from("-"));
             artifact(&inputs, &out, previous.as_deref(), roles, styled)
         }
@@ -391,6 +434,7 @@ fn watch_inputs(
     let inputs = Inputs {
         paths: inputs.paths.clone(),
         strict: inputs.strict,
+        select: inputs.select.clone(),
     };
     let upstream = upstream.clone();
     let server = server.clone();
@@ -419,13 +463,77 @@ fn watch_inputs(
     });
 }
 
-/// Analyzes the inputs and prints findings; `None` when there are errors.
+/// Analyzes the inputs, keeps the selected tools and prints findings; `None` when there
+/// are errors.
 fn analyze(inputs: &Inputs, styled: bool) -> Option<Analysis> {
-    let analysis = toolwright_codegen::analyze(&inputs.paths, inputs.strict);
+    let selection = match inputs.select.selection() {
+        Ok(s) => s,
+        Err(errors) => {
+            for e in errors {
+                eprintln!("error: {e}");
+            }
+            return None;
+        }
+    };
+    let mut analysis = toolwright_codegen::analyze(&inputs.paths, inputs.strict);
     if !analysis.diagnostics.is_empty() {
         eprintln!("{}", analysis.render_styled(styled));
     }
-    (!analysis.has_errors()).then_some(analysis)
+    if analysis.has_errors() {
+        return None;
+    }
+    if toolwright_codegen::select::apply(&mut analysis.apis, &selection) == 0 && !selection.is_all() {
+        eprintln!("warning: the selection ({selection}) keeps no tool");
+    }
+    Some(analysis)
+}
+
+impl Selectors {
+    fn selection(&self) -> Result<toolwright::Selection, Vec<toolwright::query::select::ParseError>> {
+        toolwright::Selection::parse(&self.include, &self.exclude)
+    }
+}
+
+fn search(inputs: &Inputs, query: &str, k: usize, json: bool, styled: bool) -> ExitCode {
+    let Some(analysis) = analyze(inputs, styled) else {
+        return ExitCode::FAILURE;
+    };
+    let catalog = match interpret::catalog(&analysis.apis) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let hits = catalog.search(query, k);
+    let summary = |t: &toolwright::Tool| -> String {
+        let line = t.description.lines().next().unwrap_or_default();
+        line.chars().filter(|c| !c.is_control()).collect()
+    };
+    if json {
+        let list: Vec<serde_json::Value> = hits
+            .iter()
+            .map(|h| {
+                serde_json::json!({
+                    "name": h.tool.name,
+                    "score": (h.score * 1000.0).round() / 1000.0,
+                    "summary": summary(h.tool),
+                    "api": h.tool.operation.api,
+                    "method": h.tool.operation.method.as_str(),
+                    "path": h.tool.operation.path,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+    } else {
+        for h in &hits {
+            println!("{}\t{:.3}\t{}", h.tool.name, h.score, summary(h.tool));
+        }
+    }
+    if hits.is_empty() {
+        eprintln!("no tool matches `{query}`");
+    }
+    ExitCode::SUCCESS
 }
 
 fn check(inputs: &Inputs, format: Format, styled: bool) -> ExitCode {
@@ -584,6 +692,12 @@ fn generate(inputs: &Inputs, out: &std::path::Path, styled: bool) -> ExitCode {
     let mut config = Config::new();
     for input in &inputs.paths {
         config.input(input);
+    }
+    for selector in &inputs.select.include {
+        config.include(selector);
+    }
+    for selector in &inputs.select.exclude {
+        config.exclude(selector);
     }
     match config
         .strict(inputs.strict)

@@ -26,6 +26,7 @@ pub mod diagnostics;
 pub mod emit;
 pub mod ir;
 mod output;
+pub mod select;
 pub mod source;
 
 use std::fmt;
@@ -153,6 +154,9 @@ pub struct Config {
     /// File name of the collection artifact to write too (`None`: none).
     artifact: Option<String>,
     roles: contract::FieldRoles,
+    /// Selectors (`tag:issues`, `read-only`, ...): what is generated.
+    include: Vec<String>,
+    exclude: Vec<String>,
 }
 
 impl Config {
@@ -190,6 +194,21 @@ impl Config {
     /// Turns every warning into an error.
     pub fn strict(&mut self, strict: bool) -> &mut Self {
         self.strict = strict;
+        self
+    }
+
+    /// Generates only the operations this selector matches (repeatable; a tool matching
+    /// any include is kept): `tag:NAME`, `api:NAME`, `path:/prefix`, `op:GLOB`,
+    /// `method:GET`, `group:read`, `read-only`, `destructive`; `,` for alternatives, `+`
+    /// for all of several (`tag:issues+read-only`).
+    pub fn include(&mut self, selector: impl Into<String>) -> &mut Self {
+        self.include.push(selector.into());
+        self
+    }
+
+    /// Leaves out the operations this selector matches (after the includes).
+    pub fn exclude(&mut self, selector: impl Into<String>) -> &mut Self {
+        self.exclude.push(selector.into());
         self
     }
 
@@ -256,7 +275,10 @@ impl Config {
             std::env::var_os("CARGO_MANIFEST_DIR").is_some()
                 && std::env::var_os("OUT_DIR").is_some()
         });
-        let analysis = analyze_described(&self.inputs, self.strict);
+        let selection = toolwright_query::Selection::parse(&self.include, &self.exclude)
+            .map_err(|errors| Error::Selectors(errors.iter().map(ToString::to_string).collect()))?;
+        let mut analysis = analyze_described(&self.inputs, self.strict);
+        select::apply(&mut analysis.apis, &selection);
         if cargo {
             // Each path once (an input file is also a found file).
             let mut seen = std::collections::BTreeSet::new();
@@ -316,7 +338,7 @@ impl Config {
             let artifact = contract::artifact::build(&analysis.apis, &options);
             let mut text = serde_json::to_string_pretty(&artifact).unwrap_or_default();
             text.push('\n');
-            files.insert(name.clone(), text);
+            files.insert(name.clone(), text.into_bytes());
         }
         let written = output::write_all(&out_dir, &files)?;
         let warnings = analysis.render();
@@ -366,6 +388,8 @@ pub enum Error {
     Diagnostics(String),
     /// `OUT_DIR` is not set and no output directory was configured.
     NoOutDir,
+    /// `Config::include`/`exclude` selectors that do not parse, one message each.
+    Selectors(Vec<String>),
     Io {
         path: PathBuf,
         source: std::io::Error,
@@ -380,6 +404,7 @@ impl fmt::Display for Error {
                 "OUT_DIR is not set: call generate() from build.rs, or set Config::out_dir",
             ),
             Error::Io { path, source } => write!(f, "cannot write `{}`: {source}", path.display()),
+            Error::Selectors(errors) => f.write_str(&errors.join("\n")),
         }
     }
 }

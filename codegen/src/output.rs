@@ -15,7 +15,7 @@ pub fn write_all(dir: &Path, files: &Files) -> Result<Vec<String>, Error> {
     let mut written = Vec::new();
     for (name, content) in files {
         let path = dir.join(name);
-        if std::fs::read(&path).is_ok_and(|old| old == content.as_bytes()) {
+        if std::fs::read(&path).is_ok_and(|old| old == *content) {
             continue;
         }
         std::fs::write(&path, content).map_err(|source| Error::Io {

@@ -26,7 +26,13 @@ const CASES: &[(&str, &str, &[&str])] = &[
     (
         "tests/adapters",
         "tests/golden/expected",
-        &["billing.rs", "notes.rs", "toolwright.rs", "weather.rs"],
+        &[
+            "billing.rs",
+            "notes.rs",
+            "toolwright.rs",
+            "toolwright_search.idx",
+            "weather.rs",
+        ],
     ),
     (
         "tests/openapi",
@@ -36,6 +42,7 @@ const CASES: &[(&str, &str, &[&str])] = &[
             "library.rs",
             "shop.rs",
             "toolwright.rs",
+            "toolwright_search.idx",
             "wire.rs",
         ],
     ),
@@ -55,11 +62,12 @@ fn generated_code_matches_snapshots() {
         let expected_dir = root().join(snapshots);
         std::fs::create_dir_all(&expected_dir).unwrap();
         for name in &generated.files {
-            let actual = std::fs::read_to_string(out.join(name)).unwrap();
+            // Bytes: the search index is binary.
+            let actual = std::fs::read(out.join(name)).unwrap();
             let path = expected_dir.join(name);
             if bless {
                 std::fs::write(&path, &actual).unwrap();
-            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(actual.as_str()) {
+            } else if std::fs::read(&path).ok().as_deref() != Some(actual.as_slice()) {
                 stale.push(format!("{snapshots}/{name}"));
             }
         }

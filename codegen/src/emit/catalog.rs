@@ -62,13 +62,15 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
         ),
     ]
     .join("\n");
+    let search_file = super::SEARCH_FILE;
     let code = quote! {
         #(#modules)*
 
-        /// The generated tool catalog.
+        /// The generated tool catalog, with its search index.
         #[allow(dead_code)]
         pub fn catalog() -> ::toolwright::Catalog {
             ::toolwright::Catalog::from_static(&TOOLS, &APIS)
+                .with_search_index(include_bytes!(#search_file))
         }
     };
     (code, tables)

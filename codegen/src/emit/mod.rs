@@ -3,6 +3,7 @@
 
 mod catalog;
 mod data;
+mod search;
 pub mod names;
 pub mod plan;
 mod rust;
@@ -15,8 +16,11 @@ use crate::ir;
 /// Name of the entry file to `include!`.
 pub const ENTRY_FILE: &str = "toolwright.rs";
 
+/// The catalog's search index, embedded with `include_bytes!` by the entry file.
+pub const SEARCH_FILE: &str = "toolwright_search.idx";
+
 /// Generated files: name → content.
-pub type Files = BTreeMap<String, String>;
+pub type Files = BTreeMap<String, Vec<u8>>;
 
 /// The module name of an API (`github-api` → `github_api`).
 pub fn module_name(api: &ir::Api) -> String {
@@ -89,7 +93,7 @@ pub fn generate(apis: &[ir::Api]) -> Files {
     // Two threads: the API modules' code (built as tokens, formatted by prettyplease)
     // on one, every data table (printed straight from tokens) on the other. On large
     // specs formatting is most of generation's time.
-    let (modules, (tables, entry_file)) = std::thread::scope(|scope| {
+    let (modules, (tables, entry_file, index)) = std::thread::scope(|scope| {
         let data = scope.spawn(|| {
             let tables: Vec<String> = entries
                 .iter()
@@ -99,6 +103,7 @@ pub fn generate(apis: &[ir::Api]) -> Files {
             (
                 tables,
                 format_file(&sources.join(", "), code, &catalog_tables),
+                search::index(&entries),
             )
         });
         let modules: Vec<(String, String)> = entries
@@ -124,9 +129,10 @@ pub fn generate(apis: &[ir::Api]) -> Files {
     let modules = modules
         .into_iter()
         .zip(tables)
-        .map(|((name, code), table)| (name, code + &table));
+        .map(|((name, code), table)| (name, (code + &table).into_bytes()));
     files.extend(modules);
-    files.insert(ENTRY_FILE.to_owned(), entry_file);
+    files.insert(ENTRY_FILE.to_owned(), entry_file.into_bytes());
+    files.insert(SEARCH_FILE.to_owned(), index);
     crate::drop_later(entries.into_iter().map(|e| e.plans).collect::<Vec<_>>());
     files
 }

@@ -192,6 +192,29 @@ const GROUPS: &[&[&str]] = &[
     &["limit", "quota", "remaining", "left", "allowance"],
 ];
 
+/// Two words that together name one thing ("bug report" is an issue, not a report):
+/// the pair stands for these words instead.
+const PHRASES: &[(&str, &str, &[&str])] = &[
+    ("bug", "report", &["issue", "bug"]),
+    ("pull", "request", &["pull"]),
+    ("merge", "request", &["pull"]),
+    ("credit", "card", &["card"]),
+    ("money", "back", &["refund"]),
+    ("sign", "up", &["create", "register"]),
+    ("log", "in", &["login", "session"]),
+    ("api", "key", &["key", "token"]),
+    ("phone", "number", &["phone"]),
+    ("e", "mail", &["email"]),
+];
+
+/// The words a phrase of two stems stands for, as stems.
+pub fn phrase(first: &str, second: &str) -> Option<Vec<String>> {
+    PHRASES
+        .iter()
+        .find(|(a, b, _)| stem(a) == first && stem(b) == second)
+        .map(|(_, _, words)| words.iter().map(|w| stem(w)).collect())
+}
+
 /// Each word's stem → the stems of every word sharing a group with it.
 fn table() -> &'static HashMap<String, Vec<String>> {
     static TABLE: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
@@ -230,5 +253,6 @@ mod tests {
         assert!(related(&stem("issues")).contains(&stem("ticket")));
         assert!(related(&stem("removing")).contains(&stem("delete")));
         assert!(related("zzz").is_empty());
+        assert_eq!(phrase(&stem("bug"), &stem("reports")), Some(vec![stem("issue"), stem("bug")]));
     }
 }

@@ -246,7 +246,28 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
 fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Vec<(String, f32)>> {
     let mut out: Vec<Vec<(String, f32)>> = Vec::new();
     let mut seen = HashMap::new();
-    for word in analyze(query, techniques) {
+    let words = analyze(query, techniques);
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i].clone();
+        i += 1;
+        if techniques.has(Techniques::LEXICON)
+            && let Some(next) = words.get(i)
+            && let Some(meaning) = lexicon::phrase(&word, next)
+        {
+            // The pair is one slot: what it means in full, its own words a little.
+            let mut terms: Vec<(String, f32)> = meaning.into_iter().map(|w| (w, 1.0)).collect();
+            for own in [&word, next] {
+                if !terms.iter().any(|(t, _)| t == own) {
+                    terms.push((own.clone(), SYNONYM_WEIGHT));
+                }
+            }
+            seen.insert(word.clone(), ());
+            seen.insert(next.clone(), ());
+            i += 1;
+            out.push(terms);
+            continue;
+        }
         if seen.insert(word.clone(), ()).is_some() {
             continue;
         }

@@ -21,10 +21,11 @@ pub mod notes {
 pub mod weather {
     include!("weather.rs");
 }
-/// The generated tool catalog.
+/// The generated tool catalog, with its search index.
 #[allow(dead_code)]
 pub fn catalog() -> ::toolwright::Catalog {
     ::toolwright::Catalog::from_static(&TOOLS, &APIS)
+        .with_search_index(include_bytes!("toolwright_search.idx"))
 }
 
 /// Every API of this catalog, with default base URLs and auth.

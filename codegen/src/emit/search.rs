@@ -1,0 +1,43 @@
+//! The catalog's retrieval index, built here from the same texts the catalog holds so
+//! that a service never builds one at start-up (the runtime builds the identical index
+//! from a `Catalog` when it has none, e.g. after `Catalog::select`).
+
+use serde_json::Value;
+use toolwright_query::{Document, IndexBuilder, Techniques, ToolTexts};
+
+use super::catalog::ApiEntry;
+
+/// The index bytes over every exposed tool, in catalog order (sorted by name).
+pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
+    let mut tools: Vec<(&super::plan::ToolPlan, Value)> = Vec::new();
+    for entry in entries {
+        // What the runtime reads back from `Api::meta` (`null` when there is none).
+        let api_meta = if entry.api.meta.is_empty() {
+            Value::Null
+        } else {
+            serde_json::to_value(&entry.api.meta).unwrap_or_default()
+        };
+        tools.extend(
+            entry
+                .plans
+                .iter()
+                .filter(|p| p.exposed)
+                .map(|p| (p, api_meta.clone())),
+        );
+    }
+    tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+    let mut builder = IndexBuilder::new(Techniques::DEFAULT);
+    for (plan, api_meta) in &tools {
+        builder.add(&Document::from_tool(&ToolTexts {
+            name: &plan.name,
+            title: &plan.title,
+            description: &plan.description,
+            input_schema: &plan.input_schema,
+            meta: &plan.meta,
+            method: plan.method.as_str(),
+            path: &plan.path,
+            api_meta,
+        }));
+    }
+    builder.build()
+}
