@@ -177,6 +177,22 @@ struct ServeOptions {
     /// `mcp__<server>__`); names are 48 characters at most by default.
     #[arg(long, value_name = "PREFIX")]
     client_prefix: Option<String>,
+    /// What `tools/list` shows: `auto` (every tool up to `--meta-above`, the
+    /// meta-tools beyond), `direct` (every tool), `meta` (`search_tools`,
+    /// `describe_tool`, `call_tool`), `groups` (one tool per CRUDE group).
+    #[arg(long, value_enum, default_value_t = ServeMode::Auto)]
+    mode: ServeMode,
+    /// Above this many tools, `auto` serves the meta-tools.
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    meta_above: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ServeMode {
+    Auto,
+    Direct,
+    Meta,
+    Groups,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -384,6 +400,14 @@ fn serve(
             .page_size(options.page_size)
             .result_budget(options.result_budget)
             .progress_interval(std::time::Duration::from_millis(options.progress_interval))
+            .mode(match options.mode {
+                ServeMode::Auto => toolwright::serve::mcp::ToolMode::Auto {
+                    max_tools: options.meta_above,
+                },
+                ServeMode::Direct => toolwright::serve::mcp::ToolMode::Direct,
+                ServeMode::Meta => toolwright::serve::mcp::ToolMode::Meta,
+                ServeMode::Groups => toolwright::serve::mcp::ToolMode::Groups,
+            })
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
         watch_inputs(inputs, &analysis, upstream, &server, styled);
@@ -482,14 +506,17 @@ fn analyze(inputs: &Inputs, styled: bool) -> Option<Analysis> {
     if analysis.has_errors() {
         return None;
     }
-    if toolwright_codegen::select::apply(&mut analysis.apis, &selection) == 0 && !selection.is_all() {
+    if toolwright_codegen::select::apply(&mut analysis.apis, &selection) == 0 && !selection.is_all()
+    {
         eprintln!("warning: the selection ({selection}) keeps no tool");
     }
     Some(analysis)
 }
 
 impl Selectors {
-    fn selection(&self) -> Result<toolwright::Selection, Vec<toolwright::query::select::ParseError>> {
+    fn selection(
+        &self,
+    ) -> Result<toolwright::Selection, Vec<toolwright::query::select::ParseError>> {
         toolwright::Selection::parse(&self.include, &self.exclude)
     }
 }
@@ -524,7 +551,10 @@ fn search(inputs: &Inputs, query: &str, k: usize, json: bool, styled: bool) -> E
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&list).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).unwrap_or_default()
+        );
     } else {
         for h in &hits {
             println!("{}\t{:.3}\t{}", h.tool.name, h.score, summary(h.tool));

@@ -465,3 +465,98 @@ fn confirmations_are_put_to_the_user_as_elicitations() {
         }
     }
 }
+
+/// The GitHub catalog (1,223 tools) served as meta-tools, as `auto` does above 128
+/// tools: a real MCP client finds a tool by intent, reads its schema and calls it
+/// through `call_tool`, against a loopback API.
+#[test]
+fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
+    let spec = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("github.json");
+    let gz = root().join("../shared/corpus/big/github.com_api.github.com.json.gz");
+    let data = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
+    assert!(data.status.success(), "gzip -dc {}", gz.display());
+    std::fs::write(&spec, data.stdout).unwrap();
+    let api = Server::start(|req| match req.path() {
+        "/user/starred/rust-lang/rust" => Response::text(204, ""),
+        _ => Response::json(404, &json!({"message": "Not Found"})),
+    });
+    let mut args = os(&[
+        "--mode",
+        "legacy",
+        "--discover",
+        "check whether I starred a repo",
+        r#"{"owner": "rust-lang", "repo": "rust"}"#,
+        "--",
+        env!("CARGO_BIN_EXE_toolwright"),
+        "serve",
+    ]);
+    args.push(spec.clone().into());
+    args.extend(os(&["--base-url", &format!("github={}", api.url())]));
+    let out = client(&args);
+    let names: Vec<&str> = out["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["search_tools", "describe_tool", "call_tool"]);
+    let found = &out["discovered"]["search"]["structuredContent"]["tools"];
+    // Exported within MCP's 48-character name budget (called back by that name).
+    assert_eq!(
+        found[0]["name"], "activity_check_repo_is_starred_0618cd",
+        "{found}"
+    );
+    let tool = &out["discovered"]["describe"]["structuredContent"]["tool"];
+    assert_eq!(tool["inputSchema"]["required"], json!(["owner", "repo"]));
+    assert_eq!(tool["annotations"]["readOnlyHint"], true);
+    let called = &out["discovered"]["call"];
+    assert_eq!(called["isError"], false, "{called}");
+    let sent = api.requests();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].method, "GET");
+    assert_eq!(sent[0].path(), "/user/starred/rust-lang/rust");
+}
+
+/// The adapter spec's semantic endpoints: one tool per CRUDE group, `{operation,
+/// params}`; an operation of another group is refused without a request.
+#[test]
+fn groups_mode_serves_one_tool_per_crude_group() {
+    let api = api();
+    let calls = json!([
+        ["mcp_aql_read", {"operation": "get_issue", "params": {"project": "web", "number": 7}}],
+        ["mcp_aql_read", {"operation": "delete_issue", "params": {"project": "web", "number": 7}}],
+    ]);
+    let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
+    args.push(env!("CARGO_BIN_EXE_toolwright").into());
+    args.extend(serve_args(&api).into_iter().map(Into::into));
+    args.extend(os(&["--mode", "groups"]));
+    let out = client(&args);
+    let names: Vec<&str> = out["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "mcp_aql_create",
+            "mcp_aql_read",
+            "mcp_aql_update",
+            "mcp_aql_delete"
+        ]
+    );
+    let read = &out["tools"][1];
+    assert_eq!(read["annotations"]["readOnlyHint"], true);
+    assert_eq!(
+        read["inputSchema"]["properties"]["operation"]["enum"],
+        json!(["get_issue", "list_issues"])
+    );
+    let [ok, wrong] = [0, 1].map(|i| &out["calls"][i]);
+    assert_eq!(ok["isError"], false, "{ok}");
+    assert_eq!(ok["structuredContent"]["title"], "Login fails");
+    assert_eq!(wrong["isError"], true);
+    let text = wrong["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("not a read operation"), "{text}");
+    assert_eq!(api.requests().len(), 1);
+}

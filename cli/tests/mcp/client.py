@@ -1,11 +1,14 @@
 """An MCP client session against a stdio server, with the PyPI `mcp` 2.x client.
 
 usage: client.py --mode legacy|auto --calls JSON [--edit FROM TO] [--elicit accept|decline]
-                 (--url URL | -- CMD [ARG...])
+                 [--discover QUERY ARGUMENTS] (--url URL | -- CMD [ARG...])
 --edit: after the first listing, copy FROM over TO, wait for the server's
 `notifications/tools/list_changed`, and list again (printed as "relisted").
 --elicit: declare the elicitation capability and answer every elicitation this way
 (the questions asked are printed as "elicited").
+--discover: what an agent does with a catalog served as meta-tools: `search_tools`
+with QUERY, `describe_tool` on the first tool found, then `call_tool` on it with the
+JSON ARGUMENTS (printed as "discovered": {"search", "describe", "call"}).
 --calls is a JSON list of [tool, arguments]. Prints one JSON object:
 {"protocolVersion", "serverInfo", "pages", "tools", "calls": [result...],
 "progress": [[[progress, message]...] per call]} (each call asks for progress).
@@ -67,6 +70,14 @@ async def session(ns):
             result = await c.call_tool(name, arguments, progress_callback=on_progress)
             out["calls"].append(dump(result))
             out["progress"].append(seen)
+        if ns.discover:
+            query, arguments = ns.discover
+            found = dump(await c.call_tool("search_tools", {"query": query, "limit": 5}))
+            first = found["structuredContent"]["tools"][0]["name"]
+            described = dump(await c.call_tool("describe_tool", {"name": first}))
+            called = dump(await c.call_tool(
+                "call_tool", {"name": first, "arguments": json.loads(arguments)}))
+            out["discovered"] = {"search": found, "describe": described, "call": called}
         if ns.edit:
             source, target = ns.edit
             with open(source) as f, open(target, "w") as t:
@@ -85,6 +96,7 @@ if __name__ == "__main__":
     p.add_argument("--url")
     p.add_argument("--edit", nargs=2)
     p.add_argument("--elicit", choices=["accept", "decline"])
+    p.add_argument("--discover", nargs=2)
     p.add_argument("cmd", nargs=argparse.REMAINDER)
     ns = p.parse_args()
     if ns.cmd and ns.cmd[0] == "--":

@@ -3,10 +3,10 @@
 
 mod catalog;
 mod data;
-mod search;
 pub mod names;
 pub mod plan;
 mod rust;
+mod search;
 pub mod text;
 
 use std::collections::BTreeMap;

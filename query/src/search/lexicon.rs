@@ -253,6 +253,9 @@ mod tests {
         assert!(related(&stem("issues")).contains(&stem("ticket")));
         assert!(related(&stem("removing")).contains(&stem("delete")));
         assert!(related("zzz").is_empty());
-        assert_eq!(phrase(&stem("bug"), &stem("reports")), Some(vec![stem("issue"), stem("bug")]));
+        assert_eq!(
+            phrase(&stem("bug"), &stem("reports")),
+            Some(vec![stem("issue"), stem("bug")])
+        );
     }
 }

@@ -37,9 +37,8 @@ mod tests {
         let catalog = super::adapters::catalog();
         let hits = catalog.search("give the money back for a charge", 3);
         assert_eq!(hits[0].tool.name, "refund_charge", "{hits:?}");
-        let read_only = catalog.select(
-            &toolwright::Selection::parse(["read-only"], [""; 0]).unwrap(),
-        );
+        let read_only =
+            catalog.select(&toolwright::Selection::parse(["read-only"], [""; 0]).unwrap());
         assert!(!read_only.tools().is_empty());
         assert!(read_only.tools().iter().all(|t| t.annotations.read_only));
         // The subset has its own index, built on first use.

@@ -26,6 +26,7 @@ mod budget;
 mod elicit;
 #[cfg(feature = "mcp-http")]
 mod http;
+mod modes;
 mod progress;
 mod projection;
 mod stdio;
@@ -33,6 +34,7 @@ mod stdio;
 pub(crate) use elicit::Peer;
 #[cfg(feature = "mcp-http")]
 pub use http::{Body, Http};
+pub use modes::ToolMode;
 
 use serde_json::{Map, Value, json};
 
@@ -85,6 +87,8 @@ pub struct Server {
     page_size: usize,
     /// How often a call with a `progressToken` reports that it is still running.
     progress_every: std::time::Duration,
+    /// Every tool, meta-tools, or group tools.
+    mode: ToolMode,
 }
 
 impl Server {
@@ -102,7 +106,17 @@ impl Server {
             version: env!("CARGO_PKG_VERSION").into(),
             page_size: 100,
             progress_every: std::time::Duration::from_secs(1),
+            mode: ToolMode::DEFAULT,
         }
+    }
+
+    /// What `tools/list` shows (default [`ToolMode::DEFAULT`]: every tool up to 128,
+    /// `search_tools`/`describe_tool`/`call_tool` above). Every tool stays callable by
+    /// its own name in every mode.
+    #[must_use]
+    pub fn mode(mut self, mode: ToolMode) -> Self {
+        self.mode = mode;
+        self
     }
 
     /// How often a call whose request carries a `progressToken` sends
@@ -367,13 +381,20 @@ impl Server {
             return std::sync::Arc::clone(done);
         }
         let executor = self.current();
-        let export = executor.catalog().export_with(&self.export);
+        let catalog = executor.catalog();
+        let export = catalog.export_with(&self.export);
         let mut listing = Listing {
             entries: Vec::new(),
             inputs: std::collections::BTreeMap::new(),
             projections: std::collections::BTreeMap::new(),
             mapping: export.mapping().clone(),
+            shown: Vec::new(),
+            mode: self.mode.resolve(catalog.tools().len()),
+            entry_of: std::collections::BTreeMap::new(),
+            exported_of: std::collections::BTreeMap::new(),
+            group_of: std::collections::BTreeMap::new(),
         };
+        let mut groups = modes::Groups::new();
         for tool in export.tools() {
             let mut tool = tool.clone();
             let name = tool["name"].as_str().unwrap_or_default().to_owned();
@@ -382,9 +403,40 @@ impl Server {
             {
                 listing.projections.insert(name.clone(), p);
             }
+            if let Some(own) = listing
+                .mapping
+                .get(&name)
+                .and_then(|m| catalog.get(&m.tool))
+            {
+                listing
+                    .exported_of
+                    .insert(own.name.to_string(), name.clone());
+                let group = crate::catalog::select::with_facts(own, |f| f.group.to_owned());
+                let summary = own
+                    .description
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                groups
+                    .entry(modes::group_order(&group))
+                    .or_insert_with(|| (group.clone(), Vec::new()))
+                    .1
+                    .push((name.clone(), summary));
+                listing.group_of.insert(name.clone(), group);
+            }
+            listing.entry_of.insert(name.clone(), listing.entries.len());
             listing.entries.push(tool.to_string());
             listing.inputs.insert(name, tool["inputSchema"].clone());
         }
+        listing.shown = match listing.mode {
+            ToolMode::Meta => modes::meta_entries(listing.entries.len()),
+            ToolMode::Groups => groups
+                .values()
+                .map(|(group, ops)| modes::group_entry(group, ops))
+                .collect(),
+            _ => listing.entries.clone(),
+        };
         let entries = std::sync::Arc::new(listing);
         *self
             .listing
@@ -397,7 +449,7 @@ impl Server {
     /// A `tools/list` result object as JSON text.
     fn list(&self, params: &Value, modern: bool) -> Result<String, (i64, String)> {
         let listing = self.listing();
-        let tools = &listing.entries;
+        let tools = &listing.shown;
         let start = match params.get("cursor") {
             None | Some(Value::Null) => 0,
             Some(Value::String(cursor)) => cursor
@@ -434,7 +486,78 @@ impl Server {
         Ok(text)
     }
 
+    /// `tools/call`: a meta-tool or group tool (in those modes), else the tool itself.
     async fn call(
+        &self,
+        params: &Value,
+        notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+        asker: Option<Asker>,
+    ) -> Result<Value, (i64, String)> {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
+        };
+        let listing = self.listing();
+        let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
+        let target = match (listing.mode, name) {
+            (ToolMode::Meta, modes::SEARCH) => return Ok(self.search_tools(&listing, &arguments)),
+            (ToolMode::Meta, modes::DESCRIBE) => return Ok(describe_tool(&listing, &arguments)),
+            (ToolMode::Meta, modes::CALL) => match arguments.get("name").and_then(Value::as_str) {
+                Some(tool) => (tool.to_owned(), arguments.get("arguments").cloned()),
+                None => return Ok(modes::mistake("`call_tool` needs the tool's `name`")),
+            },
+            (ToolMode::Groups, group) if group.starts_with(modes::GROUP_PREFIX) => {
+                let group = &group[modes::GROUP_PREFIX.len()..];
+                let Some(operation) = arguments.get("operation").and_then(Value::as_str) else {
+                    return Ok(modes::mistake(&format!("`{name}` needs an `operation`")));
+                };
+                let exported = listing.resolve(operation);
+                if listing.group_of.get(exported).map(String::as_str) != Some(group) {
+                    return Ok(modes::mistake(&format!(
+                        "`{operation}` is not a {group} operation; `{name}` lists its operations"
+                    )));
+                }
+                (operation.to_owned(), arguments.get("params").cloned())
+            }
+            _ => return self.call_tool(params, notify, asker).await,
+        };
+        // The inner call, as if the client had called the tool directly (keeping the
+        // outer request's `_meta`, confirmation answers and state).
+        let (tool, inner_args) = target;
+        let mut inner = params.clone();
+        inner["name"] = json!(listing.resolve(&tool));
+        inner["arguments"] = inner_args.unwrap_or(json!({}));
+        self.call_tool(&inner, notify, asker).await
+    }
+
+    /// `search_tools`: the catalog's index, answered with exported names.
+    fn search_tools(&self, listing: &Listing, arguments: &Value) -> Value {
+        let Some(query) = arguments.get("query").and_then(Value::as_str) else {
+            return modes::mistake("`search_tools` needs a `query`: the task, in words");
+        };
+        let limit = match modes::limit(arguments) {
+            Ok(n) => n,
+            Err(e) => return modes::mistake(&e),
+        };
+        let executor = self.current();
+        let tools: Vec<Value> = executor
+            .catalog()
+            .search(query, limit)
+            .iter()
+            .filter_map(|hit| {
+                let name = listing.exported_of.get(hit.tool.name.as_ref())?;
+                Some(json!({
+                    "name": name,
+                    "title": hit.tool.title,
+                    "description": hit.tool.description.lines().next().unwrap_or_default(),
+                    "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
+                }))
+            })
+            .collect();
+        modes::result(json!({ "tools": tools }))
+    }
+
+    /// A tool itself (what `tools/call` runs for its name).
+    async fn call_tool(
         &self,
         params: &Value,
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
@@ -610,9 +733,49 @@ struct Listing {
     /// Exported name → the `fields` argument it was offered.
     projections: std::collections::BTreeMap<String, projection::Projection>,
     mapping: Mapping,
+    /// What `tools/list` shows: `entries`, or the meta-tools, or the group tools.
+    shown: Vec<String>,
+    /// [`ToolMode`] resolved for this catalog's size.
+    mode: ToolMode,
+    /// Exported name → its place in `entries`.
+    entry_of: std::collections::BTreeMap<String, usize>,
+    /// Catalog name → exported name.
+    exported_of: std::collections::BTreeMap<String, String>,
+    /// Exported name → CRUDE group.
+    group_of: std::collections::BTreeMap<String, String>,
+}
+
+/// `describe_tool`: one tool's full `tools/list` entry.
+fn describe_tool(listing: &Listing, arguments: &Value) -> Value {
+    let Some(name) = arguments.get("name").and_then(Value::as_str) else {
+        return modes::mistake("`describe_tool` needs the tool's `name`");
+    };
+    match listing.entry_of.get(listing.resolve(name)) {
+        Some(&i) => modes::result(json!({
+            "tool": serde_json::from_str::<Value>(&listing.entries[i]).unwrap_or_default()
+        })),
+        None => {
+            let hint = listing
+                .suggest(name)
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            modes::mistake(&format!(
+                "unknown tool `{name}`{hint} (`search_tools` finds tools)"
+            ))
+        }
+    }
 }
 
 impl Listing {
+    /// The exported name for `name`, which may be the exported or the catalog's name.
+    fn resolve<'a>(&'a self, name: &'a str) -> &'a str {
+        if self.entry_of.contains_key(name) {
+            name
+        } else {
+            self.exported_of.get(name).map_or(name, String::as_str)
+        }
+    }
+
     /// The closest exported name, for did-you-mean hints.
     fn suggest(&self, name: &str) -> Option<&str> {
         crate::catalog::closest(self.mapping.iter().map(|(exported, _)| exported), name)
