@@ -35,7 +35,10 @@ async fn main() {
     let executor = toolwright::Executor::builder(catalog.clone())
         .build()
         .unwrap();
-    let server = Server::new(executor).page_size(100);
+    // Every tool listed (the default would serve meta-tools above 128).
+    let server = Server::new(executor)
+        .mode(toolwright::serve::mcp::ToolMode::Direct)
+        .page_size(100);
     let mut samples = Vec::new();
     let mut bytes = 0;
     for pass in 0..6 {

@@ -1,0 +1,171 @@
+//! Selection and search from the command line: `--include`/`--exclude` on every
+//! command (one selector syntax with `Config` and `Catalog::select`), and
+//! `toolwright search`, on GitHub's real catalog.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn github() -> PathBuf {
+    let spec = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("github-select.json");
+    if !spec.exists() {
+        let gz = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/corpus/big/github.com_api.github.com.json.gz");
+        let data = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
+        assert!(data.status.success(), "gzip -dc {}", gz.display());
+        // Tests run in parallel processes: write aside, then rename (atomic).
+        let part = spec.with_extension(format!("{}.part", std::process::id()));
+        std::fs::write(&part, data.stdout).unwrap();
+        std::fs::rename(&part, &spec).unwrap();
+    }
+    spec
+}
+
+fn toolwright(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tools(stdout: &str) -> Vec<Value> {
+    let list: Value = serde_json::from_str(stdout).unwrap();
+    list["tools"].as_array().unwrap().clone()
+}
+
+#[test]
+fn the_read_only_subset_of_github_has_only_get_tools() {
+    let spec = github();
+    let spec = spec.to_str().unwrap();
+    let (ok, all, _) = toolwright(&["catalog", spec]);
+    assert!(ok);
+    let (ok, read_only, err) = toolwright(&["catalog", spec, "--include", "read-only"]);
+    assert!(ok, "{err}");
+    let (all, read_only) = (tools(&all), tools(&read_only));
+    assert_eq!(all.len(), 1223);
+    assert!(!read_only.is_empty() && read_only.len() < all.len());
+    for tool in &read_only {
+        assert_eq!(
+            tool["_meta"]["toolwright"]["method"], "GET",
+            "{}",
+            tool["name"]
+        );
+        assert_eq!(tool["annotations"]["readOnlyHint"], true);
+    }
+    // Exactly the GET tools of the whole catalog.
+    let gets = all
+        .iter()
+        .filter(|t| t["_meta"]["toolwright"]["method"] == "GET")
+        .count();
+    assert_eq!(read_only.len(), gets);
+}
+
+#[test]
+fn includes_and_excludes_combine_and_bad_selectors_are_named() {
+    let spec = github();
+    let spec = spec.to_str().unwrap();
+    let (ok, out, err) = toolwright(&[
+        "catalog",
+        spec,
+        "--include",
+        "tag:issues",
+        "--include",
+        "op:pulls_merge",
+        "--exclude",
+        "method:DELETE",
+    ]);
+    assert!(ok, "{err}");
+    let names: Vec<String> = tools(&out)
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(names.contains(&"issues_create".to_owned()));
+    assert!(names.contains(&"pulls_merge".to_owned()));
+    assert!(
+        !names.iter().any(|n| n == "issues_remove_label"),
+        "a DELETE"
+    );
+    assert!(
+        names
+            .iter()
+            .all(|n| n.starts_with("issues_") || n == "pulls_merge")
+    );
+
+    let (ok, _, err) = toolwright(&[
+        "check",
+        spec,
+        "--include",
+        "verb:get",
+        "--exclude",
+        "method:FETCH",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("selector `verb:get`: unknown kind `verb`"),
+        "{err}"
+    );
+    assert!(err.contains("unknown method `FETCH`"), "{err}");
+
+    let (ok, _, err) = toolwright(&["check", spec, "--include", "tag:no-such-tag"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("keeps no tool"), "{err}");
+}
+
+#[test]
+fn generate_emits_only_the_selected_operations() {
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("select-generate");
+    let _ = std::fs::remove_dir_all(&out);
+    let adapters = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/issue-tracker/adapters");
+    let (ok, _, err) = toolwright(&[
+        "generate",
+        adapters.to_str().unwrap(),
+        "--include",
+        "read-only",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let entry = std::fs::read_to_string(out.join("toolwright.rs")).unwrap();
+    assert!(
+        entry.contains("name: ::toolwright::__private::Cow::Borrowed(\"get_issue\")"),
+        "{entry}"
+    );
+    assert!(!entry.contains("\"delete_issue\""));
+    assert!(!entry.contains("\"create_issue\""));
+    assert!(out.join("toolwright_search.idx").exists());
+}
+
+#[test]
+fn search_prints_ranked_tools_and_json() {
+    let spec = github();
+    let spec = spec.to_str().unwrap();
+    let (ok, out, err) = toolwright(&["search", "merge a pull request", spec, "-k", "3"]);
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let first: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(first[0], "pulls_merge", "{out}");
+    assert!(first[1].parse::<f32>().is_ok());
+    assert_eq!(first[2], "Merge a pull request");
+
+    let (ok, out, _) = toolwright(&[
+        "search",
+        "remove a label from an issue",
+        spec,
+        "--json",
+        "--include",
+        "method:DELETE",
+    ]);
+    assert!(ok);
+    let hits: Vec<Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(hits[0]["name"], "issues_remove_label");
+    assert!(hits.iter().all(|h| h["method"] == "DELETE"));
+    let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+}
