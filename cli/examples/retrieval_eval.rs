@@ -150,7 +150,11 @@ fn latency(loaded: &BTreeMap<String, toolwright::Catalog>, queries: &[Vec<String
         .collect();
     let _ = catalog.search("warm up", 5);
     let mut times = Vec::new();
-    for _ in 0..50 {
+    let passes: usize = std::env::var("PASSES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50);
+    for _ in 0..passes {
         for q in &own {
             let start = Instant::now();
             std::hint::black_box(catalog.search(q, 5));
@@ -165,6 +169,25 @@ fn latency(loaded: &BTreeMap<String, toolwright::Catalog>, queries: &[Vec<String
         own.len(),
         pick(0.5),
         pick(0.99)
+    );
+    let names: Vec<String> = catalog.tools().iter().map(|t| t.name.to_string()).collect();
+    let rounds = 200;
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for name in &names {
+            std::hint::black_box(catalog.get(std::hint::black_box(name)));
+        }
+    }
+    let per = start.elapsed().as_nanos() as f64 / (rounds * names.len()) as f64;
+    println!(
+        "lookup by name over `{key}`: {per:.1} ns per lookup (mean of {} lookups)",
+        rounds * names.len()
+    );
+    let index = toolwright::catalog::search::build(catalog, Techniques::DEFAULT);
+    println!(
+        "index over `{key}`: {} bytes ({} terms)",
+        index.len(),
+        Index::new(&index).map_or(0, |i| i.terms())
     );
 }
 

@@ -49,11 +49,43 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
 }
 
 impl<'a> Index<'a> {
-    /// Reads the header and checks that every table fits the bytes.
+    /// Reads the header and checks every table: that they fit the bytes, that their
+    /// ends never decrease, that every posting names a document in range, that terms
+    /// are UTF-8 (linear in the index's size; [`Index::open`] is the constant-time
+    /// check for bytes already checked once).
     ///
     /// # Errors
     /// Another format or version, or truncated or inconsistent tables.
     pub fn new(bytes: &'a [u8]) -> Result<Index<'a>, FormatError> {
+        let index = Index::open(bytes)?;
+        let fail = |why: &str| Err(FormatError(why.to_owned()));
+        // Ends never decrease and documents are in range: reads below cannot fail.
+        let mut last = (0, 0);
+        for i in 1..=index.terms {
+            let now = (index.term_end(i), index.posting_end(i));
+            if now.0 < last.0 || now.1 < last.1 {
+                return fail("table ends decrease");
+            }
+            last = now;
+        }
+        for p in 0..index.posting_end(index.terms) {
+            if u32_at(bytes, index.postings_start + p * POSTING) as usize >= index.docs {
+                return fail("a posting names a document out of range");
+            }
+        }
+        if std::str::from_utf8(&bytes[index.text_start..]).is_err() {
+            return fail("terms are not UTF-8");
+        }
+        Ok(index)
+    }
+
+    /// The header and the tables' total sizes only, in constant time: for bytes that
+    /// [`Index::new`] accepted before (a catalog checks its index once). Reads stay
+    /// bounds-checked either way; unchecked bytes can only give wrong results.
+    ///
+    /// # Errors
+    /// Another format or version, or tables that do not add up to the bytes.
+    pub fn open(bytes: &'a [u8]) -> Result<Index<'a>, FormatError> {
         let fail = |why: &str| Err(FormatError(why.to_owned()));
         if bytes.len() < HEADER || &bytes[..4] != MAGIC {
             return fail("no TWSI header");
@@ -91,23 +123,6 @@ impl<'a> Index<'a> {
         };
         if text_start > bytes.len() || text_start + index.term_end(terms) != bytes.len() {
             return fail("tables do not add up to the bytes");
-        }
-        // Ends never decrease and documents are in range: reads below cannot fail.
-        let mut last = (0, 0);
-        for i in 1..=terms {
-            let now = (index.term_end(i), index.posting_end(i));
-            if now.0 < last.0 || now.1 < last.1 {
-                return fail("table ends decrease");
-            }
-            last = now;
-        }
-        for p in 0..postings {
-            if u32_at(bytes, postings_start + p * POSTING) as usize >= docs {
-                return fail("a posting names a document out of range");
-            }
-        }
-        if std::str::from_utf8(&bytes[text_start..]).is_err() {
-            return fail("terms are not UTF-8");
         }
         Ok(index)
     }
@@ -149,11 +164,20 @@ impl<'a> Index<'a> {
     }
 
     fn term(&self, i: usize) -> &'a [u8] {
-        &self.bytes[self.text_start + self.term_end(i)..self.text_start + self.term_end(i + 1)]
+        let (start, end) = (self.term_end(i), self.term_end(i + 1));
+        self.bytes
+            .get(self.text_start + start..self.text_start + end)
+            .unwrap_or_default()
     }
 
-    /// A term's postings as (document, impact), by binary search over the sorted terms.
-    pub(super) fn postings(&self, term: &str) -> Option<impl Iterator<Item = (u32, f32)> + 'a> {
+    /// How many documents hold `term` (0 when none).
+    pub fn document_frequency(&self, term: &str) -> usize {
+        self.find(term)
+            .map_or(0, |i| self.posting_end(i + 1) - self.posting_end(i))
+    }
+
+    /// The position of `term` in the sorted terms.
+    fn find(&self, term: &str) -> Option<usize> {
         let (mut lo, mut hi) = (0, self.terms);
         let needle = term.as_bytes();
         while lo < hi {
@@ -161,20 +185,27 @@ impl<'a> Index<'a> {
             match self.term(mid).cmp(needle) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => {
-                    let (start, end) = (self.posting_end(mid), self.posting_end(mid + 1));
-                    let bytes = self.bytes;
-                    let base = self.postings_start;
-                    let unit = self.scale / f32::from(u16::MAX);
-                    return Some((start..end).map(move |p| {
-                        let at = base + p * POSTING;
-                        let impact = u16::from_le_bytes([bytes[at + 4], bytes[at + 5]]);
-                        (u32_at(bytes, at), f32::from(impact) * unit)
-                    }));
-                }
+                std::cmp::Ordering::Equal => return Some(mid),
             }
         }
         None
+    }
+
+    /// A term's postings as (document, impact), by binary search over the sorted terms.
+    pub(super) fn postings(&self, term: &str) -> Option<impl Iterator<Item = (u32, f32)> + 'a> {
+        let i = self.find(term)?;
+        let (start, end) = (self.posting_end(i), self.posting_end(i + 1));
+        let base = self.postings_start;
+        let unit = self.scale / f32::from(u16::MAX);
+        // One bounds check for the whole list (checked in `new`), then fixed-size records.
+        let list = self
+            .bytes
+            .get(base + start * POSTING..base + end * POSTING)
+            .unwrap_or_default();
+        Some(list.chunks_exact(POSTING).map(move |p| {
+            let doc = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            (doc, f32::from(u16::from_le_bytes([p[4], p[5]])) * unit)
+        }))
     }
 }
 

@@ -208,11 +208,19 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
 ];
 
 /// The words a phrase of two stems stands for, as stems.
-pub fn phrase(first: &str, second: &str) -> Option<Vec<String>> {
-    PHRASES
+pub fn phrase(first: &str, second: &str) -> Option<&'static [String]> {
+    type Stemmed = Vec<(String, String, Vec<String>)>;
+    static STEMMED: OnceLock<Stemmed> = OnceLock::new();
+    STEMMED
+        .get_or_init(|| {
+            PHRASES
+                .iter()
+                .map(|(a, b, words)| (stem(a), stem(b), words.iter().map(|w| stem(w)).collect()))
+                .collect()
+        })
         .iter()
-        .find(|(a, b, _)| stem(a) == first && stem(b) == second)
-        .map(|(_, _, words)| words.iter().map(|w| stem(w)).collect())
+        .find(|(a, b, _)| a == first && b == second)
+        .map(|(_, _, words)| words.as_slice())
 }
 
 /// Each word's stem → the stems of every word sharing a group with it.

@@ -246,6 +246,8 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
 fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Vec<(String, f32)>> {
     let mut out: Vec<Vec<(String, f32)>> = Vec::new();
     let mut seen = HashMap::new();
+    // Term → the slot it is in.
+    let mut owner: HashMap<String, usize> = HashMap::new();
     let words = analyze(query, techniques);
     let mut i = 0;
     while i < words.len() {
@@ -256,7 +258,7 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Ve
             && let Some(meaning) = lexicon::phrase(&word, next)
         {
             // The pair is one slot: what it means in full, its own words a little.
-            let mut terms: Vec<(String, f32)> = meaning.into_iter().map(|w| (w, 1.0)).collect();
+            let mut terms: Vec<(String, f32)> = meaning.iter().map(|w| (w.clone(), 1.0)).collect();
             for own in [&word, next] {
                 if !terms.iter().any(|(t, _)| t == own) {
                     terms.push((own.clone(), SYNONYM_WEIGHT));
@@ -265,6 +267,9 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Ve
             seen.insert(word.clone(), ());
             seen.insert(next.clone(), ());
             i += 1;
+            for (term, _) in &terms {
+                owner.insert(term.clone(), out.len());
+            }
             out.push(terms);
             continue;
         }
@@ -283,18 +288,23 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Ve
             for synonym in lexicon::related(&word) {
                 terms.push((synonym.clone(), weight));
             }
-            if let Some(slot) = out
-                .iter_mut()
-                .find(|slot| slot.iter().any(|(t, _)| terms.iter().any(|(u, _)| u == t)))
-            {
+            // Which slot already holds one of these terms (one lookup per term).
+            if let Some(&at) = terms.iter().find_map(|(t, _)| owner.get(t)) {
+                let slot: &mut Vec<(String, f32)> = &mut out[at];
                 for (term, weight) in terms {
                     match slot.iter_mut().find(|(t, _)| *t == term) {
                         Some(existing) => existing.1 = existing.1.max(weight),
-                        None => slot.push((term, weight)),
+                        None => {
+                            owner.insert(term.clone(), at);
+                            slot.push((term, weight));
+                        }
                     }
                 }
                 continue;
             }
+        }
+        for (term, _) in &terms {
+            owner.insert(term.clone(), out.len());
         }
         out.push(terms);
     }
@@ -322,7 +332,10 @@ impl Index<'_> {
                     continue;
                 };
                 for (doc, impact) in postings {
-                    let slot = &mut best[doc as usize];
+                    // In range in any index `Index::new` accepted; never a panic.
+                    let Some(slot) = best.get_mut(doc as usize) else {
+                        continue;
+                    };
                     let score = weight * impact;
                     if *slot == 0.0 {
                         touched.push(doc);

@@ -4,6 +4,7 @@
 //! Generated catalogs are `static` arrays already sorted at build time, so lookup does
 //! no hashing and no allocation, and iteration order is stable.
 
+mod lookup;
 pub mod search;
 pub mod select;
 
@@ -144,6 +145,7 @@ pub struct Catalog {
     tools: Cow<'static, [Tool]>,
     apis: Cow<'static, [Api]>,
     search: search::Slot,
+    names: lookup::Names,
 }
 
 impl Catalog {
@@ -154,6 +156,7 @@ impl Catalog {
             tools: Cow::Borrowed(tools),
             apis: Cow::Borrowed(apis),
             search: search::Slot::new(),
+            names: lookup::Names::new(),
         }
     }
 
@@ -164,6 +167,7 @@ impl Catalog {
             tools: Cow::Borrowed(&[]),
             apis: Cow::Borrowed(&[]),
             search: search::Slot::new(),
+            names: lookup::Names::new(),
         }
     }
 
@@ -185,6 +189,7 @@ impl Catalog {
             tools: Cow::Owned(tools),
             apis: Cow::Owned(apis),
             search: search::Slot::new(),
+            names: lookup::Names::new(),
         }
     }
 
@@ -217,10 +222,7 @@ impl Catalog {
     /// Finds a tool by exact name.
     pub fn get(&self, name: &str) -> Option<&Tool> {
         debug_assert!(self.tools.windows(2).all(|w| w[0].name < w[1].name));
-        self.tools
-            .binary_search_by(|t| t.name.as_ref().cmp(name))
-            .ok()
-            .map(|i| &self.tools[i])
+        self.names.find(&self.tools, name).map(|i| &self.tools[i])
     }
 
     /// Where `tool` (a reference into this catalog, from [`Catalog::get`] or

@@ -12,6 +12,9 @@ use super::{Catalog, Tool};
 #[derive(Clone)]
 pub(super) struct Slot {
     embedded: Option<&'static [u8]>,
+    /// Whether `embedded` passed `Index::new` and fits the tools (checked once: the
+    /// full check is linear in the index's size).
+    usable: OnceLock<bool>,
     built: OnceLock<Arc<[u8]>>,
 }
 
@@ -33,6 +36,7 @@ impl Slot {
     pub(super) const fn new() -> Slot {
         Slot {
             embedded: None,
+            usable: OnceLock::new(),
             built: OnceLock::new(),
         }
     }
@@ -40,6 +44,7 @@ impl Slot {
     pub(super) const fn embedded(bytes: &'static [u8]) -> Slot {
         Slot {
             embedded: Some(bytes),
+            usable: OnceLock::new(),
             built: OnceLock::new(),
         }
     }
@@ -85,23 +90,32 @@ impl Catalog {
     }
 
     fn index(&self) -> Index<'_> {
-        if let Some(bytes) = self.search.embedded
-            && let Ok(index) = Index::new(bytes)
-            && index.len() == self.tools().len()
-        {
-            return index;
+        if let Some(bytes) = self.search.embedded {
+            let usable = *self.search.usable.get_or_init(|| {
+                Index::new(bytes).is_ok_and(|index| index.len() == self.tools().len())
+            });
+            if usable && let Ok(index) = Index::open(bytes) {
+                return index;
+            }
         }
         let bytes = self
             .search
             .built
             .get_or_init(|| build(self, Techniques::DEFAULT).into());
-        // Built here from this catalog's tools: always well-formed.
-        Index::new(bytes).unwrap_or_else(|_| Index::new(&EMPTY).expect("the empty index reads"))
+        // Built here from this catalog's tools: well-formed by construction.
+        Index::open(bytes).unwrap_or_else(|_| empty())
     }
 }
 
-static EMPTY: std::sync::LazyLock<Vec<u8>> =
-    std::sync::LazyLock::new(|| IndexBuilder::new(Techniques::DEFAULT).build());
+/// An index of nothing (never used in practice: what this catalog builds always reads).
+fn empty() -> Index<'static> {
+    static EMPTY: std::sync::LazyLock<Vec<u8>> =
+        std::sync::LazyLock::new(|| IndexBuilder::new(Techniques::DEFAULT).build());
+    match Index::open(&EMPTY) {
+        Ok(index) => index,
+        Err(_) => unreachable!("the builder writes what the reader reads"),
+    }
+}
 
 /// Every tool's retrieval document, in catalog order.
 pub fn documents(catalog: &Catalog) -> Vec<Document> {
