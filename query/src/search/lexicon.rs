@@ -263,7 +263,7 @@ mod tests {
         assert!(related("zzz").is_empty());
         assert_eq!(
             phrase(&stem("bug"), &stem("reports")),
-            Some(vec![stem("issue"), stem("bug")])
+            Some(&[stem("issue"), stem("bug")][..])
         );
     }
 }
