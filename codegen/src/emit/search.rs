@@ -9,21 +9,21 @@ use super::catalog::ApiEntry;
 
 /// The index bytes over every exposed tool, in catalog order (sorted by name).
 pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
-    let mut tools: Vec<(&super::plan::ToolPlan, Value)> = Vec::new();
-    for entry in entries {
-        // What the runtime reads back from `Api::meta` (`null` when there is none).
-        let api_meta = if entry.api.meta.is_empty() {
-            Value::Null
-        } else {
-            serde_json::to_value(&entry.api.meta).unwrap_or_default()
-        };
-        tools.extend(
-            entry
-                .plans
-                .iter()
-                .filter(|p| p.exposed)
-                .map(|p| (p, api_meta.clone())),
-        );
+    // What the runtime reads back from `Api::meta` (`null` when there is none); once
+    // per API (an OpenAPI document's metadata can be large).
+    let api_meta: Vec<Value> = entries
+        .iter()
+        .map(|entry| {
+            if entry.api.meta.is_empty() {
+                Value::Null
+            } else {
+                serde_json::to_value(&entry.api.meta).unwrap_or_default()
+            }
+        })
+        .collect();
+    let mut tools: Vec<(&super::plan::ToolPlan, &Value)> = Vec::new();
+    for (entry, meta) in entries.iter().zip(&api_meta) {
+        tools.extend(entry.plans.iter().filter(|p| p.exposed).map(|p| (p, meta)));
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     let mut builder = IndexBuilder::new(Techniques::DEFAULT);
