@@ -57,6 +57,11 @@ fn main() -> Result<(), String> {
         rows.push((label.into(), acc));
     }
     rows.push(("+ document expansion".into(), acc.with(Techniques::EXPAND)));
+    rows.push(("+ graph neighbours".into(), acc.with(Techniques::GRAPH)));
+    rows.push((
+        "+ expansion + graph".into(),
+        acc.with(Techniques::EXPAND).with(Techniques::GRAPH),
+    ));
     rows.push(("default".into(), Techniques::DEFAULT));
     for (label, t) in steps {
         if Techniques::DEFAULT.has(t) {

@@ -26,18 +26,31 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
         tools.extend(entry.plans.iter().filter(|p| p.exposed).map(|p| (p, meta)));
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+    let contracts: Vec<Value> = tools
+        .iter()
+        .map(|(plan, _)| serde_json::from_str(&plan.contract).unwrap_or_default())
+        .collect();
+    let mut docs: Vec<Document> = tools
+        .iter()
+        .zip(&contracts)
+        .map(|((plan, api_meta), contract)| {
+            Document::from_tool(&ToolTexts {
+                name: &plan.name,
+                title: &plan.title,
+                description: &plan.description,
+                input_schema: &plan.input_schema,
+                meta: &plan.meta,
+                method: plan.method.as_str(),
+                path: &plan.path,
+                api_meta,
+                contract: Some(contract),
+            })
+        })
+        .collect();
+    Document::link_neighbours(&mut docs);
     let mut builder = IndexBuilder::new(Techniques::DEFAULT);
-    for (plan, api_meta) in &tools {
-        builder.add(&Document::from_tool(&ToolTexts {
-            name: &plan.name,
-            title: &plan.title,
-            description: &plan.description,
-            input_schema: &plan.input_schema,
-            meta: &plan.meta,
-            method: plan.method.as_str(),
-            path: &plan.path,
-            api_meta,
-        }));
+    for doc in &docs {
+        builder.add(doc);
     }
     builder.build()
 }

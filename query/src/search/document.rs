@@ -27,8 +27,11 @@ pub struct Document {
     pub operation_id: String,
     /// Phrases the source says should bring this tool up (an adapter's `triggers`).
     pub triggers: Vec<String>,
-    /// Summaries of tools this one feeds or is fed by (IO contract links).
+    /// Summaries of tools this one feeds or is fed by (IO contract links), filled by
+    /// [`Document::link_neighbours`].
     pub neighbours: Vec<String>,
+    /// Operation ids or tool names this tool's contract links to.
+    pub links: Vec<String>,
 }
 
 /// What a catalog holds about one tool, borrowed.
@@ -44,6 +47,8 @@ pub struct ToolTexts<'a> {
     pub path: &'a str,
     /// Its API's metadata.
     pub api_meta: &'a Value,
+    /// The tool's IO contract (`links[].operation_id`), when it has one.
+    pub contract: Option<&'a Value>,
 }
 
 impl Document {
@@ -60,6 +65,7 @@ impl Document {
             method,
             path,
             api_meta,
+            contract,
         } = *tool;
         let (summary, rest) = description.split_once("\n\n").unwrap_or((description, ""));
         let params = input_schema
@@ -114,6 +120,46 @@ impl Document {
                 .to_owned(),
             triggers: strings(api_meta.get("triggers")),
             neighbours: Vec::new(),
+            links: contract
+                .and_then(|c| c.get("links"))
+                .and_then(Value::as_array)
+                .map(|links| {
+                    links
+                        .iter()
+                        .filter_map(|l| l.get("operation_id").and_then(Value::as_str))
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Gives each document the summaries of the documents it links to and is linked
+    /// from (by tool name or operation id): the data-flow graph's words.
+    pub fn link_neighbours(docs: &mut [Document]) {
+        let mut by_id = std::collections::HashMap::new();
+        for (i, d) in docs.iter().enumerate() {
+            by_id.insert(d.name.clone(), i);
+            if !d.operation_id.is_empty() {
+                by_id.insert(d.operation_id.clone(), i);
+            }
+        }
+        let mut pairs = Vec::new();
+        for (i, d) in docs.iter().enumerate() {
+            for target in &d.links {
+                if let Some(&j) = by_id.get(target)
+                    && j != i
+                {
+                    pairs.push((i, j));
+                    pairs.push((j, i));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        for (i, j) in pairs {
+            let summary = docs[j].summary.clone();
+            docs[i].neighbours.push(summary);
         }
     }
 }

@@ -125,14 +125,16 @@ pub fn documents(catalog: &Catalog) -> Vec<Document> {
         .iter()
         .map(|api| (api.name.as_ref(), api.meta_json()))
         .collect();
-    catalog
+    let mut docs: Vec<Document> = catalog
         .tools()
         .iter()
         .map(|tool| {
             let meta = api_meta.get(tool.operation.api.as_ref());
             document(tool, meta.unwrap_or(&Value::Null))
         })
-        .collect()
+        .collect();
+    Document::link_neighbours(&mut docs);
+    docs
 }
 
 /// The index bytes for `catalog` under `techniques` (what the generator embeds, for
@@ -159,5 +161,10 @@ fn document(tool: &Tool, api_meta: &Value) -> Document {
         method: tool.operation.method.as_str(),
         path: &tool.operation.path,
         api_meta,
+        contract: tool
+            .contract
+            .is_some()
+            .then(|| parse(tool.contract.as_deref()))
+            .as_ref(),
     })
 }
