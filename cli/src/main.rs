@@ -217,6 +217,21 @@ struct ExportArgs {
     /// Deferred loading: Anthropic's tool search, OpenAI namespaces + tool search.
     #[arg(long)]
     defer_loading: bool,
+    /// `direct`: every tool; `meta`: the three meta-tools (`search_tools`,
+    /// `describe_tool`, `call_tool`; a service answers them with
+    /// `Executor::call_meta`); `auto`: meta above `--meta-above` tools.
+    #[arg(long, value_enum, default_value_t = ExportMode::Direct)]
+    mode: ExportMode,
+    /// Above this many tools, `--mode auto` exports the meta-tools.
+    #[arg(long, value_name = "N", default_value_t = 128)]
+    meta_above: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ExportMode {
+    Direct,
+    Meta,
+    Auto,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -691,6 +706,16 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
     };
     match interpret::catalog(&analysis.apis) {
         Ok(c) => {
+            let meta = match export.mode {
+                ExportMode::Direct => false,
+                ExportMode::Meta => true,
+                ExportMode::Auto => c.tools().len() > export.meta_above,
+            };
+            let c = if meta {
+                toolwright::catalog::meta::tools(c.tools().len())
+            } else {
+                c
+            };
             let json = match export.options() {
                 None => c.to_tools_list(),
                 Some(options) => {

@@ -499,7 +499,7 @@ fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["search_tools", "describe_tool", "call_tool"]);
+    assert_eq!(names, ["call_tool", "describe_tool", "search_tools"]);
     let found = &out["discovered"]["search"]["structuredContent"]["tools"];
     // Exported within MCP's 48-character name budget (called back by that name).
     assert_eq!(

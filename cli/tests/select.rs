@@ -8,7 +8,10 @@ use std::process::Command;
 use serde_json::Value;
 
 fn github() -> PathBuf {
-    let spec = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("github-select.json");
+    // Named `github.json`: the API is named after the file.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("select");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("github.json");
     if !spec.exists() {
         let gz = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../shared/corpus/big/github.com_api.github.com.json.gz");
@@ -168,4 +171,101 @@ fn search_prints_ranked_tools_and_json() {
     assert!(hits.iter().all(|h| h["method"] == "DELETE"));
     let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+}
+
+/// What a service hands a model API instead of 1,223 tools: the three meta-tools
+/// (`catalog --mode meta`), answered with `Executor::call_meta` against the real
+/// catalog and a loopback API.
+#[test]
+fn meta_tools_export_and_answer_through_the_executor() {
+    use toolwright_loopback::{Response, Server};
+    let spec = github();
+    let (ok, out, err) = toolwright(&[
+        "catalog",
+        spec.to_str().unwrap(),
+        "--format",
+        "anthropic",
+        "--mode",
+        "auto",
+    ]);
+    assert!(ok, "{err}");
+    let export: Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = export["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["call_tool", "describe_tool", "search_tools"]);
+    assert_eq!(
+        export["tools"][2]["input_schema"]["required"],
+        serde_json::json!(["query"])
+    );
+
+    let api = Server::start(|req| match req.path() {
+        "/repos/octo/hello/pulls/7" => {
+            Response::json(200, &serde_json::json!({"number": 7, "state": "open"}))
+        }
+        _ => Response::json(404, &serde_json::json!({"message": "Not Found"})),
+    });
+    let analysis = toolwright_codegen::analyze(&[spec], false);
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    let executor = toolwright::Executor::builder(catalog)
+        .base_url("github", &api.url())
+        .build()
+        .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let found = executor
+            .call_meta("search_tools", serde_json::json!({"query": "merge a pull request", "limit": 3}))
+            .await
+            .unwrap();
+        let names: Vec<&str> = found["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names[0], "pulls_merge", "{found}");
+        assert_eq!(names.len(), 3);
+        let described = executor
+            .call_meta("describe_tool", serde_json::json!({"name": "pulls_get"}))
+            .await
+            .unwrap();
+        assert_eq!(
+            described["tool"]["inputSchema"]["required"],
+            serde_json::json!(["owner", "repo", "pull_number"])
+        );
+        let result = executor
+            .call_meta(
+                "call_tool",
+                serde_json::json!({"name": "pulls_get", "arguments": {"owner": "octo", "repo": "hello", "pull_number": 7}}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(result["number"], 7);
+        // Checked exactly as a direct call: nothing sent.
+        let wrong = executor
+            .call_meta(
+                "call_tool",
+                serde_json::json!({"name": "pulls_get", "arguments": {"owner": "octo"}}),
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(wrong.code(), "VALIDATION_ARGUMENTS", "{wrong}");
+        let unknown = executor
+            .call_meta("describe_tool", serde_json::json!({"name": "pulls_gett"}))
+            .await
+            .unwrap_err();
+        assert!(unknown.to_string().contains("pulls_get"), "{unknown}");
+        let bad = executor
+            .call_meta("search_tools", serde_json::json!({"query": "x", "limit": 500}))
+            .await
+            .unwrap_err();
+        assert!(bad.to_string().contains("from 1 to 50"), "{bad}");
+    });
+    assert_eq!(api.requests().len(), 1);
 }

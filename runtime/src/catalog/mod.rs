@@ -5,6 +5,7 @@
 //! no hashing and no allocation, and iteration order is stable.
 
 mod lookup;
+pub mod meta;
 pub mod search;
 pub mod select;
 

@@ -430,7 +430,7 @@ impl Server {
             listing.inputs.insert(name, tool["inputSchema"].clone());
         }
         listing.shown = match listing.mode {
-            ToolMode::Meta => modes::meta_entries(listing.entries.len()),
+            ToolMode::Meta => modes::meta_entries(listing.entries.len(), &self.export),
             ToolMode::Groups => groups
                 .values()
                 .map(|(group, ops)| modes::group_entry(group, ops))
@@ -534,7 +534,7 @@ impl Server {
         let Some(query) = arguments.get("query").and_then(Value::as_str) else {
             return modes::mistake("`search_tools` needs a `query`: the task, in words");
         };
-        let limit = match modes::limit(arguments) {
+        let limit = match crate::catalog::meta::limit(arguments) {
             Ok(n) => n,
             Err(e) => return modes::mistake(&e),
         };

@@ -42,83 +42,20 @@ impl Default for ToolMode {
     }
 }
 
-pub(super) const SEARCH: &str = "search_tools";
-pub(super) const DESCRIBE: &str = "describe_tool";
-pub(super) const CALL: &str = "call_tool";
-/// Results `search_tools` returns unless asked for another number.
-const DEFAULT_LIMIT: u64 = 10;
-const MAX_LIMIT: u64 = 50;
+pub(super) use crate::catalog::meta::{CALL, DESCRIBE, SEARCH};
 
 /// The prefix of a group tool's name.
 pub(super) const GROUP_PREFIX: &str = "mcp_aql_";
 
-/// The three meta-tools' `tools/list` entries.
-pub(super) fn meta_entries(tools: usize) -> Vec<String> {
-    let read = |title: &str| {
-        json!({"title": title, "readOnlyHint": true, "destructiveHint": false,
-               "idempotentHint": true, "openWorldHint": false})
-    };
-    vec![
-        json!({
-            "name": SEARCH,
-            "title": "Search tools",
-            "description": format!(
-                "Find the tools for a task among this server's {tools}: describe the task in \
-                 words (\"open a new bug report\"); returns tool names, best first, with one-line \
-                 descriptions. Then `{DESCRIBE}` for a tool's arguments and `{CALL}` to run it."
-            ),
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "The task, in words."},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
-                              "description": format!("How many tools (default {DEFAULT_LIMIT}).")}
-                },
-                "required": ["query"],
-                "additionalProperties": false
-            },
-            "annotations": read("Search tools"),
-        })
-        .to_string(),
-        json!({
-            "name": DESCRIBE,
-            "title": "Describe a tool",
-            "description": format!(
-                "The full definition of one tool found with `{SEARCH}`: description, input \
-                 schema (the arguments `{CALL}` takes), output schema and annotations."
-            ),
-            "inputSchema": {
-                "type": "object",
-                "properties": {"name": {"type": "string", "description": "The tool's name."}},
-                "required": ["name"],
-                "additionalProperties": false
-            },
-            "annotations": read("Describe a tool"),
-        })
-        .to_string(),
-        json!({
-            "name": CALL,
-            "title": "Call a tool",
-            "description": format!(
-                "Run one tool by name with its arguments (an object matching the input schema \
-                 `{DESCRIBE}` gave). Checked, gated and confirmed exactly as a direct call."
-            ),
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "description": "The tool's name."},
-                    "arguments": {"type": "object", "description": "The tool's arguments."}
-                },
-                "required": ["name"],
-                "additionalProperties": false
-            },
-            // It can run any tool: say so (under-annotate rather than mis-annotate).
-            "annotations": {"title": "Call a tool", "readOnlyHint": false,
-                            "destructiveHint": true, "idempotentHint": false,
-                            "openWorldHint": true},
-        })
-        .to_string(),
-    ]
+/// The three meta-tools' `tools/list` entries (the catalog's meta-tools, exported as
+/// every other tool is).
+pub(super) fn meta_entries(tools: usize, export: &crate::export::ExportOptions) -> Vec<String> {
+    crate::catalog::meta::tools(tools)
+        .export_with(export)
+        .tools()
+        .iter()
+        .map(Value::to_string)
+        .collect()
 }
 
 /// One group tool's entry: its operations (exported names) with one-line summaries.
@@ -163,18 +100,6 @@ fn capitalised(word: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-/// The `limit` a `search_tools` call asked for, within bounds.
-pub(super) fn limit(arguments: &Value) -> Result<usize, String> {
-    match arguments.get("limit") {
-        None | Some(Value::Null) => Ok(DEFAULT_LIMIT as usize),
-        Some(v) => v
-            .as_u64()
-            .filter(|n| (1..=MAX_LIMIT).contains(n))
-            .map(|n| n as usize)
-            .ok_or_else(|| format!("`limit` must be an integer from 1 to {MAX_LIMIT}")),
-    }
 }
 
 /// A meta-tool's answer: its JSON as text and as structured content.

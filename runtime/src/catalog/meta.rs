@@ -1,0 +1,196 @@
+//! Meta-tools for catalogs too large to hand a model: `search_tools` (a task in words →
+//! tool names), `describe_tool` (one tool's schemas) and `call_tool` (name + arguments).
+//!
+//! [`tools`] is a catalog of the three, exportable to every provider profile like any
+//! catalog (`toolwright catalog --format openai --mode meta`); [`Executor::call_meta`]
+//! answers a model's call to any of them — or to a tool by its own name — against the
+//! executor's real catalog. The MCP server lists the same three in its meta mode.
+
+use std::borrow::Cow;
+
+use serde_json::{Value, json};
+
+use super::{Annotations, Catalog, Tool};
+use crate::descriptor::{BodyEncoding, Method, Operation};
+use crate::error::Error;
+use crate::executor::Executor;
+
+pub const SEARCH: &str = "search_tools";
+pub const DESCRIBE: &str = "describe_tool";
+pub const CALL: &str = "call_tool";
+/// Results `search_tools` returns unless asked for another number.
+pub const DEFAULT_LIMIT: u64 = 10;
+pub const MAX_LIMIT: u64 = 50;
+/// The API name meta-tools carry: no base URL, never sent anywhere.
+const META_API: &str = "toolwright.meta";
+
+/// The three meta-tools, for a catalog of `count` tools.
+pub fn tools(count: usize) -> Catalog {
+    let read = Annotations {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+    let search = Tool::meta(
+        SEARCH,
+        "Search tools",
+        &format!(
+            "Find the tools for a task among {count}: describe the task in words (\"open a \
+             new bug report\"); returns tool names, best first, with one-line descriptions. \
+             Then `{DESCRIBE}` for a tool's arguments and `{CALL}` to run it."
+        ),
+        json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "The task, in words."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
+                          "description": format!("How many tools (default {DEFAULT_LIMIT}).")}
+            },
+            "required": ["query"],
+            "additionalProperties": false
+        }),
+        read,
+    );
+    let describe = Tool::meta(
+        DESCRIBE,
+        "Describe a tool",
+        &format!(
+            "The full definition of one tool found with `{SEARCH}`: description, input \
+             schema (the arguments `{CALL}` takes), output schema and annotations."
+        ),
+        json!({
+            "type": "object",
+            "properties": {"name": {"type": "string", "description": "The tool's name."}},
+            "required": ["name"],
+            "additionalProperties": false
+        }),
+        read,
+    );
+    let call = Tool::meta(
+        CALL,
+        "Call a tool",
+        &format!(
+            "Run one tool by name with its arguments (an object matching the input schema \
+             `{DESCRIBE}` gave). Checked, gated and confirmed exactly as a direct call."
+        ),
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "The tool's name."},
+                "arguments": {"type": "object", "description": "The tool's arguments."}
+            },
+            "required": ["name"],
+            "additionalProperties": false
+        }),
+        // It can run any tool: say so (under-annotate rather than mis-annotate).
+        Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: false,
+            open_world: true,
+        },
+    );
+    Catalog::from_sorted(vec![call, describe, search], Vec::new())
+}
+
+impl Tool {
+    fn meta(name: &str, title: &str, description: &str, schema: Value, a: Annotations) -> Tool {
+        Tool {
+            name: Cow::Owned(name.to_owned()),
+            title: Cow::Owned(title.to_owned()),
+            description: Cow::Owned(description.to_owned()),
+            input_schema: Cow::Owned(schema.to_string()),
+            output_schema: None,
+            annotations: a,
+            meta: None,
+            operation: Cow::Owned(Operation {
+                name: Cow::Owned(name.to_owned()),
+                api: Cow::Borrowed(META_API),
+                method: Method::Post,
+                path: Cow::Owned(format!("/{name}")),
+                params: Cow::Borrowed(&[]),
+                body: BodyEncoding::Json,
+                content_type: Cow::Borrowed("application/json"),
+                body_required: false,
+                security: Cow::Borrowed(&[]),
+                wrap_output: false,
+                json_response: true,
+            }),
+            contract: None,
+        }
+    }
+}
+
+/// The `limit` a `search_tools` call asked for, within bounds.
+pub(crate) fn limit(arguments: &Value) -> Result<usize, String> {
+    match arguments.get("limit") {
+        None | Some(Value::Null) => Ok(DEFAULT_LIMIT as usize),
+        Some(v) => v
+            .as_u64()
+            .filter(|n| (1..=MAX_LIMIT).contains(n))
+            .map(|n| n as usize)
+            .ok_or_else(|| format!("`limit` must be an integer from 1 to {MAX_LIMIT}")),
+    }
+}
+
+impl Executor {
+    /// Answers a model's call to a meta-tool ([`tools`]) against this executor's
+    /// catalog: `search_tools` → `{tools: [{name, title, description, score}]}`,
+    /// `describe_tool` → `{tool}` (its `tools/list` entry, schemas self-contained),
+    /// `call_tool` → the tool's own result ([`Executor::call`]: checked and gated the
+    /// same). Any other name is called as a tool of the catalog.
+    ///
+    /// # Errors
+    /// Arguments a meta-tool cannot use (`VALIDATION_ARGUMENTS`), an unknown tool, and
+    /// every error of the tool called.
+    pub async fn call_meta(&self, name: &str, arguments: Value) -> Result<Value, Error> {
+        let wrong = |message: String| Error::InvalidArguments {
+            tool: name.to_owned(),
+            message,
+        };
+        let catalog = self.catalog();
+        match name {
+            SEARCH => {
+                let query = arguments
+                    .get("query")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| wrong("needs a `query`: the task, in words".into()))?;
+                let limit = limit(&arguments).map_err(wrong)?;
+                let tools: Vec<Value> = catalog
+                    .search(query, limit)
+                    .iter()
+                    .map(|hit| {
+                        json!({
+                            "name": hit.tool.name,
+                            "title": hit.tool.title,
+                            "description": hit.tool.description.lines().next().unwrap_or_default(),
+                            "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
+                        })
+                    })
+                    .collect();
+                Ok(json!({ "tools": tools }))
+            }
+            DESCRIBE => {
+                let wanted = arguments
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| wrong("needs the tool's `name`".into()))?;
+                let tool = catalog.get(wanted).ok_or_else(|| Error::UnknownTool {
+                    name: wanted.to_owned(),
+                    suggestion: catalog.suggest(wanted).map(str::to_owned),
+                })?;
+                Ok(json!({ "tool": catalog.tool_json(tool) }))
+            }
+            CALL => {
+                let wanted = arguments
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| wrong("needs the tool's `name`".into()))?;
+                let args = arguments.get("arguments").cloned().unwrap_or(json!({}));
+                self.call(wanted, args).await
+            }
+            other => self.call(other, arguments).await,
+        }
+    }
+}
