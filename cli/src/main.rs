@@ -218,8 +218,9 @@ struct ExportArgs {
     #[arg(long)]
     defer_loading: bool,
     /// `direct`: every tool; `meta`: the three meta-tools (`search_tools`,
-    /// `describe_tool`, `call_tool`; a service answers them with
-    /// `Executor::call_meta`); `auto`: meta above `--meta-above` tools.
+    /// `describe_tool`, `call_tool`); `groups`: one `mcp_aql_<group>` tool per CRUDE
+    /// group; `auto`: meta above `--meta-above` tools. A service answers meta and group
+    /// tools with `Executor::call_meta`.
     #[arg(long, value_enum, default_value_t = ExportMode::Direct)]
     mode: ExportMode,
     /// Above this many tools, `--mode auto` exports the meta-tools.
@@ -231,6 +232,7 @@ struct ExportArgs {
 enum ExportMode {
     Direct,
     Meta,
+    Groups,
     Auto,
 }
 
@@ -708,13 +710,13 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
         Ok(c) => {
             let meta = match export.mode {
                 ExportMode::Direct => false,
-                ExportMode::Meta => true,
+                ExportMode::Meta | ExportMode::Groups => true,
                 ExportMode::Auto => c.tools().len() > export.meta_above,
             };
-            let c = if meta {
-                toolwright::catalog::meta::tools(c.tools().len())
-            } else {
-                c
+            let c = match (meta, export.mode) {
+                (true, ExportMode::Groups) => toolwright::catalog::meta::groups(&c),
+                (true, _) => toolwright::catalog::meta::tools(c.tools().len()),
+                (false, _) => c,
             };
             let json = match export.options() {
                 None => c.to_tools_list(),

@@ -541,12 +541,12 @@ fn groups_mode_serves_one_tool_per_crude_group() {
         names,
         [
             "mcp_aql_create",
+            "mcp_aql_delete",
             "mcp_aql_read",
-            "mcp_aql_update",
-            "mcp_aql_delete"
+            "mcp_aql_update"
         ]
     );
-    let read = &out["tools"][1];
+    let read = &out["tools"][2];
     assert_eq!(read["annotations"]["readOnlyHint"], true);
     assert_eq!(
         read["inputSchema"]["properties"]["operation"]["enum"],

@@ -261,11 +261,57 @@ fn meta_tools_export_and_answer_through_the_executor() {
             .await
             .unwrap_err();
         assert!(unknown.to_string().contains("pulls_get"), "{unknown}");
+        // The semantic endpoints: an operation of the named group runs, another is refused.
+        let result = executor
+            .call_meta(
+                "mcp_aql_read",
+                serde_json::json!({"operation": "pulls_get", "params": {"owner": "octo", "repo": "hello", "pull_number": 7}}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(result["number"], 7);
+        let refused = executor
+            .call_meta(
+                "mcp_aql_read",
+                serde_json::json!({"operation": "pulls_merge", "params": {}}),
+            )
+            .await
+            .unwrap_err();
+        assert!(refused.to_string().contains("not a read operation"), "{refused}");
         let bad = executor
             .call_meta("search_tools", serde_json::json!({"query": "x", "limit": 500}))
             .await
             .unwrap_err();
         assert!(bad.to_string().contains("from 1 to 50"), "{bad}");
     });
-    assert_eq!(api.requests().len(), 1);
+    assert_eq!(api.requests().len(), 2);
+    let (ok, out, err) = toolwright(&[
+        "catalog",
+        spec_text(),
+        "--format",
+        "openai",
+        "--mode",
+        "groups",
+    ]);
+    assert!(ok, "{err}");
+    let export: Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = export["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "mcp_aql_create",
+            "mcp_aql_delete",
+            "mcp_aql_read",
+            "mcp_aql_update"
+        ]
+    );
+}
+
+fn spec_text() -> &'static str {
+    Box::leak(github().to_string_lossy().into_owned().into_boxed_str())
 }

@@ -1,5 +1,7 @@
 //! Meta-tools for catalogs too large to hand a model: `search_tools` (a task in words →
-//! tool names), `describe_tool` (one tool's schemas) and `call_tool` (name + arguments).
+//! tool names), `describe_tool` (one tool's schemas) and `call_tool` (name + arguments);
+//! and the adapter spec's semantic endpoints ([`groups`]: one `mcp_aql_<group>` tool
+//! per CRUDE group, taking `{operation, params}`).
 //!
 //! [`tools`] is a catalog of the three, exportable to every provider profile like any
 //! catalog (`toolwright catalog --format openai --mode meta`); [`Executor::call_meta`]
@@ -21,6 +23,11 @@ pub const CALL: &str = "call_tool";
 /// Results `search_tools` returns unless asked for another number.
 pub const DEFAULT_LIMIT: u64 = 10;
 pub const MAX_LIMIT: u64 = 50;
+/// The prefix of a group tool's name (`mcp_aql_read`).
+pub const GROUP_PREFIX: &str = "mcp_aql_";
+/// CRUDE groups.
+const GROUPS: [&str; 5] = ["create", "read", "update", "delete", "execute"];
+
 /// The API name meta-tools carry: no base URL, never sent anywhere.
 const META_API: &str = "toolwright.meta";
 
@@ -92,6 +99,68 @@ pub fn tools(count: usize) -> Catalog {
         },
     );
     Catalog::from_sorted(vec![call, describe, search], Vec::new())
+}
+
+/// One tool per CRUDE group present in `catalog`, each listing its operations (name and
+/// one-line summary) and taking `{operation, params}`.
+pub fn groups(catalog: &Catalog) -> Catalog {
+    let mut tools = Vec::new();
+    for group in GROUPS {
+        let members: Vec<&Tool> = catalog
+            .tools()
+            .iter()
+            .filter(|t| super::select::with_facts(t, |f| f.group == group))
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let names: Vec<&str> = members.iter().map(|t| t.name.as_ref()).collect();
+        let list: Vec<String> = members
+            .iter()
+            .map(|t| {
+                format!(
+                    "- {}: {}",
+                    t.name,
+                    t.description.lines().next().unwrap_or_default()
+                )
+            })
+            .collect();
+        let read_only = group == "read";
+        let title = format!("{}{} operations", group[..1].to_uppercase(), &group[1..]);
+        tools.push(Tool::meta(
+            &format!("{GROUP_PREFIX}{group}"),
+            &title,
+            &format!(
+                "Runs one of the {group} operations: `operation` names it, `params` holds its \
+                 arguments.\n\n{}",
+                list.join("\n")
+            ),
+            json!({
+                "type": "object",
+                "properties": {
+                    "operation": {"type": "string", "enum": names},
+                    "params": {"type": "object", "description": "The operation's arguments."}
+                },
+                "required": ["operation"],
+                "additionalProperties": false
+            }),
+            Annotations {
+                read_only,
+                destructive: matches!(group, "update" | "delete" | "execute"),
+                idempotent: read_only,
+                open_world: true,
+            },
+        ));
+    }
+    // A catalog is sorted by name.
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    Catalog::from_sorted(tools, Vec::new())
+}
+
+/// The CRUDE group of the tool named `operation` in `catalog`.
+pub(crate) fn group_of(catalog: &Catalog, operation: &str) -> Option<String> {
+    let tool = catalog.get(operation)?;
+    Some(super::select::with_facts(tool, |f| f.group.to_owned()))
 }
 
 impl Tool {
@@ -181,6 +250,20 @@ impl Executor {
                     suggestion: catalog.suggest(wanted).map(str::to_owned),
                 })?;
                 Ok(json!({ "tool": catalog.tool_json(tool) }))
+            }
+            group if group.starts_with(GROUP_PREFIX) => {
+                let group = &group[GROUP_PREFIX.len()..];
+                let operation = arguments
+                    .get("operation")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| wrong("needs an `operation`".into()))?;
+                if group_of(&catalog, operation).as_deref() != Some(group) {
+                    return Err(wrong(format!(
+                        "`{operation}` is not a {group} operation; `{name}` lists its operations"
+                    )));
+                }
+                let params = arguments.get("params").cloned().unwrap_or(json!({}));
+                self.call(operation, params).await
             }
             CALL => {
                 let wanted = arguments

@@ -394,7 +394,6 @@ impl Server {
             exported_of: std::collections::BTreeMap::new(),
             group_of: std::collections::BTreeMap::new(),
         };
-        let mut groups = modes::Groups::new();
         for tool in export.tools() {
             let mut tool = tool.clone();
             let name = tool["name"].as_str().unwrap_or_default().to_owned();
@@ -412,17 +411,6 @@ impl Server {
                     .exported_of
                     .insert(own.name.to_string(), name.clone());
                 let group = crate::catalog::select::with_facts(own, |f| f.group.to_owned());
-                let summary = own
-                    .description
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned();
-                groups
-                    .entry(modes::group_order(&group))
-                    .or_insert_with(|| (group.clone(), Vec::new()))
-                    .1
-                    .push((name.clone(), summary));
                 listing.group_of.insert(name.clone(), group);
             }
             listing.entry_of.insert(name.clone(), listing.entries.len());
@@ -430,11 +418,13 @@ impl Server {
             listing.inputs.insert(name, tool["inputSchema"].clone());
         }
         listing.shown = match listing.mode {
-            ToolMode::Meta => modes::meta_entries(listing.entries.len(), &self.export),
-            ToolMode::Groups => groups
-                .values()
-                .map(|(group, ops)| modes::group_entry(group, ops))
-                .collect(),
+            ToolMode::Meta => modes::entries(
+                &crate::catalog::meta::tools(listing.entries.len()),
+                &self.export,
+            ),
+            ToolMode::Groups => {
+                modes::entries(&crate::catalog::meta::groups(catalog), &self.export)
+            }
             _ => listing.entries.clone(),
         };
         let entries = std::sync::Arc::new(listing);

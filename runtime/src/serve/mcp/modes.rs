@@ -6,8 +6,6 @@
 //! Meta-tool calls end in the same path as a direct call (argument checks, gating,
 //! confirmation, result budget), so `call_tool` is exactly as safe as the tool itself.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
 /// What `tools/list` shows.
@@ -42,64 +40,19 @@ impl Default for ToolMode {
     }
 }
 
-pub(super) use crate::catalog::meta::{CALL, DESCRIBE, SEARCH};
+pub(super) use crate::catalog::meta::{CALL, DESCRIBE, GROUP_PREFIX, SEARCH};
 
-/// The prefix of a group tool's name.
-pub(super) const GROUP_PREFIX: &str = "mcp_aql_";
-
-/// The three meta-tools' `tools/list` entries (the catalog's meta-tools, exported as
-/// every other tool is).
-pub(super) fn meta_entries(tools: usize, export: &crate::export::ExportOptions) -> Vec<String> {
-    crate::catalog::meta::tools(tools)
+/// `tools/list` entries of the meta-tools or group tools (exported as every other tool).
+pub(super) fn entries(
+    tools: &crate::catalog::Catalog,
+    export: &crate::export::ExportOptions,
+) -> Vec<String> {
+    tools
         .export_with(export)
         .tools()
         .iter()
         .map(Value::to_string)
         .collect()
-}
-
-/// One group tool's entry: its operations (exported names) with one-line summaries.
-pub(super) fn group_entry(group: &str, operations: &[(String, String)]) -> String {
-    let names: Vec<&str> = operations.iter().map(|(n, _)| n.as_str()).collect();
-    let list: Vec<String> = operations
-        .iter()
-        .map(|(name, summary)| format!("- {name}: {summary}"))
-        .collect();
-    let read_only = group == "read";
-    json!({
-        "name": format!("{GROUP_PREFIX}{group}"),
-        "title": format!("{} operations", capitalised(group)),
-        "description": format!(
-            "Runs one of this server's {group} operations: `operation` names it, `params` \
-             holds its arguments.\n\n{}",
-            list.join("\n")
-        ),
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "operation": {"type": "string", "enum": names},
-                "params": {"type": "object", "description": "The operation's arguments."}
-            },
-            "required": ["operation"],
-            "additionalProperties": false
-        },
-        "annotations": {
-            "title": format!("{} operations", capitalised(group)),
-            "readOnlyHint": read_only,
-            "destructiveHint": group == "delete" || group == "execute" || group == "update",
-            "idempotentHint": read_only,
-            "openWorldHint": true
-        },
-    })
-    .to_string()
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// A meta-tool's answer: its JSON as text and as structured content.
@@ -114,15 +67,4 @@ pub(super) fn result(value: Value) -> Value {
 /// A meta-tool call the model got wrong: an error result it can read and fix.
 pub(super) fn mistake(message: &str) -> Value {
     json!({"content": [{"type": "text", "text": message}], "isError": true})
-}
-
-/// Group → its operations (exported name, one-line summary), groups in CRUDE order.
-pub(super) type Groups = BTreeMap<usize, (String, Vec<(String, String)>)>;
-
-/// Where a CRUDE group sorts.
-pub(super) fn group_order(group: &str) -> usize {
-    ["create", "read", "update", "delete", "execute"]
-        .iter()
-        .position(|g| *g == group)
-        .unwrap_or(5)
 }
