@@ -9,7 +9,7 @@ pub mod meta;
 pub mod search;
 pub mod select;
 
-pub use search::SearchHit;
+pub use search::{DenseIndex, Embedder, SearchHit};
 pub use toolwright_query::{Selection, Selector};
 
 use std::borrow::Cow;

@@ -168,3 +168,186 @@ fn document(tool: &Tool, api_meta: &Value) -> Document {
             .as_ref(),
     })
 }
+
+/// A dense sentence embedding a service brings (a local model, an embedding API): the
+/// default build needs none. See [`Catalog::search_fused`].
+pub trait Embedder {
+    /// One vector per text, all of one length.
+    fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>>;
+}
+
+/// Every tool's embedding (its name and summary), in catalog order; build once with
+/// [`DenseIndex::new`] and keep it with the catalog.
+#[derive(Debug, Clone)]
+pub struct DenseIndex {
+    vectors: Vec<Vec<f32>>,
+}
+
+impl DenseIndex {
+    pub fn new(catalog: &Catalog, embedder: &dyn Embedder) -> DenseIndex {
+        let texts: Vec<String> = catalog
+            .tools()
+            .iter()
+            .map(|t| {
+                let summary = t.description.lines().next().unwrap_or_default();
+                format!("{}: {summary}", t.title)
+            })
+            .collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut vectors = embedder.embed(&refs);
+        vectors.iter_mut().for_each(|v| normalise(v));
+        DenseIndex { vectors }
+    }
+}
+
+fn normalise(v: &mut [f32]) {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        v.iter_mut().for_each(|x| *x /= norm);
+    }
+}
+
+/// Reciprocal-rank fusion's constant (the usual 60: ranks matter, scores do not).
+const RRF_K: f32 = 60.0;
+/// How deep each ranking goes into the fusion.
+const FUSION_DEPTH: usize = 50;
+
+impl Catalog {
+    /// [`Catalog::search`] fused with a dense embedding by reciprocal rank: each tool
+    /// scores `Σ 1 / (60 + rank)` over the BM25 ranking and the cosine ranking (the top
+    /// 50 of each). `dense` must come from this catalog ([`DenseIndex::new`]); one that
+    /// does not fit its tools is ignored (BM25 alone).
+    pub fn search_fused(
+        &self,
+        query: &str,
+        k: usize,
+        embedder: &dyn Embedder,
+        dense: &DenseIndex,
+    ) -> Vec<SearchHit<'_>> {
+        let tools = self.tools();
+        let lexical = self.index().search(query, FUSION_DEPTH);
+        let mut fused = vec![0.0f32; tools.len()];
+        for (rank, hit) in lexical.iter().enumerate() {
+            if let Some(slot) = fused.get_mut(hit.doc) {
+                *slot += 1.0 / (RRF_K + rank as f32 + 1.0);
+            }
+        }
+        let query_vector = embedder.embed(&[query]).into_iter().next();
+        if let Some(mut q) = query_vector.filter(|_| dense.vectors.len() == tools.len()) {
+            normalise(&mut q);
+            let mut cosine: Vec<(usize, f32)> = dense
+                .vectors
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.len() == q.len())
+                .map(|(i, v)| (i, v.iter().zip(&q).map(|(a, b)| a * b).sum()))
+                .collect();
+            cosine.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (rank, (doc, _)) in cosine.iter().take(FUSION_DEPTH).enumerate() {
+                fused[*doc] += 1.0 / (RRF_K + rank as f32 + 1.0);
+            }
+        }
+        let mut hits: Vec<SearchHit<'_>> = fused
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s > 0.0)
+            .map(|(doc, &score)| SearchHit {
+                tool: &tools[doc],
+                score,
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(a.tool.name.cmp(&b.tool.name))
+        });
+        hits.truncate(k);
+        hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Annotations, BodyEncoding, Method, Operation};
+
+    fn tool(name: &str, description: &str) -> Tool {
+        Tool {
+            name: name.to_owned().into(),
+            title: name.replace('_', " ").into(),
+            description: description.to_owned().into(),
+            input_schema: r#"{"type":"object"}"#.into(),
+            output_schema: None,
+            annotations: Annotations {
+                read_only: true,
+                destructive: false,
+                idempotent: true,
+                open_world: true,
+            },
+            meta: None,
+            operation: std::borrow::Cow::Owned(Operation {
+                name: name.to_owned().into(),
+                api: "api".into(),
+                method: Method::Get,
+                path: format!("/{name}").into(),
+                params: std::borrow::Cow::Borrowed(&[]),
+                body: BodyEncoding::Json,
+                content_type: "application/json".into(),
+                body_required: false,
+                security: std::borrow::Cow::Borrowed(&[]),
+                wrap_output: false,
+                json_response: true,
+            }),
+            contract: None,
+        }
+    }
+
+    /// A stand-in for a sentence embedding: one dimension per concept it knows, so a
+    /// query and a tool that share no word can still be near ("forecast" ~ "rain").
+    struct Concepts;
+
+    impl Embedder for Concepts {
+        fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>> {
+            let concepts: [&[&str]; 3] = [
+                &["rain", "forecast", "weather", "umbrella"],
+                &["invoice", "bill"],
+                &["song", "music"],
+            ];
+            texts
+                .iter()
+                .map(|t| {
+                    let t = t.to_lowercase();
+                    concepts
+                        .iter()
+                        .map(|words| words.iter().filter(|w| t.contains(*w)).count() as f32)
+                        .collect()
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn fusion_brings_in_what_only_the_embedding_knows() {
+        let catalog = Catalog::from_tools(
+            vec![
+                tool("get_forecast", "Weather forecast for a city"),
+                tool("list_invoices", "List invoices"),
+                tool("play_song", "Play a song"),
+            ],
+            Vec::new(),
+        )
+        .unwrap();
+        // No shared word: BM25 alone finds nothing.
+        assert!(catalog.search("do I need an umbrella", 3).is_empty());
+        let dense = DenseIndex::new(&catalog, &Concepts);
+        let hits = catalog.search_fused("do I need an umbrella", 3, &Concepts, &dense);
+        assert_eq!(hits[0].tool.name, "get_forecast");
+        // Both rankings agree: still first.
+        let hits = catalog.search_fused("list the invoices", 3, &Concepts, &dense);
+        assert_eq!(hits[0].tool.name, "list_invoices");
+        // A dense index of another catalog is ignored, not misread.
+        let other = DenseIndex::new(&Catalog::empty(), &Concepts);
+        let hits = catalog.search_fused("list the invoices", 3, &Concepts, &other);
+        assert_eq!(hits[0].tool.name, "list_invoices");
+    }
+}
