@@ -211,7 +211,7 @@ fn meta_tools_export_and_answer_through_the_executor() {
     let analysis = toolwright_codegen::analyze(&[spec], false);
     let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
     let executor = toolwright::Executor::builder(catalog)
-        .base_url("github", &api.url())
+        .base_url("github", api.url())
         .build()
         .unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -257,7 +257,7 @@ impl Executor {
                     .get("operation")
                     .and_then(Value::as_str)
                     .ok_or_else(|| wrong("needs an `operation`".into()))?;
-                if group_of(&catalog, operation).as_deref() != Some(group) {
+                if group_of(catalog, operation).as_deref() != Some(group) {
                     return Err(wrong(format!(
                         "`{operation}` is not a {group} operation; `{name}` lists its operations"
                     )));
