@@ -188,11 +188,13 @@ fn latency(loaded: &BTreeMap<String, toolwright::Catalog>, queries: &[Vec<String
         "lookup by name over `{key}`: {per:.1} ns per lookup (mean of {} lookups)",
         rounds * names.len()
     );
+    let start = Instant::now();
     let index = toolwright::catalog::search::build(catalog, Techniques::DEFAULT);
     println!(
-        "index over `{key}`: {} bytes ({} terms)",
+        "index over `{key}`: {} bytes ({} terms), built from the catalog in {:.0} ms",
         index.len(),
-        Index::new(&index).map_or(0, |i| i.terms())
+        Index::new(&index).map_or(0, |i| i.terms()),
+        start.elapsed().as_secs_f64() * 1000.0
     );
 }
 
