@@ -140,9 +140,9 @@ fn an_mcp_client_lists_and_calls_the_tools() {
         // 5 tools (the adapter's), 2 per page: the client followed every cursor.
         let tools = out["tools"].as_array().unwrap();
         assert_eq!(out["pages"], 3, "{mode}");
-        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        let listed = names(&out["tools"]);
         assert_eq!(
-            names,
+            listed,
             [
                 "close_issue",
                 "create_issue",
@@ -493,13 +493,8 @@ fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
     args.push(spec.clone().into());
     args.extend(os(&["--base-url", &format!("github={}", api.url())]));
     let out = client(&args);
-    let names: Vec<&str> = out["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["call_tool", "describe_tool", "search_tools"]);
+    let listed = names(&out["tools"]);
+    assert_eq!(listed, ["call_tool", "describe_tool", "search_tools"]);
     let found = &out["discovered"]["search"]["structuredContent"]["tools"];
     // Exported within MCP's 48-character name budget (called back by that name).
     assert_eq!(
@@ -531,14 +526,9 @@ fn groups_mode_serves_one_tool_per_crude_group() {
     args.extend(serve_args(&api).into_iter().map(Into::into));
     args.extend(os(&["--mode", "groups"]));
     let out = client(&args);
-    let names: Vec<&str> = out["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let listed = names(&out["tools"]);
     assert_eq!(
-        names,
+        listed,
         [
             "mcp_aql_create",
             "mcp_aql_delete",
@@ -559,4 +549,13 @@ fn groups_mode_serves_one_tool_per_crude_group() {
     let text = wrong["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("not a read operation"), "{text}");
     assert_eq!(api.requests().len(), 1);
+}
+
+/// The `name` of every object in a JSON array.
+fn names(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect()
 }

@@ -84,18 +84,18 @@ fn includes_and_excludes_combine_and_bad_selectors_are_named() {
         "method:DELETE",
     ]);
     assert!(ok, "{err}");
-    let names: Vec<String> = tools(&out)
+    let listed: Vec<String> = tools(&out)
         .iter()
         .map(|t| t["name"].as_str().unwrap().to_owned())
         .collect();
-    assert!(names.contains(&"issues_create".to_owned()));
-    assert!(names.contains(&"pulls_merge".to_owned()));
+    assert!(listed.contains(&"issues_create".to_owned()));
+    assert!(listed.contains(&"pulls_merge".to_owned()));
     assert!(
-        !names.iter().any(|n| n == "issues_remove_label"),
+        !listed.iter().any(|n| n == "issues_remove_label"),
         "a DELETE"
     );
     assert!(
-        names
+        listed
             .iter()
             .all(|n| n.starts_with("issues_") || n == "pulls_merge")
     );
@@ -190,13 +190,8 @@ fn meta_tools_export_and_answer_through_the_executor() {
     ]);
     assert!(ok, "{err}");
     let export: Value = serde_json::from_str(&out).unwrap();
-    let names: Vec<&str> = export["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["call_tool", "describe_tool", "search_tools"]);
+    let listed = names(&export["tools"]);
+    assert_eq!(listed, ["call_tool", "describe_tool", "search_tools"]);
     assert_eq!(
         export["tools"][2]["input_schema"]["required"],
         serde_json::json!(["query"])
@@ -223,14 +218,9 @@ fn meta_tools_export_and_answer_through_the_executor() {
             .call_meta("search_tools", serde_json::json!({"query": "merge a pull request", "limit": 3}))
             .await
             .unwrap();
-        let names: Vec<&str> = found["tools"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names[0], "pulls_merge", "{found}");
-        assert_eq!(names.len(), 3);
+        let listed = names(&found["tools"]);
+        assert_eq!(listed[0], "pulls_merge", "{found}");
+        assert_eq!(listed.len(), 3);
         let described = executor
             .call_meta("describe_tool", serde_json::json!({"name": "pulls_get"}))
             .await
@@ -295,14 +285,9 @@ fn meta_tools_export_and_answer_through_the_executor() {
     ]);
     assert!(ok, "{err}");
     let export: Value = serde_json::from_str(&out).unwrap();
-    let names: Vec<&str> = export["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let listed = names(&export["tools"]);
     assert_eq!(
-        names,
+        listed,
         [
             "mcp_aql_create",
             "mcp_aql_delete",
@@ -314,4 +299,13 @@ fn meta_tools_export_and_answer_through_the_executor() {
 
 fn spec_text() -> &'static str {
     Box::leak(github().to_string_lossy().into_owned().into_boxed_str())
+}
+
+/// The `name` of every object in a JSON array.
+fn names(list: &Value) -> Vec<&str> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect()
 }

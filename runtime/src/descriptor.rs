@@ -323,3 +323,29 @@ pub struct Operation {
     /// error naming the status and content type, not a string result.
     pub json_response: bool,
 }
+
+impl Operation {
+    /// An operation the service answers itself (resources, meta-tools): JSON in and
+    /// out, no body required, no authentication.
+    pub(crate) fn local(
+        name: &str,
+        api: &'static str,
+        method: Method,
+        path: String,
+        params: Vec<Param>,
+    ) -> Operation {
+        Operation {
+            name: Cow::Owned(name.to_owned()),
+            api: Cow::Borrowed(api),
+            method,
+            path: Cow::Owned(path),
+            params: Cow::Owned(params),
+            body: BodyEncoding::Json,
+            content_type: Cow::Borrowed("application/json"),
+            body_required: false,
+            security: Cow::Borrowed(&[]),
+            wrap_output: false,
+            json_response: true,
+        }
+    }
+}

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use super::{Annotations, Catalog, Tool};
-use crate::descriptor::{BodyEncoding, Method, Operation};
+use crate::descriptor::{Method, Operation};
 use crate::error::Error;
 use crate::executor::Executor;
 
@@ -173,19 +173,13 @@ impl Tool {
             output_schema: None,
             annotations: a,
             meta: None,
-            operation: Cow::Owned(Operation {
-                name: Cow::Owned(name.to_owned()),
-                api: Cow::Borrowed(META_API),
-                method: Method::Post,
-                path: Cow::Owned(format!("/{name}")),
-                params: Cow::Borrowed(&[]),
-                body: BodyEncoding::Json,
-                content_type: Cow::Borrowed("application/json"),
-                body_required: false,
-                security: Cow::Borrowed(&[]),
-                wrap_output: false,
-                json_response: true,
-            }),
+            operation: Cow::Owned(Operation::local(
+                name,
+                META_API,
+                Method::Post,
+                format!("/{name}"),
+                Vec::new(),
+            )),
             contract: None,
         }
     }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Record, Verb, query};
 use crate::catalog::{Annotations, Tool};
-use crate::descriptor::{BodyEncoding, Method, Operation, Param, ParamLocation, Style, ValueKind};
+use crate::descriptor::{Method, Operation, Param, ParamLocation, Style, ValueKind};
 use crate::schema::{Direction, SchemaGenerator};
 
 /// The API name of tools served by the service itself.
@@ -357,19 +357,7 @@ fn operation<R: Record>(name: &str, verb: Verb) -> Operation {
     } else {
         Vec::new()
     };
-    Operation {
-        name: Cow::Owned(name.to_owned()),
-        api: Cow::Borrowed(LOCAL_API),
-        method,
-        path: Cow::Owned(path),
-        params: Cow::Owned(params),
-        body: BodyEncoding::Json,
-        content_type: Cow::Borrowed("application/json"),
-        body_required: false,
-        security: Cow::Borrowed(&[]),
-        wrap_output: false,
-        json_response: true,
-    }
+    Operation::local(name, LOCAL_API, method, path, params)
 }
 
 fn snake(name: &str) -> String {
