@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Generation time for the three big specs (release build of the generator), and the
-# `cargo check` time of the generated GitHub client as a user's crate.
-# Targets (2 cores): GitHub generation <= 1 s; cargo check of its crate <= 30 s.
-# Usage: benches/openapi_big.sh [runs]   (default 3 runs, the best is reported)
+# `cargo check` time of the generated GitHub client as a user's crate: non-incremental
+# (CARGO_INCREMENTAL=0, dependencies built first, the crate cleaned before each run) —
+# what a user pays when the spec changes, on a clean build or in CI; a re-check after
+# `touch` with a warm incremental cache reuses nearly all work and is not measured.
+# Usage: benches/openapi_big.sh [runs]   (default 3 runs; generation: the best,
+# cargo check: the median)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -43,14 +46,14 @@ toolwright = { path = "$root/runtime", default-features = false }
 [workspace]
 TOML
 echo "include!(\"$work/out-github/toolwright.rs\");" > "$work/crate/src/lib.rs"
-export CARGO_TARGET_DIR="$work/target"
+export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
 (cd "$work/crate" && cargo check -q 2>/dev/null) || true
-best=""
+times=()
 for _ in $(seq "$runs"); do
-  touch "$work/crate/src/lib.rs"
+  (cd "$work/crate" && cargo clean -q -p github-client)
   start=$(date +%s.%N)
   (cd "$work/crate" && cargo check -q)
-  secs=$(echo "$(date +%s.%N) - $start" | bc)
-  if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; fi
+  times+=("$(echo "$(date +%s.%N) - $start" | bc)")
 done
-printf 'cargo check of the generated GitHub crate: best %.1f s of %s runs\n' "$best" "$runs"
+median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
+printf 'cargo check of the generated GitHub crate, non-incremental (CARGO_INCREMENTAL=0, deps built, crate cleaned): median %.1f s of %s (%s)\n' "$median" "$runs" "${times[*]}"
