@@ -115,6 +115,14 @@ enum Command {
         /// The directory to write to.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// No Rust types or client methods for any operation: tools and descriptors
+        /// only (listed, callable by name, checked against their schemas).
+        #[arg(long)]
+        catalog_only: bool,
+        /// Rust types and client methods only for the operations SELECTOR matches
+        /// (repeatable); the rest catalog-only.
+        #[arg(long, value_name = "SELECTOR")]
+        typed: Vec<String>,
     },
     /// Serve the inputs' tools to MCP clients, over stdio or streamable HTTP
     /// (interpreted, no compiling).
@@ -327,7 +335,12 @@ fn main() -> ExitCode {
             json,
         } => search(&inputs, &query, k, json, styled),
         Command::Catalog { inputs, export } => catalog(&inputs, &export, styled),
-        Command::Generate { inputs, out } => generate(&inputs, &out, styled),
+        Command::Generate {
+            inputs,
+            out,
+            catalog_only,
+            typed,
+        } => generate(&inputs, &out, catalog_only, &typed, styled),
         Command::Artifact {
             paths,
             strict,
@@ -741,7 +754,13 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
     }
 }
 
-fn generate(inputs: &Inputs, out: &std::path::Path, styled: bool) -> ExitCode {
+fn generate(
+    inputs: &Inputs,
+    out: &std::path::Path,
+    catalog_only: bool,
+    typed: &[String],
+    styled: bool,
+) -> ExitCode {
     // The same analysis `generate()` runs, shown first so that colour applies.
     let Some(_) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
@@ -756,6 +775,10 @@ fn generate(inputs: &Inputs, out: &std::path::Path, styled: bool) -> ExitCode {
     for selector in &inputs.select.exclude {
         config.exclude(selector);
     }
+    for selector in typed {
+        config.typed(selector);
+    }
+    config.catalog_only(catalog_only);
     match config
         .strict(inputs.strict)
         .out_dir(out)

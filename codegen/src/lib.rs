@@ -157,6 +157,10 @@ pub struct Config {
     /// Selectors (`tag:issues`, `read-only`, ...): what is generated.
     include: Vec<String>,
     exclude: Vec<String>,
+    /// Selectors of the operations that get Rust types (empty: see `catalog_only`).
+    typed: Vec<String>,
+    /// No Rust types for operations `typed` does not select.
+    catalog_only: bool,
 }
 
 impl Config {
@@ -203,6 +207,22 @@ impl Config {
     /// for all of several (`tag:issues+read-only`).
     pub fn include(&mut self, selector: impl Into<String>) -> &mut Self {
         self.include.push(selector.into());
+        self
+    }
+
+    /// Generates every operation catalog-only (`true`): a tool and a descriptor in the
+    /// data tables — listed, callable by name, arguments checked against its schema —
+    /// but no Rust input/output types and no client method, so that a huge API compiles
+    /// fast. With [`Config::typed`], only the operations it selects are typed.
+    pub fn catalog_only(&mut self, on: bool) -> &mut Self {
+        self.catalog_only = on;
+        self
+    }
+
+    /// Types (and client methods) only for the operations this selector matches
+    /// (repeatable); every other operation is catalog-only. `typed("tag:users")`.
+    pub fn typed(&mut self, selector: impl Into<String>) -> &mut Self {
+        self.typed.push(selector.into());
         self
     }
 
@@ -275,8 +295,20 @@ impl Config {
             std::env::var_os("CARGO_MANIFEST_DIR").is_some()
                 && std::env::var_os("OUT_DIR").is_some()
         });
-        let selection = toolwright_query::Selection::parse(&self.include, &self.exclude)
-            .map_err(|errors| Error::Selectors(errors.iter().map(ToString::to_string).collect()))?;
+        let to_error = |errors: Vec<toolwright_query::select::ParseError>| {
+            Error::Selectors(errors.iter().map(ToString::to_string).collect())
+        };
+        let selection =
+            toolwright_query::Selection::parse(&self.include, &self.exclude).map_err(to_error)?;
+        let typed = if !self.typed.is_empty() {
+            emit::Typed::Only(
+                toolwright_query::Selection::parse(&self.typed, [""; 0]).map_err(to_error)?,
+            )
+        } else if self.catalog_only {
+            emit::Typed::None
+        } else {
+            emit::Typed::All
+        };
         let mut analysis = analyze_described(&self.inputs, self.strict);
         select::apply(&mut analysis.apis, &selection);
         if cargo {
@@ -329,7 +361,7 @@ impl Config {
                 .map(PathBuf::from)
                 .ok_or(Error::NoOutDir)?,
         };
-        let mut files = emit::generate(&analysis.apis);
+        let mut files = emit::generate_with(&analysis.apis, &typed);
         if let Some(name) = &self.artifact {
             let options = contract::artifact::Options {
                 roles: self.roles.clone(),

@@ -9,5 +9,11 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         .adapters("../openapi")
         .out_dir(out.join("openapi"))
         .generate()?;
+    // The adapters again, `weather` typed and the rest catalog-only.
+    toolwright_codegen::Config::new()
+        .adapters("../adapters")
+        .typed("api:weather")
+        .out_dir(out.join("typed_weather"))
+        .generate()?;
     Ok(())
 }

@@ -70,8 +70,43 @@ pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
         .collect()
 }
 
-/// Generates all files for `apis` (already checked: unique names).
+/// Which operations get Rust types and client methods; the others are catalog-only
+/// (tool and descriptor: callable by name, listed, checked against their schema).
+#[derive(Debug, Clone, Default)]
+pub enum Typed {
+    /// Every operation (the default).
+    #[default]
+    All,
+    /// None: the catalog and descriptors only.
+    None,
+    /// The operations the selection keeps.
+    Only(toolwright_query::Selection),
+}
+
+impl Typed {
+    /// Per operation of `api`, in source order: typed or not.
+    fn marks(&self, api: &ir::Api) -> Vec<bool> {
+        api.operations
+            .iter()
+            .map(|op| match self {
+                Typed::All => true,
+                Typed::None => false,
+                Typed::Only(selection) => {
+                    crate::select::with_facts(&api.name, op, |f| selection.keeps(f))
+                }
+            })
+            .collect()
+    }
+}
+
+/// Generates all files for `apis` (already checked: unique names), every operation
+/// typed.
 pub fn generate(apis: &[ir::Api]) -> Files {
+    generate_with(apis, &Typed::All)
+}
+
+/// [`generate`], with Rust types only for the operations `typed` marks.
+pub fn generate_with(apis: &[ir::Api], typed: &Typed) -> Files {
     let mut files = Files::new();
     let mut apis: Vec<&ir::Api> = apis.iter().collect();
     apis.sort_by(|a, b| a.name.cmp(&b.name));
@@ -109,7 +144,8 @@ pub fn generate(apis: &[ir::Api]) -> Files {
         let modules: Vec<(String, String)> = entries
             .iter()
             .map(|entry| {
-                let code = rust::api_module(entry.api, &entry.plans, &entry.names);
+                let marks = typed.marks(entry.api);
+                let code = rust::api_module(entry.api, &entry.plans, &entry.names, &marks);
                 let source = entry
                     .api
                     .source

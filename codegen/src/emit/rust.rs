@@ -22,21 +22,38 @@ pub struct ModuleCode {
     pub methods: usize,
 }
 
-pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> ModuleCode {
+/// The API's module: types and a client method for each operation `typed` marks (in
+/// source order); the others are catalog-only — a tool and a descriptor in the data
+/// tables, callable by name, with no Rust type — and only the definitions typed
+/// operations reach become types.
+pub fn api_module(
+    api: &ir::Api,
+    plans: &[ToolPlan],
+    names: &ApiNames,
+    typed: &[bool],
+) -> ModuleCode {
+    let is_typed = |i: usize| typed.get(i).copied().unwrap_or(true);
+    let typed_ops: Vec<&ir::Operation> = api
+        .operations
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| is_typed(*i))
+        .map(|(_, op)| op)
+        .collect();
     let mut types = TypeGen::new(&api.definitions, names.types.clone());
-    types.input_defs = ir::reachable(
-        api.operations
+    let inputs = || {
+        typed_ops
             .iter()
-            .flat_map(|op| op.params.iter().map(|p| &p.schema)),
-        &api.definitions,
-    );
-    types.output_defs = ir::reachable(
-        api.operations
+            .flat_map(|op| op.params.iter().map(|p| &p.schema))
+    };
+    let outputs = || {
+        typed_ops
             .iter()
-            .flat_map(|op| op.responses.iter().filter_map(|r| r.schema.as_ref())),
-        &api.definitions,
-    );
-    types.definitions(&super::reachable_definitions(api));
+            .flat_map(|op| op.responses.iter().filter_map(|r| r.schema.as_ref()))
+    };
+    types.input_defs = ir::reachable(inputs(), &api.definitions);
+    types.output_defs = ir::reachable(outputs(), &api.definitions);
+    types.definitions(&ir::reachable(inputs().chain(outputs()), &api.definitions));
     let mut methods = Vec::new();
     let method_names: BTreeSet<&str> = names.operations.iter().map(|n| n.method.as_str()).collect();
     for (index, ((op, plan), op_names)) in api
@@ -45,6 +62,7 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> Module
         .zip(plans)
         .zip(&names.operations)
         .enumerate()
+        .filter(|(i, _)| is_typed(*i))
     {
         let input_schema = Schema {
             description: Some(format!("Arguments of `{}`.", op.name)),
@@ -99,9 +117,19 @@ pub fn api_module(api: &ir::Api, plans: &[ToolPlan], names: &ApiNames) -> Module
         });
     }
     let methods_count = methods.len();
+    let untyped = api.operations.len() - typed_ops.len();
+    let catalog_only = if untyped == 0 {
+        String::new()
+    } else {
+        format!(
+            "\n\n{untyped} of its {} operations are generated catalog-only: no method \
+             here; call them by name (`executor.call(\"<tool>\", json)`).",
+            api.operations.len()
+        )
+    };
     let client_doc = names::doc(&format!(
         "Typed client for the `{}` API ({}). Every method runs through the shared \
-         [`toolwright::Executor`], like call-by-name does.",
+         [`toolwright::Executor`], like call-by-name does.{catalog_only}",
         api.name, api.version
     ));
     let client = quote! {

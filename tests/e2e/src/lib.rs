@@ -1,5 +1,5 @@
 //! The code toolwright generates for `tests/adapters` and `tests/openapi`, compiled as a
-//! user's crate would.
+//! user's crate would (and `tests/adapters` once more with only `weather` typed).
 
 pub mod adapters {
     include!(concat!(env!("OUT_DIR"), "/adapters/toolwright.rs"));
@@ -7,4 +7,10 @@ pub mod adapters {
 
 pub mod openapi {
     include!(concat!(env!("OUT_DIR"), "/openapi/toolwright.rs"));
+}
+
+/// `tests/adapters` with `Config::typed("api:weather")`: `notes` and `billing` are
+/// catalog-only.
+pub mod typed_weather {
+    include!(concat!(env!("OUT_DIR"), "/typed_weather/toolwright.rs"));
 }

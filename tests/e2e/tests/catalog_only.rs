@@ -1,0 +1,78 @@
+//! Catalog-only operations (`Config::typed` / `catalog_only`): listed and callable by
+//! name exactly as typed ones, with no Rust types — against a loopback server.
+
+use serde_json::json;
+use toolwright::{CredentialSource, Executor};
+use toolwright_e2e::{adapters, typed_weather};
+use toolwright_loopback::{Response, Server};
+
+/// The generated sources of the partly typed catalog.
+const NOTES: &str = include_str!(concat!(env!("OUT_DIR"), "/typed_weather/notes.rs"));
+const WEATHER: &str = include_str!(concat!(env!("OUT_DIR"), "/typed_weather/weather.rs"));
+
+#[test]
+fn catalog_only_operations_have_no_types_but_every_tool() {
+    let full = adapters::catalog();
+    let partial = typed_weather::catalog();
+    let names = |c: &toolwright::Catalog| -> Vec<String> {
+        c.tools().iter().map(|t| t.name.to_string()).collect()
+    };
+    assert_eq!(names(&partial), names(&full));
+    for (a, b) in partial.tools().iter().zip(full.tools()) {
+        assert_eq!(a.input_schema, b.input_schema, "{}", a.name);
+        assert_eq!(a.operation, b.operation, "{}", a.name);
+    }
+    assert!(
+        !NOTES.contains("pub struct CreateNoteInput"),
+        "a catalog-only type"
+    );
+    assert!(!NOTES.contains("pub async fn create_note"));
+    assert!(NOTES.contains("catalog-only"), "the client says so");
+    assert!(NOTES.contains("pub static OPERATIONS"));
+    assert!(WEATHER.contains("pub async fn forecast"));
+}
+
+#[tokio::test]
+async fn catalog_only_tools_are_called_by_name_and_checked() {
+    let server = Server::start(|req| match (req.method.as_str(), req.path()) {
+        ("POST", "/v2/notebooks/work/notes") => {
+            Response::json(201, &json!({"id": 7, "title": req.json()["title"]}))
+        }
+        ("GET", "/current") => {
+            Response::json(200, &json!({"temperature": 21.5, "conditions": "sunny"}))
+        }
+        _ => Response::text(500, "unexpected request"),
+    });
+    let executor = Executor::builder(typed_weather::catalog())
+        .base_url("notes", format!("{}/v2", server.url()))
+        .base_url("weather", server.url())
+        .credentials(CredentialSource::from_fn(|name| {
+            Some(match name {
+                "NOTES_TOKEN" => "notes-secret".to_owned(),
+                "WEATHER_KEY" => "wk".to_owned(),
+                _ => return None,
+            })
+        }))
+        .build()
+        .unwrap();
+    let created = executor
+        .call("create_note", json!({"notebook": "work", "title": "T"}))
+        .await
+        .unwrap();
+    assert_eq!(created["id"], 7);
+    let wrong = executor
+        .call("create_note", json!({"notebook": "work", "title": 5}))
+        .await
+        .unwrap_err();
+    assert_eq!(wrong.code(), "VALIDATION_ARGUMENTS", "{wrong}");
+    // The typed API next to it still has its client.
+    let now = typed_weather::weather::Client::new(executor.clone())
+        .current_weather(&typed_weather::weather::CurrentWeatherInput::new(
+            "Berlin".into(),
+        ))
+        .await;
+    assert!(now.is_ok(), "{now:?}");
+    let sent = server.requests();
+    assert_eq!(sent.len(), 2, "the invalid call sent nothing");
+    assert_eq!(sent[0].header("authorization"), Some("Bearer notes-secret"));
+}
