@@ -74,6 +74,23 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
             });
         }
     }
+    // Producers by the bucket of each identity they produce (plus those with nouns too
+    // short to bucket): a consumed identity is only compared with producers that can
+    // match it — linear in the build instead of quadratic (22,000 operations).
+    let mut by_bucket: std::collections::HashMap<(String, String), Vec<usize>> =
+        std::collections::HashMap::new();
+    let mut unbucketed: Vec<usize> = Vec::new();
+    for (i, producer) in contracts.iter().enumerate() {
+        for produced in &producer.contract.produces {
+            let Some(identity) = produced.identifies.as_deref() else {
+                continue;
+            };
+            match words::identity_bucket(identity) {
+                Some(bucket) => by_bucket.entry(bucket).or_default().push(i),
+                None => unbucketed.push(i),
+            }
+        }
+    }
     for consumer in contracts {
         for input in &consumer.contract.consumes {
             let Some(identity) = input.identifies.as_deref() else {
@@ -82,8 +99,16 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
             if !input.required || input.kind != "data" {
                 continue;
             }
+            // The same producers, in the same order, as a scan of every contract.
+            let mut possible: Vec<usize> = match words::identity_bucket(identity) {
+                Some(bucket) => by_bucket.get(&bucket).cloned().unwrap_or_default(),
+                None => (0..contracts.len()).collect(),
+            };
+            possible.extend(&unbucketed);
+            possible.sort_unstable();
+            possible.dedup();
             let mut candidates: Vec<(u8, &OperationContract, &super::Produced)> = Vec::new();
-            for producer in contracts {
+            for producer in possible.into_iter().map(|i| &contracts[i]) {
                 if producer.tool == consumer.tool || producer.api != consumer.api {
                     continue;
                 }

@@ -185,6 +185,19 @@ fn last_word(noun: &str) -> &str {
 /// Whether identities `produced` and `consumed` (`noun.key`) name the same thing: the
 /// same key, and nouns equal or one a qualified form of the other (`simple_user` is a
 /// `user`; `cd_drive_file` is a `file`).
+/// A bucket [`same_identity`] never crosses: identities that can match share it (the
+/// key, and the last three characters of the noun without underscores — one joined noun
+/// ends with the other in every case that matches). `None` for nouns too short to
+/// bucket (they are compared with everything).
+pub fn identity_bucket(identity: &str) -> Option<(String, String)> {
+    let (noun, key) = identity.rsplit_once('.')?;
+    let joined: Vec<char> = noun.chars().filter(|c| *c != '_').collect();
+    (joined.len() >= 3).then(|| {
+        let tail: String = joined[joined.len() - 3..].iter().collect();
+        (key.to_owned(), tail)
+    })
+}
+
 pub fn same_identity(produced: &str, consumed: &str) -> bool {
     let (Some((pn, pk)), Some((cn, ck))) = (produced.rsplit_once('.'), consumed.rsplit_once('.'))
     else {
@@ -202,6 +215,21 @@ pub fn same_identity(produced: &str, consumed: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn matching_identities_share_a_bucket() {
+        for (a, b) in [
+            ("issue.number", "issue.number"),
+            ("spot_insertion.id", "spotinsertion.id"),
+            ("spot_insertion.id", "insertion.id"),
+            ("big_spot_insertion.id", "spot_insertion.id"),
+        ] {
+            assert!(same_identity(a, b) || same_identity(b, a), "{a} {b}");
+            assert_eq!(identity_bucket(a), identity_bucket(b), "{a} {b}");
+        }
+        assert_eq!(identity_bucket("ab.id"), None);
+        assert_ne!(identity_bucket("user.id"), identity_bucket("user.name"));
+    }
 
     #[test]
     fn identities() {
