@@ -4,7 +4,8 @@
 //! technique. Prints R@1, R@5 and MRR@10 per catalog and overall, then the search latency
 //! over the largest catalog.
 //!
-//! Usage: `retrieval_eval SHARED_DIR QUERIES CATALOGS [--misses]`
+//! Usage: `retrieval_eval SHARED_DIR QUERIES CATALOGS [--misses]` (`PASSES=N` repeats the
+//! latency loop N times instead of 50, for profiling).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

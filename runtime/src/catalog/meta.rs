@@ -104,12 +104,18 @@ pub fn tools(count: usize) -> Catalog {
 /// One tool per CRUDE group present in `catalog`, each listing its operations (name and
 /// one-line summary) and taking `{operation, params}`.
 pub fn groups(catalog: &Catalog) -> Catalog {
+    // Each tool's group once (it is read from the tool's metadata).
+    let grouped: Vec<(String, &Tool)> = catalog
+        .tools()
+        .iter()
+        .map(|t| (super::select::with_facts(t, |f| f.group.to_owned()), t))
+        .collect();
     let mut tools = Vec::new();
     for group in GROUPS {
-        let members: Vec<&Tool> = catalog
-            .tools()
+        let members: Vec<&Tool> = grouped
             .iter()
-            .filter(|t| super::select::with_facts(t, |f| f.group == group))
+            .filter(|(g, _)| g == group)
+            .map(|(_, t)| *t)
             .collect();
         if members.is_empty() {
             continue;
@@ -185,6 +191,16 @@ impl Tool {
     }
 }
 
+/// One `search_tools` result, under the name the caller knows the tool by.
+pub(crate) fn hit_json(hit: &super::SearchHit<'_>, name: &str) -> Value {
+    json!({
+        "name": name,
+        "title": hit.tool.title,
+        "description": hit.tool.description.lines().next().unwrap_or_default(),
+        "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
+    })
+}
+
 /// The `limit` a `search_tools` call asked for, within bounds.
 pub(crate) fn limit(arguments: &Value) -> Result<usize, String> {
     match arguments.get("limit") {
@@ -223,14 +239,7 @@ impl Executor {
                 let tools: Vec<Value> = catalog
                     .search(query, limit)
                     .iter()
-                    .map(|hit| {
-                        json!({
-                            "name": hit.tool.name,
-                            "title": hit.tool.title,
-                            "description": hit.tool.description.lines().next().unwrap_or_default(),
-                            "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
-                        })
-                    })
+                    .map(|hit| hit_json(hit, &hit.tool.name))
                     .collect();
                 Ok(json!({ "tools": tools }))
             }

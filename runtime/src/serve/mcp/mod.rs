@@ -410,8 +410,11 @@ impl Server {
                 listing
                     .exported_of
                     .insert(own.name.to_string(), name.clone());
-                let group = crate::catalog::select::with_facts(own, |f| f.group.to_owned());
-                listing.group_of.insert(name.clone(), group);
+                // Only group tools ask which group a tool is in.
+                if listing.mode == ToolMode::Groups {
+                    let group = crate::catalog::select::with_facts(own, |f| f.group.to_owned());
+                    listing.group_of.insert(name.clone(), group);
+                }
             }
             listing.entry_of.insert(name.clone(), listing.entries.len());
             listing.entries.push(tool.to_string());
@@ -535,12 +538,7 @@ impl Server {
             .iter()
             .filter_map(|hit| {
                 let name = listing.exported_of.get(hit.tool.name.as_ref())?;
-                Some(json!({
-                    "name": name,
-                    "title": hit.tool.title,
-                    "description": hit.tool.description.lines().next().unwrap_or_default(),
-                    "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
-                }))
+                Some(crate::catalog::meta::hit_json(hit, name))
             })
             .collect();
         modes::result(json!({ "tools": tools }))
