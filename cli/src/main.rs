@@ -123,6 +123,10 @@ enum Command {
         /// (repeatable); the rest catalog-only.
         #[arg(long, value_name = "SELECTOR")]
         typed: Vec<String>,
+        /// Both `Serialize` and `Deserialize` on every generated type (by default
+        /// inputs are only serialized and outputs only deserialized).
+        #[arg(long)]
+        full_serde: bool,
     },
     /// Serve the inputs' tools to MCP clients, over stdio or streamable HTTP
     /// (interpreted, no compiling).
@@ -340,7 +344,8 @@ fn main() -> ExitCode {
             out,
             catalog_only,
             typed,
-        } => generate(&inputs, &out, catalog_only, &typed, styled),
+            full_serde,
+        } => generate(&inputs, &out, (catalog_only, full_serde), &typed, styled),
         Command::Artifact {
             paths,
             strict,
@@ -757,7 +762,7 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
 fn generate(
     inputs: &Inputs,
     out: &std::path::Path,
-    catalog_only: bool,
+    (catalog_only, full_serde): (bool, bool),
     typed: &[String],
     styled: bool,
 ) -> ExitCode {
@@ -778,7 +783,7 @@ fn generate(
     for selector in typed {
         config.typed(selector);
     }
-    config.catalog_only(catalog_only);
+    config.catalog_only(catalog_only).full_serde(full_serde);
     match config
         .strict(inputs.strict)
         .out_dir(out)

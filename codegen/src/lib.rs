@@ -161,6 +161,8 @@ pub struct Config {
     typed: Vec<String>,
     /// No Rust types for operations `typed` does not select.
     catalog_only: bool,
+    /// Both serde directions on every generated type.
+    full_serde: bool,
 }
 
 impl Config {
@@ -223,6 +225,17 @@ impl Config {
     /// (repeatable); every other operation is catalog-only. `typed("tag:users")`.
     pub fn typed(&mut self, selector: impl Into<String>) -> &mut Self {
         self.typed.push(selector.into());
+        self
+    }
+
+    /// Gives every generated type both `Serialize` and `Deserialize` (`true`). By
+    /// default a type implements what the client does with it: operation inputs and
+    /// what they contain are only serialized, outputs and error bodies only
+    /// deserialized — about half the serde code, which is most of what a large client
+    /// costs to compile. Turn it on to store or re-send responses, or to read inputs
+    /// from JSON (input structs then refuse unknown properties, like the argument check).
+    pub fn full_serde(&mut self, on: bool) -> &mut Self {
+        self.full_serde = on;
         self
     }
 
@@ -361,7 +374,11 @@ impl Config {
                 .map(PathBuf::from)
                 .ok_or(Error::NoOutDir)?,
         };
-        let mut files = emit::generate_with(&analysis.apis, &typed);
+        let options = emit::Options {
+            typed,
+            full_serde: self.full_serde,
+        };
+        let mut files = emit::generate_with(&analysis.apis, &options);
         if let Some(name) = &self.artifact {
             let options = contract::artifact::Options {
                 roles: self.roles.clone(),

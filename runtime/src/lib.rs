@@ -34,6 +34,8 @@
 pub mod auth;
 mod base64;
 pub mod catalog;
+#[doc(hidden)]
+pub mod codec;
 pub mod descriptor;
 pub mod error;
 pub mod executor;
@@ -73,6 +75,7 @@ extern crate self as toolwright;
 /// Items used by generated code. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::codec;
     pub use crate::schema::{annotate, to_json};
     pub use serde;
     pub use serde_json;

@@ -19,8 +19,11 @@ fn main() {
         let stem = file.file_stem().unwrap().to_string_lossy();
         let module = format!("input_{}", stem.replace(['-', '.'], "_"));
         let dir = out.join(&module);
+        // Both serde directions on every type: the tests read and write the
+        // recursive and hostile types' JSON both ways.
         if let Err(e) = toolwright_codegen::Config::new()
             .input(file)
+            .full_serde(true)
             .out_dir(&dir)
             .cargo_directives(false)
             .generate()

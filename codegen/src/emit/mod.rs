@@ -2,6 +2,7 @@
 //! per-tool [`plan::ToolPlan`]), is formatted by prettyplease and is deterministic.
 
 mod catalog;
+mod codec;
 mod data;
 pub mod names;
 pub mod plan;
@@ -99,14 +100,24 @@ impl Typed {
     }
 }
 
+/// How the typed code is generated.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Which operations get Rust types.
+    pub typed: Typed,
+    /// Every type implements both `Serialize` and `Deserialize` (by default inputs
+    /// are only written and outputs only read).
+    pub full_serde: bool,
+}
+
 /// Generates all files for `apis` (already checked: unique names), every operation
 /// typed.
 pub fn generate(apis: &[ir::Api]) -> Files {
-    generate_with(apis, &Typed::All)
+    generate_with(apis, &Options::default())
 }
 
-/// [`generate`], with Rust types only for the operations `typed` marks.
-pub fn generate_with(apis: &[ir::Api], typed: &Typed) -> Files {
+/// [`generate`], with the given options.
+pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
     let mut files = Files::new();
     let mut apis: Vec<&ir::Api> = apis.iter().collect();
     apis.sort_by(|a, b| a.name.cmp(&b.name));
@@ -144,8 +155,14 @@ pub fn generate_with(apis: &[ir::Api], typed: &Typed) -> Files {
         let modules: Vec<(String, String)> = entries
             .iter()
             .map(|entry| {
-                let marks = typed.marks(entry.api);
-                let code = rust::api_module(entry.api, &entry.plans, &entry.names, &marks);
+                let marks = options.typed.marks(entry.api);
+                let code = rust::api_module(
+                    entry.api,
+                    &entry.plans,
+                    &entry.names,
+                    &marks,
+                    options.full_serde,
+                );
                 let source = entry
                     .api
                     .source

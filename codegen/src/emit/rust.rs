@@ -7,6 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
+use super::codec::{self, Codec, FieldCodec, Item, Needs};
 use super::data::Data;
 use super::names::{self, ApiNames, OperationNames, Scope};
 use super::plan::{ParamPlan, ToolPlan, ValueKind};
@@ -31,6 +32,7 @@ pub fn api_module(
     plans: &[ToolPlan],
     names: &ApiNames,
     typed: &[bool],
+    full_serde: bool,
 ) -> ModuleCode {
     let is_typed = |i: usize| typed.get(i).copied().unwrap_or(true);
     let typed_ops: Vec<&ir::Operation> = api
@@ -69,6 +71,7 @@ pub fn api_module(
             ..super::plan::input_schema(op)
         };
         let input = types.object(&op_names.input, &input_schema, Direction::Input, false);
+        types.need(&input, Needs::SERIALIZE);
         let method = names::ident(&op_names.method);
         let doc = names::doc(&format!(
             "{}\n\n`{} {}`",
@@ -94,6 +97,7 @@ pub fn api_module(
                 )
             }
         };
+        types.need(&output, Needs::DESERIALIZE);
         error_enum(&mut types, op_names, op);
         if paged && let Some(pages) = pages_method_name(&op_names.method, &method_names) {
             let pages = names::ident(&pages);
@@ -155,7 +159,7 @@ pub fn api_module(
         }
     };
     ModuleCode {
-        types: types.items,
+        types: types.finish(full_serde),
         client,
         methods: methods_count,
     }
@@ -258,7 +262,8 @@ fn response_enum(
         }
     }
     let doc = names::doc(&format!("The success responses of `{pascal}`, by status."));
-    types.items.push(quote! {
+    types.need(&quote!(#ident), Needs::DESERIALIZE);
+    types.push(&op_names.response, None, quote! {
         #doc
         #[derive(Debug, Clone, PartialEq)]
         // Variant sizes follow the API description; boxing them would change
@@ -327,7 +332,8 @@ fn error_enum(types: &mut TypeGen<'_>, op_names: &OperationNames, op: &ir::Opera
     let doc = names::doc(&format!(
         "The documented error bodies of `{pascal}`, by status."
     ));
-    types.items.push(quote! {
+    types.need(&quote!(#ident), Needs::DESERIALIZE);
+    types.push(&op_names.error, None, quote! {
         #doc
         #[derive(Debug, Clone, PartialEq)]
         // Variant sizes follow the API description; boxing them would change
@@ -491,7 +497,9 @@ fn param(p: &ParamPlan) -> Data {
 /// Generates the named types a module needs.
 struct TypeGen<'a> {
     scope: Scope,
-    items: Vec<TokenStream>,
+    items: Vec<Item>,
+    /// Types the client writes (inputs) or reads (outputs, error bodies).
+    roots: Vec<(TokenStream, Needs)>,
     definitions: &'a BTreeMap<String, Schema>,
     /// Definition name → Rust type name.
     def_types: BTreeMap<String, String>,
@@ -519,6 +527,7 @@ impl<'a> TypeGen<'a> {
         TypeGen {
             scope,
             items: Vec::new(),
+            roots: Vec::new(),
             definitions,
             def_types,
             cyclic: cyclic(definitions),
@@ -566,16 +575,15 @@ impl<'a> TypeGen<'a> {
             // `ty` already makes nullable types `Option` (a bare JSON value holds null).
             let ty = self.ty(&plain, &format!("{name}Value"), direction);
             if recursive && schema.bare_reference().is_none() {
-                // `Tree = array of Tree`: serde reads and writes a newtype as its
+                // `Tree = array of Tree`: the newtype is read and written as its
                 // content, so the wire form is the alias's.
-                self.items.push(quote! {
+                self.push(name, Some(Codec::Newtype), quote! {
                     #doc
-                    #[derive(Debug, Clone, PartialEq, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
-                    #[serde(crate = "::toolwright::__private::serde")]
+                    #[derive(Debug, Clone, PartialEq)]
                     pub struct #ident(pub #ty);
                 });
             } else {
-                self.items.push(quote! { #doc pub type #ident = #ty; });
+                self.push(name, None, quote! { #doc pub type #ident = #ty; });
             }
         }
     }
@@ -678,10 +686,10 @@ impl<'a> TypeGen<'a> {
         let mut field_scope = Scope::default();
         let mut required_fields: Vec<(proc_macro2::Ident, TokenStream)> = Vec::new();
         let mut optional_fields: Vec<proc_macro2::Ident> = Vec::new();
+        let mut codec_fields = Vec::new();
         for (prop, prop_schema) in &schema.properties {
             let field_name = field_scope.claim(&names::snake(prop));
             let field = names::ident(&field_name);
-            let rename = (field_name != *prop).then(|| quote!(#[serde(rename = #prop)]));
             let inner = self.ty_inner(
                 prop_schema,
                 &format!("{name}{}", names::pascal(prop)),
@@ -699,19 +707,16 @@ impl<'a> TypeGen<'a> {
             let required = schema.required.contains(prop) && !prop_schema.nullable && !left_out;
             if required {
                 required_fields.push((field.clone(), inner.clone()));
+                fields.push(quote! { #doc pub #field: #inner, });
             } else {
                 optional_fields.push(field.clone());
+                fields.push(quote! { #doc pub #field: ::std::option::Option<#inner>, });
             }
-            if required {
-                fields.push(quote! { #doc #rename pub #field: #inner, });
-            } else {
-                fields.push(quote! {
-                    #doc
-                    #rename
-                    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-                    pub #field: ::std::option::Option<#inner>,
-                });
-            }
+            codec_fields.push(FieldCodec {
+                ident: field,
+                key: prop.clone(),
+                required,
+            });
         }
         let mut extra = None;
         if let Some(values) = &schema.additional {
@@ -719,14 +724,13 @@ impl<'a> TypeGen<'a> {
             let field = names::ident(&field_scope.claim("additional_properties"));
             fields.push(quote! {
                 /// Properties beyond the named ones.
-                #[serde(flatten)]
                 pub #field: ::std::collections::BTreeMap<::std::string::String, #values>,
             });
             extra = Some(field);
         }
         let input = direction == Direction::Input && !shared;
-        let deny =
-            (input && schema.additional.is_none()).then(|| quote!(#[serde(deny_unknown_fields)]));
+        // Read only with `full_serde`: arguments are checked against the input schema.
+        let deny_unknown = input && schema.additional.is_none();
         let doc = names::doc(&type_doc(name, schema));
         // Inputs a caller builds: `Default` when nothing is required (leave out what you
         // do not need with `..Default::default()`), else `new(required...)` with every
@@ -752,11 +756,14 @@ impl<'a> TypeGen<'a> {
                 }
             }
         });
-        self.items.push(quote! {
+        let codec = Codec::Struct {
+            fields: codec_fields,
+            extra: extra.clone(),
+            deny_unknown,
+        };
+        self.push(name, Some(codec), quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, #default ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
-            #[serde(crate = "::toolwright::__private::serde")]
-            #deny
+            #[derive(Debug, Clone, PartialEq, #default)]
             pub struct #ident {
                 #(#fields)*
             }
@@ -790,6 +797,7 @@ impl<'a> TypeGen<'a> {
         let ident = names::ident(name);
         let mut variant_scope = Scope::default();
         let mut variants = Vec::new();
+        let mut idents = Vec::new();
         for (i, v) in schema.variants.iter().enumerate() {
             let label = match (&v.reference, v.ty.as_str()) {
                 (Some(r), _) => names::pascal(r),
@@ -800,12 +808,13 @@ impl<'a> TypeGen<'a> {
             let ty = self.ty(v, &format!("{name}{label}"), direction);
             let ty = self.boxed_if_cyclic(v, ty);
             variants.push(quote!(#variant(#ty),));
+            idents.push(variant);
         }
         let doc = names::doc(&type_doc(name, schema));
-        self.items.push(quote! {
+        // Untagged: read by trying each variant in order, written as its content.
+        self.push(name, Some(Codec::Untagged(idents)), quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
-            #[serde(crate = "::toolwright::__private::serde", untagged)]
+            #[derive(Debug, Clone, PartialEq)]
             // Variant sizes follow the API description; boxing them would change
             // the types callers match on.
             #[allow(clippy::large_enum_variant)]
@@ -818,27 +827,63 @@ impl<'a> TypeGen<'a> {
     fn string_enum(&mut self, name: &str, schema: &Schema) {
         let ident = names::ident(name);
         let mut variant_scope = Scope::default();
-        let variants = schema
+        let variants: Vec<(proc_macro2::Ident, String)> = schema
             .enum_values
             .iter()
             .filter_map(|v| v.as_str())
             .map(|value| {
                 let variant = names::ident(&variant_scope.claim(&names::pascal(value)));
-                quote!(#[serde(rename = #value)] #variant,)
-            });
+                (variant, value.to_owned())
+            })
+            .collect();
         let doc = names::doc(&type_doc(name, schema));
-        self.items.push(quote! {
-            #doc
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::toolwright::__private::serde::Serialize, ::toolwright::__private::serde::Deserialize)]
-            #[serde(crate = "::toolwright::__private::serde")]
-            pub enum #ident {
-                #(#variants)*
-            }
+        let docs = variants.iter().map(|(variant, value)| {
+            let doc = names::doc(&format!("`{value}`"));
+            quote!(#doc #variant,)
         });
+        let body = quote! {
+            #doc
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub enum #ident {
+                #(#docs)*
+            }
+        };
+        self.push(name, Some(Codec::Strings(variants)), body);
     }
 }
 
 impl TypeGen<'_> {
+    fn push(&mut self, name: &str, codec: Option<Codec>, code: TokenStream) {
+        self.items.push(Item {
+            name: name.to_owned(),
+            code,
+            codec,
+        });
+    }
+
+    /// The types `ty` names are written (or read) by the client.
+    fn need(&mut self, ty: &TokenStream, needs: Needs) {
+        self.roots.push((ty.clone(), needs));
+    }
+
+    /// Every item, with the serde impls its uses need (both with `full_serde`).
+    fn finish(self, full_serde: bool) -> Vec<TokenStream> {
+        let needs = codec::resolve(&self.items, &self.roots);
+        self.items
+            .into_iter()
+            .zip(needs)
+            .map(|(item, needs)| match &item.codec {
+                Some(c) => {
+                    let needs = if full_serde { Needs::BOTH } else { needs };
+                    let impls = codec::impls(&item.name, c, needs);
+                    let code = item.code;
+                    quote!(#code #impls)
+                }
+                None => item.code,
+            })
+            .collect()
+    }
+
     /// Whether the type being built is used in requests and in responses: a shared
     /// definition by where operations reach it, any other type by its direction.
     fn uses(&self, shared: bool, direction: Direction) -> (bool, bool) {

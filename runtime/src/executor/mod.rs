@@ -975,7 +975,7 @@ fn headers_that_matter(headers: &http::HeaderMap) -> Vec<(String, String)> {
 
 /// Decodes a response body into the operation's output type.
 pub fn decode<O: DeserializeOwned>(op: &Operation, body: Value) -> Result<O, Error> {
-    validate::deserialize::<O>(&body).map_err(|e| Error::Decode {
+    validate::deserialize_owned::<O>(body).map_err(|e| Error::Decode {
         tool: op.name.to_string(),
         message: e.to_string(),
     })

@@ -58,6 +58,15 @@ pub fn deserialize<T: DeserializeOwned>(args: &Value) -> Result<T, ArgumentError
     })
 }
 
+/// [`deserialize`], taking the value: generated types read objects field by field
+/// out of it, with no copy of the document.
+pub fn deserialize_owned<T: DeserializeOwned>(value: Value) -> Result<T, ArgumentError> {
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| ArgumentError {
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
+    })
+}
+
 fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",

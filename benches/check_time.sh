@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# What a user pays to compile generated code: for a fixed list of real specs (GitHub,
+# Stripe and Kubernetes from ../shared/corpus/big, the five largest of
+# ../shared/corpus/dev), generates each crate and times a non-incremental
+# `cargo check` (CARGO_INCREMENTAL=0, dependencies built first, the crate itself
+# cleaned before each run; median of N), with its peak memory, and prints the lines of
+# generated Rust and the seconds per spec.
+#
+# A re-check after `touch` with a warm incremental cache reuses nearly all work and is
+# not what a user pays when a spec changes, on a clean build or in CI: it is not timed.
+#
+# Usage: benches/check_time.sh [runs] [checkout]
+#   runs      default 3 (the median is reported)
+#   checkout  the toolwright checkout whose generator and runtime are measured
+#             (default: this one); give an older one (`git worktree add /tmp/base
+#             <commit>`) to compare before and after on the same machine state.
+# SPECS="github stripe" limits the list; TOOLWRIGHT_BIN=path uses that generator binary
+# (built from the checkout) instead of building it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+corpus=$(cd ../shared/corpus && pwd)
+runs=${1:-3}
+root=$(cd "${2:-.}" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+bin=${TOOLWRIGHT_BIN:-}
+if [ -z "$bin" ]; then
+  (cd "$root" && cargo build -q --release -p toolwright-cli)
+  bin=$root/target/release/toolwright
+fi
+
+declare -A source=(
+  [github]="$corpus/big/github.com_api.github.com.json.gz"
+  [stripe]="$corpus/big/stripe.com_api.json"
+  [kubernetes]="$corpus/big/kubernetes.io_api.json"
+  [sendgrid]="$corpus/dev/sendgrid.com_api.json"
+  [osisoft]="$corpus/dev/osisoft.com_api.json"
+  [appstore]="$corpus/dev/apple.com_app-store-connect.json"
+  [streamio]="$corpus/dev/stream-io-api.com_api.json"
+  [britbox]="$corpus/dev/britbox.co.uk_api.json"
+)
+specs=${SPECS:-github stripe kubernetes sendgrid osisoft appstore streamio britbox}
+
+export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
+printf '# %s (%s)\n' "$root" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+printf '%-11s %9s %9s %10s %s\n' spec lines check_s peak_mb runs_s
+for spec in $specs; do
+  file=${source[$spec]}
+  case $file in
+    *.gz) gunzip -c "$file" > "$work/$spec.json" ;;
+    *) cp "$file" "$work/$spec.json" ;;
+  esac
+  "$bin" generate "$work/$spec.json" --out "$work/out-$spec" >/dev/null 2>&1
+  lines=$(cat "$work/out-$spec"/*.rs | wc -l)
+  crate="$work/crate-$spec"
+  mkdir -p "$crate/src"
+  cat > "$crate/Cargo.toml" <<TOML
+[package]
+name = "check-$spec"
+version = "0.1.0"
+edition = "2024"
+[dependencies]
+toolwright = { path = "$root/runtime", default-features = false }
+[workspace]
+TOML
+  echo "include!(\"$work/out-$spec/toolwright.rs\");" > "$crate/src/lib.rs"
+  # Dependencies first (not timed); the crate must check without warnings.
+  (cd "$crate" && cargo check -q 2> "$work/warnings") || { cat "$work/warnings"; exit 1; }
+  if grep -q '^warning' "$work/warnings"; then
+    echo "$spec: the generated crate has warnings:"; head -20 "$work/warnings"; exit 1
+  fi
+  times=()
+  peak=0
+  for _ in $(seq "$runs"); do
+    (cd "$crate" && cargo clean -q -p "check-$spec")
+    start=$(date +%s.%N)
+    (cd "$crate" && /usr/bin/time -f '%M' -o "$work/rss" cargo check -q)
+    times+=("$(echo "$(date +%s.%N) - $start" | bc)")
+    rss=$(tail -1 "$work/rss")
+    (( rss > peak )) && peak=$rss
+  done
+  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
+  printf '%-11s %9s %9.1f %10s %s\n' "$spec" "$lines" "$median" "$((peak / 1024))" \
+    "$(printf '%.1f ' "${times[@]}")"
+done
+echo "check_s: median non-incremental cargo check (CARGO_INCREMENTAL=0, deps built, crate cleaned); peak_mb: largest max RSS of cargo and rustc over the runs"

@@ -1,0 +1,286 @@
+//! How generated types read and write JSON: `Serialize`/`Deserialize` impls written
+//! out (not derived) over the runtime's `codec` helpers, and only where a type needs
+//! them.
+//!
+//! Measured on GitHub's client (1,223 operations): derived serde code was most of a
+//! clean `cargo check` — the type and borrow checkers of each derive's field enum,
+//! visitors and sequence reader. A written-out impl is one line per field. And a type
+//! gets only the directions it is used in: operation inputs are written (the executor
+//! checks arguments against the schema, never by deserializing them), outputs and
+//! error bodies are read, and the types they contain follow; `Config::full_serde`
+//! gives every type both.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::quote;
+
+/// The directions a type is used in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Needs {
+    pub serialize: bool,
+    pub deserialize: bool,
+}
+
+impl Needs {
+    pub const SERIALIZE: Needs = Needs {
+        serialize: true,
+        deserialize: false,
+    };
+    pub const DESERIALIZE: Needs = Needs {
+        serialize: false,
+        deserialize: true,
+    };
+    pub const BOTH: Needs = Needs {
+        serialize: true,
+        deserialize: true,
+    };
+
+    fn union(self, other: Needs) -> Needs {
+        Needs {
+            serialize: self.serialize || other.serialize,
+            deserialize: self.deserialize || other.deserialize,
+        }
+    }
+}
+
+/// A type's JSON form.
+#[derive(Debug)]
+pub enum Codec {
+    /// An object: named fields (optional ones left out when `None`), and the
+    /// properties beyond them in `extra`.
+    Struct {
+        fields: Vec<FieldCodec>,
+        extra: Option<Ident>,
+        /// Reading refuses properties no field names (operation inputs).
+        deny_unknown: bool,
+    },
+    /// `struct T(pub U)`, read and written as its content.
+    Newtype,
+    /// Untagged variants, read by trying each in order.
+    Untagged(Vec<Ident>),
+    /// Fieldless variants and their strings.
+    Strings(Vec<(Ident, String)>),
+}
+
+#[derive(Debug)]
+pub struct FieldCodec {
+    pub ident: Ident,
+    /// The property name on the wire.
+    pub key: String,
+    /// `T` (else `Option<T>`, left out when `None`).
+    pub required: bool,
+}
+
+/// A generated item: its code, and its JSON form when it has one.
+#[derive(Debug)]
+pub struct Item {
+    pub name: String,
+    pub code: TokenStream,
+    pub codec: Option<Codec>,
+}
+
+/// What each item needs: the roots' needs, carried to every type an item names
+/// (in its fields, variants or alias), so a type written as part of an input can be
+/// written too. A type nothing reaches needs nothing.
+pub fn resolve(items: &[Item], roots: &[(TokenStream, Needs)]) -> Vec<Needs> {
+    let index: BTreeMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (item.name.as_str(), i))
+        .collect();
+    let named = |tokens: &TokenStream| {
+        let mut out = BTreeSet::new();
+        idents(tokens.clone(), &mut |ident| {
+            if let Some(&i) = index.get(ident.to_string().as_str()) {
+                out.insert(i);
+            }
+        });
+        out
+    };
+    let edges: Vec<BTreeSet<usize>> = items.iter().map(|item| named(&item.code)).collect();
+    let mut needs = vec![Needs::default(); items.len()];
+    let mut stack: Vec<(usize, Needs)> = roots
+        .iter()
+        .flat_map(|(tokens, need)| named(tokens).into_iter().map(move |i| (i, *need)))
+        .collect();
+    while let Some((i, need)) = stack.pop() {
+        let now = needs[i].union(need);
+        if now == needs[i] {
+            continue;
+        }
+        needs[i] = now;
+        stack.extend(edges[i].iter().map(|&j| (j, now)));
+    }
+    needs
+}
+
+fn idents(tokens: TokenStream, found: &mut impl FnMut(&Ident)) {
+    for tree in tokens {
+        match tree {
+            TokenTree::Ident(ident) => found(&ident),
+            TokenTree::Group(group) => idents(group.stream(), found),
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+        }
+    }
+}
+
+/// The `Serialize` and `Deserialize` impls `needs` asks for.
+pub fn impls(name: &str, codec: &Codec, needs: Needs) -> TokenStream {
+    let ident = super::names::ident(name);
+    let serialize = needs.serialize.then(|| {
+        let body = serialize_body(&ident, codec);
+        quote! {
+            impl ::toolwright::__private::serde::Serialize for #ident {
+                fn serialize<S: ::toolwright::__private::serde::Serializer>(
+                    &self,
+                    serializer: S,
+                ) -> ::std::result::Result<S::Ok, S::Error> {
+                    #body
+                }
+            }
+        }
+    });
+    let deserialize = needs.deserialize.then(|| {
+        let body = deserialize_body(name, &ident, codec);
+        quote! {
+            impl<'de> ::toolwright::__private::serde::Deserialize<'de> for #ident {
+                fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::std::result::Result<Self, D::Error> {
+                    #body
+                }
+            }
+        }
+    });
+    quote!(#serialize #deserialize)
+}
+
+fn serialize_body(ident: &Ident, codec: &Codec) -> TokenStream {
+    match codec {
+        Codec::Struct { fields, extra, .. } => {
+            if fields.is_empty() && extra.is_none() {
+                return quote! {
+                    ::toolwright::__private::serde::ser::SerializeMap::end(
+                        serializer.serialize_map(::std::option::Option::Some(0))?,
+                    )
+                };
+            }
+            let entries = fields.iter().map(|f| {
+                let FieldCodec {
+                    ident: field, key, ..
+                } = f;
+                if f.required {
+                    quote!(map.serialize_entry(#key, &self.#field)?;)
+                } else {
+                    quote! {
+                        if let ::std::option::Option::Some(value) = &self.#field {
+                            map.serialize_entry(#key, value)?;
+                        }
+                    }
+                }
+            });
+            let extra = extra.iter().map(|field| {
+                quote! {
+                    for (key, value) in &self.#field {
+                        map.serialize_entry(key, value)?;
+                    }
+                }
+            });
+            quote! {
+                use ::toolwright::__private::serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(::std::option::Option::None)?;
+                #(#entries)*
+                #(#extra)*
+                map.end()
+            }
+        }
+        Codec::Newtype => {
+            quote!(::toolwright::__private::serde::Serialize::serialize(&self.0, serializer))
+        }
+        Codec::Untagged(variants) => {
+            let arms = variants.iter().map(|v| {
+                quote!(#ident::#v(value) => ::toolwright::__private::serde::Serialize::serialize(value, serializer),)
+            });
+            quote!(match self { #(#arms)* })
+        }
+        Codec::Strings(variants) => {
+            let texts = variants.iter().map(|(_, text)| text);
+            quote!(serializer.serialize_str([#(#texts),*][*self as usize]))
+        }
+    }
+}
+
+fn deserialize_body(name: &str, ident: &Ident, codec: &Codec) -> TokenStream {
+    match codec {
+        Codec::Struct {
+            fields,
+            extra,
+            deny_unknown,
+        } => {
+            let expected = format!("struct {name}");
+            let reads = fields.iter().map(|f| {
+                let FieldCodec {
+                    ident: field, key, ..
+                } = f;
+                if f.required {
+                    quote!(#field: object.req(#key)?,)
+                } else {
+                    quote!(#field: object.opt(#key)?,)
+                }
+            });
+            let rest = extra.iter().map(|field| quote!(#field: object.rest()?,));
+            let binding = if fields.is_empty() && extra.is_none() {
+                quote!(object)
+            } else {
+                quote!(mut object)
+            };
+            let value = quote!(#ident { #(#reads)* #(#rest)* });
+            let finish = if *deny_unknown && extra.is_none() {
+                let known = fields.iter().map(|f| &f.key);
+                quote! {
+                    let value = #value;
+                    object.deny_unknown(&[#(#known),*])?;
+                    ::std::result::Result::Ok(value)
+                }
+            } else if fields.is_empty() && extra.is_none() {
+                quote! {
+                    let _ = object;
+                    ::std::result::Result::Ok(#value)
+                }
+            } else {
+                quote!(::std::result::Result::Ok(#value))
+            };
+            quote! {
+                let #binding = ::toolwright::__private::codec::Object::new(deserializer, #expected)?;
+                #finish
+            }
+        }
+        Codec::Newtype => quote! {
+            ::toolwright::__private::serde::Deserialize::deserialize(deserializer).map(#ident)
+        },
+        Codec::Untagged(variants) => {
+            let attempts = variants.iter().map(|v| {
+                quote! {
+                    if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(&content) {
+                        return ::std::result::Result::Ok(#ident::#v(value));
+                    }
+                }
+            });
+            quote! {
+                let content = ::toolwright::__private::codec::content(deserializer)?;
+                #(#attempts)*
+                ::std::result::Result::Err(::toolwright::__private::codec::no_variant(#name))
+            }
+        }
+        Codec::Strings(variants) => {
+            let count = proc_macro2::Literal::usize_unsuffixed(variants.len());
+            let all = variants.iter().map(|(v, _)| quote!(#ident::#v));
+            let texts = variants.iter().map(|(_, text)| text);
+            quote! {
+                const ALL: [#ident; #count] = [#(#all),*];
+                ::toolwright::__private::codec::variant(deserializer, &[#(#texts),*]).map(|i| ALL[i])
+            }
+        }
+    }
+}
