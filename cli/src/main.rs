@@ -766,8 +766,9 @@ fn generate(
     typed: &[String],
     styled: bool,
 ) -> ExitCode {
-    // The same analysis `generate()` runs, shown first so that colour applies.
-    let Some(_) = analyze(inputs, styled) else {
+    // Read and checked once: the findings are shown here (coloured), and generation
+    // goes on from the same analysis.
+    let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
     let mut config = Config::new();
@@ -788,7 +789,7 @@ fn generate(
         .strict(inputs.strict)
         .out_dir(out)
         .cargo_directives(false)
-        .generate()
+        .generate_from(analysis)
     {
         Ok(g) => {
             eprintln!(

@@ -304,6 +304,18 @@ impl Config {
     /// # Errors
     /// Any error finding (all of them, rendered), or an I/O failure.
     pub fn generate(&self) -> Result<Generated, Error> {
+        let analysis = analyze_described(&self.inputs, self.strict);
+        self.generate_from(analysis)
+    }
+
+    /// [`Config::generate`] from inputs already read and checked with [`analyze`] (the
+    /// CLI shows their findings first, coloured): a large specification is not read
+    /// twice. The configured inputs and strictness are not used again; the selection,
+    /// typed operations and everything else are.
+    ///
+    /// # Errors
+    /// As [`Config::generate`].
+    pub fn generate_from(&self, mut analysis: Analysis) -> Result<Generated, Error> {
         let cargo = self.cargo_directives.unwrap_or_else(|| {
             std::env::var_os("CARGO_MANIFEST_DIR").is_some()
                 && std::env::var_os("OUT_DIR").is_some()
@@ -322,7 +334,6 @@ impl Config {
         } else {
             emit::Typed::All
         };
-        let mut analysis = analyze_described(&self.inputs, self.strict);
         select::apply(&mut analysis.apis, &selection);
         if cargo {
             // Each path once (an input file is also a found file).

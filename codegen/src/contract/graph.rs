@@ -91,6 +91,17 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
             }
         }
     }
+    // Each producer once per bucket, in build order.
+    for producers in by_bucket.values_mut() {
+        producers.dedup();
+    }
+    unbucketed.dedup();
+    let identities: Vec<Identities<'_>> = contracts.iter().map(Identities::of).collect();
+    // The ranked producers of one identity (of a type, in an API) are the same for
+    // every consumer of it: found once (Graph's `user.id` has thousands of consumers).
+    type Ranked<'c> = Vec<(u8, &'c OperationContract, &'c super::Produced)>;
+    let mut ranked: std::collections::HashMap<(&str, &str, &str), Ranked<'_>> =
+        std::collections::HashMap::new();
     for consumer in contracts {
         for input in &consumer.contract.consumes {
             let Some(identity) = input.identifies.as_deref() else {
@@ -99,41 +110,16 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
             if !input.required || input.kind != "data" {
                 continue;
             }
+            let key = (identity, input.field_type, consumer.api.as_str());
+            let candidates = ranked
+                .entry(key)
+                .or_insert_with(|| producers(contracts, &identities, &by_bucket, &unbucketed, key));
             // The same producers, in the same order, as a scan of every contract.
-            let mut possible: Vec<usize> = match words::identity_bucket(identity) {
-                Some(bucket) => by_bucket.get(&bucket).cloned().unwrap_or_default(),
-                None => (0..contracts.len()).collect(),
-            };
-            possible.extend(&unbucketed);
-            possible.sort_unstable();
-            possible.dedup();
-            let mut candidates: Vec<(u8, &OperationContract, &super::Produced)> = Vec::new();
-            for producer in possible.into_iter().map(|i| &contracts[i]) {
-                if producer.tool == consumer.tool || producer.api != consumer.api {
-                    continue;
-                }
-                // An operation that needs the identity to produce it only echoes it.
-                let echoes = producer.contract.consumes.iter().any(|c| {
-                    c.required
-                        && c.identifies
-                            .as_deref()
-                            .is_some_and(|i| words::same_identity(i, identity))
-                });
-                if echoes {
-                    continue;
-                }
-                let leaf = producer.contract.produces.iter().find(|p| {
-                    p.identifies
-                        .as_deref()
-                        .is_some_and(|i| words::same_identity(i, identity))
-                        && compatible(p.field_type, input.field_type)
-                });
-                if let Some(leaf) = leaf {
-                    candidates.push((rank(producer, leaf), producer, leaf));
-                }
-            }
-            candidates.sort_by_key(|(rank, p, _)| (*rank, p.index));
-            for (rank, producer, leaf) in candidates.into_iter().take(MAX_PRODUCERS) {
+            let chosen = candidates
+                .iter()
+                .filter(|(_, producer, _)| producer.tool != consumer.tool)
+                .take(MAX_PRODUCERS);
+            for &(rank, producer, leaf) in chosen {
                 out.push(Edge {
                     source: producer.tool.clone(),
                     target: consumer.tool.clone(),
@@ -156,6 +142,83 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
         }
     }
     merge(out, Vec::new())
+}
+
+/// One contract's identities: the ones it requires, and its produced fields that
+/// identify something (most produced fields do not).
+struct Identities<'c> {
+    needs: Vec<(&'c str, &'c str)>,
+    gives: Vec<((&'c str, &'c str), &'c super::Produced)>,
+}
+
+impl<'c> Identities<'c> {
+    fn of(contract: &'c OperationContract) -> Self {
+        Identities {
+            needs: contract
+                .contract
+                .consumes
+                .iter()
+                .filter(|c| c.required)
+                .filter_map(|c| words::split_identity(c.identifies.as_deref()?))
+                .collect(),
+            gives: contract
+                .contract
+                .produces
+                .iter()
+                .filter_map(|p| Some((words::split_identity(p.identifies.as_deref()?)?, p)))
+                .collect(),
+        }
+    }
+}
+
+/// The producers of `identity` (as `field_type`, in `api`) ranked best first: those
+/// that produce it without needing it, by [`rank`] then source order.
+fn producers<'c>(
+    contracts: &'c [OperationContract],
+    identities: &[Identities<'c>],
+    by_bucket: &std::collections::HashMap<(String, String), Vec<usize>>,
+    unbucketed: &[usize],
+    (identity, field_type, api): (&str, &str, &str),
+) -> Vec<(u8, &'c OperationContract, &'c super::Produced)> {
+    let mut possible: Vec<usize> = match words::identity_bucket(identity) {
+        Some(bucket) => by_bucket.get(&bucket).cloned().unwrap_or_default(),
+        None => (0..contracts.len()).collect(),
+    };
+    if !unbucketed.is_empty() {
+        possible.extend(unbucketed);
+        possible.sort_unstable();
+        possible.dedup();
+    }
+    let mut candidates = Vec::new();
+    let Some(wanted) = words::split_identity(identity) else {
+        return candidates;
+    };
+    for i in possible {
+        let producer = &contracts[i];
+        if producer.api != api {
+            continue;
+        }
+        // An operation that needs the identity to produce it only echoes it.
+        let echoes = identities[i]
+            .needs
+            .iter()
+            .any(|needed| words::same_parts(*needed, wanted));
+        if echoes {
+            continue;
+        }
+        let leaf = identities[i]
+            .gives
+            .iter()
+            .find(|(given, p)| {
+                words::same_parts(*given, wanted) && compatible(p.field_type, field_type)
+            })
+            .map(|(_, p)| *p);
+        if let Some(leaf) = leaf {
+            candidates.push((rank(producer, leaf), producer, leaf));
+        }
+    }
+    candidates.sort_by_key(|(rank, p, _)| (*rank, p.index));
+    candidates
 }
 
 /// Lists and searches first (they hand out many), then creates, then other reads,

@@ -105,15 +105,21 @@ pub fn build_with_edges(
 /// edges (inferred links are not read back as edges, so they stay the same).
 fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
     let edges = graph::edges(contracts);
+    // By tool name, found once: a scan per edge was quadratic (Graph: ~22,000 tools).
+    let mut position: std::collections::HashMap<String, usize> = Default::default();
+    for (i, c) in contracts.iter().enumerate() {
+        position.entry(c.tool.clone()).or_insert(i);
+    }
     for edge in edges.iter().filter(|e| e.confidence == "inferred") {
         let Some(flow) = &edge.data_flow else {
             continue;
         };
-        let target = contracts.iter().find(|c| c.tool == edge.target);
+        let target = position.get(&edge.target).map(|&i| &contracts[i]);
         let operation_id = target
             .and_then(|t| t.operation_id.clone())
             .unwrap_or_else(|| edge.target.clone());
-        if let Some(source) = contracts.iter_mut().find(|c| c.tool == edge.source) {
+        if let Some(&i) = position.get(&edge.source) {
+            let source = &mut contracts[i];
             source.contract.links.push(Link {
                 name: format!("{}.{}", edge.target, flow.field),
                 operation_id,

@@ -374,4 +374,28 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn findings_on_a_long_line_show_a_window_at_the_right_column() {
+        // A minified document: one line of 200,000 characters, a multi-byte one
+        // before the finding (columns count characters, not bytes).
+        let text = format!("{{\"a\":\"é{}\",\"bad\":1}}", "x".repeat(200_000));
+        let file = SourceFile::new("min.json", text.as_str());
+        let at = text.find("\"bad\"").unwrap();
+        let d = Diagnostic::warning(codes::SCHEMA, "m").at(Location {
+            file: Arc::clone(&file),
+            span: at..at + 5,
+        });
+        let shown = render(&d);
+        assert!(shown.len() < 1_000, "{} bytes", shown.len());
+        let column = text[..at].chars().count() + 1;
+        assert!(shown.contains(&format!("min.json:1:{column}")), "{shown}");
+        assert!(
+            shown.contains("...") && shown.contains("\"bad\":1"),
+            "{shown}"
+        );
+        let caret = shown.lines().find(|l| l.contains('^')).unwrap();
+        let source = shown.lines().find(|l| l.contains("\"bad\"")).unwrap();
+        assert_eq!(caret.find('^'), source.find("\"bad\""), "{shown}");
+    }
 }

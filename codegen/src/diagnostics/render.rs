@@ -1,9 +1,24 @@
 //! Rendering in rustc's layout through annotate-snippets (plain text: the output goes to
 //! cargo warnings, terminals and test snapshots alike).
 
+use std::borrow::Cow;
+
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use super::{Diagnostic, Severity};
+
+/// Lines longer than this (bytes) are shown as a window around the finding.
+const LONG_LINE: usize = 2_000;
+/// Bytes shown on each side of the finding (and of its span) in such a window.
+const CONTEXT: usize = 60;
+
+/// `at`, or the start of the character it falls in.
+fn floor_char(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
 
 /// Renders one finding as plain text, without a trailing newline.
 pub fn render(d: &Diagnostic) -> String {
@@ -17,19 +32,49 @@ pub fn render_with(d: &Diagnostic, styled: bool) -> String {
         Severity::Warning => Level::WARNING,
     };
     let mut group = Group::with_title(level.primary_title(&d.message).id(d.code));
+    let mut header = None;
     if let Some(loc) = &d.location {
         // Show the finding's own line(s) only, so large files render fast.
         let span = loc.file.char_span(&loc.span);
-        let (first, _) = loc.file.line_col(span.start);
+        let (first, column) = loc.file.line_col(span.start);
         let start = loc.file.offset(first, 1);
         let end = loc.file.offset(first + 1, 1);
         let end = end.max(span.end);
-        let excerpt = &loc.file.text[start..end];
-        let span_start = span.start - start;
-        let span_end = (span.end - start).clamp(span_start, excerpt.len());
+        let text = &loc.file.text;
+        let long = end - start > LONG_LINE;
+        let (excerpt, shift) = if long {
+            // A minified document is one line of megabytes: laying it out for every
+            // finding made reading one quadratic. Show a window around the span, and
+            // give the position in the whole line separately.
+            let from = floor_char(text, span.start.saturating_sub(CONTEXT).max(start));
+            let to = floor_char(
+                text,
+                (span.end.min(span.start + CONTEXT) + CONTEXT).min(end),
+            );
+            let lead = if from > start { "..." } else { "" };
+            let tail = if to < end { "..." } else { "" };
+            let excerpt = format!("{lead}{}{tail}", &text[from..to]);
+            (Cow::Owned(excerpt), from - lead.len())
+        } else {
+            (Cow::Borrowed(&text[start..end]), start)
+        };
+        let span_start = (span.start - shift).min(excerpt.len());
+        let span_end = span
+            .end
+            .saturating_sub(shift)
+            .clamp(span_start, excerpt.len());
         let mut annotation = AnnotationKind::Primary.span(span_start..span_end);
         if let Some(label) = &d.label {
             annotation = annotation.label(label);
+        }
+        // The renderer counts the column in the excerpt: a window's header is
+        // corrected to the column in the whole line below.
+        if long {
+            let shown = excerpt[..span_start].chars().count() + 1;
+            header = Some((
+                format!("{}:{first}:{shown}", loc.file.path),
+                format!("{}:{first}:{column}", loc.file.path),
+            ));
         }
         group = group.element(
             Snippet::source(excerpt)
@@ -46,5 +91,9 @@ pub fn render_with(d: &Diagnostic, styled: bool) -> String {
     } else {
         Renderer::plain()
     };
-    renderer.render(&[group]).trim_end().to_owned()
+    let rendered = renderer.render(&[group]).trim_end().to_owned();
+    match header {
+        Some((shown, real)) => rendered.replacen(&shown, &real, 1),
+        None => rendered,
+    }
 }

@@ -593,7 +593,9 @@ fn request_body(
     // Follow a reference to see the object's properties.
     let object = match (&schema.reference, schema.ty) {
         (Some(name), SchemaType::Any) => {
-            super::schema::lower_pending(doc);
+            // A ring of bare references keeps its `reference` until the document's
+            // end, so the filter below already leaves it alone.
+            super::schema::lower_referenced(doc);
             doc.definitions
                 .get(name)
                 .cloned()

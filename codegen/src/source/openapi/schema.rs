@@ -40,12 +40,18 @@ const MODELED: &[&str] = &[
     "example",
 ];
 
-/// Lowers every definition referenced so far (and those they reference), then breaks
-/// rings of definitions that only refer to each other (no shape to build a type from).
-pub fn lower_pending(doc: &mut Doc<'_>) {
+/// Lowers every definition referenced so far (and those they reference).
+pub fn lower_referenced(doc: &mut Doc<'_>) {
     while let Some(name) = doc.pending.pop_first() {
         definition(doc, &name);
     }
+}
+
+/// [`lower_referenced`], then breaks rings of definitions that only refer to each
+/// other (no shape to build a type from). Once per document: the ring search walks
+/// every definition.
+pub fn lower_pending(doc: &mut Doc<'_>) {
+    lower_referenced(doc);
     for name in crate::ir::alias_cycles(&doc.definitions) {
         doc.warn(
             codes::REFERENCE,
