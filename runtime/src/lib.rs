@@ -75,6 +75,7 @@ extern crate self as toolwright;
 /// Items used by generated code. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::catalog::embedded::tools as embedded_tools;
     pub use crate::codec;
     pub use crate::schema::{annotate, to_json};
     pub use serde;

@@ -14,10 +14,14 @@ pub struct ApiEntry<'a> {
     pub api: &'a ir::Api,
     pub names: names::ApiNames,
     pub plans: Vec<ToolPlan>,
+    /// Per operation: typed (a static descriptor, client method and types), or
+    /// catalog-only (an entry of the embedded catalog file).
+    pub typed: Vec<bool>,
 }
 
-/// The entry file's code, and its `APIS` and `TOOLS` tables as text.
-pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
+/// The entry file's code, its `APIS` and `TOOLS` tables as text, and the embedded
+/// catalog file when some tools are catalog-only.
+pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String, Option<Vec<u8>>) {
     let modules = entries.iter().map(|e| {
         let module = names::ident(&e.names.module);
         let file = e.names.file_name();
@@ -36,17 +40,36 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
     let apis: Vec<Data> = entries.iter().map(|e| api(e.api)).collect();
     let api_count = apis.len();
 
-    let mut tools: Vec<(&ToolPlan, &ApiEntry<'_>, usize)> = entries
+    // Each plan with its position in its module's `OPERATIONS` (typed ones only).
+    let mut tools: Vec<(&ToolPlan, &ApiEntry<'_>, Option<usize>)> = entries
         .iter()
-        .flat_map(|e| e.plans.iter().enumerate().map(move |(i, p)| (p, e, i)))
+        .flat_map(|e| {
+            let mut next = 0;
+            e.plans.iter().zip(&e.typed).map(move |(p, typed)| {
+                let index = typed.then(|| {
+                    next += 1;
+                    next - 1
+                });
+                (p, e, index)
+            })
+        })
         .filter(|(p, _, _)| p.exposed)
         .collect();
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let tool_count = tools.len();
-    let tools = tools
+    let (typed, data): (Vec<_>, Vec<_>) = tools.into_iter().partition(|(_, _, i)| i.is_some());
+    let embedded = (!data.is_empty())
+        .then(|| super::embedded::file(&data.iter().map(|(p, _, _)| *p).collect::<Vec<_>>()));
+    let tool_count = typed.len();
+    let tools = typed
         .into_iter()
-        .map(|(plan, entry, index)| tool(plan, entry, index));
+        .filter_map(|(plan, entry, index)| Some(tool(plan, entry, index?)));
 
+    let tools_doc = if embedded.is_some() {
+        "The typed tools, sorted by name; the catalog-only ones are data, embedded from \
+         `toolwright_tools.json` (`catalog()` joins both)."
+    } else {
+        "Every tool, sorted by name."
+    };
     let tables = [
         super::data::static_item(
             "Every API of this catalog, with default base URLs and auth.",
@@ -55,7 +78,7 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
             &Data::Array(apis),
         ),
         super::data::static_item(
-            "Every tool, sorted by name.",
+            tools_doc,
             "TOOLS",
             &format!("[::toolwright::Tool; {tool_count}]"),
             &Data::Array(tools.collect()),
@@ -63,17 +86,38 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String) {
     ]
     .join("\n");
     let search_file = super::SEARCH_FILE;
+    let catalog = if embedded.is_some() {
+        let file = super::embedded::FILE;
+        quote! {
+            /// The generated tool catalog, with its search index. Its catalog-only
+            /// tools are read from the embedded data on the first call, once.
+            #[allow(dead_code)]
+            pub fn catalog() -> ::toolwright::Catalog {
+                static ALL: ::std::sync::OnceLock<&'static [::toolwright::Tool]> =
+                    ::std::sync::OnceLock::new();
+                let tools = ALL.get_or_init(|| {
+                    ::toolwright::__private::embedded_tools(&TOOLS, include_bytes!(#file))
+                });
+                ::toolwright::Catalog::from_static(tools, &APIS)
+                    .with_search_index(include_bytes!(#search_file))
+            }
+        }
+    } else {
+        quote! {
+            /// The generated tool catalog, with its search index.
+            #[allow(dead_code)]
+            pub fn catalog() -> ::toolwright::Catalog {
+                ::toolwright::Catalog::from_static(&TOOLS, &APIS)
+                    .with_search_index(include_bytes!(#search_file))
+            }
+        }
+    };
     let code = quote! {
         #(#modules)*
 
-        /// The generated tool catalog, with its search index.
-        #[allow(dead_code)]
-        pub fn catalog() -> ::toolwright::Catalog {
-            ::toolwright::Catalog::from_static(&TOOLS, &APIS)
-                .with_search_index(include_bytes!(#search_file))
-        }
+        #catalog
     };
-    (code, tables)
+    (code, tables, embedded)
 }
 
 /// Rustdoc for an API module: its description, then the adapter's Markdown body

@@ -4,6 +4,7 @@
 mod catalog;
 mod codec;
 mod data;
+pub mod embedded;
 pub mod names;
 pub mod plan;
 mod rust;
@@ -128,6 +129,7 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
             api,
             names,
             plans: plans(api),
+            typed: options.typed.marks(api),
         })
         .collect();
     // The API modules and the entry file (catalog) are independent: build and format
@@ -143,24 +145,26 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
         let data = scope.spawn(|| {
             let tables: Vec<String> = entries
                 .iter()
-                .map(|e| rust::operations_table(&e.plans))
+                .map(|e| rust::operations_table(&e.plans, &e.typed))
                 .collect();
-            let (code, catalog_tables) = catalog::entry_file(&entries);
+            let (code, catalog_tables, embedded) = catalog::entry_file(&entries);
             (
                 tables,
-                format_file(&sources.join(", "), code, &catalog_tables),
+                (
+                    format_file(&sources.join(", "), code, &catalog_tables),
+                    embedded,
+                ),
                 search::index(&entries),
             )
         });
         let modules: Vec<(String, String)> = entries
             .iter()
             .map(|entry| {
-                let marks = options.typed.marks(entry.api);
                 let code = rust::api_module(
                     entry.api,
                     &entry.plans,
                     &entry.names,
-                    &marks,
+                    &entry.typed,
                     options.full_serde,
                 );
                 let source = entry
@@ -184,7 +188,11 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
         .zip(tables)
         .map(|((name, code), table)| (name, (code + &table).into_bytes()));
     files.extend(modules);
+    let (entry_file, embedded) = entry_file;
     files.insert(ENTRY_FILE.to_owned(), entry_file.into_bytes());
+    if let Some(bytes) = embedded {
+        files.insert(embedded::FILE.to_owned(), bytes);
+    }
     files.insert(SEARCH_FILE.to_owned(), index);
     crate::drop_later(entries.into_iter().map(|e| e.plans).collect::<Vec<_>>());
     files

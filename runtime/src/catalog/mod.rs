@@ -4,6 +4,7 @@
 //! Generated catalogs are `static` arrays already sorted at build time, so lookup does
 //! no hashing and no allocation, and iteration order is stable.
 
+pub mod embedded;
 mod lookup;
 pub mod meta;
 pub mod search;

@@ -9,6 +9,11 @@ use toolwright_loopback::{Response, Server};
 /// The generated sources of the partly typed catalog.
 const NOTES: &str = include_str!(concat!(env!("OUT_DIR"), "/typed_weather/notes.rs"));
 const WEATHER: &str = include_str!(concat!(env!("OUT_DIR"), "/typed_weather/weather.rs"));
+/// Its catalog-only tools, as data.
+const EMBEDDED: &str = include_str!(concat!(
+    env!("OUT_DIR"),
+    "/typed_weather/toolwright_tools.json"
+));
 
 #[test]
 fn catalog_only_operations_have_no_types_but_every_tool() {
@@ -18,10 +23,31 @@ fn catalog_only_operations_have_no_types_but_every_tool() {
         c.tools().iter().map(|t| t.name.to_string()).collect()
     };
     assert_eq!(names(&partial), names(&full));
+    // The catalog-only tools are read from the embedded data file: every field as the
+    // static tables of the fully typed catalog have it.
     for (a, b) in partial.tools().iter().zip(full.tools()) {
+        assert_eq!(a.title, b.title, "{}", a.name);
+        assert_eq!(a.description, b.description, "{}", a.name);
         assert_eq!(a.input_schema, b.input_schema, "{}", a.name);
+        assert_eq!(a.output_schema, b.output_schema, "{}", a.name);
+        assert_eq!(a.annotations, b.annotations, "{}", a.name);
+        assert_eq!(a.meta, b.meta, "{}", a.name);
+        assert_eq!(a.contract, b.contract, "{}", a.name);
         assert_eq!(a.operation, b.operation, "{}", a.name);
     }
+    assert_eq!(partial.apis(), full.apis());
+    // Typed tools stay static; the others are data.
+    assert!(
+        typed_weather::TOOLS
+            .iter()
+            .all(|t| t.operation.api == "weather")
+    );
+    assert!(!typed_weather::TOOLS.is_empty());
+    assert!(EMBEDDED.contains("\"name\":\"create_note\""));
+    assert!(
+        !EMBEDDED.contains("\"api\":\"weather\""),
+        "a typed tool in the data"
+    );
     assert!(
         !NOTES.contains("pub struct CreateNoteInput"),
         "a catalog-only type"
