@@ -65,10 +65,14 @@ toolwright = { path = "$root/runtime", default-features = false }
 [workspace]
 TOML
   echo "include!(\"$work/out-$spec/toolwright.rs\");" > "$crate/src/lib.rs"
-  # Dependencies first (not timed); the crate must check without warnings.
+  # Dependencies first (not timed). Generated code must check without warnings:
+  # they are counted (and the first shown) rather than stopping the run, so that an
+  # older checkout can be measured too.
   (cd "$crate" && cargo check -q 2> "$work/warnings") || { cat "$work/warnings"; exit 1; }
-  if grep -q '^warning' "$work/warnings"; then
-    echo "$spec: the generated crate has warnings:"; head -20 "$work/warnings"; exit 1
+  warnings=$(grep -c '^warning' "$work/warnings" || true)
+  if [ "$warnings" -gt 0 ]; then
+    echo "$spec: $warnings warning(s) in the generated crate, the first:"
+    grep -A4 '^warning' "$work/warnings" | head -5
   fi
   times=()
   peak=0

@@ -179,19 +179,24 @@ mod tests {
 
     #[test]
     fn reads_fields_optional_and_rest() {
-        let p: Product =
-            serde_json::from_value(json!({"price": {"amount": 5, "currency": "EUR", "note": null}, "x": 1}))
-                .unwrap();
+        let p: Product = serde_json::from_value(
+            json!({"price": {"amount": 5, "currency": "EUR", "note": null}, "x": 1}),
+        )
+        .unwrap();
         assert_eq!(p.price.note, None);
         assert_eq!(p.extra, BTreeMap::from([("x".to_owned(), 1)]));
     }
 
     #[test]
     fn errors_name_the_path() {
-        let err = serde_json::from_value::<Product>(json!({"price": {"amount": "5", "currency": "EUR"}}))
-            .unwrap_err()
-            .to_string();
-        assert!(err.starts_with("field `price.amount`: invalid type: string \"5\""), "{err}");
+        let err =
+            serde_json::from_value::<Product>(json!({"price": {"amount": "5", "currency": "EUR"}}))
+                .unwrap_err()
+                .to_string();
+        assert!(
+            err.starts_with("field `price.amount`: invalid type: string \"5\""),
+            "{err}"
+        );
         let err = serde_json::from_value::<Product>(json!({"price": {"amount": 5}}))
             .unwrap_err()
             .to_string();
@@ -200,18 +205,25 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("unknown field `y`"), "{err}");
-        let err = serde_json::from_value::<Money>(json!([1])).unwrap_err().to_string();
+        let err = serde_json::from_value::<Money>(json!([1]))
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "invalid type: sequence, expected struct Money");
     }
 
     #[test]
     fn variants_and_attempts() {
         assert_eq!(variant(json!("paid"), &["pending", "paid"]).unwrap(), 1);
-        let err = variant(json!("lost"), &["pending", "paid"]).unwrap_err().to_string();
+        let err = variant(json!("lost"), &["pending", "paid"])
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "unknown variant `lost`, expected `pending` or `paid`");
         assert_eq!(attempt::<i64>(&json!(3)), Some(3));
         assert_eq!(attempt::<i64>(&json!("3")), None);
         let err: serde_json::Error = no_variant("Id");
-        assert_eq!(err.to_string(), "data did not match any variant of untagged enum Id");
+        assert_eq!(
+            err.to_string(),
+            "data did not match any variant of untagged enum Id"
+        );
     }
 }

@@ -129,7 +129,7 @@ fn idents(tokens: TokenStream, found: &mut impl FnMut(&Ident)) {
 pub fn impls(name: &str, codec: &Codec, needs: Needs) -> TokenStream {
     let ident = super::names::ident(name);
     let serialize = needs.serialize.then(|| {
-        let body = serialize_body(&ident, codec);
+        let body = serialize_body(codec);
         quote! {
             impl ::toolwright::__private::serde::Serialize for #ident {
                 fn serialize<S: ::toolwright::__private::serde::Serializer>(
@@ -142,7 +142,7 @@ pub fn impls(name: &str, codec: &Codec, needs: Needs) -> TokenStream {
         }
     });
     let deserialize = needs.deserialize.then(|| {
-        let body = deserialize_body(name, &ident, codec);
+        let body = deserialize_body(name, codec);
         quote! {
             impl<'de> ::toolwright::__private::serde::Deserialize<'de> for #ident {
                 fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
@@ -156,7 +156,9 @@ pub fn impls(name: &str, codec: &Codec, needs: Needs) -> TokenStream {
     quote!(#serialize #deserialize)
 }
 
-fn serialize_body(ident: &Ident, codec: &Codec) -> TokenStream {
+// Bodies say `Self`, never the type's name: a schema named `S` or `D` would be the
+// generic parameter there.
+fn serialize_body(codec: &Codec) -> TokenStream {
     match codec {
         Codec::Struct { fields, extra, .. } => {
             if fields.is_empty() && extra.is_none() {
@@ -196,11 +198,13 @@ fn serialize_body(ident: &Ident, codec: &Codec) -> TokenStream {
             }
         }
         Codec::Newtype => {
-            quote!(::toolwright::__private::serde::Serialize::serialize(&self.0, serializer))
+            quote!(::toolwright::__private::serde::Serialize::serialize(
+                &self.0, serializer
+            ))
         }
         Codec::Untagged(variants) => {
             let arms = variants.iter().map(|v| {
-                quote!(#ident::#v(value) => ::toolwright::__private::serde::Serialize::serialize(value, serializer),)
+                quote!(Self::#v(value) => ::toolwright::__private::serde::Serialize::serialize(value, serializer),)
             });
             quote!(match self { #(#arms)* })
         }
@@ -211,7 +215,7 @@ fn serialize_body(ident: &Ident, codec: &Codec) -> TokenStream {
     }
 }
 
-fn deserialize_body(name: &str, ident: &Ident, codec: &Codec) -> TokenStream {
+fn deserialize_body(name: &str, codec: &Codec) -> TokenStream {
     match codec {
         Codec::Struct {
             fields,
@@ -235,7 +239,7 @@ fn deserialize_body(name: &str, ident: &Ident, codec: &Codec) -> TokenStream {
             } else {
                 quote!(mut object)
             };
-            let value = quote!(#ident { #(#reads)* #(#rest)* });
+            let value = quote!(Self { #(#reads)* #(#rest)* });
             let finish = if *deny_unknown && extra.is_none() {
                 let known = fields.iter().map(|f| &f.key);
                 quote! {
@@ -257,13 +261,13 @@ fn deserialize_body(name: &str, ident: &Ident, codec: &Codec) -> TokenStream {
             }
         }
         Codec::Newtype => quote! {
-            ::toolwright::__private::serde::Deserialize::deserialize(deserializer).map(#ident)
+            ::toolwright::__private::serde::Deserialize::deserialize(deserializer).map(Self)
         },
         Codec::Untagged(variants) => {
             let attempts = variants.iter().map(|v| {
                 quote! {
                     if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(&content) {
-                        return ::std::result::Result::Ok(#ident::#v(value));
+                        return ::std::result::Result::Ok(Self::#v(value));
                     }
                 }
             });
@@ -274,12 +278,11 @@ fn deserialize_body(name: &str, ident: &Ident, codec: &Codec) -> TokenStream {
             }
         }
         Codec::Strings(variants) => {
-            let count = proc_macro2::Literal::usize_unsuffixed(variants.len());
-            let all = variants.iter().map(|(v, _)| quote!(#ident::#v));
+            let all = variants.iter().map(|(v, _)| quote!(Self::#v));
             let texts = variants.iter().map(|(_, text)| text);
             quote! {
-                const ALL: [#ident; #count] = [#(#all),*];
-                ::toolwright::__private::codec::variant(deserializer, &[#(#texts),*]).map(|i| ALL[i])
+                ::toolwright::__private::codec::variant(deserializer, &[#(#texts),*])
+                    .map(|i| [#(#all),*][i])
             }
         }
     }

@@ -58,6 +58,7 @@ pub fn api_module(
     types.definitions(&ir::reachable(inputs().chain(outputs()), &api.definitions));
     let mut methods = Vec::new();
     let method_names: BTreeSet<&str> = names.operations.iter().map(|n| n.method.as_str()).collect();
+    // `OPERATIONS` holds the typed operations only, in source order.
     for (index, ((op, plan), op_names)) in api
         .operations
         .iter()
@@ -65,6 +66,8 @@ pub fn api_module(
         .zip(&names.operations)
         .enumerate()
         .filter(|(i, _)| is_typed(*i))
+        .map(|(_, item)| item)
+        .enumerate()
     {
         let input_schema = Schema {
             description: Some(format!("Arguments of `{}`.", op.name)),
@@ -174,13 +177,20 @@ fn pages_method_name(method: &str, taken: &BTreeSet<&str>) -> Option<String> {
 }
 
 /// The module's `OPERATIONS` table as text (see [`super::data`]): the descriptors the
-/// executor runs, one per operation in source order.
-pub fn operations_table(plans: &[ToolPlan]) -> String {
+/// executor runs, one per typed operation in source order (catalog-only ones are
+/// data: [`super::embedded`]).
+pub fn operations_table(plans: &[ToolPlan], typed: &[bool]) -> String {
+    let typed: Vec<&ToolPlan> = plans
+        .iter()
+        .zip(typed)
+        .filter(|(_, t)| **t)
+        .map(|(p, _)| p)
+        .collect();
     super::data::static_item(
-        "The operation descriptors the executor runs, in source order.",
+        "The descriptors of the typed operations the executor runs, in source order.",
         "OPERATIONS",
-        &format!("[::toolwright::Operation; {}]", plans.len()),
-        &Data::Array(plans.iter().map(operation).collect()),
+        &format!("[::toolwright::Operation; {}]", typed.len()),
+        &Data::Array(typed.into_iter().map(operation).collect()),
     )
 }
 
@@ -263,18 +273,22 @@ fn response_enum(
     }
     let doc = names::doc(&format!("The success responses of `{pascal}`, by status."));
     types.need(&quote!(#ident), Needs::DESERIALIZE);
-    types.push(&op_names.response, None, quote! {
-        #doc
-        #[derive(Debug, Clone, PartialEq)]
-        // Variant sizes follow the API description; boxing them would change
-            // the types callers match on.
-            #[allow(clippy::large_enum_variant)]
-            pub enum #ident {
-            #(#defs)*
-            /// A success status the description does not list.
-            Other { status: u16, body: ::toolwright::__private::serde_json::Value },
-        }
-    });
+    types.push(
+        &op_names.response,
+        None,
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            // Variant sizes follow the API description; boxing them would change
+                // the types callers match on.
+                #[allow(clippy::large_enum_variant)]
+                pub enum #ident {
+                #(#defs)*
+                /// A success status the description does not list.
+                Other { status: u16, body: ::toolwright::__private::serde_json::Value },
+            }
+        },
+    );
     let body = quote! {
         let op = &OPERATIONS[#index];
         let (status, body) = self.executor.execute_raw(op, input).await?;
@@ -333,27 +347,31 @@ fn error_enum(types: &mut TypeGen<'_>, op_names: &OperationNames, op: &ir::Opera
         "The documented error bodies of `{pascal}`, by status."
     ));
     types.need(&quote!(#ident), Needs::DESERIALIZE);
-    types.push(&op_names.error, None, quote! {
-        #doc
-        #[derive(Debug, Clone, PartialEq)]
-        // Variant sizes follow the API description; boxing them would change
-            // the types callers match on.
-            #[allow(clippy::large_enum_variant)]
-            pub enum #ident {
-            #(#defs)*
-        }
-
-        impl #ident {
-            /// The typed body of `error` when it is an error status this operation
-            /// documents and the body fits; `None` otherwise.
-            pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
-                let ::toolwright::Error::Status { status, body, .. } = error else {
-                    return ::std::option::Option::None;
-                };
-                #lookup
+    types.push(
+        &op_names.error,
+        None,
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq)]
+            // Variant sizes follow the API description; boxing them would change
+                // the types callers match on.
+                #[allow(clippy::large_enum_variant)]
+                pub enum #ident {
+                #(#defs)*
             }
-        }
-    });
+
+            impl #ident {
+                /// The typed body of `error` when it is an error status this operation
+                /// documents and the body fits; `None` otherwise.
+                pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
+                    let ::toolwright::Error::Status { status, body, .. } = error else {
+                        return ::std::option::Option::None;
+                    };
+                    #lookup
+                }
+            }
+        },
+    );
 }
 
 fn operation(plan: &ToolPlan) -> Data {
@@ -577,11 +595,15 @@ impl<'a> TypeGen<'a> {
             if recursive && schema.bare_reference().is_none() {
                 // `Tree = array of Tree`: the newtype is read and written as its
                 // content, so the wire form is the alias's.
-                self.push(name, Some(Codec::Newtype), quote! {
-                    #doc
-                    #[derive(Debug, Clone, PartialEq)]
-                    pub struct #ident(pub #ty);
-                });
+                self.push(
+                    name,
+                    Some(Codec::Newtype),
+                    quote! {
+                        #doc
+                        #[derive(Debug, Clone, PartialEq)]
+                        pub struct #ident(pub #ty);
+                    },
+                );
             } else {
                 self.push(name, None, quote! { #doc pub type #ident = #ty; });
             }
@@ -761,14 +783,18 @@ impl<'a> TypeGen<'a> {
             extra: extra.clone(),
             deny_unknown,
         };
-        self.push(name, Some(codec), quote! {
-            #doc
-            #[derive(Debug, Clone, PartialEq, #default)]
-            pub struct #ident {
-                #(#fields)*
-            }
-            #constructor
-        });
+        self.push(
+            name,
+            Some(codec),
+            quote! {
+                #doc
+                #[derive(Debug, Clone, PartialEq, #default)]
+                pub struct #ident {
+                    #(#fields)*
+                }
+                #constructor
+            },
+        );
         quote!(#ident)
     }
 
@@ -812,25 +838,32 @@ impl<'a> TypeGen<'a> {
         }
         let doc = names::doc(&type_doc(name, schema));
         // Untagged: read by trying each variant in order, written as its content.
-        self.push(name, Some(Codec::Untagged(idents)), quote! {
-            #doc
-            #[derive(Debug, Clone, PartialEq)]
-            // Variant sizes follow the API description; boxing them would change
-            // the types callers match on.
-            #[allow(clippy::large_enum_variant)]
-            pub enum #ident {
-                #(#variants)*
-            }
-        });
+        self.push(
+            name,
+            Some(Codec::Untagged(idents)),
+            quote! {
+                #doc
+                #[derive(Debug, Clone, PartialEq)]
+                // Variant sizes follow the API description; boxing them would change
+                // the types callers match on.
+                #[allow(clippy::large_enum_variant)]
+                pub enum #ident {
+                    #(#variants)*
+                }
+            },
+        );
     }
 
     fn string_enum(&mut self, name: &str, schema: &Schema) {
         let ident = names::ident(name);
         let mut variant_scope = Scope::default();
+        // A value listed twice (Stripe has some) is one variant.
+        let mut seen = BTreeSet::new();
         let variants: Vec<(proc_macro2::Ident, String)> = schema
             .enum_values
             .iter()
             .filter_map(|v| v.as_str())
+            .filter(|value| seen.insert(*value))
             .map(|value| {
                 let variant = names::ident(&variant_scope.claim(&names::pascal(value)));
                 (variant, value.to_owned())

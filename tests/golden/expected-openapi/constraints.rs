@@ -137,7 +137,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[0usize], input).await
     }
 }
-/// The operation descriptors the executor runs, in source order.
+/// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 1] = [::toolwright::Operation {
     name: ::toolwright::__private::Cow::Borrowed("constrained"),

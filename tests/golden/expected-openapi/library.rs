@@ -24,7 +24,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Book {
             deserializer,
             "struct Book",
         )?;
-        ::std::result::Result::Ok(Book {
+        ::std::result::Result::Ok(Self {
             author_id: object.opt("authorId")?,
             isbn: object.req("isbn")?,
             kind: object.req("kind")?,
@@ -51,12 +51,12 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Item {
         if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(
             &content,
         ) {
-            return ::std::result::Result::Ok(Item::Book(value));
+            return ::std::result::Result::Ok(Self::Book(value));
         }
         if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(
             &content,
         ) {
-            return ::std::result::Result::Ok(Item::Magazine(value));
+            return ::std::result::Result::Ok(Self::Magazine(value));
         }
         ::std::result::Result::Err(::toolwright::__private::codec::no_variant("Item"))
     }
@@ -75,7 +75,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Magazine {
             deserializer,
             "struct Magazine",
         )?;
-        ::std::result::Result::Ok(Magazine {
+        ::std::result::Result::Ok(Self {
             issue: object.req("issue")?,
             kind: object.req("kind")?,
         })
@@ -99,7 +99,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Member {
             deserializer,
             "struct Member",
         )?;
-        ::std::result::Result::Ok(Member {
+        ::std::result::Result::Ok(Self {
             id: object.opt("id")?,
             joined: object.opt("joined")?,
             name: object.req("name")?,
@@ -122,7 +122,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Shelf {
             deserializer,
             "struct Shelf",
         )?;
-        ::std::result::Result::Ok(Shelf {
+        ::std::result::Result::Ok(Self {
             children: object.opt("children")?,
             label: object.req("label")?,
             parent: object.opt("parent")?,
@@ -308,7 +308,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[4usize], input).await
     }
 }
-/// The operation descriptors the executor runs, in source order.
+/// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 5] = [
     ::toolwright::Operation {

@@ -28,7 +28,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Money {
             deserializer,
             "struct Money",
         )?;
-        ::std::result::Result::Ok(Money {
+        ::std::result::Result::Ok(Self {
             amount: object.req("amount")?,
             currency: object.req("currency")?,
         })
@@ -48,16 +48,11 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for OrderStatus {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        const ALL: [OrderStatus; 3] = [
-            OrderStatus::Pending,
-            OrderStatus::Paid,
-            OrderStatus::Shipped,
-        ];
         ::toolwright::__private::codec::variant(
                 deserializer,
                 &["pending", "paid", "shipped"],
             )
-            .map(|i| ALL[i])
+            .map(|i| [Self::Pending, Self::Paid, Self::Shipped][i])
     }
 }
 /// `Problem`, as the API description defines it.
@@ -74,7 +69,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Problem {
             deserializer,
             "struct Problem",
         )?;
-        ::std::result::Result::Ok(Problem {
+        ::std::result::Result::Ok(Self {
             detail: object.opt("detail")?,
             title: object.opt("title")?,
         })
@@ -100,9 +95,8 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ProductKind {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        const ALL: [ProductKind; 2] = [ProductKind::Physical, ProductKind::Digital];
         ::toolwright::__private::codec::variant(deserializer, &["physical", "digital"])
-            .map(|i| ALL[i])
+            .map(|i| [Self::Physical, Self::Digital][i])
     }
 }
 /// `Product`, as the API description defines it.
@@ -125,7 +119,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Product {
             deserializer,
             "struct Product",
         )?;
-        ::std::result::Result::Ok(Product {
+        ::std::result::Result::Ok(Self {
             kind: object.opt("kind")?,
             name: object.req("name")?,
             price: object.req("price")?,
@@ -206,7 +200,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SubmitOrderOutput
             deserializer,
             "struct SubmitOrderOutput",
         )?;
-        ::std::result::Result::Ok(SubmitOrderOutput {
+        ::std::result::Result::Ok(Self {
             order_id: object.req("orderId")?,
             status: object.req("status")?,
         })
@@ -284,7 +278,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ListProductsOutpu
             deserializer,
             "struct ListProductsOutput",
         )?;
-        ::std::result::Result::Ok(ListProductsOutput {
+        ::std::result::Result::Ok(Self {
             items: object.req("items")?,
             next: object.opt("next")?,
         })
@@ -342,7 +336,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateProductStat
             deserializer,
             "struct CreateProductStatus202",
         )?;
-        ::std::result::Result::Ok(CreateProductStatus202 {
+        ::std::result::Result::Ok(Self {
             review_id: object.req("reviewId")?,
         })
     }
@@ -543,9 +537,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for UploadProductImag
             deserializer,
             "struct UploadProductImageOutput",
         )?;
-        ::std::result::Result::Ok(UploadProductImageOutput {
-            url: object.opt("url")?,
-        })
+        ::std::result::Result::Ok(Self { url: object.opt("url")? })
     }
 }
 /// `GetSearchInputPrice`, as the API description defines it.
@@ -722,7 +714,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[8usize], input).await
     }
 }
-/// The operation descriptors the executor runs, in source order.
+/// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 9] = [
     ::toolwright::Operation {

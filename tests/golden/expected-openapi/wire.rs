@@ -222,9 +222,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetReportOutput {
             deserializer,
             "struct GetReportOutput",
         )?;
-        ::std::result::Result::Ok(GetReportOutput {
-            ok: object.opt("ok")?,
-        })
+        ::std::result::Result::Ok(Self { ok: object.opt("ok")? })
     }
 }
 /// Arguments of `reserved`.
@@ -504,7 +502,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[11usize], input).await
     }
 }
-/// The operation descriptors the executor runs, in source order.
+/// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 12] = [
     ::toolwright::Operation {

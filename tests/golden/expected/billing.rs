@@ -64,7 +64,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateChargeOutpu
             deserializer,
             "struct CreateChargeOutput",
         )?;
-        ::std::result::Result::Ok(CreateChargeOutput {
+        ::std::result::Result::Ok(Self {
             id: object.req("id")?,
             status: object.req("status")?,
         })
@@ -171,7 +171,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[2usize], input).await
     }
 }
-/// The operation descriptors the executor runs, in source order.
+/// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 3] = [
     ::toolwright::Operation {

@@ -89,7 +89,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateNoteOutput 
             deserializer,
             "struct CreateNoteOutput",
         )?;
-        ::std::result::Result::Ok(CreateNoteOutput {
+        ::std::result::Result::Ok(Self {
             id: object.req("id")?,
             title: object.req("title")?,
         })
@@ -135,7 +135,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetNoteOutput {
             deserializer,
             "struct GetNoteOutput",
         )?;
-        ::std::result::Result::Ok(GetNoteOutput {
+        ::std::result::Result::Ok(Self {
             id: object.opt("id")?,
             title: object.opt("title")?,
             text: object.opt("text")?,
@@ -337,7 +337,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[4usize], input).await
     }
 }
-/// The operation descriptors the executor runs, in source order.
+/// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 5] = [
     ::toolwright::Operation {

@@ -61,7 +61,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CurrentWeatherOut
             deserializer,
             "struct CurrentWeatherOutput",
         )?;
-        ::std::result::Result::Ok(CurrentWeatherOutput {
+        ::std::result::Result::Ok(Self {
             temperature: object.req("temperature")?,
             conditions: object.req("conditions")?,
         })
@@ -114,7 +114,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ForecastOutputIte
             deserializer,
             "struct ForecastOutputItem",
         )?;
-        ::std::result::Result::Ok(ForecastOutputItem {
+        ::std::result::Result::Ok(Self {
             day: object.req("day")?,
             high: object.opt("high")?,
             low: object.opt("low")?,
@@ -158,7 +158,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[1usize], input).await
     }
 }
-/// The operation descriptors the executor runs, in source order.
+/// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 2] = [
     ::toolwright::Operation {

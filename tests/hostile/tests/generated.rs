@@ -75,6 +75,38 @@ fn api_modules_never_take_the_entry_file_or_a_crate_name() {
 }
 
 #[test]
+fn types_named_like_the_serde_impls_generics_and_locals_read_and_write_their_json() {
+    use input_serde_names::serde_names::*;
+    let d: D = serde_json::from_value(json!({
+        "object": "o", "deserializer": "x", "content": {"map": "m", "value": 1},
+        "kind": "self", "extra": 7
+    }))
+    .unwrap();
+    assert_eq!(d.kind, Some(E::Self2));
+    assert!(matches!(&d.content, Some(U::S(s)) if s.map == "m" && s.value == 1));
+    assert_eq!(d.additional_properties["extra"], 7);
+    assert_eq!(
+        serde_json::to_value(&d).unwrap(),
+        json!({"object": "o", "deserializer": "x", "content": {"map": "m", "value": 1},
+               "kind": "self", "extra": 7})
+    );
+    let e: E = serde_json::from_value(json!("ALL")).unwrap();
+    assert_eq!(serde_json::to_value(e).unwrap(), json!("ALL"));
+    let wrong = serde_json::from_value::<D>(json!({"object": 1})).unwrap_err();
+    assert!(
+        wrong
+            .to_string()
+            .starts_with("field `object`: invalid type"),
+        "{wrong}"
+    );
+    let wrong = serde_json::from_value::<E>(json!("nope")).unwrap_err();
+    assert!(
+        wrong.to_string().contains("expected one of `Self`, `self`"),
+        "{wrong}"
+    );
+}
+
+#[test]
 fn recursive_schemas_are_types_that_read_and_write_their_json() {
     use input_recursive::recursive::*;
     let tree: Tree = serde_json::from_value(json!([[], [[]]])).unwrap();
