@@ -9,7 +9,8 @@
 #     is not what a user pays, so it is not measured;
 #   - what the program pays at run time: the first `catalog()` call, which reads the
 #     embedded catalog-only tools (release build; median of N), and its peak memory.
-# Usage: benches/huge_api.sh [runs]   (default 3)
+# Usage: benches/huge_api.sh [runs]   (default 3; TOOLWRIGHT_BIN=path uses that generator
+# binary instead of building this checkout's)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-3}
@@ -19,8 +20,11 @@ trap 'rm -rf "$work"' EXIT
 
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
-cargo build -q --release -p toolwright-cli
-bin=$root/target/release/toolwright
+bin=${TOOLWRIGHT_BIN:-}
+if [ -z "$bin" ]; then
+  cargo build -q --release -p toolwright-cli
+  bin=$root/target/release/toolwright
+fi
 gunzip -c ../shared/corpus/big/microsoft.com_graph-beta.json.gz > "$work/graph.json"
 ops=$("$bin" check "$work/graph.json" 2>&1 | grep -o '[0-9]* operation' | grep -o '[0-9]*' || true)
 echo "Microsoft Graph beta: ${ops:-?} operations, $(( $(stat -c %s "$work/graph.json") / 1048576 )) MB"

@@ -127,6 +127,10 @@ enum Command {
         /// inputs are only serialized and outputs only deserialized).
         #[arg(long)]
         full_serde: bool,
+        /// Methods of tagged operations, and the types only they use, behind a cargo
+        /// feature per tag (`<api>-<tag>`).
+        #[arg(long)]
+        features_by_tag: bool,
     },
     /// Serve the inputs' tools to MCP clients, over stdio or streamable HTTP
     /// (interpreted, no compiling).
@@ -345,7 +349,14 @@ fn main() -> ExitCode {
             catalog_only,
             typed,
             full_serde,
-        } => generate(&inputs, &out, (catalog_only, full_serde), &typed, styled),
+            features_by_tag,
+        } => generate(
+            &inputs,
+            &out,
+            (catalog_only, full_serde, features_by_tag),
+            &typed,
+            styled,
+        ),
         Command::Artifact {
             paths,
             strict,
@@ -762,7 +773,7 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
 fn generate(
     inputs: &Inputs,
     out: &std::path::Path,
-    (catalog_only, full_serde): (bool, bool),
+    (catalog_only, full_serde, features_by_tag): (bool, bool, bool),
     typed: &[String],
     styled: bool,
 ) -> ExitCode {
@@ -784,7 +795,10 @@ fn generate(
     for selector in typed {
         config.typed(selector);
     }
-    config.catalog_only(catalog_only).full_serde(full_serde);
+    config
+        .catalog_only(catalog_only)
+        .full_serde(full_serde)
+        .features_by_tag(features_by_tag);
     match config
         .strict(inputs.strict)
         .out_dir(out)

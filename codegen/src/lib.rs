@@ -163,6 +163,8 @@ pub struct Config {
     catalog_only: bool,
     /// Both serde directions on every generated type.
     full_serde: bool,
+    /// Tagged operations' methods and types behind cargo features.
+    features_by_tag: bool,
 }
 
 impl Config {
@@ -236,6 +238,19 @@ impl Config {
     /// from JSON (input structs then refuse unknown properties, like the argument check).
     pub fn full_serde(&mut self, on: bool) -> &mut Self {
         self.full_serde = on;
+        self
+    }
+
+    /// Puts the methods of tagged operations, and the types only they use, behind a
+    /// cargo feature per tag (`true`): `<api>-<tag>` in kebab case (`github` and
+    /// `pulls` → `github-pulls`; an operation with several tags is there when any is
+    /// enabled). The crate compiles only the tags it enables; it declares them in its
+    /// `Cargo.toml` (`[features] github-pulls = []`; an undeclared one is rustc's
+    /// `unexpected_cfgs` warning, naming it). Untagged operations, shared types, the
+    /// catalog and every descriptor are always there: any tool is still callable by
+    /// name. The client's rustdoc lists the features.
+    pub fn features_by_tag(&mut self, on: bool) -> &mut Self {
+        self.features_by_tag = on;
         self
     }
 
@@ -388,6 +403,7 @@ impl Config {
         let options = emit::Options {
             typed,
             full_serde: self.full_serde,
+            features_by_tag: self.features_by_tag,
         };
         let mut files = emit::generate_with(&analysis.apis, &options);
         if let Some(name) = &self.artifact {

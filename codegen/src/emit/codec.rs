@@ -83,26 +83,16 @@ pub struct Item {
 /// What each item needs: the roots' needs, carried to every type an item names
 /// (in its fields, variants or alias), so a type written as part of an input can be
 /// written too. A type nothing reaches needs nothing.
-pub fn resolve(items: &[Item], roots: &[(TokenStream, Needs)]) -> Vec<Needs> {
-    let index: BTreeMap<&str, usize> = items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| (item.name.as_str(), i))
-        .collect();
-    let named = |tokens: &TokenStream| {
-        let mut out = BTreeSet::new();
-        idents(tokens.clone(), &mut |ident| {
-            if let Some(&i) = index.get(ident.to_string().as_str()) {
-                out.insert(i);
-            }
-        });
-        out
-    };
-    let edges: Vec<BTreeSet<usize>> = items.iter().map(|item| named(&item.code)).collect();
+pub fn resolve(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Needs> {
     let mut needs = vec![Needs::default(); items.len()];
     let mut stack: Vec<(usize, Needs)> = roots
         .iter()
-        .flat_map(|(tokens, need)| named(tokens).into_iter().map(move |i| (i, *need)))
+        .flat_map(|root| {
+            graph
+                .named(&root.ty)
+                .into_iter()
+                .map(move |i| (i, root.needs))
+        })
         .collect();
     while let Some((i, need)) = stack.pop() {
         let now = needs[i].union(need);
@@ -110,9 +100,100 @@ pub fn resolve(items: &[Item], roots: &[(TokenStream, Needs)]) -> Vec<Needs> {
             continue;
         }
         needs[i] = now;
-        stack.extend(edges[i].iter().map(|&j| (j, now)));
+        stack.extend(graph.edges[i].iter().map(|&j| (j, now)));
     }
     needs
+}
+
+/// A type the client writes or reads directly, and the cargo features its operation
+/// is behind (`None`: always compiled).
+#[derive(Debug)]
+pub struct Root {
+    pub ty: TokenStream,
+    pub needs: Needs,
+    pub gate: Option<BTreeSet<String>>,
+}
+
+/// Which generated types name which.
+pub struct Graph {
+    index: BTreeMap<String, usize>,
+    edges: Vec<BTreeSet<usize>>,
+}
+
+impl Graph {
+    pub fn new(items: &[Item]) -> Self {
+        let index: BTreeMap<String, usize> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (item.name.clone(), i))
+            .collect();
+        let mut graph = Graph {
+            index,
+            edges: Vec::new(),
+        };
+        graph.edges = items.iter().map(|item| graph.named(&item.code)).collect();
+        graph
+    }
+
+    /// The items `tokens` names.
+    fn named(&self, tokens: &TokenStream) -> BTreeSet<usize> {
+        let mut out = BTreeSet::new();
+        idents(tokens.clone(), &mut |ident| {
+            if let Some(&i) = self.index.get(ident.to_string().as_str()) {
+                out.insert(i);
+            }
+        });
+        out
+    }
+}
+
+/// The features each item is compiled under: `None` when some always-compiled
+/// operation reaches it (or nothing does), else the features of every operation that
+/// reaches it — a type used by two tags' operations is there when either is enabled.
+pub fn gates(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Option<BTreeSet<String>>> {
+    #[derive(Clone, PartialEq)]
+    enum Gate {
+        Unreached,
+        Always,
+        Features(BTreeSet<String>),
+    }
+    let join = |a: &Gate, b: &Gate| match (a, b) {
+        (Gate::Always, _) | (_, Gate::Always) => Gate::Always,
+        (Gate::Unreached, g) | (g, Gate::Unreached) => g.clone(),
+        (Gate::Features(x), Gate::Features(y)) => Gate::Features(x.union(y).cloned().collect()),
+    };
+    let mut gates = vec![Gate::Unreached; items.len()];
+    let mut stack: Vec<(usize, Gate)> = roots
+        .iter()
+        .flat_map(|root| {
+            let gate = root.gate.clone().map_or(Gate::Always, Gate::Features);
+            graph
+                .named(&root.ty)
+                .into_iter()
+                .map(move |i| (i, gate.clone()))
+        })
+        .collect();
+    while let Some((i, gate)) = stack.pop() {
+        let now = join(&gates[i], &gate);
+        if now == gates[i] {
+            continue;
+        }
+        gates[i] = now.clone();
+        stack.extend(graph.edges[i].iter().map(|&j| (j, now.clone())));
+    }
+    gates
+        .into_iter()
+        .map(|g| match g {
+            Gate::Features(features) => Some(features),
+            Gate::Always | Gate::Unreached => None,
+        })
+        .collect()
+}
+
+/// `#[cfg(any(feature = "a", ...))]`.
+pub fn cfg(features: &BTreeSet<String>) -> TokenStream {
+    let features = features.iter();
+    quote!(#[cfg(any(#(feature = #features),*))])
 }
 
 fn idents(tokens: TokenStream, found: &mut impl FnMut(&Ident)) {

@@ -109,6 +109,9 @@ pub struct Options {
     /// Every type implements both `Serialize` and `Deserialize` (by default inputs
     /// are only written and outputs only read).
     pub full_serde: bool,
+    /// Methods of tagged operations, and the types only they use, are compiled only
+    /// with a cargo feature of their tag (`<api>-<tag>`).
+    pub features_by_tag: bool,
 }
 
 /// Generates all files for `apis` (already checked: unique names), every operation
@@ -160,13 +163,8 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
         let modules: Vec<(String, String)> = entries
             .iter()
             .map(|entry| {
-                let code = rust::api_module(
-                    entry.api,
-                    &entry.plans,
-                    &entry.names,
-                    &entry.typed,
-                    options.full_serde,
-                );
+                let code =
+                    rust::api_module(entry.api, &entry.plans, &entry.names, &entry.typed, options);
                 let source = entry
                     .api
                     .source

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
-use super::codec::{self, Codec, FieldCodec, Item, Needs};
+use super::codec::{self, Codec, FieldCodec, Item, Needs, Root};
 use super::data::Data;
 use super::names::{self, ApiNames, OperationNames, Scope};
 use super::plan::{ParamPlan, ToolPlan, ValueKind};
@@ -32,7 +32,7 @@ pub fn api_module(
     plans: &[ToolPlan],
     names: &ApiNames,
     typed: &[bool],
-    full_serde: bool,
+    options: &super::Options,
 ) -> ModuleCode {
     let is_typed = |i: usize| typed.get(i).copied().unwrap_or(true);
     let typed_ops: Vec<&ir::Operation> = api
@@ -57,6 +57,7 @@ pub fn api_module(
     types.output_defs = ir::reachable(outputs(), &api.definitions);
     types.definitions(&ir::reachable(inputs().chain(outputs()), &api.definitions));
     let mut methods = Vec::new();
+    let mut features = BTreeSet::new();
     let method_names: BTreeSet<&str> = names.operations.iter().map(|n| n.method.as_str()).collect();
     // `OPERATIONS` holds the typed operations only, in source order.
     for (index, ((op, plan), op_names)) in api
@@ -73,6 +74,15 @@ pub fn api_module(
             description: Some(format!("Arguments of `{}`.", op.name)),
             ..super::plan::input_schema(op)
         };
+        // With features by tag, the operation's types and methods are compiled only
+        // when a feature of one of its tags is enabled.
+        let gate = options
+            .features_by_tag
+            .then(|| tag_features(&names.module, op))
+            .filter(|features| !features.is_empty());
+        features.extend(gate.iter().flatten().cloned());
+        let cfg = gate.as_ref().map(codec::cfg);
+        types.gate = gate;
         let input = types.object(&op_names.input, &input_schema, Direction::Input, false);
         types.need(&input, Needs::SERIALIZE);
         let method = names::ident(&op_names.method);
@@ -111,6 +121,7 @@ pub fn api_module(
             ));
             methods.push(quote! {
                 #doc
+                #cfg
                 pub fn #pages(&self, input: &#input) -> ::std::result::Result<::toolwright::Pages<#output>, ::toolwright::Error> {
                     self.executor.paginate(&OPERATIONS[#index], input)
                 }
@@ -118,10 +129,12 @@ pub fn api_module(
         }
         methods.push(quote! {
             #doc
+            #cfg
             pub async fn #method(&self, input: &#input) -> ::std::result::Result<#output, ::toolwright::Error> {
                 #body
             }
         });
+        types.gate = None;
     }
     let methods_count = methods.len();
     let untyped = api.operations.len() - typed_ops.len();
@@ -134,9 +147,21 @@ pub fn api_module(
             api.operations.len()
         )
     };
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = features.iter().map(|f| format!("`{f}`")).collect();
+        format!(
+            "\n\nMethods of tagged operations, and the types only they use, are compiled \
+             only with a feature of their tag; declare them in your `Cargo.toml` \
+             (`[features]`, e.g. `{} = []`) and enable the ones you call: {}.",
+            features.iter().next().map_or("", String::as_str),
+            list.join(", ")
+        )
+    };
     let client_doc = names::doc(&format!(
         "Typed client for the `{}` API ({}). Every method runs through the shared \
-         [`toolwright::Executor`], like call-by-name does.{catalog_only}",
+         [`toolwright::Executor`], like call-by-name does.{catalog_only}{features}",
         api.name, api.version
     ));
     let client = quote! {
@@ -162,10 +187,24 @@ pub fn api_module(
         }
     };
     ModuleCode {
-        types: types.finish(full_serde),
+        types: types.finish(options.full_serde),
         client,
         methods: methods_count,
     }
+}
+
+/// The cargo features of an operation's tags: `<module>-<tag>` in kebab case
+/// (`graph` and `users.user` → `graph-users-user`).
+fn tag_features(module: &str, op: &ir::Operation) -> BTreeSet<String> {
+    let kebab = |s: &str| names::snake(s).replace('_', "-");
+    op.meta
+        .get("tags")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|tag| format!("{}-{}", kebab(module), kebab(tag)))
+        .collect()
 }
 
 /// `<method>_pages`, or `<method>_paged` when another operation has that name.
@@ -517,7 +556,9 @@ struct TypeGen<'a> {
     scope: Scope,
     items: Vec<Item>,
     /// Types the client writes (inputs) or reads (outputs, error bodies).
-    roots: Vec<(TokenStream, Needs)>,
+    roots: Vec<Root>,
+    /// The features the operation whose types are being built is behind.
+    gate: Option<BTreeSet<String>>,
     definitions: &'a BTreeMap<String, Schema>,
     /// Definition name → Rust type name.
     def_types: BTreeMap<String, String>,
@@ -546,6 +587,7 @@ impl<'a> TypeGen<'a> {
             scope,
             items: Vec::new(),
             roots: Vec::new(),
+            gate: None,
             definitions,
             def_types,
             cyclic: cyclic(definitions),
@@ -896,16 +938,24 @@ impl TypeGen<'_> {
 
     /// The types `ty` names are written (or read) by the client.
     fn need(&mut self, ty: &TokenStream, needs: Needs) {
-        self.roots.push((ty.clone(), needs));
+        self.roots.push(Root {
+            ty: ty.clone(),
+            needs,
+            gate: self.gate.clone(),
+        });
     }
 
-    /// Every item, with the serde impls its uses need (both with `full_serde`).
+    /// Every item, with the serde impls its uses need (both with `full_serde`); items
+    /// only tagged operations use are grouped in a module per set of features, compiled
+    /// only when one of them is enabled, and re-exported.
     fn finish(self, full_serde: bool) -> Vec<TokenStream> {
-        let needs = codec::resolve(&self.items, &self.roots);
-        self.items
-            .into_iter()
-            .zip(needs)
-            .map(|(item, needs)| match &item.codec {
+        let graph = codec::Graph::new(&self.items);
+        let needs = codec::resolve(&self.items, &graph, &self.roots);
+        let gates = codec::gates(&self.items, &graph, &self.roots);
+        let mut out = Vec::new();
+        let mut gated: BTreeMap<BTreeSet<String>, (usize, Vec<TokenStream>)> = BTreeMap::new();
+        for ((item, needs), gate) in self.items.into_iter().zip(needs).zip(gates) {
+            let code = match &item.codec {
                 Some(c) => {
                     let needs = if full_serde { Needs::BOTH } else { needs };
                     let impls = codec::impls(&item.name, c, needs);
@@ -913,8 +963,47 @@ impl TypeGen<'_> {
                     quote!(#code #impls)
                 }
                 None => item.code,
-            })
-            .collect()
+            };
+            match gate {
+                None => out.push(code),
+                Some(features) => {
+                    let next = gated.len();
+                    gated
+                        .entry(features)
+                        .or_insert((next, Vec::new()))
+                        .1
+                        .push(code);
+                }
+            }
+        }
+        // In order of first use, so that output follows the source.
+        let mut gated: Vec<(BTreeSet<String>, (usize, Vec<TokenStream>))> =
+            gated.into_iter().collect();
+        gated.sort_by_key(|(_, (first, _))| *first);
+        for (n, (features, (_, items))) in gated.into_iter().enumerate() {
+            let cfg = codec::cfg(&features);
+            let module = names::ident(&format!("tagged{}", n + 1));
+            let doc = names::doc(&format!(
+                "Types used only by operations behind {}.",
+                features
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ));
+            out.push(quote! {
+                #doc
+                #cfg
+                mod #module {
+                    #[allow(unused_imports)]
+                    use super::*;
+                    #(#items)*
+                }
+                #cfg
+                pub use #module::*;
+            });
+        }
+        out
     }
 
     /// Whether the type being built is used in requests and in responses: a shared
