@@ -310,24 +310,13 @@ fn response_enum(
             }
         }
     }
-    let doc = names::doc(&format!("The success responses of `{pascal}`, by status."));
-    types.need(&quote!(#ident), Needs::DESERIALIZE);
-    types.push(
-        &op_names.response,
-        None,
-        quote! {
-            #doc
-            #[derive(Debug, Clone, PartialEq)]
-            // Variant sizes follow the API description; boxing them would change
-                // the types callers match on.
-                #[allow(clippy::large_enum_variant)]
-                pub enum #ident {
-                #(#defs)*
-                /// A success status the description does not list.
-                Other { status: u16, body: ::toolwright::__private::serde_json::Value },
-            }
-        },
-    );
+    let doc = format!("The success responses of `{pascal}`, by status.");
+    let variants = quote! {
+        #(#defs)*
+        /// A success status the description does not list.
+        Other { status: u16, body: ::toolwright::__private::serde_json::Value },
+    };
+    types.status_enum(&op_names.response, &doc, variants, TokenStream::new());
     let body = quote! {
         let op = &OPERATIONS[#index];
         let (status, body) = self.executor.execute_raw(op, input).await?;
@@ -382,35 +371,20 @@ fn error_enum(types: &mut TypeGen<'_>, op_names: &OperationNames, op: &ir::Opera
             }
         }
     };
-    let doc = names::doc(&format!(
-        "The documented error bodies of `{pascal}`, by status."
-    ));
-    types.need(&quote!(#ident), Needs::DESERIALIZE);
-    types.push(
-        &op_names.error,
-        None,
-        quote! {
-            #doc
-            #[derive(Debug, Clone, PartialEq)]
-            // Variant sizes follow the API description; boxing them would change
-                // the types callers match on.
-                #[allow(clippy::large_enum_variant)]
-                pub enum #ident {
-                #(#defs)*
+    let doc = format!("The documented error bodies of `{pascal}`, by status.");
+    let from_error = quote! {
+        impl #ident {
+            /// The typed body of `error` when it is an error status this operation
+            /// documents and the body fits; `None` otherwise.
+            pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
+                let ::toolwright::Error::Status { status, body, .. } = error else {
+                    return ::std::option::Option::None;
+                };
+                #lookup
             }
-
-            impl #ident {
-                /// The typed body of `error` when it is an error status this operation
-                /// documents and the body fits; `None` otherwise.
-                pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
-                    let ::toolwright::Error::Status { status, body, .. } = error else {
-                        return ::std::option::Option::None;
-                    };
-                    #lookup
-                }
-            }
-        },
-    );
+        }
+    };
+    types.status_enum(&op_names.error, &doc, quote!(#(#defs)*), from_error);
 }
 
 fn operation(plan: &ToolPlan) -> Data {
@@ -934,6 +908,29 @@ impl TypeGen<'_> {
             code,
             codec,
         });
+    }
+
+    /// An enum of an operation's responses by status (its variants' bodies are read),
+    /// with `impls` after it.
+    fn status_enum(&mut self, name: &str, doc: &str, variants: TokenStream, impls: TokenStream) {
+        let ident = names::ident(name);
+        let doc = names::doc(doc);
+        self.need(&quote!(#ident), Needs::DESERIALIZE);
+        self.push(
+            name,
+            None,
+            quote! {
+                #doc
+                #[derive(Debug, Clone, PartialEq)]
+                // Variant sizes follow the API description; boxing them would change
+                // the types callers match on.
+                #[allow(clippy::large_enum_variant)]
+                pub enum #ident {
+                    #variants
+                }
+                #impls
+            },
+        );
     }
 
     /// The types `ty` names are written (or read) by the client.
