@@ -18,6 +18,7 @@
 # (built from the checkout) instead of building it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/lib.sh
 corpus=$(cd ../shared/corpus && pwd)
 runs=${1:-3}
 root=$(cd "${2:-.}" && pwd)
@@ -54,16 +55,7 @@ for spec in $specs; do
   "$bin" generate "$work/$spec.json" --out "$work/out-$spec" >/dev/null 2>&1
   lines=$(cat "$work/out-$spec"/*.rs | wc -l)
   crate="$work/crate-$spec"
-  mkdir -p "$crate/src"
-  cat > "$crate/Cargo.toml" <<TOML
-[package]
-name = "check-$spec"
-version = "0.1.0"
-edition = "2024"
-[dependencies]
-toolwright = { path = "$root/runtime", default-features = false }
-[workspace]
-TOML
+  user_crate "$crate" "check-$spec" "$root/runtime"
   echo "include!(\"$work/out-$spec/toolwright.rs\");" > "$crate/src/lib.rs"
   # Dependencies first (not timed). Generated code must check without warnings:
   # they are counted (and the first shown) rather than stopping the run, so that an
@@ -74,18 +66,8 @@ TOML
     echo "$spec: $warnings warning(s) in the generated crate, the first:"
     grep -A4 '^warning' "$work/warnings" | head -5
   fi
-  times=()
-  peak=0
-  for _ in $(seq "$runs"); do
-    (cd "$crate" && cargo clean -q -p "check-$spec")
-    start=$(date +%s.%N)
-    (cd "$crate" && /usr/bin/time -f '%M' -o "$work/rss" cargo check -q)
-    times+=("$(echo "$(date +%s.%N) - $start" | bc)")
-    rss=$(tail -1 "$work/rss")
-    (( rss > peak )) && peak=$rss
-  done
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
-  printf '%-11s %9s %9.1f %10s %s\n' "$spec" "$lines" "$median" "$((peak / 1024))" \
-    "$(printf '%.1f ' "${times[@]}")"
+  time_check "$crate" "check-$spec" "$runs"
+  printf '%-11s %9s %9.1f %10s %s\n' "$spec" "$lines" "$(median "${CHECK_TIMES[@]}")" \
+    "$CHECK_PEAK_MB" "$(printf '%.1f ' "${CHECK_TIMES[@]}")"
 done
 echo "check_s: median non-incremental cargo check (CARGO_INCREMENTAL=0, deps built, crate cleaned); peak_mb: largest max RSS of cargo and rustc over the runs"

@@ -18,7 +18,7 @@ root=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+source benches/lib.sh
 
 bin=${TOOLWRIGHT_BIN:-}
 if [ -z "$bin" ]; then
@@ -49,16 +49,7 @@ for variant in catalog-only users-typed; do
     "$variant" "$(median "${times[@]}")" "$runs" "${times[*]}" "$((rss / 1024))" "$lines" "$data"
 
   crate="$work/crate-$variant"
-  mkdir -p "$crate/src"
-  cat > "$crate/Cargo.toml" <<TOML
-[package]
-name = "graph-$variant"
-version = "0.1.0"
-edition = "2024"
-[dependencies]
-toolwright = { path = "$root/runtime", default-features = false }
-[workspace]
-TOML
+  user_crate "$crate" "graph-$variant" "$root/runtime"
   cat > "$crate/src/main.rs" <<RUST
 include!("$work/out-$variant/toolwright.rs");
 fn main() {
@@ -72,15 +63,9 @@ fn main() {
 }
 RUST
   (cd "$crate" && cargo check -q) # dependencies first, not timed
-  times=()
-  for _ in $(seq "$runs"); do
-    (cd "$crate" && cargo clean -q -p "graph-$variant")
-    start=$(date +%s.%N)
-    (cd "$crate" && /usr/bin/time -f '%M' -o "$work/rss" cargo check -q)
-    times+=("$(echo "$(date +%s.%N) - $start" | bc)")
-  done
+  time_check "$crate" "graph-$variant" "$runs"
   printf '%-13s cargo check: median %.1f s of %s (%s), peak %d MB\n' "$variant" \
-    "$(median "${times[@]}")" "$runs" "$(printf '%.1f ' "${times[@]}")" "$(( $(cat "$work/rss") / 1024 ))"
+    "$(median "${CHECK_TIMES[@]}")" "$runs" "$(printf '%.1f ' "${CHECK_TIMES[@]}")" "$CHECK_PEAK_MB"
 
   (cd "$crate" && cargo build -q --release)
   loads=()

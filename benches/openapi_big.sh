@@ -8,6 +8,7 @@
 # cargo check: the median)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/lib.sh
 runs=${1:-3}
 root=$(pwd)
 big=../shared/corpus/big
@@ -35,25 +36,11 @@ for spec in github stripe kubernetes; do
 done
 
 # cargo check of the generated GitHub client, dependencies built first.
-mkdir -p "$work/crate/src"
-cat > "$work/crate/Cargo.toml" <<TOML
-[package]
-name = "github-client"
-version = "0.1.0"
-edition = "2024"
-[dependencies]
-toolwright = { path = "$root/runtime", default-features = false }
-[workspace]
-TOML
+user_crate "$work/crate" github-client "$root/runtime"
 echo "include!(\"$work/out-github/toolwright.rs\");" > "$work/crate/src/lib.rs"
 export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
 (cd "$work/crate" && cargo check -q 2>/dev/null) || true
-times=()
-for _ in $(seq "$runs"); do
-  (cd "$work/crate" && cargo clean -q -p github-client)
-  start=$(date +%s.%N)
-  (cd "$work/crate" && cargo check -q)
-  times+=("$(echo "$(date +%s.%N) - $start" | bc)")
-done
-median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
+time_check "$work/crate" github-client "$runs"
+median=$(median "${CHECK_TIMES[@]}")
+times=("${CHECK_TIMES[@]}")
 printf 'cargo check of the generated GitHub crate, non-incremental (CARGO_INCREMENTAL=0, deps built, crate cleaned): median %.1f s of %s (%s)\n' "$median" "$runs" "${times[*]}"

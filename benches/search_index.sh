@@ -8,6 +8,7 @@
 # Usage: benches/search_index.sh [runs]   (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source benches/lib.sh
 runs=${1:-3}
 root=$(pwd)
 work=$(mktemp -d)
@@ -21,28 +22,14 @@ grep -q with_search_index "$work/without/toolwright.rs" && { echo "could not tak
 printf 'index: %d bytes\n' "$(stat -c %s "$work/with/toolwright_search.idx")"
 export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
 for variant in with without; do
-  mkdir -p "$work/crate-$variant/src"
-  cat > "$work/crate-$variant/Cargo.toml" <<TOML
-[package]
-name = "github-client-$variant"
-version = "0.1.0"
-edition = "2024"
-[dependencies]
-toolwright = { path = "$root/runtime", default-features = false }
-[workspace]
-TOML
+  user_crate "$work/crate-$variant" "github-client-$variant" "$root/runtime"
   echo "include!(\"$work/$variant/toolwright.rs\");" > "$work/crate-$variant/src/lib.rs"
   # Dependencies first (not timed).
   (cd "$work/crate-$variant" && cargo check -q 2>/dev/null) || true
 done
 for variant in with without; do
-  times=()
-  for _ in $(seq "$runs"); do
-    (cd "$work/crate-$variant" && cargo clean -q -p "github-client-$variant")
-    start=$(date +%s.%N)
-    (cd "$work/crate-$variant" && cargo check -q)
-    times+=("$(echo "$(date +%s.%N) - $start" | bc)")
-  done
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
+  time_check "$work/crate-$variant" "github-client-$variant" "$runs"
+  times=("${CHECK_TIMES[@]}")
+  median=$(median "${times[@]}")
   printf 'cargo check, %-7s index: median %.1f s of %s (%s)\n' "$variant" "$median" "$runs" "${times[*]}"
 done

@@ -57,18 +57,31 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
 
 /// Plans for every operation of an API, in source order.
 pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
-    // Contracts with the default field roles (the artifact takes the configured ones).
-    let contracts = crate::contract::build(
-        std::slice::from_ref(api),
-        &crate::contract::FieldRoles::default(),
-    );
-    api.operations
-        .iter()
+    // The contracts (one graph over the whole API) and the per-operation plans do not
+    // depend on each other: two threads (on Graph's 22,000 operations each is seconds).
+    let (plans, contracts) = std::thread::scope(|scope| {
+        let contracts = scope.spawn(|| {
+            // The default field roles (the artifact takes the configured ones).
+            crate::contract::build(
+                std::slice::from_ref(api),
+                &crate::contract::FieldRoles::default(),
+            )
+            .into_iter()
+            .map(|c| serde_json::to_string(&c.contract).unwrap_or_default())
+            .collect::<Vec<_>>()
+        });
+        let plans: Vec<plan::ToolPlan> =
+            api.operations.iter().map(|op| plan::plan(api, op)).collect();
+        // A panic there is a generator bug; surface it unchanged.
+        let contracts = contracts
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (plans, contracts)
+    });
+    plans
+        .into_iter()
         .zip(contracts)
-        .map(|(op, contract)| plan::ToolPlan {
-            contract: serde_json::to_string(&contract.contract).unwrap_or_default(),
-            ..plan::plan(api, op)
-        })
+        .map(|(plan, contract)| plan::ToolPlan { contract, ..plan })
         .collect()
 }
 
@@ -146,19 +159,19 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
     // specs formatting is most of generation's time.
     let (modules, (tables, entry_file, index)) = std::thread::scope(|scope| {
         let data = scope.spawn(|| {
+            // The index on a thread of its own: with every operation catalog-only there
+            // are no modules to format, and the tables and the index are all the work.
+            let index = scope.spawn(|| search::index(&entries));
             let tables: Vec<String> = entries
                 .iter()
                 .map(|e| rust::operations_table(&e.plans, &e.typed))
                 .collect();
             let (code, catalog_tables, embedded) = catalog::entry_file(&entries);
-            (
-                tables,
-                (
-                    format_file(&sources.join(", "), code, &catalog_tables),
-                    embedded,
-                ),
-                search::index(&entries),
-            )
+            let entry = format_file(&sources.join(", "), code, &catalog_tables);
+            let index = index
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (tables, (entry, embedded), index)
         });
         let modules: Vec<(String, String)> = entries
             .iter()
