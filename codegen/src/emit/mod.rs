@@ -70,8 +70,11 @@ pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
             .map(|c| serde_json::to_string(&c.contract).unwrap_or_default())
             .collect::<Vec<_>>()
         });
-        let plans: Vec<plan::ToolPlan> =
-            api.operations.iter().map(|op| plan::plan(api, op)).collect();
+        let plans: Vec<plan::ToolPlan> = api
+            .operations
+            .iter()
+            .map(|op| plan::plan(api, op))
+            .collect();
         // A panic there is a generator bug; surface it unchanged.
         let contracts = contracts
             .join()
