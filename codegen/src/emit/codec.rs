@@ -163,7 +163,7 @@ pub fn gates(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Option<BTreeS
         (Gate::Features(x), Gate::Features(y)) => Gate::Features(x.union(y).cloned().collect()),
     };
     let mut gates = vec![Gate::Unreached; items.len()];
-    let mut stack: Vec<(usize, Gate)> = roots
+    let stack: Vec<(usize, Gate)> = roots
         .iter()
         .flat_map(|root| {
             let gate = root.gate.clone().map_or(Gate::Always, Gate::Features);
@@ -173,14 +173,24 @@ pub fn gates(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Option<BTreeS
                 .map(move |i| (i, gate.clone()))
         })
         .collect();
-    while let Some((i, gate)) = stack.pop() {
-        let now = join(&gates[i], &gate);
-        if now == gates[i] {
-            continue;
+    let spread = |gates: &mut [Gate], mut stack: Vec<(usize, Gate)>| {
+        while let Some((i, gate)) = stack.pop() {
+            let now = join(&gates[i], &gate);
+            if now == gates[i] {
+                continue;
+            }
+            gates[i] = now.clone();
+            stack.extend(graph.edges[i].iter().map(|&j| (j, now.clone())));
         }
-        gates[i] = now.clone();
-        stack.extend(graph.edges[i].iter().map(|&j| (j, now.clone())));
-    }
+    };
+    spread(&mut gates, stack);
+    // A type no operation reaches (a definition only an untyped value refers to) is
+    // always compiled, and so must be every type it names.
+    let unreached: Vec<(usize, Gate)> = (0..items.len())
+        .filter(|&i| gates[i] == Gate::Unreached)
+        .map(|i| (i, Gate::Always))
+        .collect();
+    spread(&mut gates, unreached);
     gates
         .into_iter()
         .map(|g| match g {
@@ -366,5 +376,90 @@ fn deserialize_body(name: &str, codec: &Codec) -> TokenStream {
                     .map(|i| [#(#all),*][i])
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(name: &str, code: TokenStream) -> Item {
+        Item {
+            name: name.to_owned(),
+            code,
+            codec: None,
+        }
+    }
+
+    fn features(names: &[&str]) -> Option<BTreeSet<String>> {
+        Some(names.iter().map(|n| (*n).to_owned()).collect())
+    }
+
+    #[test]
+    fn needs_and_gates_follow_the_types_an_item_names() {
+        // Input -> Shared; Output -> Shared, Only; Loose (reached by nothing) -> Only.
+        let items = vec![
+            item(
+                "Input",
+                quote!(
+                    pub struct Input {
+                        s: Shared,
+                    }
+                ),
+            ),
+            item(
+                "Output",
+                quote!(
+                    pub struct Output {
+                        s: Shared,
+                        o: Vec<Only>,
+                    }
+                ),
+            ),
+            item(
+                "Shared",
+                quote!(
+                    pub struct Shared;
+                ),
+            ),
+            item(
+                "Only",
+                quote!(
+                    pub struct Only;
+                ),
+            ),
+            item(
+                "Loose",
+                quote!(
+                    pub struct Loose {
+                        o: Only,
+                    }
+                ),
+            ),
+        ];
+        let graph = Graph::new(&items);
+        let roots = [
+            Root {
+                ty: quote!(Input),
+                needs: Needs::SERIALIZE,
+                gate: features(&["api-a"]),
+            },
+            Root {
+                ty: quote!(::std::vec::Vec<Output>),
+                needs: Needs::DESERIALIZE,
+                gate: features(&["api-b"]),
+            },
+        ];
+        let needs = resolve(&items, &graph, &roots);
+        assert_eq!(needs[0], Needs::SERIALIZE);
+        assert_eq!(needs[1], Needs::DESERIALIZE);
+        assert_eq!(needs[2], Needs::BOTH, "written in one, read in the other");
+        assert_eq!(needs[4], Needs::default(), "reached by nothing");
+        let gates = gates(&items, &graph, &roots);
+        assert_eq!(gates[0], features(&["api-a"]));
+        assert_eq!(gates[2], features(&["api-a", "api-b"]));
+        // `Loose` is always compiled, so `Only`, which it names, must be too.
+        assert_eq!(gates[4], None);
+        assert_eq!(gates[3], None);
     }
 }
