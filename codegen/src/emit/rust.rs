@@ -950,7 +950,9 @@ impl TypeGen<'_> {
         let needs = codec::resolve(&self.items, &graph, &self.roots);
         let gates = codec::gates(&self.items, &graph, &self.roots);
         let mut out = Vec::new();
-        let mut gated: BTreeMap<BTreeSet<String>, (usize, Vec<TokenStream>)> = BTreeMap::new();
+        // Gated items by feature set, in order of first use (output follows the source).
+        let mut groups: Vec<(BTreeSet<String>, Vec<TokenStream>)> = Vec::new();
+        let mut group_of: BTreeMap<BTreeSet<String>, usize> = BTreeMap::new();
         for ((item, needs), gate) in self.items.into_iter().zip(needs).zip(gates) {
             let code = match &item.codec {
                 Some(c) => {
@@ -964,20 +966,15 @@ impl TypeGen<'_> {
             match gate {
                 None => out.push(code),
                 Some(features) => {
-                    let next = gated.len();
-                    gated
-                        .entry(features)
-                        .or_insert((next, Vec::new()))
-                        .1
-                        .push(code);
+                    let group = *group_of.entry(features.clone()).or_insert_with(|| {
+                        groups.push((features, Vec::new()));
+                        groups.len() - 1
+                    });
+                    groups[group].1.push(code);
                 }
             }
         }
-        // In order of first use, so that output follows the source.
-        let mut gated: Vec<(BTreeSet<String>, (usize, Vec<TokenStream>))> =
-            gated.into_iter().collect();
-        gated.sort_by_key(|(_, (first, _))| *first);
-        for (n, (features, (_, items))) in gated.into_iter().enumerate() {
+        for (n, (features, items)) in groups.into_iter().enumerate() {
             let cfg = codec::cfg(&features);
             let module = names::ident(&format!("tagged{}", n + 1));
             let doc = names::doc(&format!(
