@@ -9,17 +9,8 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/src"
+source benches/lib.sh
+user_crate "$work" decode-bench "$root/runtime" 'serde = { version = "1", features = ["derive"] }
+serde_json = "1"'
 cp benches/decode/main.rs "$work/src/main.rs"
-cat > "$work/Cargo.toml" <<TOML
-[package]
-name = "decode-bench"
-version = "0.1.0"
-edition = "2024"
-[dependencies]
-toolwright = { path = "$root/runtime", default-features = false }
-serde = { version = "1", features = ["derive"] }
-serde_json = "1"
-[workspace]
-TOML
 (cd "$work" && CARGO_TARGET_DIR="$root/target/decode-bench" cargo run -q --release)

@@ -4,8 +4,9 @@
 # median VALUE...: the middle value (the lower middle of an even count).
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
-# user_crate DIR NAME RUNTIME: a crate depending on the runtime at RUNTIME (no default
-# features), its own workspace; the caller writes src/.
+# user_crate DIR NAME RUNTIME [DEPENDENCY_LINES]: a crate depending on the runtime at
+# RUNTIME (no default features) and on what DEPENDENCY_LINES add, its own workspace;
+# the caller writes src/.
 user_crate() {
   mkdir -p "$1/src"
   cat > "$1/Cargo.toml" <<TOML
@@ -15,6 +16,7 @@ version = "0.1.0"
 edition = "2024"
 [dependencies]
 toolwright = { path = "$3", default-features = false }
+${4:-}
 [workspace]
 TOML
 }
