@@ -15,7 +15,9 @@ use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::marker::PhantomData;
 
-use serde::de::{DeserializeOwned, Error as _};
+use std::fmt;
+
+use serde::de::{DeserializeOwned, DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
@@ -28,24 +30,24 @@ pub struct Object<E> {
 }
 
 impl<E: serde::de::Error> Object<E> {
-    /// Reads the object (anything else is an error naming `expected`).
+    /// Reads the object (anything else is an error naming `expected`). Its values are
+    /// taken as they are when `deserializer` is one of this module's (a field of an
+    /// object being read): an object is taken apart once, not once per level.
     pub fn new<'de, D: Deserializer<'de, Error = E>>(
         deserializer: D,
         expected: &'static str,
     ) -> Result<Self, E> {
-        match Value::deserialize(deserializer)? {
-            Value::Object(map) => Ok(Object {
-                map,
-                error: PhantomData,
-            }),
-            other => Err(E::invalid_type(unexpected(&other), &expected)),
-        }
+        let map = deserializer.deserialize_map(ObjectVisitor { expected })?;
+        Ok(Object {
+            map,
+            error: PhantomData,
+        })
     }
 
     /// A required field: missing (or `null` for a non-nullable type) is an error.
     pub fn req<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<T, E> {
         match self.map.remove(key) {
-            Some(value) => T::deserialize(value).map_err(|e| nest(key, e)),
+            Some(value) => T::deserialize(Owned(value)).map_err(|e| nest(key, e)),
             None => Err(E::missing_field(key)),
         }
     }
@@ -54,7 +56,9 @@ impl<E: serde::de::Error> Object<E> {
     pub fn opt<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<Option<T>, E> {
         match self.map.remove(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(value) => T::deserialize(value).map(Some).map_err(|e| nest(key, e)),
+            Some(value) => T::deserialize(Owned(value))
+                .map(Some)
+                .map_err(|e| nest(key, e)),
         }
     }
 
@@ -62,7 +66,7 @@ impl<E: serde::de::Error> Object<E> {
     pub fn rest<T: DeserializeOwned>(&mut self) -> Result<BTreeMap<String, T>, E> {
         std::mem::take(&mut self.map)
             .into_iter()
-            .map(|(key, value)| match T::deserialize(value) {
+            .map(|(key, value)| match T::deserialize(Owned(value)) {
                 Ok(v) => Ok((key, v)),
                 Err(e) => Err(nest(&key, e)),
             })
@@ -75,6 +79,289 @@ impl<E: serde::de::Error> Object<E> {
             Some(key) => Err(E::unknown_field(key, known)),
             None => Ok(()),
         }
+    }
+}
+
+/// Collects an object's entries; each value through [`Stash`].
+struct ObjectVisitor {
+    expected: &'static str,
+}
+
+impl<'de> Visitor<'de> for ObjectVisitor {
+    type Value = Map<String, Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expected)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut map = Map::new();
+        while let Some((key, Stash(value))) = access.next_entry::<String, Stash>()? {
+            map.insert(key, value);
+        }
+        Ok(map)
+    }
+}
+
+// Taking a value as it is. serde can only hand a `Deserialize` impl a deserializer, so a
+// `Value` inside one would be rebuilt node by node by `Value::deserialize` — for every
+// level of a nested document. [`Owned`] (the deserializer of a field being read) and
+// [`Stash`] (how [`Object::new`] reads values) agree on a newtype name: asked for it,
+// `Owned` leaves its value in a thread-local slot and `Stash` takes it from there, as
+// is. Any other deserializer just reads the value (once).
+
+/// The newtype name `Owned` and `Stash` agree on.
+const TAKE_AS_IS: &str = "$toolwright::codec::TakeAsIs";
+
+std::thread_local! {
+    /// The value `Owned` hands over; taken at once by the `Stash` that asked.
+    static HANDED_OVER: std::cell::Cell<Option<Value>> = const { std::cell::Cell::new(None) };
+}
+
+/// A JSON value read by [`Object::new`]: taken as is from [`Owned`], read otherwise.
+struct Stash(Value);
+
+impl<'de> Deserialize<'de> for Stash {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_newtype_struct(TAKE_AS_IS, StashVisitor)
+            .map(Stash)
+    }
+}
+
+struct StashVisitor;
+
+impl<'de> Visitor<'de> for StashVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
+    }
+
+    // `Owned` answers the newtype with a unit after handing the value over; a
+    // deserializer that reads newtypes as their content may send anything.
+    fn visit_unit<E: serde::de::Error>(self) -> Result<Value, E> {
+        Ok(HANDED_OVER.take().unwrap_or(Value::Null))
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = access.next_element::<Value>()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Value, A::Error> {
+        ObjectVisitor {
+            expected: "an object",
+        }
+        .visit_map(access)
+        .map(Value::Object)
+    }
+}
+
+/// The deserializer of a value taken out of an object: objects and arrays hand out
+/// their entries as `Owned` too, and a [`Stash`] gets the value itself; everything
+/// else reads as `serde_json::Value` reads.
+pub(crate) struct Owned(pub(crate) Value);
+
+macro_rules! as_value_reads {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, serde_json::Error> {
+                self.0.$method(visitor)
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for Owned {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Object(map) => visitor.visit_map(OwnedEntries {
+                entries: map.into_iter(),
+                value: None,
+            }),
+            Value::Array(items) => visitor.visit_seq(OwnedItems(items.into_iter())),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        if name == TAKE_AS_IS {
+            HANDED_OVER.set(Some(self.0));
+            visitor.visit_unit()
+        } else {
+            // As `Value` reads it (which knows serde_json's own newtypes).
+            self.0.deserialize_newtype_struct(name, visitor)
+        }
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_tuple(len, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_tuple_struct(name, len, visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_unit_struct(name, visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+
+    as_value_reads! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
+        deserialize_identifier deserialize_ignored_any
+    }
+}
+
+struct OwnedEntries {
+    entries: serde_json::map::IntoIter,
+    value: Option<Value>,
+}
+
+impl<'de> MapAccess<'de> for OwnedEntries {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        match self.entries.next() {
+            Some((key, value)) => {
+                self.value = Some(value);
+                seed.deserialize(Value::String(key)).map(Some)
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<S::Value, Self::Error> {
+        match self.value.take() {
+            Some(value) => seed.deserialize(Owned(value)),
+            None => Err(serde_json::Error::custom(
+                "a value was asked for before its key",
+            )),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
+}
+
+struct OwnedItems(std::vec::IntoIter<Value>);
+
+impl<'de> SeqAccess<'de> for OwnedItems {
+    type Error = serde_json::Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, Self::Error> {
+        self.0
+            .next()
+            .map(|item| seed.deserialize(Owned(item)))
+            .transpose()
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.0.len())
     }
 }
 
@@ -117,22 +404,6 @@ fn nest<E: serde::de::Error>(key: &str, error: impl Display) -> E {
     {
         Some((path, message)) => E::custom(format_args!("field `{key}.{path}`: {message}")),
         None => E::custom(format_args!("field `{key}`: {inner}")),
-    }
-}
-
-fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
-    use serde::de::Unexpected;
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) => Unexpected::Signed(i),
-            (None, Some(f)) => Unexpected::Float(f),
-            _ => Unexpected::Other("number"),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
     }
 }
 
@@ -185,6 +456,41 @@ mod tests {
         .unwrap();
         assert_eq!(p.price.note, None);
         assert_eq!(p.extra, BTreeMap::from([("x".to_owned(), 1)]));
+    }
+
+    #[test]
+    fn values_are_taken_as_they_are_from_any_source() {
+        #[derive(Debug, PartialEq)]
+        struct Outer {
+            inner: Option<Vec<Product>>,
+            any: Value,
+        }
+        impl<'de> Deserialize<'de> for Outer {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let mut o = Object::new(d, "struct Outer")?;
+                Ok(Outer {
+                    inner: o.opt("inner")?,
+                    any: o.req("any")?,
+                })
+            }
+        }
+        let doc = json!({
+            "inner": [{"price": {"amount": 1, "currency": "EUR", "note": "n"}, "y": 2}],
+            "any": {"deep": [1, {"x": null}]}
+        });
+        let text = doc.to_string();
+        // Text, a borrowed value and an owned one read alike.
+        let from_text: Outer = serde_json::from_str(&text).unwrap();
+        let from_ref = Outer::deserialize(&doc).unwrap();
+        let from_owned: Outer = serde_json::from_value(doc.clone()).unwrap();
+        assert_eq!(from_text, from_ref);
+        assert_eq!(from_ref, from_owned);
+        let product = &from_owned.inner.as_ref().unwrap()[0];
+        assert_eq!(product.price.note.as_deref(), Some("n"));
+        assert_eq!(product.extra["y"], 2);
+        assert_eq!(from_owned.any, json!({"deep": [1, {"x": null}]}));
+        // Nothing is left behind between reads.
+        assert!(HANDED_OVER.take().is_none());
     }
 
     #[test]

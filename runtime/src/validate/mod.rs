@@ -58,12 +58,15 @@ pub fn deserialize<T: DeserializeOwned>(args: &Value) -> Result<T, ArgumentError
     })
 }
 
-/// [`deserialize`], taking the value: generated types read objects field by field
-/// out of it, with no copy of the document.
+/// [`deserialize`], taking the value: strings move into the result, and generated
+/// types take the values of the objects they read as they are (no copy of the
+/// document, no rebuilding of it level by level).
 pub fn deserialize_owned<T: DeserializeOwned>(value: Value) -> Result<T, ArgumentError> {
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|e| ArgumentError {
-        path: e.path().to_string(),
-        message: e.inner().to_string(),
+    serde_path_to_error::deserialize::<_, T>(crate::codec::Owned(value)).map_err(|e| {
+        ArgumentError {
+            path: e.path().to_string(),
+            message: e.inner().to_string(),
+        }
     })
 }
 
