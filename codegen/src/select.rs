@@ -24,14 +24,7 @@ pub fn apply(apis: &mut [ir::Api], selection: &Selection) -> usize {
 /// from the generated tool (name, `_meta.toolwright` tags, CRUDE group and operation
 /// id, method, path, annotations).
 pub fn with_facts<R>(api: &str, op: &ir::Operation, f: impl FnOnce(&Facts<'_>) -> R) -> R {
-    let tags: Vec<&str> = op
-        .meta
-        .get("tags")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let tags: Vec<&str> = op.tags().collect();
     let annotations = crate::emit::plan::annotations(op);
     f(&Facts {
         name: &op.name,

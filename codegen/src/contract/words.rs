@@ -182,10 +182,7 @@ fn last_word(noun: &str) -> &str {
     noun.rsplit('_').next().unwrap_or(noun)
 }
 
-/// Whether identities `produced` and `consumed` (`noun.key`) name the same thing: the
-/// same key, and nouns equal or one a qualified form of the other (`simple_user` is a
-/// `user`; `cd_drive_file` is a `file`).
-/// A bucket [`same_identity`] never crosses: identities that can match share it (the
+/// A bucket [`same_parts`] never crosses: identities that can match share it (the
 /// key, and the last three characters of the noun without underscores — one joined noun
 /// ends with the other in every case that matches). `None` for nouns too short to
 /// bucket (they are compared with everything).
@@ -198,6 +195,7 @@ pub fn identity_bucket(identity: &str) -> Option<(String, String)> {
     })
 }
 
+/// [`same_parts`] on whole identities.
 #[cfg(test)]
 pub fn same_identity(produced: &str, consumed: &str) -> bool {
     match (split_identity(produced), split_identity(consumed)) {
@@ -211,7 +209,10 @@ pub fn split_identity(identity: &str) -> Option<(&str, &str)> {
     identity.rsplit_once('.')
 }
 
-/// [`same_identity`] on identities already split (the graph splits each once).
+/// Whether identities `produced` and `consumed` (`noun.key`, split by
+/// [`split_identity`]; the graph splits each once) name the same thing: the same key,
+/// and nouns equal or one a qualified form of the other (`simple_user` is a `user`;
+/// `cd_drive_file` is a `file`).
 pub fn same_parts((pn, pk): (&str, &str), (cn, ck): (&str, &str)) -> bool {
     // `spot_insertion` (a schema's name) and `spotinsertion` (a path's) are one noun.
     // No allocation: the graph compares identities millions of times on large APIs.

@@ -397,5 +397,15 @@ mod tests {
         let caret = shown.lines().find(|l| l.contains('^')).unwrap();
         let source = shown.lines().find(|l| l.contains("\"bad\"")).unwrap();
         assert_eq!(caret.find('^'), source.find("\"bad\""), "{shown}");
+        // A window that starts a byte or two into the line (before its `...` would).
+        let text = format!("{}{}", "y".repeat(62), "z".repeat(5_000));
+        let file = SourceFile::new("near.json", text.as_str());
+        for at in 58..66 {
+            let d = Diagnostic::warning(codes::SCHEMA, "m").at(Location {
+                file: Arc::clone(&file),
+                span: at..at + 1,
+            });
+            assert!(render(&d).contains(&format!("near.json:1:{}", at + 1)));
+        }
     }
 }

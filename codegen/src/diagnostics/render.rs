@@ -12,14 +12,6 @@ const LONG_LINE: usize = 2_000;
 /// Bytes shown on each side of the finding (and of its span) in such a window.
 const CONTEXT: usize = 60;
 
-/// `at`, or the start of the character it falls in.
-fn floor_char(text: &str, mut at: usize) -> usize {
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
 /// Renders one finding as plain text, without a trailing newline.
 pub fn render(d: &Diagnostic) -> String {
     render_with(d, false)
@@ -42,27 +34,24 @@ pub fn render_with(d: &Diagnostic, styled: bool) -> String {
         let end = end.max(span.end);
         let text = &loc.file.text;
         let long = end - start > LONG_LINE;
-        let (excerpt, shift) = if long {
+        // The excerpt shows the text from `from` on, after `lead` bytes of its own.
+        let (excerpt, from, lead) = if long {
             // A minified document is one line of megabytes: laying it out for every
             // finding made reading one quadratic. Show a window around the span, and
             // give the position in the whole line separately.
-            let from = floor_char(text, span.start.saturating_sub(CONTEXT).max(start));
-            let to = floor_char(
-                text,
-                (span.end.min(span.start + CONTEXT) + CONTEXT).min(end),
+            let window = loc.file.char_span(
+                &(span.start.saturating_sub(CONTEXT).max(start)
+                    ..(span.end.min(span.start + CONTEXT) + CONTEXT).min(end)),
             );
-            let lead = if from > start { "..." } else { "" };
-            let tail = if to < end { "..." } else { "" };
-            let excerpt = format!("{lead}{}{tail}", &text[from..to]);
-            (Cow::Owned(excerpt), from - lead.len())
+            let lead = if window.start > start { "..." } else { "" };
+            let tail = if window.end < end { "..." } else { "" };
+            let excerpt = format!("{lead}{}{tail}", &text[window.clone()]);
+            (Cow::Owned(excerpt), window.start, lead.len())
         } else {
-            (Cow::Borrowed(&text[start..end]), start)
+            (Cow::Borrowed(&text[start..end]), start, 0)
         };
-        let span_start = (span.start - shift).min(excerpt.len());
-        let span_end = span
-            .end
-            .saturating_sub(shift)
-            .clamp(span_start, excerpt.len());
+        let span_start = (lead + span.start - from).min(excerpt.len());
+        let span_end = (lead + span.end.saturating_sub(from)).clamp(span_start, excerpt.len());
         let mut annotation = AnnotationKind::Primary.span(span_start..span_end);
         if let Some(label) = &d.label {
             annotation = annotation.label(label);

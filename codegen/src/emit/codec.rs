@@ -85,23 +85,8 @@ pub struct Item {
 /// written too. A type nothing reaches needs nothing.
 pub fn resolve(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Needs> {
     let mut needs = vec![Needs::default(); items.len()];
-    let mut stack: Vec<(usize, Needs)> = roots
-        .iter()
-        .flat_map(|root| {
-            graph
-                .named(&root.ty)
-                .into_iter()
-                .map(move |i| (i, root.needs))
-        })
-        .collect();
-    while let Some((i, need)) = stack.pop() {
-        let now = needs[i].union(need);
-        if now == needs[i] {
-            continue;
-        }
-        needs[i] = now;
-        stack.extend(graph.edges[i].iter().map(|&j| (j, now)));
-    }
+    let seeds = graph.seeds(roots, |root| root.needs);
+    graph.spread(&mut needs, seeds, |a, b| a.union(*b));
     needs
 }
 
@@ -135,6 +120,37 @@ impl Graph {
         graph
     }
 
+    /// Each item `roots` name, with what `state` says of its root.
+    fn seeds<S: Clone>(&self, roots: &[Root], state: impl Fn(&Root) -> S) -> Vec<(usize, S)> {
+        roots
+            .iter()
+            .flat_map(|root| {
+                let s = state(root);
+                self.named(&root.ty)
+                    .into_iter()
+                    .map(move |i| (i, s.clone()))
+            })
+            .collect()
+    }
+
+    /// Joins each seed's state into its item's, and carries every change on to the
+    /// items it names, until nothing changes.
+    fn spread<S: Clone + PartialEq>(
+        &self,
+        states: &mut [S],
+        mut pending: Vec<(usize, S)>,
+        join: impl Fn(&S, &S) -> S,
+    ) {
+        while let Some((i, state)) = pending.pop() {
+            let now = join(&states[i], &state);
+            if now == states[i] {
+                continue;
+            }
+            states[i] = now.clone();
+            pending.extend(self.edges[i].iter().map(|&j| (j, now.clone())));
+        }
+    }
+
     /// The items `tokens` names.
     fn named(&self, tokens: &TokenStream) -> BTreeSet<usize> {
         let mut out = BTreeSet::new();
@@ -163,34 +179,17 @@ pub fn gates(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Option<BTreeS
         (Gate::Features(x), Gate::Features(y)) => Gate::Features(x.union(y).cloned().collect()),
     };
     let mut gates = vec![Gate::Unreached; items.len()];
-    let stack: Vec<(usize, Gate)> = roots
-        .iter()
-        .flat_map(|root| {
-            let gate = root.gate.clone().map_or(Gate::Always, Gate::Features);
-            graph
-                .named(&root.ty)
-                .into_iter()
-                .map(move |i| (i, gate.clone()))
-        })
-        .collect();
-    let spread = |gates: &mut [Gate], mut stack: Vec<(usize, Gate)>| {
-        while let Some((i, gate)) = stack.pop() {
-            let now = join(&gates[i], &gate);
-            if now == gates[i] {
-                continue;
-            }
-            gates[i] = now.clone();
-            stack.extend(graph.edges[i].iter().map(|&j| (j, now.clone())));
-        }
-    };
-    spread(&mut gates, stack);
+    let seeds = graph.seeds(roots, |root| {
+        root.gate.clone().map_or(Gate::Always, Gate::Features)
+    });
+    graph.spread(&mut gates, seeds, join);
     // A type no operation reaches (a definition only an untyped value refers to) is
     // always compiled, and so must be every type it names.
     let unreached: Vec<(usize, Gate)> = (0..items.len())
         .filter(|&i| gates[i] == Gate::Unreached)
         .map(|i| (i, Gate::Always))
         .collect();
-    spread(&mut gates, unreached);
+    graph.spread(&mut gates, unreached, join);
     gates
         .into_iter()
         .map(|g| match g {

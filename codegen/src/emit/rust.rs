@@ -197,12 +197,7 @@ pub fn api_module(
 /// (`graph` and `users.user` → `graph-users-user`).
 fn tag_features(module: &str, op: &ir::Operation) -> BTreeSet<String> {
     let kebab = |s: &str| names::snake(s).replace('_', "-");
-    op.meta
-        .get("tags")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+    op.tags()
         .map(|tag| format!("{}-{}", kebab(module), kebab(tag)))
         .collect()
 }

@@ -368,4 +368,14 @@ impl Operation {
     pub fn success_response(&self) -> Option<&Response> {
         self.responses.iter().find(|r| r.status.starts_with('2'))
     }
+
+    /// The source's tags (OpenAPI `tags`, kept in the native metadata).
+    pub fn tags(&self) -> impl Iterator<Item = &str> {
+        self.meta
+            .get("tags")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+    }
 }

@@ -52,22 +52,21 @@ pub(crate) fn require_object(args: &Value) -> Result<(), ArgumentError> {
 
 /// Deserializes `args` into `T`, naming the offending field on failure.
 pub fn deserialize<T: DeserializeOwned>(args: &Value) -> Result<T, ArgumentError> {
-    serde_path_to_error::deserialize::<_, T>(args).map_err(|e| ArgumentError {
-        path: e.path().to_string(),
-        message: e.inner().to_string(),
-    })
+    serde_path_to_error::deserialize::<_, T>(args).map_err(located)
 }
 
 /// [`deserialize`], taking the value: strings move into the result, and generated
 /// types take the values of the objects they read as they are (no copy of the
 /// document, no rebuilding of it level by level).
 pub fn deserialize_owned<T: DeserializeOwned>(value: Value) -> Result<T, ArgumentError> {
-    serde_path_to_error::deserialize::<_, T>(crate::codec::Owned(value)).map_err(|e| {
-        ArgumentError {
-            path: e.path().to_string(),
-            message: e.inner().to_string(),
-        }
-    })
+    serde_path_to_error::deserialize::<_, T>(crate::codec::Owned(value)).map_err(located)
+}
+
+fn located(e: serde_path_to_error::Error<serde_json::Error>) -> ArgumentError {
+    ArgumentError {
+        path: e.path().to_string(),
+        message: e.inner().to_string(),
+    }
 }
 
 fn kind_of(v: &Value) -> &'static str {
