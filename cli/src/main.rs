@@ -92,6 +92,24 @@ enum Command {
         #[command(flatten)]
         select: Selectors,
     },
+    /// Write the inspection report: one self-contained HTML page (no network) with
+    /// every tool (filterable, sortable), its schemas, annotations and their
+    /// provenance, contract, exports, native metadata and source lines, the data-flow
+    /// graph, the readiness findings and each source's fidelity matrix.
+    #[command(after_help = AFTER_HELP)]
+    Report {
+        #[command(flatten)]
+        inputs: Inputs,
+        /// Where to write it (`-`: standard output).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The page's title (default: the APIs' names).
+        #[arg(long)]
+        title: Option<String>,
+        /// Leave out each tool's MCP, OpenAI, Anthropic and Gemini exports.
+        #[arg(long)]
+        no_exports: bool,
+    },
     /// Find the tools that best match a request in words ("open a new bug report"):
     /// `name<TAB>score<TAB>summary` per line, best first.
     #[command(after_help = AFTER_HELP)]
@@ -390,6 +408,12 @@ fn main() -> ExitCode {
             let out = out.unwrap_or_else(|| PathBuf::from("-"));
             artifact(&inputs, &out, previous.as_deref(), roles, styled)
         }
+        Command::Report {
+            inputs,
+            out,
+            title,
+            no_exports,
+        } => report(&inputs, &out, title, !no_exports, styled),
         Command::Call {
             inputs,
             tool,
@@ -705,23 +729,103 @@ fn artifact(
     let artifact = toolwright_codegen::contract::artifact::build(&analysis.apis, &options);
     let mut text = serde_json::to_string_pretty(&artifact).unwrap_or_default();
     text.push('\n');
+    let edges = artifact["edge_stats"]["edge_count"].as_u64().unwrap_or(0);
+    let what = format!(
+        "{} tool(s), {edges} edge(s), readiness {}",
+        artifact["tools"].as_object().map_or(0, |t| t.len()),
+        artifact["readiness_report"]["score"]
+    );
+    write_output(out, text.as_bytes(), &what)
+}
+
+fn report(
+    inputs: &Inputs,
+    out: &std::path::Path,
+    title: Option<String>,
+    with_exports: bool,
+    styled: bool,
+) -> ExitCode {
+    let Some(analysis) = analyze(inputs, styled) else {
+        return ExitCode::FAILURE;
+    };
+    let mut exports = std::collections::BTreeMap::new();
+    if with_exports {
+        let catalog = match interpret::catalog(&analysis.apis) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for profile in [
+            toolwright::Profile::Mcp,
+            toolwright::Profile::OpenAi,
+            toolwright::Profile::Anthropic,
+            toolwright::Profile::Gemini,
+        ] {
+            exports.insert(
+                profile.as_str().to_owned(),
+                per_tool(&catalog.export(profile)),
+            );
+        }
+    }
+    let options = toolwright_codegen::report::Options {
+        title,
+        exports,
+        ..Default::default()
+    };
+    let html = toolwright_codegen::report::render(&analysis.apis, &analysis.diagnostics, &options);
+    let tools: usize = analysis.apis.iter().map(|a| a.operations.len()).sum();
+    write_output(
+        out,
+        html.as_bytes(),
+        &format!("{tools} tool(s), {} bytes", html.len()),
+    )
+}
+
+/// An export split by the catalog's tool names: the exported tool, how its name and
+/// keys map back, and the export's warnings about it.
+fn per_tool(export: &toolwright::Export) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let mut out = std::collections::BTreeMap::new();
+    for tool in export.tools() {
+        let Some(name) = tool.get("name").and_then(serde_json::Value::as_str) else {
+            continue;
+        };
+        let Some(mapping) = export.mapping().get(name) else {
+            continue;
+        };
+        let warnings: Vec<&str> = export
+            .warnings()
+            .iter()
+            .filter(|w| w.tool == mapping.tool)
+            .map(|w| w.message.as_str())
+            .collect();
+        out.insert(
+            mapping.tool.clone(),
+            serde_json::json!({"tool": tool, "mapping": mapping, "warnings": warnings}),
+        );
+    }
+    out
+}
+
+/// Writes `bytes` to `out` (`-`: standard output), only when they changed, and says
+/// what was written.
+fn write_output(out: &std::path::Path, bytes: &[u8], what: &str) -> ExitCode {
     if out == std::path::Path::new("-") {
-        print!("{text}");
-        return ExitCode::SUCCESS;
+        use std::io::Write as _;
+        return match std::io::stdout().write_all(bytes) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::FAILURE,
+        };
     }
     // Written only when it changed (build caches and file watchers stay quiet).
-    if std::fs::read(out).is_ok_and(|old| old == text.as_bytes()) {
+    if std::fs::read(out).is_ok_and(|old| old == bytes) {
+        eprintln!("{} is up to date: {what}", out.display());
         return ExitCode::SUCCESS;
     }
-    match std::fs::write(out, text) {
+    match std::fs::write(out, bytes) {
         Ok(()) => {
-            let edges = artifact["edge_stats"]["edge_count"].as_u64().unwrap_or(0);
-            let score = &artifact["readiness_report"]["score"];
-            eprintln!(
-                "wrote {}: {} tool(s), {edges} edge(s), readiness {score}",
-                out.display(),
-                artifact["tools"].as_object().map_or(0, |t| t.len())
-            );
+            eprintln!("wrote {}: {what}", out.display());
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -26,6 +26,7 @@ pub mod diagnostics;
 pub mod emit;
 pub mod ir;
 mod output;
+pub mod report;
 pub mod select;
 pub mod source;
 
@@ -153,6 +154,8 @@ pub struct Config {
     cargo_directives: Option<bool>,
     /// File name of the collection artifact to write too (`None`: none).
     artifact: Option<String>,
+    /// File name of the inspection report to write too (`None`: none).
+    report: Option<String>,
     roles: contract::FieldRoles,
     /// Selectors (`tag:issues`, `read-only`, ...): what is generated.
     include: Vec<String>,
@@ -265,6 +268,19 @@ impl Config {
     /// directory, e.g. `.artifact("toolwright-artifact.json")`.
     pub fn artifact(&mut self, file_name: impl Into<String>) -> &mut Self {
         self.artifact = Some(file_name.into());
+        self
+    }
+
+    /// Also writes the inspection report ([`report`]: one self-contained HTML page with
+    /// every tool, its schemas, contract, findings and source lines, the data-flow
+    /// graph and each source's fidelity matrix) as `file_name` in the output directory,
+    /// e.g. `.report("toolwright-report.html")`. Inside a build script its path is
+    /// handed to the crate as the `TOOLWRIGHT_REPORT` environment variable
+    /// (`env!("TOOLWRIGHT_REPORT")`) and printed to the script's output (`cargo build
+    /// -vv`), not as a warning. Provider exports are made by the runtime: `toolwright
+    /// report` includes them, this one does not.
+    pub fn report(&mut self, file_name: impl Into<String>) -> &mut Self {
+        self.report = Some(file_name.into());
         self
     }
 
@@ -416,7 +432,20 @@ impl Config {
             text.push('\n');
             files.insert(name.clone(), text.into_bytes());
         }
+        if let Some(name) = &self.report {
+            let options = report::Options {
+                roles: self.roles.clone(),
+                ..report::Options::default()
+            };
+            let html = report::render(&analysis.apis, &analysis.diagnostics, &options);
+            files.insert(name.clone(), html.into_bytes());
+        }
         let written = output::write_all(&out_dir, &files)?;
+        if let (true, Some(name)) = (cargo, &self.report) {
+            let path = out_dir.join(name);
+            println!("cargo::rustc-env=TOOLWRIGHT_REPORT={}", path.display());
+            println!("toolwright: inspection report at {}", path.display());
+        }
         let warnings = analysis.render();
         let names = files.keys().cloned().collect();
         drop_later((analysis.apis, files));

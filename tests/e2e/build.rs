@@ -1,9 +1,11 @@
 fn main() -> Result<(), toolwright_codegen::Error> {
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     // Two catalogs, as two services would have: adapter files, and OpenAPI documents.
+    // With the inspection report (`TOOLWRIGHT_REPORT` names it; tests/report.rs).
     toolwright_codegen::Config::new()
         .adapters("../adapters")
         .out_dir(out.join("adapters"))
+        .report("toolwright-report.html")
         .generate()?;
     toolwright_codegen::Config::new()
         .adapters("../openapi")

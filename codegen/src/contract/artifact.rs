@@ -453,15 +453,18 @@ const SECRET_PREFIXES: &[&str] = &[
 
 /// Replaces credential-like strings: any string under a credential-named key, and
 /// strings in a well-known credential format wherever they are.
-fn scrub(value: &mut Value, key: Option<&str>) {
+pub(crate) fn scrub(value: &mut Value, key: Option<&str>) {
+    scrub_collecting(value, key, &mut BTreeSet::new());
+}
+
+/// [`scrub`], adding each credential it replaced whole to `found` (so the same value
+/// can be taken out of text that has no structure, such as source lines).
+pub(crate) fn scrub_collecting(value: &mut Value, key: Option<&str>, found: &mut BTreeSet<String>) {
     match value {
         Value::String(s) => {
-            let named = key.is_some_and(|k| {
-                let k = k.to_ascii_lowercase();
-                SECRET_NAMES.contains(&k.as_str())
-            });
+            let named = key.is_some_and(is_secret_name);
             if (named && !s.is_empty() && key != Some("name")) || looks_secret(s) {
-                *s = "<redacted>".into();
+                found.insert(std::mem::replace(s, "<redacted>".into()));
             } else if SECRET_PREFIXES.iter().any(|p| s.contains(p)) {
                 *s = s
                     .split_inclusive(char::is_whitespace)
@@ -477,28 +480,44 @@ fn scrub(value: &mut Value, key: Option<&str>) {
                     .to_owned();
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|v| scrub(v, key)),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| scrub_collecting(v, key, found)),
         Value::Object(map) => {
-            // A parameter row names its credential in `name`: scrub its examples.
+            // A parameter row names its credential in `name`, a schema its property:
+            // their examples and defaults are the credential's.
             let credential_row = map
                 .get("name")
                 .and_then(Value::as_str)
-                .is_some_and(|n| SECRET_NAMES.contains(&n.to_ascii_lowercase().as_str()));
+                .is_some_and(is_secret_name);
+            let credential_schema = key.is_some_and(is_secret_name);
             for (k, v) in map.iter_mut() {
-                let key = if credential_row && matches!(k.as_str(), "default" | "examples") {
+                let sample = matches!(
+                    k.as_str(),
+                    "default" | "examples" | "example" | "const" | "enum"
+                );
+                let key = if (credential_row || credential_schema) && sample {
                     "secret"
                 } else {
                     k.as_str()
                 };
-                scrub(v, Some(key));
+                scrub_collecting(v, Some(key), found);
             }
         }
         _ => {}
     }
 }
 
+/// Whether a key (a property, parameter or field name) names a credential.
+pub(crate) fn is_secret_name(key: &str) -> bool {
+    SECRET_NAMES.contains(&key.to_ascii_lowercase().as_str())
+}
+
 fn looks_secret(s: &str) -> bool {
-    let s = s.trim_end_matches(['.', ',', ';', ')', '"', '\'']);
+    // Quotes and brackets around a word of source text (`"ghp_…",`) are not the token.
+    let s = s
+        .trim_start_matches(['"', '\'', '(', '`', '['])
+        .trim_end_matches(['.', ',', ';', ')', '"', '\'', '`', ']']);
     SECRET_PREFIXES
         .iter()
         .any(|p| s.starts_with(p) && s.len() >= p.len() + 8)

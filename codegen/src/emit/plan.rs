@@ -184,6 +184,56 @@ pub fn annotations(op: &ir::Operation) -> Annotations {
     }
 }
 
+/// Why each annotation has its value, in words (the inspection report shows them next
+/// to the hints): `(hint, value, reason)` for `readOnlyHint`, `destructiveHint`,
+/// `idempotentHint` and `openWorldHint`, following the rules of [`annotations`].
+/// `adapter`: the operation comes from an adapter file (its fields are named
+/// differently from OpenAPI's extensions).
+pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, bool, String); 4] {
+    let a = annotations(op);
+    let method = op.method.as_str();
+    let group = op.kind.as_str();
+    let declared = op.safety.danger_level.map(|d| {
+        if adapter {
+            format!("`danger_level: {}`", d.as_str())
+        } else {
+            format!("`x-destructive` (danger level {})", d.as_str())
+        }
+    });
+    let read_only = if a.read_only {
+        format!("the `{group}` group over {method}, a safe method")
+    } else if op.kind != Crude::Read {
+        format!("the `{group}` group changes or runs something")
+    } else if !op.method.is_safe() {
+        format!("{method} is not a safe method")
+    } else {
+        format!("declared {}", declared.clone().unwrap_or_default())
+    };
+    let destructive = match &declared {
+        _ if a.read_only => "read-only".to_owned(),
+        Some(d) => format!("declared {d}"),
+        None if op.method == Method::Delete => "the DELETE method".to_owned(),
+        None if op.kind == Crude::Delete => "the `delete` group".to_owned(),
+        None => "no declared danger, not a delete".to_owned(),
+    };
+    let idempotent = match op.safety.non_idempotent {
+        Some(non) if adapter => format!("declared `non_idempotent: {non}`"),
+        Some(non) => format!("declared `x-idempotent: {}`", !non),
+        None if a.idempotent => format!("{method} is idempotent by definition"),
+        None => format!("{method} is not idempotent by definition"),
+    };
+    [
+        ("readOnlyHint", a.read_only, read_only),
+        ("destructiveHint", a.destructive, destructive),
+        ("idempotentHint", a.idempotent, idempotent),
+        (
+            "openWorldHint",
+            a.open_world,
+            "always: the tool calls a remote API".to_owned(),
+        ),
+    ]
+}
+
 /// The author's description, or a composed, verb-led one; never empty.
 fn description(api: &ir::Api, op: &ir::Operation) -> String {
     let mut out = match &op.description {

@@ -14,6 +14,20 @@ use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
 use crate::ir;
 use crate::source::yaml;
 
+/// The front matter as written, as JSON, for inspection (the report's fidelity
+/// counts); `None` when it does not parse (reading it reported why).
+pub fn front_matter(file: &Arc<SourceFile>) -> Option<serde_json::Value> {
+    let parts = frontmatter::split(&file.text).ok()?;
+    yaml::parse(
+        file,
+        parts.yaml,
+        parts.yaml_first_line,
+        yaml::Limits::FRONT_MATTER,
+    )
+    .ok()
+    .map(|root| root.to_json())
+}
+
 /// Reads one adapter file. Returns `None` when it has errors that leave nothing usable;
 /// findings go to `diagnostics` either way.
 pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir::Api> {

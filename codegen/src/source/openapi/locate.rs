@@ -1,6 +1,7 @@
 //! JSON pointers back to positions in the source text, computed only when a finding
 //! needs one (large documents are parsed with serde_json, which keeps no positions).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::source::yaml::{Node, NodeValue};
@@ -27,6 +28,79 @@ impl Locator {
             Locator::Yaml(root) => yaml(root, &tokens),
         }
     }
+
+    /// Byte range of every operation under `paths` (from its method key to the end of
+    /// its value), keyed by (path, method), in one walk over the document: locating
+    /// each with [`Locator::locate`] would rescan `paths` once per operation.
+    pub fn operations(&self, text: &str) -> BTreeMap<(String, String), Range<usize>> {
+        let mut out = BTreeMap::new();
+        let is_method = |m: &str| super::operations::METHODS.contains(&m);
+        match self {
+            Locator::Json => {
+                let b = text.as_bytes();
+                let Some(paths) = json_entries(b, skip_ws(b, 0))
+                    .into_iter()
+                    .find(|(k, _, _)| k == "paths")
+                else {
+                    return out;
+                };
+                for (path, _, item) in json_entries(b, paths.2) {
+                    for (method, key, value) in json_entries(b, item) {
+                        if is_method(&method) {
+                            out.insert((path.clone(), method), key.start..skip_value(b, value));
+                        }
+                    }
+                }
+            }
+            Locator::Yaml(root) => {
+                let Some((_, _, paths)) = yaml_entries(root)
+                    .into_iter()
+                    .find(|(k, _, _)| k == "paths")
+                else {
+                    return out;
+                };
+                for (path, _, item) in yaml_entries(paths) {
+                    for (method, start, value) in yaml_entries(item) {
+                        if is_method(&method) {
+                            out.insert((path.clone(), method), start..value.span.end.max(start));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The entries of a YAML mapping: key text, key start, value.
+fn yaml_entries(node: &Node) -> Vec<(String, usize, &Node)> {
+    match &node.value {
+        NodeValue::Map(entries) => entries
+            .iter()
+            .filter_map(|(k, v)| Some((k.scalar_text()?, k.span.start, v)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The entries of the JSON object starting at `pos`: key, key range, value start.
+fn json_entries(b: &[u8], pos: usize) -> Vec<(String, Range<usize>, usize)> {
+    let mut out = Vec::new();
+    if b.get(pos) != Some(&b'{') {
+        return out;
+    }
+    let mut p = skip_ws(b, pos + 1);
+    while b.get(p) == Some(&b'"') {
+        let key_end = skip_string(b, p);
+        let key: String = serde_json::from_slice(&b[p..key_end]).unwrap_or_default();
+        let value = skip_ws(b, skip_ws(b, key_end) + 1);
+        out.push((key, p..key_end, value));
+        p = skip_ws(b, skip_value(b, value));
+        if b.get(p) == Some(&b',') {
+            p = skip_ws(b, p + 1);
+        }
+    }
+    out
 }
 
 /// Walks the spanned tree; a mapping entry is reported at its key (where a reader

@@ -177,6 +177,37 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
     Some(api)
 }
 
+/// A document as written, for inspection (the report's source excerpts and fidelity
+/// counts): its JSON value and where each operation is in the text.
+#[derive(Debug, Default)]
+pub struct Raw {
+    pub root: Value,
+    /// (path, method) → byte range of the operation in the file.
+    pub operations: BTreeMap<(String, String), std::ops::Range<usize>>,
+}
+
+/// Parses `file` again, as [`read`] does, without lowering it; `None` when it does not
+/// parse (reading it reported why).
+pub fn raw(file: &Arc<SourceFile>) -> Option<Raw> {
+    let (root, locator) = if file.path.ends_with(".json") {
+        (
+            serde_json::from_str::<Value>(&file.text).ok()?,
+            Locator::Json,
+        )
+    } else {
+        let node = yaml::parse(
+            file,
+            0..file.text.len(),
+            1,
+            yaml::Limits::document(file.text.len()),
+        )
+        .ok()?;
+        (node.to_json(), Locator::Yaml(node))
+    };
+    let operations = locator.operations(&file.text);
+    Some(Raw { root, operations })
+}
+
 /// The API's name: the file name without extension (`petstore.yaml` → `petstore`).
 fn api_name(path: &str) -> String {
     let name = std::path::Path::new(path)

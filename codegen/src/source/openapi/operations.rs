@@ -11,7 +11,7 @@ use super::{Doc, deref, escape};
 use crate::diagnostics::codes;
 use crate::ir::{self, BodyEncoding, Crude, Method, ParamLocation, Schema, SchemaType, Style};
 
-const METHODS: &[&str] = &[
+pub(super) const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
@@ -267,6 +267,18 @@ fn operation(
     if let Value::Object(map) = op {
         for (k, v) in map.iter().filter(|(k, _)| k.starts_with("x-")) {
             meta.insert(k.clone(), v.clone());
+        }
+    }
+    // The path item's summary, description and extensions belong to each of its
+    // operations: kept with each, under `pathItem`.
+    if let Value::Object(map) = item {
+        let shared: serde_json::Map<String, Value> = map
+            .iter()
+            .filter(|(k, _)| k.starts_with("x-") || matches!(k.as_str(), "summary" | "description"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !shared.is_empty() {
+            meta.insert("pathItem".into(), Value::Object(shared));
         }
     }
     if raw_name != name {

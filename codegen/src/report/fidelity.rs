@@ -1,0 +1,606 @@
+//! The fidelity matrix (seed 000's audit, made per source and counted): for each aspect
+//! of a source format, how many the raw document holds, how many the import kept as
+//! native metadata, how many became first-class IR, how many this report shows, and
+//! how many were lost — with the import's findings for that file, by code, so a loss
+//! is never silent.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::ir::{self, ParamLocation};
+use crate::source::{adapter, openapi};
+
+/// Findings listed per code in the matrix, at most.
+const EXAMPLES: usize = 5;
+
+/// One aspect's counts.
+struct Row {
+    aspect: &'static str,
+    raw: usize,
+    native: usize,
+    ir: usize,
+    /// Set aside by a rule of the format itself (OpenAPI ignores `Accept`,
+    /// `Content-Type` and `Authorization` header parameters): normalised, not lost.
+    by_rule: usize,
+    note: &'static str,
+}
+
+impl Row {
+    fn to_json(&self) -> Value {
+        // What neither IR nor native metadata holds. The report shows every IR item and
+        // every native value, so "shown" is what was kept.
+        let kept = self.ir.max(self.native);
+        json!({
+            "aspect": self.aspect,
+            "raw": self.raw,
+            "native": self.native,
+            "ir": self.ir,
+            "by_rule": self.by_rule,
+            "shown": kept,
+            "lost": self.raw.saturating_sub(kept + self.by_rule),
+            "note": self.note,
+        })
+    }
+}
+
+/// One entry per API: `{api, source, format, rows: [...], findings: [...]}`.
+pub fn matrix(
+    apis: &[ir::Api],
+    raws: &[Option<openapi::Raw>],
+    diagnostics: &[Diagnostic],
+) -> Vec<Value> {
+    apis.iter()
+        .zip(raws)
+        .map(|(api, raw)| {
+            let file = api.source.as_ref().map(|l| &l.file);
+            let path = file.map(|f| f.path.clone()).unwrap_or_default();
+            let (format, rows) = match (raw, file) {
+                (Some(raw), _) => (
+                    format!(
+                        "OpenAPI {}",
+                        raw.root
+                            .get("openapi")
+                            .and_then(Value::as_str)
+                            .unwrap_or("3")
+                    ),
+                    openapi_rows(api, &raw.root),
+                ),
+                (None, Some(file)) => (
+                    "adapter (MCP-AQL)".to_owned(),
+                    adapter::front_matter(file)
+                        .map(|fm| adapter_rows(api, &fm))
+                        .unwrap_or_default(),
+                ),
+                (None, None) => ("unknown".to_owned(), Vec::new()),
+            };
+            json!({
+                "api": api.name,
+                "source": path,
+                "format": format,
+                "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),
+                "findings": findings(&path, diagnostics),
+            })
+        })
+        .collect()
+}
+
+/// The findings of reading `path`, grouped by code: count and the first few, located.
+fn findings(path: &str, diagnostics: &[Diagnostic]) -> Vec<Value> {
+    let mut by_code: BTreeMap<&str, Vec<&Diagnostic>> = BTreeMap::new();
+    for d in diagnostics
+        .iter()
+        .filter(|d| d.location.as_ref().is_some_and(|l| l.file.path == path))
+    {
+        by_code.entry(d.code).or_default().push(d);
+    }
+    by_code
+        .into_iter()
+        .map(|(code, found)| {
+            json!({
+                "code": code,
+                "severity": if found.iter().any(|d| d.severity == Severity::Error) { "error" } else { "warning" },
+                "count": found.len(),
+                "examples": found.iter().take(EXAMPLES).map(|d| json!({
+                    "at": d.location.as_ref().map(crate::diagnostics::Location::display),
+                    "message": d.message,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+/// `value`, or what its local `$ref` chain leads to (the import resolves the same).
+fn resolve<'v>(root: &'v Value, mut value: &'v Value) -> &'v Value {
+    for _ in 0..16 {
+        match value
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .and_then(|pointer| root.pointer(pointer))
+        {
+            Some(target) => value = target,
+            None => break,
+        }
+    }
+    value
+}
+
+fn len(v: Option<&Value>) -> usize {
+    match v {
+        Some(Value::Array(a)) => a.len(),
+        Some(Value::Object(o)) => o.len(),
+        _ => 0,
+    }
+}
+
+fn extensions(v: Option<&Value>) -> usize {
+    v.and_then(Value::as_object)
+        .map_or(0, |o| o.keys().filter(|k| k.starts_with("x-")).count())
+}
+
+fn openapi_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
+    const METHODS: [&str; 8] = [
+        "get", "put", "post", "delete", "options", "head", "patch", "trace",
+    ];
+    let mut raw = RawCounts {
+        extensions: extensions(Some(root)),
+        ..RawCounts::default()
+    };
+    for item in root
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.values())
+    {
+        raw.path_extensions += extensions(Some(item));
+        let shared = item.get("parameters").and_then(Value::as_array);
+        for method in METHODS {
+            let Some(op) = item.get(method) else { continue };
+            raw.operations += 1;
+            // Path-level parameters apply unless the operation redeclares them.
+            let mut params = BTreeSet::new();
+            for p in op
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .chain(shared.into_iter().flatten())
+            {
+                let resolved = resolve(root, p);
+                let (name, place) = (
+                    resolved.get("name").and_then(Value::as_str).unwrap_or(""),
+                    resolved.get("in").and_then(Value::as_str).unwrap_or(""),
+                );
+                params.insert((name.to_owned(), place.to_owned()));
+            }
+            // OpenAPI: `Accept`, `Content-Type` and `Authorization` header parameters
+            // are ignored (media types and security schemes say those).
+            let ignored = params
+                .iter()
+                .filter(|(name, place)| {
+                    place == "header"
+                        && ["accept", "content-type", "authorization"]
+                            .contains(&name.to_ascii_lowercase().as_str())
+                })
+                .count();
+            raw.parameters += params.len();
+            raw.ignored_headers += ignored;
+            if let Some(body) = op.get("requestBody") {
+                raw.bodies += 1;
+                raw.request_media += len(resolve(root, body).get("content"));
+            }
+            let responses = op.get("responses").and_then(Value::as_object);
+            raw.responses += responses.map_or(0, |r| r.len());
+            raw.response_extras += responses
+                .into_iter()
+                .flat_map(|r| r.values())
+                .map(|r| resolve(root, r))
+                .filter(|r| r.get("headers").is_some() || r.get("links").is_some())
+                .count();
+            raw.extensions += extensions(Some(op));
+            raw.tagged += usize::from(op.get("tags").is_some());
+            raw.callbacks += len(op.get("callbacks"));
+            raw.secured +=
+                usize::from(op.get("security").is_some() || root.get("security").is_some());
+        }
+    }
+    let metas = || api.operations.iter().map(|op| &op.meta);
+    let native_len = |key: &str| metas().map(|m| len(m.get(key))).sum::<usize>();
+    let credential = metas()
+        .map(|m| {
+            len(m
+                .get("credentialParameters")
+                .and_then(|c| c.get("parameters")))
+        })
+        .sum();
+    let response_extras = metas()
+        .flat_map(|m| m.get("responses").and_then(Value::as_object))
+        .flat_map(|r| r.values())
+        .filter(|r| r.get("headers").is_some() || r.get("links").is_some())
+        .count();
+    let components = root.get("components");
+    vec![
+        Row {
+            aspect: "Operations",
+            raw: raw.operations,
+            native: 0,
+            ir: api.operations.len(),
+            by_rule: 0,
+            note: "each is a tool (a `forbidden` one is typed but not listed)",
+        },
+        Row {
+            aspect: "Parameters (path, query, header, cookie)",
+            raw: raw.parameters,
+            native: credential,
+            ir: api
+                .operations
+                .iter()
+                .flat_map(|op| &op.params)
+                .filter(|p| !matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody))
+                .count(),
+            by_rule: raw.ignored_headers,
+            note: "with style, explode and allowReserved; an API key declared as a parameter is the scheme's (native `credentialParameters`); `Accept`, `Content-Type` and `Authorization` headers are ignored, as OpenAPI says (by rule)",
+        },
+        Row {
+            aspect: "Request bodies",
+            raw: raw.bodies,
+            native: metas()
+                .filter(|m| m.contains_key("requestMediaTypes"))
+                .count(),
+            ir: api
+                .operations
+                .iter()
+                .filter(|op| {
+                    op.params.iter().any(|p| {
+                        matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody)
+                    })
+                })
+                .count(),
+            by_rule: 0,
+            note: "one preferred media type typed; an object body is flattened into arguments",
+        },
+        Row {
+            aspect: "Request media types",
+            raw: raw.request_media,
+            native: native_len("requestMediaTypes"),
+            ir: metas()
+                .filter(|m| m.contains_key("requestMediaTypes"))
+                .count(),
+            by_rule: 0,
+            note: "every one listed in `requestMediaTypes` and selectable per call",
+        },
+        Row {
+            aspect: "Response variants (status codes)",
+            raw: raw.responses,
+            native: native_len("responses"),
+            ir: api.operations.iter().map(|op| op.responses.len()).sum(),
+            by_rule: 0,
+            note: "every status in `_meta.responses`; the first 2xx types the output, error bodies typed per status",
+        },
+        Row {
+            aspect: "Response headers and links",
+            raw: raw.response_extras,
+            native: response_extras,
+            ir: 0,
+            by_rule: 0,
+            note: "kept with their response in `_meta.responses`",
+        },
+        Row {
+            aspect: "Security schemes",
+            raw: len(components.and_then(|c| c.get("securitySchemes"))),
+            native: 0,
+            ir: api.schemes.len(),
+            by_rule: 0,
+            note: "executed by the runtime (credentials from the environment)",
+        },
+        Row {
+            aspect: "Operations with security requirements",
+            raw: raw.secured,
+            native: 0,
+            ir: api
+                .operations
+                .iter()
+                .filter(|op| !op.security.is_empty())
+                .count(),
+            by_rule: 0,
+            note: "alternatives tried in order; `{}` allows anonymous calls",
+        },
+        Row {
+            aspect: "Servers",
+            raw: len(root.get("servers")),
+            native: len(api.meta.get("servers")),
+            ir: usize::from(!api.base_url.is_empty()),
+            by_rule: 0,
+            note: "the first is the default base URL; all kept (credentials in URLs masked)",
+        },
+        Row {
+            aspect: "Component schemas",
+            raw: len(components.and_then(|c| c.get("schemas"))),
+            native: 0,
+            ir: api.definitions.len(),
+            by_rule: 0,
+            note: "normalised to JSON Schema 2020-12; a degraded one is a TW133 finding",
+        },
+        Row {
+            aspect: "Extensions (x-*) on the document and operations",
+            raw: raw.extensions,
+            native: api.meta.keys().filter(|k| k.starts_with("x-")).count()
+                + metas()
+                    .map(|m| m.keys().filter(|k| k.starts_with("x-")).count())
+                    .sum::<usize>(),
+            ir: 0,
+            by_rule: 0,
+            note: "kept as native metadata; `x-destructive`, `x-idempotent`, `x-pagination`… also feed the IR",
+        },
+        Row {
+            aspect: "Extensions (x-*) on path items",
+            raw: raw.path_extensions,
+            native: api
+                .operations
+                .iter()
+                .flat_map(|op| {
+                    op.meta
+                        .get("pathItem")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flat_map(|m| m.keys().filter(|k| k.starts_with("x-")))
+                        .map(move |k| (op.path.as_str(), k.as_str()))
+                })
+                .collect::<BTreeSet<_>>()
+                .len(),
+            ir: 0,
+            by_rule: 0,
+            note: "kept with each of the path's operations, in native `pathItem`",
+        },
+        Row {
+            aspect: "Operations with tags",
+            raw: raw.tagged,
+            native: metas().filter(|m| m.contains_key("tags")).count(),
+            ir: 0,
+            by_rule: 0,
+            note: "selectable (`tag:NAME`) and used for features by tag",
+        },
+        Row {
+            aspect: "Callbacks",
+            raw: raw.callbacks,
+            native: native_len("callbacks"),
+            ir: 0,
+            by_rule: 0,
+            note: "kept as metadata, not executed",
+        },
+        Row {
+            aspect: "Webhooks",
+            raw: len(root.get("webhooks")),
+            native: len(api.meta.get("webhooks")),
+            ir: 0,
+            by_rule: 0,
+            note: "kept as metadata, not executed",
+        },
+    ]
+}
+
+#[derive(Default)]
+struct RawCounts {
+    operations: usize,
+    parameters: usize,
+    bodies: usize,
+    request_media: usize,
+    responses: usize,
+    response_extras: usize,
+    /// On the document and operations.
+    extensions: usize,
+    path_extensions: usize,
+    ignored_headers: usize,
+    tagged: usize,
+    callbacks: usize,
+    secured: usize,
+}
+
+fn adapter_rows(api: &ir::Api, front: &Value) -> Vec<Row> {
+    let ops: Vec<&Value> = front
+        .get("operations")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|groups| groups.values())
+        .filter_map(Value::as_array)
+        .flatten()
+        .collect();
+    let declared = |key: &str| ops.iter().filter(|op| op.get(key).is_some()).count();
+    const OPTIONAL: [&str; 7] = [
+        "author",
+        "tags",
+        "triggers",
+        "created",
+        "modified",
+        "trust",
+        "rate_limits",
+    ];
+    let known_op_fields = [
+        "name",
+        "maps_to",
+        "description",
+        "params",
+        "response",
+        "pagination",
+        "supports_fields",
+        "danger_level",
+        "requires_confirmation",
+        "non_idempotent",
+        "body",
+    ];
+    vec![
+        Row {
+            aspect: "Operations",
+            raw: ops.len(),
+            native: 0,
+            ir: api.operations.len(),
+            by_rule: 0,
+            note: "each is a tool (a `forbidden` one is typed but not listed)",
+        },
+        Row {
+            aspect: "Parameters",
+            raw: ops.iter().map(|op| len(op.get("params"))).sum(),
+            native: 0,
+            ir: api.operations.iter().map(|op| op.params.len()).sum(),
+            by_rule: 0,
+            note: "placed by `maps_to` and the method, or `in:`",
+        },
+        Row {
+            aspect: "Auth",
+            raw: usize::from(front.get("auth").is_some()),
+            native: 0,
+            ir: usize::from(
+                !api.schemes.is_empty()
+                    || front
+                        .get("auth")
+                        .and_then(|a| a.get("type"))
+                        .and_then(Value::as_str)
+                        == Some("none"),
+            ),
+            by_rule: 0,
+            note: "credentials only through environment variables",
+        },
+        Row {
+            aspect: "Pagination",
+            raw: declared("pagination"),
+            native: 0,
+            ir: api
+                .operations
+                .iter()
+                .filter(|op| op.pagination.is_some())
+                .count(),
+            by_rule: 0,
+            note: "`style: none` declares no paging",
+        },
+        Row {
+            aspect: "Safety hints (danger_level, non_idempotent)",
+            raw: declared("danger_level") + declared("non_idempotent"),
+            native: 0,
+            ir: api
+                .operations
+                .iter()
+                .map(|op| {
+                    usize::from(op.safety.danger_level.is_some())
+                        + usize::from(op.safety.non_idempotent.is_some())
+                })
+                .sum(),
+            by_rule: 0,
+            note: "feed the annotations and the runtime's gate and retries",
+        },
+        Row {
+            aspect: "Optional metadata (author, tags, triggers, created, modified, trust, rate_limits)",
+            raw: OPTIONAL.iter().filter(|k| front.get(**k).is_some()).count(),
+            native: OPTIONAL
+                .iter()
+                .filter(|k| api.meta.contains_key(**k))
+                .count(),
+            ir: 0,
+            by_rule: 0,
+            note: "kept as metadata; trust and rate_limits also take effect at run time",
+        },
+        Row {
+            aspect: "Unknown operation fields",
+            raw: ops
+                .iter()
+                .filter_map(|op| op.as_object())
+                .map(|o| {
+                    o.keys()
+                        .filter(|k| !known_op_fields.contains(&k.as_str()))
+                        .count()
+                })
+                .sum(),
+            native: api.operations.iter().map(|op| op.meta.len()).sum(),
+            ir: 0,
+            by_rule: 0,
+            note: "kept as native metadata with a TW105 warning",
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row<'a>(entry: &'a Value, aspect: &str) -> &'a Value {
+        entry["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["aspect"] == aspect)
+            .unwrap()
+    }
+
+    #[test]
+    fn counts_what_was_kept_set_aside_and_lost() {
+        let text = r#"openapi: 3.1.0
+info: {title: T, version: "1"}
+servers: [{url: "https://t.example.com"}]
+paths:
+  /things:
+    x-owner: team-a
+    summary: Things
+    get:
+      operationId: listThings
+      x-cost: 2
+      parameters:
+        - {name: Accept, in: header, schema: {type: string}}
+        - {name: q, in: query, schema: {type: string}}
+      responses:
+        "200": {description: ok}
+    trace:
+      responses:
+        "200": {description: ok}
+"#;
+        let analysis = crate::analyze_text("t.yaml", text, false);
+        let file = analysis.apis[0].source.as_ref().unwrap().file.clone();
+        let raws = vec![openapi::raw(&file)];
+        let m = matrix(&analysis.apis, &raws, &analysis.diagnostics);
+        let ops = row(&m[0], "Operations");
+        assert_eq!(
+            (
+                ops["raw"].as_u64(),
+                ops["ir"].as_u64(),
+                ops["lost"].as_u64()
+            ),
+            (Some(2), Some(1), Some(1))
+        );
+        let params = row(&m[0], "Parameters (path, query, header, cookie)");
+        assert_eq!(
+            (
+                params["raw"].as_u64(),
+                params["ir"].as_u64(),
+                params["by_rule"].as_u64(),
+                params["lost"].as_u64()
+            ),
+            (Some(2), Some(1), Some(1), Some(0))
+        );
+        let path_ext = row(&m[0], "Extensions (x-*) on path items");
+        assert_eq!(
+            (
+                path_ext["raw"].as_u64(),
+                path_ext["native"].as_u64(),
+                path_ext["lost"].as_u64()
+            ),
+            (Some(1), Some(1), Some(0))
+        );
+        assert_eq!(
+            row(&m[0], "Extensions (x-*) on the document and operations")["native"],
+            1
+        );
+        // The lost TRACE operation has its finding, located.
+        let findings = m[0]["findings"].as_array().unwrap();
+        assert!(
+            findings.iter().any(|f| f["examples"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("TRACE")
+                && f["examples"][0]["at"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("t.yaml:")),
+            "{findings:?}"
+        );
+    }
+}

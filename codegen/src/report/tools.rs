@@ -1,0 +1,365 @@
+//! Per tool: a table row (what the list shows, sorts and filters by) and the details
+//! (what its pane shows), both from the same plan the catalog is generated from, the
+//! artifact's contracts, edges and findings, and the source text.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value, json};
+
+use crate::contract::artifact;
+use crate::diagnostics::SourceFile;
+use crate::emit::{self, plan};
+use crate::ir;
+use crate::source::openapi;
+
+/// Lines of source shown per tool at most, and characters per line.
+const EXCERPT_LINES: usize = 80;
+const EXCERPT_COLUMNS: usize = 240;
+/// A one-line document (minified JSON) shows this many characters of the operation.
+const EXCERPT_CHARS: usize = 4_000;
+
+/// Every tool of the report, sorted by name.
+#[derive(Debug, Default)]
+pub struct Tools {
+    /// `[name, api, group, method, path, flags, summary, warnings, infos, in, out]`.
+    pub rows: Vec<Value>,
+    pub details: Vec<Value>,
+    /// Tool name → position in `rows`.
+    pub index: BTreeMap<String, usize>,
+    /// Per API, in order: `{"input": {name: schema}, "output": {name: schema}}`.
+    pub definitions: Vec<Value>,
+}
+
+/// Row flags: the annotations, and whether the tool is listed at all.
+pub const READ_ONLY: u64 = 1;
+pub const DESTRUCTIVE: u64 = 2;
+pub const IDEMPOTENT: u64 = 4;
+pub const OPEN_WORLD: u64 = 8;
+pub const NOT_EXPOSED: u64 = 16;
+
+/// Whether `api` was read from an adapter file.
+pub fn is_adapter(api: &ir::Api) -> bool {
+    api.source
+        .as_ref()
+        .is_some_and(|l| l.file.path.ends_with(".md"))
+}
+
+/// The rows and details of every operation of `apis`; `raws[i]` is the parsed
+/// document of `apis[i]` when it is an OpenAPI one (for the source excerpts).
+pub fn collect(
+    apis: &[ir::Api],
+    raws: &[Option<openapi::Raw>],
+    artifact: &Value,
+    exports: &BTreeMap<String, BTreeMap<String, Value>>,
+) -> Tools {
+    let mut edges_in: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let mut edges_out: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    for edge in artifact
+        .pointer("/graph/edges")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let end = |k: &str| edge.get(k).and_then(Value::as_str).unwrap_or_default();
+        let summary = |other: &str| {
+            json!({
+                "tool": other,
+                "confidence": edge.get("confidence"),
+                "score": edge.get("conf_score"),
+                "evidence": edge.get("evidence"),
+                "field": edge.pointer("/data_flow/field"),
+            })
+        };
+        edges_out
+            .entry(end("source"))
+            .or_default()
+            .push(summary(end("target")));
+        edges_in
+            .entry(end("target"))
+            .or_default()
+            .push(summary(end("source")));
+    }
+    let mut findings: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+    for finding in artifact
+        .pointer("/readiness_report/findings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let tool = finding.get("tool").and_then(Value::as_str).unwrap_or("");
+        findings.entry(tool).or_default().push(finding);
+    }
+
+    let mut entries: Vec<(Value, Value)> = Vec::new();
+    let mut definitions = Vec::new();
+    for (api_index, api) in apis.iter().enumerate() {
+        let adapter = is_adapter(api);
+        let raw = raws.get(api_index).and_then(Option::as_ref);
+        let mut defs = json!({"input": {}, "output": {}});
+        for (name, input, output) in emit::definitions(api) {
+            defs["input"][&name] = serde_json::from_str(&input).unwrap_or(Value::Null);
+            defs["output"][&name] = serde_json::from_str(&output).unwrap_or(Value::Null);
+        }
+        artifact::scrub(&mut defs, None);
+        definitions.push(defs);
+        for op in &api.operations {
+            let plan = plan::plan(api, op);
+            let entry = artifact
+                .pointer(&format!(
+                    "/tools/{}",
+                    crate::contract::fields::pointer_escape(&op.name)
+                ))
+                .cloned()
+                .unwrap_or(Value::Null);
+            let span = match (&op.source, &raw) {
+                (Some(l), _) => Some(l.span.clone()),
+                (None, Some(raw)) => raw
+                    .operations
+                    .get(&(op.path.clone(), op.method.as_str().to_ascii_lowercase()))
+                    .cloned(),
+                _ => None,
+            };
+            let own_findings = findings.get(op.name.as_str()).cloned().unwrap_or_default();
+            let count = |severity: &str| {
+                own_findings
+                    .iter()
+                    .filter(|f| f.get("severity").and_then(Value::as_str) == Some(severity))
+                    .count()
+            };
+            let a = plan.annotations;
+            let flags = u64::from(a.read_only) * READ_ONLY
+                + u64::from(a.destructive) * DESTRUCTIVE
+                + u64::from(a.idempotent) * IDEMPOTENT
+                + u64::from(a.open_world) * OPEN_WORLD
+                + u64::from(!plan.exposed) * NOT_EXPOSED;
+            let summary = entry
+                .pointer("/metadata/ai_metadata/one_line_summary")
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| plan.description.lines().next().unwrap_or(""));
+            let ins = edges_in.remove(op.name.as_str()).unwrap_or_default();
+            let outs = edges_out.remove(op.name.as_str()).unwrap_or_default();
+            let row = json!([
+                op.name,
+                api_index,
+                op.kind.as_str(),
+                op.method.as_str(),
+                op.path,
+                flags,
+                cut(summary, 200),
+                count("warning"),
+                count("info"),
+                ins.len(),
+                outs.len(),
+            ]);
+            let mut tool_exports = Map::new();
+            for (profile, tools) in exports {
+                if let Some(exported) = tools.get(&op.name) {
+                    tool_exports.insert(profile.clone(), exported.clone());
+                }
+            }
+            let mut detail = json!({
+                "name": op.name,
+                "title": plan.title,
+                "api": api_index,
+                "description": plan.description,
+                "exposed": plan.exposed,
+                "method": op.method.as_str(),
+                "path": op.path,
+                "group": op.kind.as_str(),
+                "annotations": plan::annotation_reasons(op, adapter)
+                    .iter()
+                    .map(|(hint, value, why)| json!({"hint": hint, "value": value, "why": why}))
+                    .collect::<Vec<_>>(),
+                "input": without_defs(plan.input_schema),
+                "output": plan.output_schema.map(without_defs),
+                "wrapped": plan.wrap_output,
+                "responses": op.responses.iter().map(|r| json!({
+                    "status": r.status,
+                    "description": r.description,
+                    "json": r.json,
+                    "typed": r.schema.is_some(),
+                })).collect::<Vec<_>>(),
+                "contract": entry.pointer("/metadata/api_contract"),
+                "openapi": entry.pointer("/metadata/openapi"),
+                "ai": entry.pointer("/metadata/ai_metadata"),
+                "edges": {"in": ins, "out": outs},
+                "findings": own_findings,
+                "exports": tool_exports,
+                "native": plan.meta.get("toolwright"),
+            });
+            // Credentials found in the structure (an example under `password`) are
+            // also taken out of the source lines, which have none.
+            let mut secrets = std::collections::BTreeSet::new();
+            artifact::scrub_collecting(&mut detail, None, &mut secrets);
+            detail["excerpt"] = match (&api.source, span) {
+                (Some(l), Some(span)) => excerpt(&l.file, span),
+                _ => Value::Null,
+            };
+            artifact::scrub(&mut detail["excerpt"], None);
+            // Also where an export moved an example into a description.
+            redact_everywhere(&mut detail, &secrets);
+            entries.push((row, detail));
+        }
+    }
+    // Sorted by name (unique in a checked catalog; the API breaks a tie otherwise).
+    entries.sort_by(|(a, _), (b, _)| {
+        (a[0].as_str(), a[1].as_u64()).cmp(&(b[0].as_str(), b[1].as_u64()))
+    });
+    let mut tools = Tools {
+        definitions,
+        ..Tools::default()
+    };
+    for (i, (row, detail)) in entries.into_iter().enumerate() {
+        let name = row[0].as_str().unwrap_or_default().to_owned();
+        tools.index.entry(name).or_insert(i);
+        tools.rows.push(row);
+        tools.details.push(detail);
+    }
+    tools
+}
+
+/// A tool's schema without its `$defs`: the page resolves references against the
+/// API's definitions, stored once, not once per tool that reaches them.
+fn without_defs(mut schema: Value) -> Value {
+    if let Some(map) = schema.as_object_mut() {
+        map.remove("$defs");
+    }
+    schema
+}
+
+/// The source lines of `span`, numbered: at most [`EXCERPT_LINES`] lines of at most
+/// [`EXCERPT_COLUMNS`] characters; a span inside one long line (minified JSON) shows
+/// the span's own text instead, up to [`EXCERPT_CHARS`].
+pub fn excerpt(file: &SourceFile, span: Range<usize>) -> Value {
+    let text = &file.text;
+    let span = span.start.min(text.len())..span.end.min(text.len()).max(span.start);
+    let (first_line, column) = file.line_col(span.start);
+    let (last_line, _) = file.line_col(span.end.saturating_sub(1).max(span.start));
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i);
+    let total = last_line + 1 - first_line;
+    if total == 1 && line_end - line_start > EXCERPT_COLUMNS {
+        let shown = cut(&text[span.clone()], EXCERPT_CHARS);
+        return json!({
+            "file": file.path,
+            "first_line": first_line,
+            "column": column,
+            "lines": [shown],
+            "more": 0,
+        });
+    }
+    let lines: Vec<String> = text[line_start..line_end]
+        .lines()
+        .take(EXCERPT_LINES)
+        .map(|l| cut(&scrub_line(l), EXCERPT_COLUMNS))
+        .collect();
+    json!({
+        "file": file.path,
+        "first_line": first_line,
+        "column": column,
+        "more": total.saturating_sub(lines.len()),
+        "lines": lines,
+    })
+}
+
+/// Every occurrence of a credential in any string of `value` replaced.
+fn redact_everywhere(value: &mut Value, secrets: &std::collections::BTreeSet<String>) {
+    match value {
+        Value::String(text) => {
+            for secret in secrets.iter().filter(|s| s.len() >= 4) {
+                if text.contains(secret.as_str()) {
+                    *text = text.replace(secret.as_str(), "<redacted>");
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| redact_everywhere(v, secrets)),
+        Value::Object(map) => map.values_mut().for_each(|v| redact_everywhere(v, secrets)),
+        _ => {}
+    }
+}
+
+/// A source line with a literal under a credential-named key (`"password":
+/// "hunter2"`, `api_key: abc`) redacted; well-known token formats anywhere are
+/// redacted later with the rest of the details.
+fn scrub_line(line: &str) -> String {
+    if let Some((key, value)) = line.split_once(':') {
+        let name = key
+            .trim()
+            .trim_start_matches('-')
+            .trim()
+            .trim_matches(['"', '\'']);
+        let value = value.trim().trim_end_matches(',');
+        let literal = !value.is_empty()
+            && !value.starts_with(['{', '[', '&', '*', '|', '>', '#'])
+            && value != "null";
+        if literal && artifact::is_secret_name(name) {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            return format!("{indent}{}: \"<redacted>\"", key.trim());
+        }
+    }
+    line.to_owned()
+}
+
+/// `s` cut to `max` characters (with `…` when cut), on a character boundary.
+pub fn cut(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &s[..at]),
+        None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_number_lines_and_cut_long_ones() {
+        let text = "a\nb: {\n  c: 1\n}\nz\n";
+        let file = SourceFile::new("x.yaml", text);
+        let start = text.find("b:").unwrap();
+        let end = text.find("}").unwrap() + 1;
+        let e = excerpt(&file, start..end);
+        assert_eq!(e["first_line"], 2);
+        assert_eq!(e["lines"], json!(["b: {", "  c: 1", "}"]));
+        assert_eq!(e["more"], 0);
+
+        let long = format!(
+            "{{\"paths\": {{\"/a\": {{\"get\": {{\"x\": \"{}\"}}}}}}}}",
+            "é".repeat(500)
+        );
+        let file = SourceFile::new("min.json", long.clone());
+        let start = long.find("\"get\"").unwrap();
+        let e = excerpt(&file, start..long.len() - 2);
+        assert_eq!(e["first_line"], 1);
+        let shown = e["lines"][0].as_str().unwrap();
+        assert!(shown.starts_with("\"get\""), "{shown}");
+        assert!(shown.chars().count() <= EXCERPT_CHARS + 1);
+    }
+
+    #[test]
+    fn source_lines_lose_literal_credentials() {
+        assert_eq!(
+            scrub_line(r#"    "password": "hunter2","#),
+            r#"    "password": "<redacted>""#
+        );
+        assert_eq!(
+            scrub_line("  - api_key: abc123"),
+            r#"  - api_key: "<redacted>""#
+        );
+        assert_eq!(scrub_line(r#"  "token": {"#), r#"  "token": {"#);
+        assert_eq!(scrub_line("token:"), "token:");
+        assert_eq!(
+            scrub_line("description: a secret: x"),
+            "description: a secret: x"
+        );
+    }
+
+    #[test]
+    fn cut_keeps_characters_whole() {
+        assert_eq!(cut("héllo", 2), "hé…");
+        assert_eq!(cut("hé", 2), "hé");
+    }
+}
