@@ -757,17 +757,27 @@ fn report(
                 return ExitCode::FAILURE;
             }
         };
-        for profile in [
+        // The four exports are independent: one thread each (MCP's, which inlines
+        // output schemas, is the longest).
+        let profiles = [
             toolwright::Profile::Mcp,
             toolwright::Profile::OpenAi,
             toolwright::Profile::Anthropic,
             toolwright::Profile::Gemini,
-        ] {
-            exports.insert(
-                profile.as_str().to_owned(),
-                per_tool(&catalog.export(profile)),
-            );
-        }
+        ];
+        std::thread::scope(|scope| {
+            let made: Vec<_> = profiles
+                .iter()
+                .map(|p| scope.spawn(|| (p.as_str().to_owned(), per_tool(&catalog.export(*p)))))
+                .collect();
+            for handle in made {
+                // A panic in an export is a bug: surface it unchanged.
+                let (profile, tools) = handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                exports.insert(profile, tools);
+            }
+        });
     }
     let options = toolwright_codegen::report::Options {
         title,

@@ -271,7 +271,7 @@ impl Config {
         self
     }
 
-    /// Also writes the inspection report ([`report`]: one self-contained HTML page with
+    /// Also writes the inspection report ([`mod@report`]: one self-contained HTML page with
     /// every tool, its schemas, contract, findings and source lines, the data-flow
     /// graph and each source's fidelity matrix) as `file_name` in the output directory,
     /// e.g. `.report("toolwright-report.html")`. Inside a build script its path is
