@@ -254,6 +254,10 @@ fn catalog_matches_snapshot() {
             "tests/openapi",
             "tests/golden/expected-openapi/catalog.json",
         ),
+        (
+            "tests/discovery",
+            "tests/golden/expected-discovery/catalog.json",
+        ),
     ] {
         let (code, out, err) = run(&mut toolwright(&["catalog", input]));
         assert_eq!(code, 0, "{err}");

@@ -102,16 +102,12 @@ pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
 }
 
 /// [`analyze`] on one document held in memory: an adapter when `name` ends in
-/// `.md`, else an OpenAPI document (JSON or YAML). `name` is what diagnostics show
+/// `.md`, else an OpenAPI or Google Discovery document (JSON or YAML). `name` is what diagnostics show
 /// as the file. For tools that already hold the text, and for fuzzing.
 pub fn analyze_text(name: &str, text: &str, strict: bool) -> Analysis {
     let mut diags = Diagnostics::default();
     let file = diagnostics::SourceFile::new(name, text);
-    let api = if name.ends_with(".md") {
-        source::adapter::read(&file, &mut diags)
-    } else {
-        source::openapi::read(&file, &mut diags)
-    };
+    let api = source::read(&file, &mut diags);
     let apis: Vec<ir::Api> = api.into_iter().collect();
     check::check(&apis, &mut diags);
     if strict {
@@ -186,7 +182,15 @@ impl Config {
         self.add(path, "OpenAPI document")
     }
 
-    /// Adds any input: adapter files, OpenAPI documents, or directories holding them.
+    /// Adds Google Discovery documents (REST descriptions, `.json` with
+    /// `discoveryVersion`): a file, or a directory searched recursively. Same as
+    /// [`Config::input`]: each input is read as what it is.
+    pub fn discovery(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.add(path, "Google Discovery document")
+    }
+
+    /// Adds any input: adapter files, OpenAPI or Google Discovery documents, or
+    /// directories holding them.
     pub fn input(&mut self, path: impl AsRef<Path>) -> &mut Self {
         self.add(path, "input")
     }

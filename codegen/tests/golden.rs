@@ -1,4 +1,5 @@
-//! Snapshot tests of the generated code for `tests/adapters` (three adapters). The
+//! Snapshot tests of the generated code for `tests/adapters` (three adapters),
+//! `tests/openapi` and `tests/discovery` (a Google Discovery document). The
 //! snapshots live in `tests/golden/expected/` and are compiled (with clippy, as part of
 //! the workspace) by the `toolwright-golden` crate. Regenerate after a reviewed change
 //! with `TOOLWRIGHT_BLESS=1 cargo test -p toolwright-codegen --test golden`.
@@ -45,6 +46,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
             "toolwright_search.idx",
             "wire.rs",
         ],
+    ),
+    (
+        "tests/discovery",
+        "tests/golden/expected-discovery",
+        &["library_v1.rs", "toolwright.rs", "toolwright_search.idx"],
     ),
 ];
 

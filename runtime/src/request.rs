@@ -141,7 +141,9 @@ enum BodyParts<'a> {
     None,
     /// Object bodies built from per-property parameters.
     Fields(Vec<(&'a Param, &'a Value)>),
-    Whole(&'a Value),
+    /// The whole body as one argument; `true` when the argument is bytes in base64
+    /// (`format: binary`), whatever media type carries them.
+    Whole(&'a Value, bool),
 }
 
 /// A content-based parameter's value (path, query, header, cookie) as its media
@@ -192,18 +194,30 @@ pub(crate) fn build(
             .filter(|v| !v.is_null())
             .ok_or_else(|| format!("missing path parameter `{}`", param.field))?;
         let as_text = serialized(param, value);
-        let text = path_value(param, as_text.as_ref().unwrap_or(value));
-        refuse_controls(
-            param,
-            &flat_items(as_text.as_ref().unwrap_or(value)).join(""),
-        )?;
-        if text.is_empty() || text == "." || text == ".." {
+        let value = as_text.as_ref().unwrap_or(value);
+        refuse_controls(param, &flat_items(value).join(""))?;
+        // Reserved expansion (`{+name}` in Google Discovery, `allowReserved` on a path
+        // parameter): the value's `/` stay separators, each segment encoded on its own
+        // and none of them empty, `.` or `..` (no way out of the API's path).
+        let segments: Vec<String> = match value {
+            Value::String(s) if param.allow_reserved => s.split('/').map(encode).collect(),
+            _ => vec![path_value(param, value)],
+        };
+        if segments
+            .iter()
+            .any(|s| s.is_empty() || s == "." || s == "..")
+        {
             return Err(format!(
-                "path parameter `{}` must not be empty, `.` or `..`",
-                param.field
+                "path parameter `{}` must not be empty, `.` or `..`{}",
+                param.field,
+                if param.allow_reserved {
+                    " (nor have such a segment)"
+                } else {
+                    ""
+                }
             ));
         }
-        path.push_str(&text);
+        path.push_str(&segments.join("/"));
         rest = &rest[close + 1..];
     }
     path.push_str(rest);
@@ -220,7 +234,7 @@ pub(crate) fn build(
             match (&mut body, param.location) {
                 (BodyParts::Fields(fields), ParamLocation::Body) => fields.push((param, value)),
                 (_, ParamLocation::Body) => body = BodyParts::Fields(vec![(param, value)]),
-                _ => body = BodyParts::Whole(value),
+                _ => body = BodyParts::Whole(value, param.kind == ValueKind::Binary),
             }
             continue;
         }
@@ -374,7 +388,7 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                 serde_json::to_vec(&object).map_err(|e| e.to_string())?,
             )
         }
-        (BodyEncoding::Json, BodyParts::Whole(v)) => (
+        (BodyEncoding::Json, BodyParts::Whole(v, _)) => (
             Some(content_type),
             serde_json::to_vec(v).map_err(|e| e.to_string())?,
         ),
@@ -432,14 +446,14 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                 bytes,
             )
         }
-        (BodyEncoding::Binary, BodyParts::Whole(Value::String(b64))) => (
+        // Bytes given as base64 go out decoded, also as a text media type (an upload
+        // of `text/plain` content).
+        (BodyEncoding::Binary, BodyParts::Whole(Value::String(b64), _))
+        | (BodyEncoding::Text, BodyParts::Whole(Value::String(b64), true)) => (
             Some(content_type),
             base64::decode(b64).ok_or("the request body must be base64-encoded bytes")?,
         ),
-        (BodyEncoding::Text, BodyParts::Whole(v)) => {
-            (Some(content_type), scalar_text(v).into_bytes())
-        }
-        (_, BodyParts::Whole(v)) => (Some(content_type), scalar_text(v).into_bytes()),
+        (_, BodyParts::Whole(v, _)) => (Some(content_type), scalar_text(v).into_bytes()),
     })
 }
 
@@ -449,7 +463,9 @@ fn object_fields(parts: BodyParts<'_>) -> Vec<(&str, &Value)> {
             .into_iter()
             .map(|(p, v)| (p.wire_name.as_ref(), v))
             .collect(),
-        BodyParts::Whole(Value::Object(map)) => map.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+        BodyParts::Whole(Value::Object(map), _) => {
+            map.iter().map(|(k, v)| (k.as_str(), v)).collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -610,6 +626,21 @@ mod tests {
         for bad in ["..", ".", ""] {
             let err = build(&op, "http://h", &args(json!({ "id": bad })), vec![], None);
             assert!(err.unwrap_err().contains("must not be empty"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn reserved_path_params_keep_their_slashes_but_not_traversal() {
+        let mut name = param("name", ParamLocation::Path);
+        name.allow_reserved = true;
+        let op = op("/v1/{name}:run", vec![name]);
+        assert_eq!(
+            uri(&op, json!({"name": "projects/p 1/locations/l?#"})),
+            "http://h/v1/projects/p%201/locations/l%3F%23:run"
+        );
+        for bad in ["projects/../x", "a//b", "/a", "a/.", ""] {
+            let built = build(&op, "http://h", &args(json!({ "name": bad })), vec![], None);
+            assert!(built.is_err(), "{bad}");
         }
     }
 

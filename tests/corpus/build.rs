@@ -1,5 +1,7 @@
-//! One module per spec of the dev corpus (`../shared/corpus/dev` next to the checkout).
-//! Each spec gets its own catalog: tool names only have to be unique per API.
+//! One module per spec of the dev corpus (`../shared/corpus/dev` next to the checkout),
+//! and one per Google Discovery document of [`DISCOVERY`] (from the PyPI package
+//! `google-api-python-client`, which ships them). Each gets its own catalog: tool names
+//! only have to be unique per API.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -33,7 +35,77 @@ fn main() {
         println!("cargo::rerun-if-changed={}", spec.display());
         writeln!(modules, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}/toolwright.rs\")); }}").unwrap();
     }
+    let documents = discovery_documents();
+    println!("cargo::rerun-if-changed={}", documents.display());
+    println!("cargo::rerun-if-env-changed=TOOLWRIGHT_DISCOVERY_DOCUMENTS");
+    for name in DISCOVERY {
+        let spec = documents.join(format!("{name}.json"));
+        let module = format!("discovery_{}", name.replace(['.', '-'], "_"));
+        if let Err(e) = toolwright_codegen::Config::new()
+            .discovery(&spec)
+            .out_dir(out.join(&module))
+            .cargo_directives(false)
+            .generate()
+        {
+            panic!("{}: {e}", spec.display());
+        }
+        writeln!(modules, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}/toolwright.rs\")); }}").unwrap();
+    }
     std::fs::write(out.join("corpus.rs"), modules).unwrap();
+}
+
+/// Google Discovery documents compiled here: the five and 22 more, small and
+/// large (compute v1: 1,025 methods).
+const DISCOVERY: &[&str] = &[
+    "drive.v3",
+    "gmail.v1",
+    "calendar.v3",
+    "youtube.v3",
+    "compute.v1",
+    "sheets.v4",
+    "docs.v1",
+    "slides.v1",
+    "storage.v1",
+    "bigquery.v2",
+    "pubsub.v1",
+    "people.v1",
+    "tasks.v1",
+    "admin.directory_v1",
+    "cloudresourcemanager.v3",
+    "iam.v1",
+    "run.v2",
+    "container.v1",
+    "sqladmin.v1",
+    "dns.v1",
+    "logging.v2",
+    "monitoring.v3",
+    "translate.v3",
+    "vision.v1",
+    "firestore.v1",
+    "forms.v1",
+    "books.v1",
+];
+
+/// Where `google-api-python-client` keeps its Discovery documents
+/// (`TOOLWRIGHT_DISCOVERY_DOCUMENTS` overrides).
+fn discovery_documents() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TOOLWRIGHT_DISCOVERY_DOCUMENTS") {
+        return PathBuf::from(dir);
+    }
+    let found = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import googleapiclient, os; print(os.path.join(os.path.dirname(googleapiclient.__file__), 'discovery_cache', 'documents'))",
+        ])
+        .output();
+    match found {
+        Ok(out) if out.status.success() => {
+            PathBuf::from(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        }
+        _ => panic!(
+            "the Google Discovery documents are needed: `pip install google-api-python-client` (or set TOOLWRIGHT_DISCOVERY_DOCUMENTS to a directory of them)"
+        ),
+    }
 }
 
 fn module_name(spec: &Path) -> String {

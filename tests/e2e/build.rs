@@ -11,6 +11,11 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         .adapters("../openapi")
         .out_dir(out.join("openapi"))
         .generate()?;
+    // A Google Discovery document (tests/discovery.rs).
+    toolwright_codegen::Config::new()
+        .discovery("../discovery")
+        .out_dir(out.join("discovery"))
+        .generate()?;
     // The adapters again, `weather` typed and the rest catalog-only.
     toolwright_codegen::Config::new()
         .adapters("../adapters")

@@ -125,6 +125,11 @@ pub fn rustdoc(text: &str) -> (String, bool) {
     let mut indented = false;
     let mut has_code = false;
     let mut previous_is_paragraph = false;
+    // The column a list item's text starts at, while in a list: a following line
+    // indented less is not the item's (rustdoc would fold it in lazily; clippy's
+    // `doc_lazy_continuation` says so), so a blank line ends the list before it.
+    let mut list_item: Option<usize> = None;
+    let mut empty_item: Option<String> = None;
     for line in text.lines() {
         let stripped = strip_containers(line);
         let fence_run = fence_marker(stripped);
@@ -161,7 +166,25 @@ pub fn rustdoc(text: &str) -> (String, bool) {
             previous_is_paragraph = false;
             continue;
         }
-        if indent >= 4 && !previous_is_paragraph && !line.trim().is_empty() {
+        // A marker alone on its line (`-`) with the item's text on the next: one line.
+        if let Some(marker) = empty_item.take() {
+            let text = line.trim();
+            if !text.is_empty() && list_item_text(line).is_none() && !is_marker(text) {
+                let joined = format!("{marker} {text}");
+                list_item = list_item_text(&joined);
+                previous_is_paragraph = true;
+                out.push(escape_html(&disarm_links(&joined)));
+                continue;
+            }
+            out.push(marker);
+        }
+        if is_marker(line.trim()) && !is_thematic_break(line.trim()) {
+            empty_item = Some(line.trim_end().to_owned());
+            continue;
+        }
+        // Inside a list item, text up to 3 columns past the item's is the item's.
+        let item_text = list_item.is_some_and(|column| indent >= column && indent < column + 4);
+        if indent >= 4 && !previous_is_paragraph && !line.trim().is_empty() && !item_text {
             out.push("```text".to_owned());
             out.push(dedent(line, 4));
             indented = true;
@@ -169,10 +192,28 @@ pub fn rustdoc(text: &str) -> (String, bool) {
             continue;
         }
         let trimmed = line.trim();
+        let mut line = std::borrow::Cow::Borrowed(line);
+        match list_item_text(&line) {
+            Some(column) => list_item = Some(column),
+            None if trimmed.is_empty() => list_item = None,
+            None => match list_item {
+                // Indented less than the item's text: a paragraph of its own.
+                Some(column) if indent < column => {
+                    out.push(String::new());
+                    list_item = None;
+                }
+                // Indented more (but no code block): the item's text, at its column.
+                Some(column) if indent > column && indent < column + 4 => {
+                    line = format!("{}{trimmed}", " ".repeat(column)).into();
+                }
+                _ => {}
+            },
+        }
         previous_is_paragraph =
             !trimmed.is_empty() && !trimmed.starts_with('#') && !is_thematic_break(trimmed);
-        out.push(escape_html(&disarm_links(line)));
+        out.push(escape_html(&disarm_links(&line)));
     }
+    out.extend(empty_item);
     if indented {
         close_indented(&mut out);
     }
@@ -180,6 +221,36 @@ pub fn rustdoc(text: &str) -> (String, bool) {
         out.push(c.to_string().repeat(len));
     }
     (out.join("\n"), has_code)
+}
+
+/// A list marker with nothing after it (`-`, `*`, `+`, `1.`).
+fn is_marker(trimmed: &str) -> bool {
+    matches!(trimmed, "-" | "*" | "+")
+        || (trimmed.len() >= 2
+            && trimmed.len() <= 10
+            && trimmed.ends_with(['.', ')'])
+            && trimmed[..trimmed.len() - 1]
+                .chars()
+                .all(|c| c.is_ascii_digit()))
+}
+
+/// Where a list item's text starts (`- x`, `* x`, `+ x`, `1. x`, `1) x`), in
+/// columns; `None` when the line is no list item.
+fn list_item_text(line: &str) -> Option<usize> {
+    let indent = indentation(line);
+    let rest = line.trim_start_matches([' ', '\t']);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let marker = match rest.as_bytes().first()? {
+        b'-' | b'*' | b'+' => 1,
+        _ if (1..=9).contains(&digits) && rest[digits..].starts_with(['.', ')']) => digits + 1,
+        _ => return None,
+    };
+    let after = &rest[marker..];
+    let spaces = after.len() - after.trim_start_matches(' ').len();
+    (1..=4)
+        .contains(&spaces)
+        .then_some(indent + marker + spaces)
+        .filter(|_| !after.trim().is_empty())
 }
 
 /// Ends an indented block turned fenced, before the blank lines that ended it.
@@ -326,6 +397,25 @@ fn disarm_links(line: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_after_a_list_is_its_own_paragraph() {
+        let (doc, _) = rustdoc(
+            "Values:\n- \"a\" - first.\n  still first.\n- \"b\" - second.\nImportant: not an item.",
+        );
+        assert_eq!(
+            doc,
+            "Values:\n- \"a\" - first.\n  still first.\n- \"b\" - second.\n\nImportant: not an item."
+        );
+        // Not a list: a dash without a space, a horizontal rule.
+        assert_eq!(rustdoc("-x\ny").0, "-x\ny");
+        // Continuation lines at the item's column; a marker alone joins its text.
+        assert_eq!(rustdoc("* `a`: one\n   two").0, "* `a`: one\n  two");
+        assert_eq!(
+            rustdoc("Cases:\n\n   -\n     Case 1: x\n     more.\n   -\n     Case 2").0,
+            "Cases:\n\n   - Case 1: x\n     more.\n   - Case 2"
+        );
+    }
 
     #[test]
     fn folds_wraps_keeps_paragraphs() {

@@ -41,6 +41,8 @@ pub struct SecurityScheme {
     pub name: String,
     pub kind: SchemeKind,
     pub description: Option<String>,
+    /// OAuth 2 scopes the scheme declares, with what each grants.
+    pub scopes: BTreeMap<String, String>,
 }
 
 /// How a scheme's credential goes on a request.

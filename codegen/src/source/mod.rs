@@ -1,8 +1,9 @@
-//! Sources: find the input files (adapter files, OpenAPI documents) and lower each
-//! into the IR.
+//! Sources: find the input files (adapter files, OpenAPI documents, Google Discovery
+//! documents) and lower each into the IR.
 
 pub mod adapter;
 pub mod base_url;
+pub mod discovery;
 pub mod openapi;
 pub mod yaml;
 
@@ -94,7 +95,7 @@ fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diag
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.ends_with("-adapter.md"))
-            || is_openapi(&path)
+            || is_document(&path)
         {
             if seen.first_visit(&path) {
                 inputs.files.push(path);
@@ -115,15 +116,18 @@ fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diag
     true
 }
 
-/// A `.json`/`.yaml`/`.yml` file whose first 4 KiB mention `openapi` (or `swagger`,
-/// to say that it needs converting).
-fn is_openapi(path: &Path) -> bool {
+/// A `.json`/`.yaml`/`.yml` file whose head mentions `openapi` (or `swagger`, to say
+/// that it needs converting), or a `.json` one that is a Google Discovery document.
+/// Discovery documents list `auth` (often long) before `discoveryVersion`: 64 KiB are
+/// read.
+fn is_document(path: &Path) -> bool {
     use std::io::Read;
-    let mut head = [0u8; 4096];
+    let mut head = vec![0u8; 64 * 1024];
     let n = std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut head))
+        .and_then(|f| f.take(head.len() as u64).read(&mut head))
         .unwrap_or(0);
-    openapi::looks_like(path, &String::from_utf8_lossy(&head[..n]))
+    let head = String::from_utf8_lossy(&head[..n]);
+    openapi::looks_like(path, &head[..head.len().min(4096)]) || discovery::looks_like(path, &head)
 }
 
 /// Reads and lowers every input file. Unreadable or broken files are reported and
@@ -142,13 +146,22 @@ pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
             }
         };
         let file = SourceFile::new(path.display().to_string(), text);
-        let is_adapter = path.extension().is_some_and(|e| e == "md");
-        let api = if is_adapter {
-            adapter::read(&file, diagnostics)
-        } else {
-            openapi::read(&file, diagnostics)
-        };
+        let api = read(&file, diagnostics);
         apis.extend(api);
     }
     apis
+}
+
+/// Reads one file: an adapter (`.md`), or a JSON/YAML document — parsed once, then
+/// read as what it is (Google Discovery when it says `discoveryVersion`, else OpenAPI).
+pub fn read(file: &std::sync::Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
+    if file.path.ends_with(".md") {
+        return adapter::read(file, diagnostics);
+    }
+    let (root, locator) = openapi::parse(file, diagnostics)?;
+    if discovery::is_discovery(&root) {
+        discovery::read(file, &root, diagnostics)
+    } else {
+        openapi::read_root(file, root, &locator, diagnostics)
+    }
 }

@@ -1,4 +1,5 @@
-//! The code toolwright generates for `tests/adapters` and `tests/openapi`, compiled as a
+//! The code toolwright generates for `tests/adapters`, `tests/openapi` and
+//! `tests/discovery`, compiled as a
 //! user's crate would (and `tests/adapters` once more with only `weather` typed).
 
 pub mod adapters {
@@ -7,6 +8,11 @@ pub mod adapters {
 
 pub mod openapi {
     include!(concat!(env!("OUT_DIR"), "/openapi/toolwright.rs"));
+}
+
+/// `tests/discovery`: a Google Discovery document.
+pub mod discovery {
+    include!(concat!(env!("OUT_DIR"), "/discovery/toolwright.rs"));
 }
 
 /// `tests/adapters` with `Config::typed("api:weather")`: `notes` and `billing` are

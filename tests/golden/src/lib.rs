@@ -8,6 +8,10 @@ pub mod openapi {
     include!("../expected-openapi/toolwright.rs");
 }
 
+pub mod discovery {
+    include!("../expected-discovery/toolwright.rs");
+}
+
 #[cfg(test)]
 mod tests {
     use toolwright::query::Techniques;
@@ -24,6 +28,10 @@ mod tests {
             (
                 super::openapi::catalog(),
                 &include_bytes!("../expected-openapi/toolwright_search.idx")[..],
+            ),
+            (
+                super::discovery::catalog(),
+                &include_bytes!("../expected-discovery/toolwright_search.idx")[..],
             ),
         ] {
             let rebuilt = toolwright::catalog::search::build(&catalog, Techniques::DEFAULT);

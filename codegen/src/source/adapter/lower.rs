@@ -120,6 +120,7 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         name: name.as_ref().map(|n| n.value.clone()).unwrap_or_default(),
         kind,
         description: None,
+        scopes: BTreeMap::new(),
     });
     if let Some(scheme) = &auth {
         for op in &mut operations {

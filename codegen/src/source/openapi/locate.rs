@@ -12,9 +12,41 @@ pub enum Locator {
     Json,
     /// YAML: the spanned tree from parsing.
     Yaml(Node),
+    /// A document converted from another format: pointers into the converted
+    /// document are translated to the original's (longest matching prefix first) and
+    /// located there.
+    Translated {
+        /// (converted prefix, original prefix), longest converted prefix first.
+        prefixes: Vec<(String, String)>,
+        original: Box<Locator>,
+    },
 }
 
 impl Locator {
+    /// A translating locator over `original`; `prefixes` in any order.
+    pub fn translated(mut prefixes: Vec<(String, String)>, original: Locator) -> Locator {
+        prefixes.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+        Locator::Translated {
+            prefixes,
+            original: Box::new(original),
+        }
+    }
+
+    /// The pointer in the original document (itself unless translated).
+    pub fn translate<'p>(&self, pointer: &'p str) -> std::borrow::Cow<'p, str> {
+        let Locator::Translated { prefixes, .. } = self else {
+            return pointer.into();
+        };
+        for (from, to) in prefixes {
+            if let Some(rest) = pointer.strip_prefix(from.as_str())
+                && (rest.is_empty() || rest.starts_with('/'))
+            {
+                return format!("{to}{rest}").into();
+            }
+        }
+        pointer.into()
+    }
+
     /// Byte range of the value at `pointer` (`/paths/~1pets/get`), or of the deepest
     /// ancestor that exists.
     pub fn locate(&self, text: &str, pointer: &str) -> Range<usize> {
@@ -26,6 +58,7 @@ impl Locator {
         match self {
             Locator::Json => json(text, &tokens),
             Locator::Yaml(root) => yaml(root, &tokens),
+            Locator::Translated { original, .. } => original.locate(text, &self.translate(pointer)),
         }
     }
 
@@ -52,6 +85,7 @@ impl Locator {
                     }
                 }
             }
+            Locator::Translated { .. } => {}
             Locator::Yaml(root) => {
                 let Some((_, _, paths)) = yaml_entries(root)
                     .into_iter()
@@ -70,6 +104,34 @@ impl Locator {
         }
         out
     }
+}
+
+/// Byte range of every method of a Google Discovery document (JSON), keyed by its
+/// pointer (`/resources/files/methods/list`), in one walk over the text.
+pub fn discovery_methods(text: &str) -> BTreeMap<String, Range<usize>> {
+    fn walk(b: &[u8], object: usize, pointer: &str, out: &mut BTreeMap<String, Range<usize>>) {
+        for (key, _, value) in json_entries(b, object) {
+            match key.as_str() {
+                "methods" => {
+                    for (name, range, method) in json_entries(b, value) {
+                        let at = format!("{pointer}/methods/{}", super::escape(&name));
+                        out.insert(at, range.start..skip_value(b, method));
+                    }
+                }
+                "resources" => {
+                    for (name, _, resource) in json_entries(b, value) {
+                        let at = format!("{pointer}/resources/{}", super::escape(&name));
+                        walk(b, resource, &at, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let b = text.as_bytes();
+    let mut out = BTreeMap::new();
+    walk(b, skip_ws(b, 0), "", &mut out);
+    out
 }
 
 /// The entries of a YAML mapping: key text, key start, value.

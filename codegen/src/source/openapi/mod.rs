@@ -6,7 +6,7 @@
 //! normalised *up* to JSON Schema 2020-12; whatever has no IR field stays as a keyword or
 //! as metadata. Problems degrade one schema or one operation, never the document.
 
-mod locate;
+pub(crate) mod locate;
 mod operations;
 mod pagination;
 mod schema;
@@ -67,7 +67,7 @@ impl Doc<'_> {
     ) {
         let d = Diagnostic::warning(code, message)
             .at(self.location(pointer))
-            .label(pointer.to_owned())
+            .label(self.locator.translate(pointer).into_owned())
             .help(help);
         self.diagnostics.push(d);
     }
@@ -107,10 +107,19 @@ pub(crate) fn deref<'v>(
 
 /// Reads one OpenAPI document.
 pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
-    let is_json = file.path.ends_with(".json");
-    let (root, locator) = if is_json {
+    let (root, locator) = parse(file, diagnostics)?;
+    read_root(file, root, &locator, diagnostics)
+}
+
+/// Parses a JSON or YAML document (by the file's extension) into its value and a way
+/// back from pointers to positions; a syntax error is reported, located.
+pub(crate) fn parse(
+    file: &Arc<SourceFile>,
+    diagnostics: &mut Diagnostics,
+) -> Option<(Value, Locator)> {
+    if file.path.ends_with(".json") {
         match serde_json::from_str::<Value>(&file.text) {
-            Ok(v) => (v, Locator::Json),
+            Ok(v) => Some((v, Locator::Json)),
             Err(e) => {
                 let offset = file.offset(e.line(), e.column());
                 diagnostics.push(
@@ -121,7 +130,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
                         })
                         .help("fix the JSON syntax of the document"),
                 );
-                return None;
+                None
             }
         }
     } else {
@@ -131,13 +140,24 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
             1,
             yaml::Limits::document(file.text.len()),
         ) {
-            Ok(node) => (node.to_json(), Locator::Yaml(node)),
+            Ok(node) => Some((node.to_json(), Locator::Yaml(node))),
             Err(d) => {
                 diagnostics.push(d);
-                return None;
+                None
             }
         }
-    };
+    }
+}
+
+/// Lowers a parsed document. `locator` places findings in `file`: for a document
+/// converted from another format (Google Discovery) it translates the OpenAPI
+/// pointers back to the original's.
+pub(crate) fn read_root(
+    file: &Arc<SourceFile>,
+    root: Value,
+    locator: &Locator,
+    diagnostics: &mut Diagnostics,
+) -> Option<ir::Api> {
     let api_name = api_name(&file.path);
     let version = match check_version(&root) {
         Ok(v) => v,
@@ -166,7 +186,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
         version,
         api_name,
         file,
-        locator: &locator,
+        locator,
         diagnostics,
         definitions: BTreeMap::new(),
         pending: BTreeSet::new(),
@@ -305,6 +325,14 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
         for (k, v) in map.iter().filter(|(k, _)| k.starts_with("x-")) {
             meta.insert(k.clone(), v.clone());
         }
+    }
+    let scopes: serde_json::Map<String, Value> = schemes
+        .iter()
+        .filter(|s| !s.scopes.is_empty())
+        .map(|s| (s.name.clone(), serde_json::json!(s.scopes)))
+        .collect();
+    if !scopes.is_empty() {
+        meta.insert("securityScopes".to_owned(), Value::Object(scopes));
     }
     if let Some(Value::Object(components)) = root.get("components") {
         for (k, v) in components.iter().filter(|(k, _)| {

@@ -269,6 +269,18 @@ fn operation(
             meta.insert(k.clone(), v.clone());
         }
     }
+    // The scopes each alternative needs (the IR keeps the schemes' names).
+    if let Some(security) = op.get("security").or_else(|| doc.root.get("security"))
+        && security
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .flat_map(|r| r.values())
+            .any(|scopes| scopes.as_array().is_some_and(|s| !s.is_empty()))
+    {
+        meta.insert("security".into(), security.clone());
+    }
     // The path item's summary, description and extensions belong to each of its
     // operations: kept with each, under `pathItem`.
     if let Value::Object(map) = item {

@@ -104,10 +104,22 @@ pub fn schemes(doc: &mut Doc<'_>) -> Vec<SecurityScheme> {
                 continue;
             }
         };
+        // Every flow's scopes, with what each grants (Discovery documents describe
+        // them; they decide what a token must be issued for).
+        let scopes = value
+            .get("flows")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|flows| flows.values())
+            .filter_map(|flow| flow.get("scopes").and_then(Value::as_object))
+            .flatten()
+            .map(|(scope, what)| (scope.clone(), what.as_str().unwrap_or("").to_owned()))
+            .collect();
         out.push(SecurityScheme {
             name: name.clone(),
             kind,
             description,
+            scopes,
         });
     }
     out
