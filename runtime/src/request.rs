@@ -141,9 +141,7 @@ enum BodyParts<'a> {
     None,
     /// Object bodies built from per-property parameters.
     Fields(Vec<(&'a Param, &'a Value)>),
-    /// The whole body as one argument; `true` when the argument is bytes in base64
-    /// (`format: binary`), whatever media type carries them.
-    Whole(&'a Value, bool),
+    Whole(&'a Value),
 }
 
 /// A content-based parameter's value (path, query, header, cookie) as its media
@@ -234,7 +232,7 @@ pub(crate) fn build(
             match (&mut body, param.location) {
                 (BodyParts::Fields(fields), ParamLocation::Body) => fields.push((param, value)),
                 (_, ParamLocation::Body) => body = BodyParts::Fields(vec![(param, value)]),
-                _ => body = BodyParts::Whole(value, param.kind == ValueKind::Binary),
+                _ => body = BodyParts::Whole(value),
             }
             continue;
         }
@@ -388,7 +386,7 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                 serde_json::to_vec(&object).map_err(|e| e.to_string())?,
             )
         }
-        (BodyEncoding::Json, BodyParts::Whole(v, _)) => (
+        (BodyEncoding::Json, BodyParts::Whole(v)) => (
             Some(content_type),
             serde_json::to_vec(v).map_err(|e| e.to_string())?,
         ),
@@ -446,14 +444,14 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                 bytes,
             )
         }
-        // Bytes given as base64 go out decoded, also as a text media type (an upload
-        // of `text/plain` content).
-        (BodyEncoding::Binary, BodyParts::Whole(Value::String(b64), _))
-        | (BodyEncoding::Text, BodyParts::Whole(Value::String(b64), true)) => (
+        (BodyEncoding::Binary, BodyParts::Whole(Value::String(b64))) => (
             Some(content_type),
             base64::decode(b64).ok_or("the request body must be base64-encoded bytes")?,
         ),
-        (_, BodyParts::Whole(v, _)) => (Some(content_type), scalar_text(v).into_bytes()),
+        (BodyEncoding::Text, BodyParts::Whole(v)) => {
+            (Some(content_type), scalar_text(v).into_bytes())
+        }
+        (_, BodyParts::Whole(v)) => (Some(content_type), scalar_text(v).into_bytes()),
     })
 }
 
@@ -463,9 +461,7 @@ fn object_fields(parts: BodyParts<'_>) -> Vec<(&str, &Value)> {
             .into_iter()
             .map(|(p, v)| (p.wire_name.as_ref(), v))
             .collect(),
-        BodyParts::Whole(Value::Object(map), _) => {
-            map.iter().map(|(k, v)| (k.as_str(), v)).collect()
-        }
+        BodyParts::Whole(Value::Object(map)) => map.iter().map(|(k, v)| (k.as_str(), v)).collect(),
         _ => Vec::new(),
     }
 }

@@ -17,7 +17,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use crate::descriptor::{Api, Definition, Operation, Text};
+use crate::descriptor::{Api, BodyEncoding, Definition, Operation, Text};
 
 /// Behaviour hints for a tool, as MCP defines them. All four are always set explicitly
 /// (MCP's implicit defaults treat an unannotated tool as destructive and open-world).
@@ -130,7 +130,12 @@ impl Tool {
         op.content_type = std::borrow::Cow::Owned(
             crate::descriptor::BodyEncoding::concrete_media_type(media_type),
         );
-        op.body = encoding;
+        // Bytes (`format: binary`, given as base64) stay bytes whatever media type
+        // carries them: an upload of `text/plain` content is the decoded content.
+        op.body = match (op.body, encoding) {
+            (BodyEncoding::Binary, BodyEncoding::Text) => BodyEncoding::Binary,
+            (_, encoding) => encoding,
+        };
         Ok(op)
     }
 }
