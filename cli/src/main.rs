@@ -12,7 +12,8 @@ use toolwright_codegen::{Analysis, Config};
 
 const AFTER_HELP: &str = "\
 INPUT is an adapter file (`<name>-adapter.md`), an OpenAPI 3.0/3.1 document (`.json`,
-`.yaml`, `.yml`), or a directory searched for both. Credentials are read from the
+`.yaml`, `.yml`), a Google Discovery document (`.json` with `discoveryVersion`), or a
+directory searched for them. Credentials are read from the
 environment variables the inputs name.
 
 Exit codes: 0 success; 1 the inputs have errors, or the call failed; 2 usage error.";

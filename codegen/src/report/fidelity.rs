@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, ParamLocation};
-use crate::source::{adapter, openapi};
+use crate::source::{adapter, discovery, openapi};
 
 /// Findings listed per code in the matrix, at most.
 const EXAMPLES: usize = 5;
@@ -57,6 +57,16 @@ pub fn matrix(
             let file = api.source.as_ref().map(|l| &l.file);
             let path = file.map(|f| f.path.clone()).unwrap_or_default();
             let (format, rows) = match (raw, file) {
+                (Some(raw), _) if discovery::is_discovery(&raw.root) => (
+                    format!(
+                        "Google Discovery {}",
+                        raw.root
+                            .get("discoveryVersion")
+                            .and_then(Value::as_str)
+                            .unwrap_or("v1")
+                    ),
+                    discovery_rows(api, &raw.root),
+                ),
                 (Some(raw), _) => (
                     format!(
                         "OpenAPI {}",
@@ -396,6 +406,150 @@ struct RawCounts {
     tagged: usize,
     callbacks: usize,
     secured: usize,
+}
+
+fn discovery_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
+    let mut methods = Vec::new();
+    fn walk<'v>(node: &'v Value, out: &mut Vec<&'v Value>) {
+        for m in node
+            .get("methods")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|m| m.values())
+        {
+            out.push(m);
+        }
+        for r in node
+            .get("resources")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|r| r.values())
+        {
+            walk(r, out);
+        }
+    }
+    walk(root, &mut methods);
+    fn native(op: &ir::Operation) -> Option<&Value> {
+        op.meta.get("x-discovery-method")
+    }
+    let uploads = api
+        .operations
+        .iter()
+        .filter(|op| native(op).is_some_and(|n| n.get("upload").is_some()))
+        .count();
+    let method_ops = api.operations.len() - uploads;
+    let declared = |key: &str| methods.iter().filter(|m| m.get(key).is_some()).count();
+    let raw_params: usize = methods.iter().map(|m| len(m.get("parameters"))).sum();
+    let ir_params = api
+        .operations
+        .iter()
+        .filter(|op| !native(op).is_some_and(|n| n.get("upload").is_some()))
+        .flat_map(|op| &op.params)
+        .filter(|p| !matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody))
+        .count()
+        - declared_true(&methods, "supportsMediaDownload");
+    let service = api.meta.get("x-discovery");
+    const SERVICE: [&str; 7] = [
+        "rootUrl",
+        "servicePath",
+        "batchPath",
+        "documentationLink",
+        "mtlsRootUrl",
+        "revision",
+        "ownerDomain",
+    ];
+    let scopes_raw = len(root.pointer("/auth/oauth2/scopes"));
+    let scopes_ir: usize = api.schemes.iter().map(|s| s.scopes.len()).sum();
+    vec![
+        Row {
+            aspect: "Methods (resources and nested resources)",
+            raw: methods.len(),
+            native: 0,
+            ir: method_ops,
+            by_rule: 0,
+            note: "each is a tool named by its id (`drive.files.list` → `drive_files_list`)",
+        },
+        Row {
+            aspect: "Parameters",
+            raw: raw_params,
+            native: 0,
+            ir: ir_params,
+            by_rule: 0,
+            note: "`repeated` → arrays sent as repeated keys; `{+name}` keeps its `/`; string defaults typed; `pattern`, `minimum`, `maximum` checked",
+        },
+        Row {
+            aspect: "Schemas",
+            raw: len(root.get("schemas")),
+            native: 0,
+            ir: api.definitions.len(),
+            by_rule: 0,
+            note: "`$ref` by name; `required`, `readOnly`, `additionalProperties`, int64 as strings",
+        },
+        Row {
+            aspect: "OAuth 2 scopes (with descriptions)",
+            raw: scopes_raw,
+            native: 0,
+            ir: scopes_ir,
+            by_rule: 0,
+            note: "in the security scheme and the API's `securityScopes`; each method's scopes in its native `security`",
+        },
+        Row {
+            aspect: "Media uploads",
+            raw: declared("mediaUpload"),
+            native: uploads,
+            ir: uploads,
+            by_rule: 0,
+            note: "a second tool, `<id>_upload`: the content as the body, `uploadType=media` (the resumable protocol is not offered)",
+        },
+        Row {
+            aspect: "Media downloads",
+            raw: declared_true(&methods, "supportsMediaDownload"),
+            native: 0,
+            ir: declared_true(&methods, "supportsMediaDownload"),
+            by_rule: 0,
+            note: "an `alt` argument (`media` downloads the content)",
+        },
+        Row {
+            aspect: "API-level parameters (fields, alt, key, prettyPrint…)",
+            raw: len(root.get("parameters")),
+            native: len(service.and_then(|s| s.get("parameters"))),
+            ir: usize::from(root.pointer("/parameters/key").is_some()),
+            by_rule: 0,
+            note: "kept in native `x-discovery`; `key` is the API key scheme",
+        },
+        Row {
+            aspect: "Service metadata (rootUrl, servicePath, batchPath, documentationLink…)",
+            raw: SERVICE.iter().filter(|k| root.get(**k).is_some()).count(),
+            native: SERVICE
+                .iter()
+                .filter(|k| service.and_then(|s| s.get(**k)).is_some())
+                .count(),
+            ir: usize::from(!api.base_url.is_empty()),
+            by_rule: 0,
+            note: "`rootUrl` is the base URL; the rest in native `x-discovery`",
+        },
+        Row {
+            aspect: "etagRequired",
+            raw: declared_true(&methods, "etagRequired"),
+            native: api
+                .operations
+                .iter()
+                .filter(|op| {
+                    native(op).and_then(|n| n.get("etagRequired")) == Some(&Value::Bool(true))
+                })
+                .count(),
+            ir: 0,
+            by_rule: 0,
+            note: "said in the tool's description and kept in native metadata",
+        },
+    ]
+}
+
+fn declared_true(methods: &[&Value], key: &str) -> usize {
+    methods
+        .iter()
+        .filter(|m| m.get(key) == Some(&Value::Bool(true)))
+        .count()
 }
 
 fn adapter_rows(api: &ir::Api, front: &Value) -> Vec<Row> {
