@@ -443,7 +443,7 @@ fn discovery_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
     let ir_params = api
         .operations
         .iter()
-        .filter(|op| !native(op).is_some_and(|n| n.get("upload").is_some()))
+        .filter(|op| native(op).is_none_or(|n| n.get("upload").is_none()))
         .flat_map(|op| &op.params)
         .filter(|p| !matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody))
         .count()
