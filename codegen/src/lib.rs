@@ -98,7 +98,7 @@ impl Analysis {
 /// `*-adapter.md`). In strict mode warnings count as errors.
 pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
     let described: Vec<(PathBuf, &str)> = inputs.iter().map(|p| (p.clone(), "input")).collect();
-    analyze_described(&described, strict)
+    analyze_described(&described, &[], strict)
 }
 
 /// [`analyze`] on one document held in memory: an adapter when `name` ends in
@@ -116,7 +116,7 @@ pub fn analyze_text(name: &str, text: &str, strict: bool) -> Analysis {
     Analysis {
         inputs: source::Inputs {
             files: vec![PathBuf::from(name)],
-            dirs: Vec::new(),
+            ..source::Inputs::default()
         },
         apis,
         diagnostics: diags.sorted(),
@@ -125,9 +125,14 @@ pub fn analyze_text(name: &str, text: &str, strict: bool) -> Analysis {
 
 /// [`analyze`], each input with the noun a finding about it uses (`adapter`,
 /// `OpenAPI document`): a missing `.openapi(path)` says so.
-fn analyze_described(inputs: &[(PathBuf, &str)], strict: bool) -> Analysis {
+fn analyze_described(
+    inputs: &[(PathBuf, &str)],
+    pairs: &[(PathBuf, PathBuf)],
+    strict: bool,
+) -> Analysis {
     let mut diags = Diagnostics::default();
-    let found = source::discover(inputs, &mut diags);
+    let mut found = source::discover(inputs, &mut diags);
+    found.companions.extend(pairs.iter().cloned());
     let apis = source::load(&found, &mut diags);
     check::check(&apis, &mut diags);
     if strict {
@@ -152,6 +157,8 @@ pub struct Config {
     artifact: Option<String>,
     /// File name of the inspection report to write too (`None`: none).
     report: Option<String>,
+    /// (adapter file, OpenAPI document) described as the same API: compared.
+    pairs: Vec<(PathBuf, PathBuf)>,
     roles: contract::FieldRoles,
     /// Selectors (`tag:issues`, `read-only`, ...): what is generated.
     include: Vec<String>,
@@ -187,6 +194,17 @@ impl Config {
     /// [`Config::input`]: each input is read as what it is.
     pub fn discovery(&mut self, path: impl AsRef<Path>) -> &mut Self {
         self.add(path, "Google Discovery document")
+    }
+
+    /// Compares an adapter file with an OpenAPI document that describes the same API
+    /// and reports where they disagree (operations, methods, paths, parameters, their
+    /// types and required-ness) as warnings (TW140). The document is not an input. An
+    /// adapter's companion `{name}-adapter-openapi.yaml` next to it is compared without
+    /// asking.
+    pub fn pair(&mut self, adapter: impl AsRef<Path>, openapi: impl AsRef<Path>) -> &mut Self {
+        self.pairs
+            .push((adapter.as_ref().to_owned(), openapi.as_ref().to_owned()));
+        self
     }
 
     /// Adds any input: adapter files, OpenAPI or Google Discovery documents, or
@@ -339,7 +357,7 @@ impl Config {
     /// # Errors
     /// Any error finding (all of them, rendered), or an I/O failure.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let analysis = analyze_described(&self.inputs, self.strict);
+        let analysis = analyze_described(&self.inputs, &self.pairs, self.strict);
         self.generate_from(analysis)
     }
 
@@ -378,6 +396,7 @@ impl Config {
                 .files
                 .iter()
                 .chain(&analysis.inputs.dirs)
+                .chain(analysis.inputs.companions.iter().map(|(_, c)| c))
                 .chain(self.inputs.iter().map(|(p, _)| p))
             {
                 if seen.insert(path) {

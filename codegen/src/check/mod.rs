@@ -1,6 +1,8 @@
 //! Checks across APIs, after every source is lowered: names that must be unique in one
 //! catalog (tool names, API names, generated module names).
 
+pub mod drift;
+
 use std::collections::BTreeMap;
 
 use crate::diagnostics::{Diagnostic, Diagnostics, codes};

@@ -332,6 +332,7 @@ pub mod codes {
     pub const SERVER: &str = "TW134";
     pub const SECURITY: &str = "TW135";
     pub const UNSUPPORTED: &str = "TW136";
+    pub const DRIFT: &str = "TW140";
 }
 
 #[cfg(test)]

@@ -17,6 +17,10 @@ use crate::ir;
 pub struct Inputs {
     pub files: Vec<PathBuf>,
     pub dirs: Vec<PathBuf>,
+    /// OpenAPI documents an adapter is compared with (its `-adapter-openapi` companion
+    /// or a `Config::pair`): read for the drift check, not as inputs. Each with its
+    /// adapter.
+    pub companions: Vec<(PathBuf, PathBuf)>,
 }
 
 /// Resolves the user's inputs: a file is taken as is; a directory is searched
@@ -56,6 +60,15 @@ pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inp
         }
     }
     inputs.files.dedup();
+    for adapter in inputs
+        .files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+    {
+        if let Some(companion) = crate::check::drift::companion(adapter) {
+            inputs.companions.push((adapter.clone(), companion));
+        }
+    }
     inputs
 }
 
@@ -95,7 +108,7 @@ fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diag
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.ends_with("-adapter.md"))
-            || is_document(&path)
+            || (is_document(&path) && !crate::check::drift::is_companion(&path))
         {
             if seen.first_visit(&path) {
                 inputs.files.push(path);
@@ -135,21 +148,48 @@ fn is_document(path: &Path) -> bool {
 pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
     let mut apis = Vec::new();
     for path in &inputs.files {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                diagnostics.push(Diagnostic::error(
-                    codes::IO,
-                    format!("cannot read `{}`: {e}", path.display()),
-                ));
-                continue;
-            }
+        apis.extend(read_path(path, diagnostics));
+    }
+    // Each adapter that has an OpenAPI twin is compared with it.
+    for (adapter, companion) in &inputs.companions {
+        let name = adapter.display().to_string();
+        let Some(api) = apis
+            .iter()
+            .find(|a| a.source.as_ref().is_some_and(|l| l.file.path == name))
+        else {
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::DRIFT,
+                    format!(
+                        "`{name}` is paired with `{}` but is not an adapter among the inputs",
+                        companion.display()
+                    ),
+                )
+                .help("pair an adapter file the build reads, with the same path as its input"),
+            );
+            continue;
         };
-        let file = SourceFile::new(path.display().to_string(), text);
-        let api = read(&file, diagnostics);
-        apis.extend(api);
+        if let Some(twin) = read_path(companion, diagnostics) {
+            crate::check::drift::compare(api, &twin, diagnostics);
+        }
     }
     apis
+}
+
+/// Reads and lowers one file; an unreadable one is reported.
+fn read_path(path: &Path, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                codes::IO,
+                format!("cannot read `{}`: {e}", path.display()),
+            ));
+            return None;
+        }
+    };
+    let file = SourceFile::new(path.display().to_string(), text);
+    read(&file, diagnostics)
 }
 
 /// Reads one file: an adapter (`.md`), or a JSON/YAML document — parsed once, then
