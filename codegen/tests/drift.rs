@@ -96,8 +96,7 @@ fn config_pairs_an_adapter_with_any_document() {
         .cargo_directives(false)
         .strict(true)
         .generate()
-        .err()
-        .expect("strict: drift fails the build");
+        .expect_err("strict: drift fails the build");
     let text = err.to_string();
     assert!(text.contains("error[TW140]"), "{text}");
     assert!(text.contains("`add_book` maps to `POST /books`"), "{text}");
