@@ -194,15 +194,7 @@ fn find_in_text(text: &str, operation: &str, param: Option<&str>) -> (usize, usi
 }
 
 fn type_name(ty: SchemaType) -> Option<&'static str> {
-    Some(match ty {
-        SchemaType::Any => return None,
-        SchemaType::String => "string",
-        SchemaType::Integer => "integer",
-        SchemaType::Number => "number",
-        SchemaType::Boolean => "boolean",
-        SchemaType::Array => "array",
-        SchemaType::Object => "object",
-    })
+    ty.as_str()
 }
 
 fn compare(

@@ -55,15 +55,7 @@ fn shape(path: &str) -> String {
 }
 
 fn kind(t: SchemaType) -> &'static str {
-    match t {
-        SchemaType::String => "string",
-        SchemaType::Integer => "integer",
-        SchemaType::Number => "number",
-        SchemaType::Boolean => "boolean",
-        SchemaType::Array => "array",
-        SchemaType::Object => "object",
-        SchemaType::Any => "any",
-    }
+    t.as_str().unwrap_or("any")
 }
 
 fn place(l: ParamLocation) -> &'static str {

@@ -300,16 +300,7 @@ impl Leaves {
 }
 
 fn type_name(schema: &Schema, definitions: &BTreeMap<String, Schema>) -> &'static str {
-    let schema = ir::follow(schema, definitions);
-    match schema.ty {
-        SchemaType::String => "string",
-        SchemaType::Integer => "integer",
-        SchemaType::Number => "number",
-        SchemaType::Boolean => "boolean",
-        SchemaType::Array => "array",
-        SchemaType::Object => "object",
-        SchemaType::Any => "any",
-    }
+    ir::follow(schema, definitions).ty.as_str().unwrap_or("any")
 }
 
 fn enums(schema: &Schema) -> Option<Vec<Value>> {

@@ -571,19 +571,6 @@ fn adapter_rows(api: &ir::Api, front: &Value) -> Vec<Row> {
         "trust",
         "rate_limits",
     ];
-    let known_op_fields = [
-        "name",
-        "maps_to",
-        "description",
-        "params",
-        "response",
-        "pagination",
-        "supports_fields",
-        "danger_level",
-        "requires_confirmation",
-        "non_idempotent",
-        "body",
-    ];
     vec![
         Row {
             aspect: "Operations",
@@ -661,7 +648,7 @@ fn adapter_rows(api: &ir::Api, front: &Value) -> Vec<Row> {
                 .filter_map(|op| op.as_object())
                 .map(|o| {
                     o.keys()
-                        .filter(|k| !known_op_fields.contains(&k.as_str()))
+                        .filter(|k| !adapter::operations::KNOWN.contains(&k.as_str()))
                         .count()
                 })
                 .sum(),

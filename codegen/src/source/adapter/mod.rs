@@ -5,7 +5,7 @@
 mod fields;
 mod frontmatter;
 mod lower;
-mod operations;
+pub(crate) mod operations;
 mod params;
 
 use std::sync::Arc;

@@ -13,7 +13,8 @@ use crate::ir::{
 };
 use crate::source::yaml::{Node, NodeValue};
 
-const KNOWN: &[&str] = &[
+/// The fields an operation may have (the report counts the others as unknown).
+pub(crate) const KNOWN: &[&str] = &[
     "name",
     "maps_to",
     "description",
