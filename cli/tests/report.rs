@@ -159,6 +159,37 @@ fn adapter_report_in_a_browser() {
     );
 }
 
+/// A Google Discovery document: its tools, source lines and fidelity matrix.
+#[test]
+fn discovery_report_in_a_browser() {
+    let dir = scratch("discovery");
+    let out = dir.join("library.html");
+    let html = report(&["tests/discovery"], &out, &[]);
+    assert!(
+        html.contains("Google Discovery v1"),
+        "the fidelity matrix names the format"
+    );
+    let result = in_browser(
+        &out,
+        json!({
+            "name": "discovery",
+            "tools": 7,
+            "filter": "books list",
+            "expect": "library_shelves_books_list",
+            "tool": "library_shelves_books_list",
+            "exports": true,
+            "edges": false,
+            "findings": true,
+            "produces": true,
+        }),
+    );
+    // The source lines are the method's, in the Discovery file.
+    assert!(
+        result["source_first_line"].as_u64().unwrap() > 100,
+        "{result}"
+    );
+}
+
 /// The target: GitHub's 1,223 tools open and filter in under a second (the
 /// median of three page loads; this test runs alone, see `.config/nextest.toml`).
 #[test]
