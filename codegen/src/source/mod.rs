@@ -24,7 +24,9 @@ pub struct Inputs {
 }
 
 /// Resolves the user's inputs: a file is taken as is; a directory is searched
-/// (recursively, sorted) for `*-adapter.md` and OpenAPI documents.
+/// (recursively, sorted) for `*-adapter.md`, OpenAPI and Google Discovery documents
+/// (an adapter's `-adapter-openapi` companion is not an input: it is compared with
+/// its adapter).
 /// `paths` come with the noun findings about them use (`input`, `OpenAPI document`).
 pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inputs {
     let mut inputs = Inputs::default();
@@ -38,7 +40,7 @@ pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inp
                     Diagnostic::error(
                         codes::IO,
                         format!(
-                            "input directory `{}` holds no adapter (`*-adapter.md`) and no OpenAPI document (`.json`, `.yaml`, `.yml` mentioning `openapi`)",
+                            "input directory `{}` holds no adapter (`*-adapter.md`) and no OpenAPI document (`.json`, `.yaml`, `.yml` mentioning `openapi`) or Google Discovery document",
                             path.display()
                         ),
                     )
@@ -55,7 +57,7 @@ pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inp
                     codes::IO,
                     format!("{noun} `{}` does not exist", path.display()),
                 )
-                .help("pass adapter files (`*-adapter.md`), OpenAPI documents (`.json`, `.yaml`, `.yml`), or directories holding them"),
+                .help("pass adapter files (`*-adapter.md`), OpenAPI documents (`.json`, `.yaml`, `.yml`), Google Discovery documents (`.json`), or directories holding them"),
             );
         }
     }
