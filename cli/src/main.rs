@@ -111,6 +111,20 @@ enum Command {
         #[arg(long)]
         no_exports: bool,
     },
+    /// Save an MCP server's `tools/list` (with its info, prompts and resources) as a
+    /// JSON file, a source like an OpenAPI document: `toolwright mcp-snapshot --out
+    /// everything.json -- npx -y @modelcontextprotocol/server-everything`.
+    McpSnapshot {
+        /// Where to write it (`-`: standard output).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Seconds the server may take to start and answer.
+        #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+        timeout: f64,
+        /// The server's command and its arguments.
+        #[arg(required = true, last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
     /// Find the tools that best match a request in words ("open a new bug report"):
     /// `name<TAB>score<TAB>summary` per line, best first.
     #[command(after_help = AFTER_HELP)]
@@ -194,6 +208,10 @@ struct Upstream {
     /// Seconds a call may take in all, retries included.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     timeout: f64,
+    /// Answer MCP API's tools (from a saved `tools/list`) through the MCP server
+    /// started as COMMAND (words split on spaces) over stdio.
+    #[arg(long = "mcp-server", value_name = "API=COMMAND", value_parser = api_url)]
+    mcp_servers: Vec<(String, String)>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -415,6 +433,11 @@ fn main() -> ExitCode {
             title,
             no_exports,
         } => report(&inputs, &out, title, !no_exports, styled),
+        Command::McpSnapshot {
+            out,
+            timeout,
+            command,
+        } => mcp_snapshot(&out, timeout, &command),
         Command::Call {
             inputs,
             tool,
@@ -439,6 +462,13 @@ fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Exec
     );
     for (api, url) in &upstream.base_urls {
         builder = builder.base_url(api, url);
+    }
+    for (api, command) in &upstream.mcp_servers {
+        let mut words = command.split_whitespace();
+        let program = words
+            .next()
+            .ok_or(format!("`--mcp-server {api}=`: no command"))?;
+        builder = builder.mcp_stdio(api, program, words);
     }
     builder.build().map_err(|e| e.to_string())
 }
@@ -841,6 +871,72 @@ fn write_output(out: &std::path::Path, bytes: &[u8], what: &str) -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: cannot write {}: {e}", out.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn mcp_snapshot(out: &std::path::Path, timeout: f64, command: &[String]) -> ExitCode {
+    let timeout = std::time::Duration::from_secs_f64(timeout.max(0.001));
+    let server = toolwright::transport::McpStdio::new(&command[0], &command[1..]);
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let snapshot = runtime.block_on(async {
+        let info = server.server_info(timeout).await?;
+        let mut out = serde_json::Map::new();
+        for key in [
+            "protocolVersion",
+            "serverInfo",
+            "capabilities",
+            "instructions",
+        ] {
+            if let Some(v) = info.get(key) {
+                out.insert(key.to_owned(), v.clone());
+            }
+        }
+        out.insert(
+            "tools".into(),
+            server.list("tools/list", "tools", timeout).await?.into(),
+        );
+        // Prompts and resources are recorded when the server offers them.
+        let offers = |what: &str| info.pointer(&format!("/capabilities/{what}")).is_some();
+        if offers("prompts") {
+            out.insert(
+                "prompts".into(),
+                server
+                    .list("prompts/list", "prompts", timeout)
+                    .await?
+                    .into(),
+            );
+        }
+        if offers("resources") {
+            out.insert(
+                "resources".into(),
+                server
+                    .list("resources/list", "resources", timeout)
+                    .await?
+                    .into(),
+            );
+        }
+        Ok::<_, toolwright::TransportError>(serde_json::Value::Object(out))
+    });
+    match snapshot {
+        Ok(snapshot) => {
+            let mut text = serde_json::to_string_pretty(&snapshot).unwrap_or_default();
+            text.push('\n');
+            let tools = snapshot["tools"].as_array().map_or(0, Vec::len);
+            write_output(out, text.as_bytes(), &format!("{tools} tool(s)"))
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::FAILURE
         }
     }

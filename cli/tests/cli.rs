@@ -258,6 +258,7 @@ fn catalog_matches_snapshot() {
             "tests/discovery",
             "tests/golden/expected-discovery/catalog.json",
         ),
+        ("tests/mcp", "tests/golden/expected-mcp/catalog.json"),
     ] {
         let (code, out, err) = run(&mut toolwright(&["catalog", input]));
         assert_eq!(code, 0, "{err}");

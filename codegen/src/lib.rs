@@ -196,6 +196,13 @@ impl Config {
         self.add(path, "Google Discovery document")
     }
 
+    /// Adds saved MCP `tools/list` results (`.json` holding `tools`, e.g. written by
+    /// `toolwright mcp-snapshot`): each server's tools become an API whose calls go
+    /// through the MCP client the executor is given (`ExecutorBuilder::mcp_stdio`).
+    pub fn mcp_tools(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.add(path, "MCP tools/list")
+    }
+
     /// Compares an adapter file with an OpenAPI document that describes the same API
     /// and reports where they disagree (operations, methods, paths, parameters, their
     /// types and required-ness) as warnings (TW140). The document is not an input. An

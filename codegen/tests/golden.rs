@@ -1,5 +1,6 @@
 //! Snapshot tests of the generated code for `tests/adapters` (three adapters),
-//! `tests/openapi` and `tests/discovery` (a Google Discovery document). The
+//! `tests/openapi`, `tests/discovery` (a Google Discovery document) and `tests/mcp` (the
+//! saved `tools/list` of the reference MCP server). The
 //! snapshots live in `tests/golden/expected/` and are compiled (with clippy, as part of
 //! the workspace) by the `toolwright-golden` crate. Regenerate after a reviewed change
 //! with `TOOLWRIGHT_BLESS=1 cargo test -p toolwright-codegen --test golden`.
@@ -51,6 +52,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "tests/discovery",
         "tests/golden/expected-discovery",
         &["library_v1.rs", "toolwright.rs", "toolwright_search.idx"],
+    ),
+    (
+        "tests/mcp",
+        "tests/golden/expected-mcp",
+        &["everything.rs", "toolwright.rs", "toolwright_search.idx"],
     ),
 ];
 

@@ -162,7 +162,11 @@ pub fn annotations(op: &ir::Operation) -> Annotations {
         danger,
         Some(DangerLevel::Destructive | DangerLevel::Dangerous | DangerLevel::Forbidden)
     );
-    let read_only = op.kind == Crude::Read && op.method.is_safe() && !declared_destructive;
+    let read_only = op
+        .safety
+        .read_only
+        .unwrap_or(op.kind == Crude::Read && op.method.is_safe())
+        && !declared_destructive;
     let destructive = !read_only
         && match danger {
             Some(DangerLevel::Safe | DangerLevel::Reversible) => false,
@@ -180,7 +184,7 @@ pub fn annotations(op: &ir::Operation) -> Annotations {
         read_only,
         destructive,
         idempotent,
-        open_world: true,
+        open_world: op.safety.open_world.unwrap_or(true),
     }
 }
 
@@ -200,7 +204,9 @@ pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, 
             format!("`x-destructive` (danger level {})", d.as_str())
         }
     });
-    let read_only = if a.read_only {
+    let read_only = if let Some(declared) = op.safety.read_only {
+        format!("declared `readOnlyHint: {declared}`")
+    } else if a.read_only {
         format!("the `{group}` group over {method}, a safe method")
     } else if op.kind != Crude::Read {
         format!("the `{group}` group changes or runs something")

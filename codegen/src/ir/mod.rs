@@ -333,6 +333,11 @@ pub struct SafetyHints {
     pub requires_confirmation: bool,
     /// `Some(true)`: declared not idempotent; `Some(false)`: declared idempotent.
     pub non_idempotent: Option<bool>,
+    /// Declared read-only or not (an MCP tool's `readOnlyHint`); else derived.
+    pub read_only: Option<bool>,
+    /// Declared as reaching an open world or not (an MCP tool's `openWorldHint`);
+    /// else true (remote APIs).
+    pub open_world: Option<bool>,
 }
 
 /// One operation: what a tool and a client method are made from.

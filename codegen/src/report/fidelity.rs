@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, ParamLocation};
-use crate::source::{adapter, discovery, openapi};
+use crate::source::{adapter, discovery, mcp, openapi};
 
 /// Findings listed per code in the matrix, at most.
 const EXAMPLES: usize = 5;
@@ -57,6 +57,9 @@ pub fn matrix(
             let file = api.source.as_ref().map(|l| &l.file);
             let path = file.map(|f| f.path.clone()).unwrap_or_default();
             let (format, rows) = match (raw, file) {
+                (Some(raw), _) if mcp::is_tools_list(&raw.root) => {
+                    ("MCP tools/list".to_owned(), mcp_rows(api, &raw.root))
+                }
                 (Some(raw), _) if discovery::is_discovery(&raw.root) => (
                     format!(
                         "Google Discovery {}",
@@ -541,6 +544,115 @@ fn discovery_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
             ir: 0,
             by_rule: 0,
             note: "said in the tool's description and kept in native metadata",
+        },
+    ]
+}
+
+fn mcp_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
+    let tools: Vec<&Value> = root
+        .get("tools")
+        .or_else(|| root.pointer("/result/tools"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
+    let with = |key: &str| tools.iter().filter(|t| t.get(key).is_some()).count();
+    let hints = |t: &Value| len(t.get("annotations"));
+    let declared = |op: &ir::Operation| {
+        usize::from(op.safety.read_only.is_some())
+            + usize::from(op.safety.danger_level.is_some())
+            + usize::from(op.safety.non_idempotent.is_some())
+            + usize::from(op.safety.open_world.is_some())
+    };
+    fn native_tool(op: &ir::Operation) -> Option<&Value> {
+        op.meta.get("x-mcp-tool")
+    }
+    let server = api.meta.get("x-mcp");
+    vec![
+        Row {
+            aspect: "Tools",
+            raw: tools.len(),
+            native: 0,
+            ir: api.operations.len(),
+            by_rule: 0,
+            note: "each a tool, its name made safe (the original is kept and called)",
+        },
+        Row {
+            aspect: "Input schemas",
+            raw: with("inputSchema"),
+            native: 0,
+            ir: api.operations.len(),
+            by_rule: 0,
+            note: "as given; `$defs` shared as `<tool>.<def>`; an empty one takes no arguments",
+        },
+        Row {
+            aspect: "Output schemas",
+            raw: with("outputSchema"),
+            native: 0,
+            ir: api
+                .operations
+                .iter()
+                .filter(|op| op.success_response().is_some_and(|r| r.schema.is_some()))
+                .count(),
+            by_rule: 0,
+            note: "the structured content is the typed result",
+        },
+        Row {
+            aspect: "Annotation hints",
+            raw: tools.iter().map(|t| hints(t)).sum(),
+            native: api
+                .operations
+                .iter()
+                .filter_map(native_tool)
+                .map(|t| len(t.get("annotations")))
+                .sum(),
+            ir: api.operations.iter().map(declared).sum(),
+            by_rule: 0,
+            note: "readOnly, destructive, idempotent and openWorld hints declared, not derived; `title` kept natively",
+        },
+        Row {
+            aspect: "Other tool fields (title, icons, _meta, …)",
+            raw: tools
+                .iter()
+                .filter_map(|t| t.as_object())
+                .map(|t| {
+                    t.keys()
+                        .filter(|k| {
+                            !matches!(
+                                k.as_str(),
+                                "name"
+                                    | "description"
+                                    | "inputSchema"
+                                    | "outputSchema"
+                                    | "annotations"
+                            )
+                        })
+                        .count()
+                })
+                .sum(),
+            native: api
+                .operations
+                .iter()
+                .filter_map(native_tool)
+                .filter_map(Value::as_object)
+                .map(|t| {
+                    t.keys()
+                        .filter(|k| !matches!(k.as_str(), "name" | "annotations"))
+                        .count()
+                })
+                .sum(),
+            ir: 0,
+            by_rule: 0,
+            note: "kept as written in native `x-mcp-tool`",
+        },
+        Row {
+            aspect: "Prompts and resources",
+            raw: len(root.get("prompts")) + len(root.get("resources")),
+            native: len(server.and_then(|s| s.get("prompts")))
+                + len(server.and_then(|s| s.get("resources"))),
+            ir: 0,
+            by_rule: 0,
+            note: "recorded as the API's metadata (`x-mcp`), not tools",
         },
     ]
 }

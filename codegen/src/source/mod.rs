@@ -4,6 +4,7 @@
 pub mod adapter;
 pub mod base_url;
 pub mod discovery;
+pub mod mcp;
 pub mod openapi;
 pub mod yaml;
 
@@ -142,7 +143,9 @@ fn is_document(path: &Path) -> bool {
         .and_then(|f| f.take(head.len() as u64).read(&mut head))
         .unwrap_or(0);
     let head = String::from_utf8_lossy(&head[..n]);
-    openapi::looks_like(path, &head[..head.len().min(4096)]) || discovery::looks_like(path, &head)
+    openapi::looks_like(path, &head[..head.len().min(4096)])
+        || discovery::looks_like(path, &head)
+        || mcp::looks_like(path, &head)
 }
 
 /// Reads and lowers every input file. Unreadable or broken files are reported and
@@ -195,7 +198,8 @@ fn read_path(path: &Path, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
 }
 
 /// Reads one file: an adapter (`.md`), or a JSON/YAML document — parsed once, then
-/// read as what it is (Google Discovery when it says `discoveryVersion`, else OpenAPI).
+/// read as what it is (Google Discovery when it says `discoveryVersion`, a saved MCP
+/// `tools/list` when it holds `tools`, else OpenAPI).
 pub fn read(file: &std::sync::Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
     if file.path.ends_with(".md") {
         return adapter::read(file, diagnostics);
@@ -203,6 +207,8 @@ pub fn read(file: &std::sync::Arc<SourceFile>, diagnostics: &mut Diagnostics) ->
     let (root, locator) = openapi::parse(file, diagnostics)?;
     if discovery::is_discovery(&root) {
         discovery::read(file, &root, diagnostics)
+    } else if mcp::is_tools_list(&root) {
+        mcp::read(file, &root, diagnostics)
     } else {
         openapi::read_root(file, root, &locator, diagnostics)
     }

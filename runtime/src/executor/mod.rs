@@ -63,6 +63,9 @@ struct Inner {
     /// catalog's tools): the default gate skips the others without reading metadata.
     declares: Vec<bool>,
     approver: Option<crate::gate::Approver>,
+    /// MCP servers answering the tools of `mcp://` APIs, by API name.
+    #[cfg(feature = "mcp-client")]
+    mcp: BTreeMap<String, Arc<crate::transport::McpStdio>>,
 }
 
 impl fmt::Debug for Executor {
@@ -91,6 +94,9 @@ pub struct ExecutorBuilder {
     gate: crate::gate::Policy,
     custom_gate: bool,
     approver: Option<crate::gate::Approver>,
+    /// MCP servers answering the tools of `mcp://` APIs, by API name.
+    #[cfg(feature = "mcp-client")]
+    mcp: BTreeMap<String, Arc<crate::transport::McpStdio>>,
 }
 
 impl fmt::Debug for ExecutorBuilder {
@@ -118,6 +124,15 @@ impl fmt::Debug for dyn Transport {
 }
 
 impl ExecutorBuilder {
+    /// The APIs given an MCP server.
+    fn mcp_apis(&self) -> impl Iterator<Item = &String> {
+        #[cfg(feature = "mcp-client")]
+        let apis = self.mcp.keys();
+        #[cfg(not(feature = "mcp-client"))]
+        let apis = std::iter::empty();
+        apis
+    }
+
     /// Sends requests through `transport` instead of the default one.
     pub fn transport(mut self, transport: impl Transport) -> Self {
         self.transport = Some(Arc::new(transport));
@@ -224,6 +239,23 @@ impl ExecutorBuilder {
         self
     }
 
+    /// Answers the tools of MCP API `api` (read from a saved `tools/list`; its base URL
+    /// is `mcp://<api>`) through the MCP server started as `program args...` over
+    /// stdio, on the first call (feature `mcp-client`).
+    #[cfg(feature = "mcp-client")]
+    pub fn mcp_stdio(
+        mut self,
+        api: impl Into<String>,
+        program: impl Into<String>,
+        args: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.mcp.insert(
+            api.into(),
+            Arc::new(crate::transport::McpStdio::new(program, args)),
+        );
+        self
+    }
+
     /// Finishes the executor.
     ///
     /// # Errors
@@ -234,6 +266,7 @@ impl ExecutorBuilder {
             .base_urls
             .keys()
             .chain(self.token_urls.keys())
+            .chain(self.mcp_apis())
             .find(|n| self.catalog.api(n).is_none())
         {
             return Err(Error::UnknownApi { name: name.clone() });
@@ -350,6 +383,8 @@ impl ExecutorBuilder {
                 gate: self.gate,
                 custom_gate: self.custom_gate,
                 approver: self.approver,
+                #[cfg(feature = "mcp-client")]
+                mcp: self.mcp,
             }),
         })
     }
@@ -449,6 +484,8 @@ impl Executor {
             gate: Arc::new(crate::gate::default_policy),
             custom_gate: false,
             approver: None,
+            #[cfg(feature = "mcp-client")]
+            mcp: BTreeMap::new(),
         }
     }
 
@@ -757,6 +794,25 @@ impl Executor {
         self.send_exactly(op, args, target).await
     }
 
+    /// A tool of an MCP API: `tools/call` through the server the service gave for it.
+    async fn mcp(
+        &self,
+        op: &Operation,
+        request: http::Request<Vec<u8>>,
+    ) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
+        let tool = op.path.strip_prefix("/tools/").unwrap_or(&op.path);
+        #[cfg(feature = "mcp-client")]
+        if let Some(server) = self.inner.mcp.get(op.api.as_ref()) {
+            return crate::transport::mcp_client::send(server, tool, request).await;
+        }
+        drop(request);
+        Err(crate::error::TransportError::new(format!(
+            "`{}` is a tool of MCP server `{}`: give the executor its server with `.mcp_stdio(\"{}\", program, args)` (feature `mcp-client`), or `--mcp-server {}=COMMAND` in the CLI",
+            tool, op.api, op.api, op.api
+        ))
+        .kind_of(crate::error::TransportKind::Connect))
+    }
+
     /// Sends `op` as given (no media-type override); to `target` (a next-page URL on
     /// the API's origin) instead of the URL `args` make, when given.
     async fn send_exactly(
@@ -768,9 +824,12 @@ impl Executor {
         let (api, base_url) = self.api(&op.api)?;
         let (credentials, token) = self.credentials(api, op, base_url, None).await?;
         let request = self.request(op, base_url, args, credentials, target)?;
-        let mut response = traced(op, self.inner.transport.send(request))
-            .await
-            .map_err(Error::Transport)?;
+        let mut response = if base_url.starts_with("mcp://") {
+            traced(op, Box::pin(self.mcp(op, request))).await
+        } else {
+            traced(op, self.inner.transport.send(request)).await
+        }
+        .map_err(Error::Transport)?;
         if response.status() == http::StatusCode::UNAUTHORIZED
             && let Some(rejected) = token
         {

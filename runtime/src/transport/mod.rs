@@ -6,12 +6,16 @@ use std::pin::Pin;
 
 use crate::error::TransportError;
 
+#[cfg(feature = "mcp-client")]
+pub(crate) mod mcp_client;
 mod policy;
 pub mod rate_limit;
 #[cfg(feature = "reqwest")]
 mod reqwest_transport;
 #[cfg(feature = "reqwest")]
 mod retry;
+#[cfg(feature = "mcp-client")]
+pub use mcp_client::McpStdio;
 pub use policy::{Attempts, CallPolicy};
 #[cfg(feature = "reqwest")]
 pub use rate_limit::RateLimit;

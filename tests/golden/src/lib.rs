@@ -12,6 +12,10 @@ pub mod discovery {
     include!("../expected-discovery/toolwright.rs");
 }
 
+pub mod mcp {
+    include!("../expected-mcp/toolwright.rs");
+}
+
 #[cfg(test)]
 mod tests {
     use toolwright::query::Techniques;
@@ -32,6 +36,10 @@ mod tests {
             (
                 super::discovery::catalog(),
                 &include_bytes!("../expected-discovery/toolwright_search.idx")[..],
+            ),
+            (
+                super::mcp::catalog(),
+                &include_bytes!("../expected-mcp/toolwright_search.idx")[..],
             ),
         ] {
             let rebuilt = toolwright::catalog::search::build(&catalog, Techniques::DEFAULT);

@@ -205,6 +205,7 @@ fn operation(
             danger_level,
             requires_confirmation,
             non_idempotent,
+            ..ir::SafetyHints::default()
         },
         input_keywords: BTreeMap::new(),
         meta,

@@ -308,6 +308,8 @@ fn operation(
         },
         requires_confirmation: flag(&["x-requires-confirmation"]).unwrap_or(false),
         non_idempotent: flag(&["x-idempotent", "x-idempotent-hint"]).map(|idempotent| !idempotent),
+        read_only: flag(&["x-read-only", "x-read-only-hint"]),
+        open_world: flag(&["x-open-world", "x-open-world-hint"]),
     };
     let pagination = super::pagination::detect(doc, method, op, pointer, &params);
     Some(ir::Operation {

@@ -1,0 +1,303 @@
+//! MCP servers as a source, live: the npm servers `@modelcontextprotocol/server-everything`
+//! and `server-filesystem` (pinned in `tests/mcp-servers`) are asked for their
+//! `tools/list` by `toolwright mcp-snapshot` (the runtime's stdio MCP client), the
+//! snapshots are read like any API description (no findings), generate code that a
+//! crate compiles with `#![deny(warnings)]`, and their tools are called by name through
+//! the runtime's client — real results, the server's own errors, arguments checked
+//! before anything is sent, and no credential of the service in the server's
+//! environment.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+/// The servers' entry points, installed from the lock file on first use.
+fn servers() -> (String, String) {
+    let dir = root().join("tests/mcp-servers");
+    let everything = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    if !everything.exists() {
+        let status = Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir)
+            .status()
+            .expect("npm is needed to install the MCP servers (tests/mcp-servers)");
+        assert!(status.success(), "`npm ci` in tests/mcp-servers failed");
+    }
+    let filesystem = dir.join("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    (
+        everything.display().to_string(),
+        filesystem.display().to_string(),
+    )
+}
+
+fn toolwright(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(args)
+        .env("SERVICE_API_TOKEN", "sk_live_service_secret_1234")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+struct Live {
+    dir: PathBuf,
+    everything: String,
+    filesystem: String,
+    files: PathBuf,
+}
+
+fn live(name: &str) -> Live {
+    let (everything, filesystem) = servers();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("mcp-source-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("notes.txt"), "first line\nsecond line\n").unwrap();
+    let files = files.canonicalize().unwrap();
+    for (api, command) in [
+        ("everything", vec!["node", &everything, "stdio"]),
+        (
+            "filesystem",
+            vec!["node", &filesystem, files.to_str().unwrap()],
+        ),
+    ] {
+        let out = dir.join(format!("{api}.json"));
+        let mut args = vec!["mcp-snapshot", "--out", out.to_str().unwrap(), "--"];
+        args.extend(command);
+        let (code, _, err) = toolwright(&args);
+        assert_eq!(code, 0, "{err}");
+    }
+    Live {
+        dir,
+        everything,
+        filesystem,
+        files,
+    }
+}
+
+#[test]
+fn live_tools_lists_become_catalogs_and_compiling_clients() {
+    let live = live("generate");
+    let everything = live.dir.join("everything.json");
+    let filesystem = live.dir.join("filesystem.json");
+    let snapshot: Value = serde_json::from_slice(&std::fs::read(&everything).unwrap()).unwrap();
+    assert_eq!(snapshot["serverInfo"]["name"], "mcp-servers/everything");
+    assert!(snapshot["tools"].as_array().unwrap().len() >= 10);
+    assert!(
+        !snapshot["prompts"].as_array().unwrap().is_empty(),
+        "prompts recorded"
+    );
+
+    for spec in [&everything, &filesystem] {
+        let (code, _, err) = toolwright(&["check", spec.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("warning[TW"), "{err}");
+    }
+    // Annotations as the server declared them; names made safe; the original kept.
+    let (_, out, _) = toolwright(&["catalog", everything.to_str().unwrap()]);
+    let catalog: Value = serde_json::from_str(&out).unwrap();
+    let tool = |name: &str| {
+        catalog["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{name}"))
+            .clone()
+    };
+    let sum = tool("get_sum");
+    assert_eq!(sum["annotations"]["readOnlyHint"], true);
+    assert_eq!(sum["annotations"]["openWorldHint"], false);
+    assert_eq!(
+        sum["_meta"]["toolwright"]["native"]["x-mcp-tool"]["name"],
+        "get-sum"
+    );
+    assert_eq!(
+        sum["inputSchema"]["required"],
+        serde_json::json!(["a", "b"])
+    );
+    let structured = tool("get_structured_content");
+    assert!(structured["outputSchema"]["properties"]["temperature"].is_object());
+
+    // A crate that uses both generated clients, warnings denied.
+    let generated = live.dir.join("generated");
+    let (code, _, err) = toolwright(&[
+        "generate",
+        everything.to_str().unwrap(),
+        filesystem.to_str().unwrap(),
+        "--out",
+        generated.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let krate = live.dir.join("crate");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"mcp_source\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\ntoolwright = {{ path = {:?}, default-features = false }}\n\n[workspace]\n",
+            root().join("runtime").display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("src/lib.rs"),
+        format!(
+            "#![deny(warnings)]\npub mod api {{ include!({:?}); }}\n\
+             pub async fn sum(client: &api::everything::Client) -> Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {{\n\
+             \x20   client.get_sum(&api::everything::GetSumInput::new(1.0, 2.0)).await\n}}\n\
+             pub async fn weather(client: &api::everything::Client) -> Option<f64> {{\n\
+             \x20   let input = api::everything::GetStructuredContentInput::new(api::everything::GetStructuredContentInputLocation::Chicago);\n\
+             \x20   client.get_structured_content(&input).await.ok().map(|w| w.temperature)\n}}\n",
+            generated.join("toolwright.rs").display().to_string()
+        ),
+    )
+    .unwrap();
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root().join("target"), PathBuf::from)
+        .join("mutants");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["check", "--quiet", "--message-format", "short"])
+        .current_dir(&krate)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn tools_are_called_through_the_runtime_mcp_client() {
+    let live = live("call");
+    let everything = live.dir.join("everything.json");
+    let filesystem = live.dir.join("filesystem.json");
+    let server = format!("everything=node {} stdio", live.everything);
+    let call = |spec: &Path, server: &str, tool: &str, args: &str| {
+        toolwright(&[
+            "call",
+            spec.to_str().unwrap(),
+            "--mcp-server",
+            server,
+            "--tool",
+            tool,
+            "--args",
+            args,
+        ])
+    };
+
+    let (code, out, err) = call(
+        &everything,
+        &server,
+        "echo",
+        r#"{"message": "hello, server"}"#,
+    );
+    assert_eq!(code, 0, "{err}");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["content"][0]["text"], "Echo: hello, server");
+
+    // A declared output schema: the structured content is the result.
+    let (code, out, err) = call(
+        &everything,
+        &server,
+        "get_structured_content",
+        r#"{"location": "Chicago"}"#,
+    );
+    assert_eq!(code, 0, "{err}");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    assert!(result["temperature"].is_number(), "{result}");
+
+    // Arguments are checked against the server's schema before it is even started.
+    let (code, _, err) = call(
+        &everything,
+        "everything=/nonexistent/server",
+        "get_sum",
+        r#"{"a": "one", "b": 2}"#,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("`a`"), "{err}");
+    assert!(!err.contains("cannot start"), "{err}");
+
+    // The server never sees the service's credentials (only PATH, HOME, ...).
+    let (code, out, err) = call(&everything, &server, "get_env", "{}");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("PATH"), "{out}");
+    assert!(!out.contains("sk_live_service_secret_1234"), "{out}");
+    assert!(!out.contains("SERVICE_API_TOKEN"), "{out}");
+
+    // A second server, its real results and its own refusals.
+    let server = format!(
+        "filesystem=node {} {}",
+        live.filesystem,
+        live.files.display()
+    );
+    let path = live.files.join("notes.txt");
+    let (code, out, err) = call(
+        &filesystem,
+        &server,
+        "read_text_file",
+        &format!(r#"{{"path": {:?}}}"#, path.display().to_string()),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("first line"), "{out}");
+    let (code, _, err) = call(
+        &filesystem,
+        &server,
+        "read_text_file",
+        r#"{"path": "/etc/passwd"}"#,
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("outside allowed directories"), "{err}");
+
+    // A server that never answers: the call's timeout holds.
+    let started = std::time::Instant::now();
+    let (code, _, err) = toolwright(&[
+        "call",
+        everything.to_str().unwrap(),
+        "--mcp-server",
+        "everything=sleep 30",
+        "--timeout",
+        "1",
+        "--tool",
+        "echo",
+        "--args",
+        r#"{"message": "x"}"#,
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("did not answer `initialize`") || err.contains("took longer"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+
+    // No server given: the error says how to give one.
+    let (code, _, err) = toolwright(&[
+        "call",
+        everything.to_str().unwrap(),
+        "--tool",
+        "echo",
+        "--args",
+        r#"{"message": "x"}"#,
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--mcp-server everything=COMMAND"), "{err}");
+}
