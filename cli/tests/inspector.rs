@@ -19,17 +19,7 @@ fn root() -> PathBuf {
 
 /// Installs the Inspector from its lock file on first use.
 fn inspector() -> PathBuf {
-    let dir = root().join("tests/inspector");
-    let bin = dir.join("node_modules/.bin/mcp-inspector");
-    if !bin.exists() {
-        let status = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .status()
-            .expect("npm is needed to install the MCP Inspector (tests/inspector)");
-        assert!(status.success(), "`npm ci` in tests/inspector failed");
-    }
-    bin
+    toolwright_loopback::npm_package("inspector", "node_modules/.bin/mcp-inspector").unwrap()
 }
 
 struct Serve(Child);

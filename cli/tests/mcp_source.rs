@@ -21,17 +21,15 @@ fn root() -> PathBuf {
 
 /// The servers' entry points, installed from the lock file on first use.
 fn servers() -> (String, String) {
-    let dir = root().join("tests/mcp-servers");
-    let everything = dir.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    if !everything.exists() {
-        let status = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .status()
-            .expect("npm is needed to install the MCP servers (tests/mcp-servers)");
-        assert!(status.success(), "`npm ci` in tests/mcp-servers failed");
-    }
-    let filesystem = dir.join("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    let package = |name: &str| {
+        toolwright_loopback::npm_package(
+            "mcp-servers",
+            &format!("node_modules/@modelcontextprotocol/{name}/dist/index.js"),
+        )
+        .unwrap()
+    };
+    let everything = package("server-everything");
+    let filesystem = package("server-filesystem");
     (
         everything.display().to_string(),
         filesystem.display().to_string(),

@@ -51,15 +51,8 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Installs playwright-core from its lock file on first use; Chromium is Debian's.
 fn browser_dir() -> PathBuf {
+    toolwright_loopback::npm_package("browser", "node_modules/playwright-core").unwrap();
     let dir = root().join("tests/browser");
-    if !dir.join("node_modules/playwright-core").exists() {
-        let status = Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .current_dir(&dir)
-            .status()
-            .expect("npm is needed to install playwright-core (tests/browser)");
-        assert!(status.success(), "`npm ci` in tests/browser failed");
-    }
     assert!(
         Path::new("/usr/bin/chromium").exists(),
         "headless Chromium is needed: `apt-get install chromium` (Debian)"

@@ -223,3 +223,27 @@ fn serve(
     out.write_all(&response.body)?;
     out.flush()
 }
+
+/// The npm packages of `tests/<dir>` (Prism, the MCP Inspector, playwright-core, the
+/// reference MCP servers), installed from their lock file on first use: the path of
+/// `installed` inside the directory, which exists afterwards.
+///
+/// # Errors
+/// npm cannot run, or `npm ci` fails.
+pub fn npm_package(dir: &str, installed: &str) -> Result<std::path::PathBuf, String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(dir);
+    let path = root.join(installed);
+    if !path.exists() {
+        let status = std::process::Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&root)
+            .status()
+            .map_err(|e| format!("npm is needed to install tests/{dir}: {e}"))?;
+        if !status.success() {
+            return Err(format!("`npm ci` in tests/{dir} failed"));
+        }
+    }
+    Ok(path)
+}

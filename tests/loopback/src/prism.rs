@@ -33,18 +33,7 @@ impl Prism {
     /// # Errors
     /// npm or Prism cannot run, or Prism does not listen within 60 s.
     pub fn start(spec: &Path) -> Result<Prism, String> {
-        let dir = dir();
-        let bin = dir.join("node_modules/.bin/prism");
-        if !bin.exists() {
-            let status = Command::new("npm")
-                .args(["ci", "--no-audit", "--no-fund"])
-                .current_dir(&dir)
-                .status()
-                .map_err(|e| format!("npm is needed to install Prism (tests/prism): {e}"))?;
-            if !status.success() {
-                return Err("`npm ci` in tests/prism failed".into());
-            }
-        }
+        let bin = crate::npm_package("prism", "node_modules/.bin/prism")?;
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map_err(|e| e.to_string())?
