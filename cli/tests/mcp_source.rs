@@ -299,3 +299,44 @@ fn tools_are_called_through_the_runtime_mcp_client() {
     assert_eq!(code, 1);
     assert!(err.contains("--mcp-server everything=COMMAND"), "{err}");
 }
+
+/// `Config::mcp_server`: build.rs records the live server into a snapshot and builds
+/// from it; a server that cannot run falls back to the snapshot (a warning), and with no
+/// snapshot either generation fails saying so.
+#[test]
+fn build_scripts_record_a_live_server_and_fall_back_to_the_snapshot() {
+    let (everything, _) = servers();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("mcp-source-config");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let snapshot = dir.join("everything.json");
+    let generate = |program: &str, args: Vec<String>| {
+        toolwright_codegen::Config::new()
+            .mcp_server(&snapshot, program, args)
+            .mcp_timeout(std::time::Duration::from_secs(20))
+            .out_dir(dir.join("out"))
+            .cargo_directives(false)
+            .generate()
+    };
+    let live = generate("node", vec![everything, "stdio".into()]).unwrap();
+    assert!(
+        live.files.contains(&"everything.rs".to_owned()),
+        "{:?}",
+        live.files
+    );
+    let recorded: Value = serde_json::from_slice(&std::fs::read(&snapshot).unwrap()).unwrap();
+    assert!(recorded["tools"].as_array().unwrap().len() >= 10);
+    assert!(live.warnings.is_empty(), "{}", live.warnings);
+
+    let offline = generate("/nonexistent/mcp-server", Vec::new()).unwrap();
+    assert!(
+        offline.warnings.contains("could not be recorded"),
+        "{}",
+        offline.warnings
+    );
+    assert!(offline.files.contains(&"everything.rs".to_owned()));
+
+    std::fs::remove_file(&snapshot).unwrap();
+    let err = generate("/nonexistent/mcp-server", Vec::new()).unwrap_err();
+    assert!(err.to_string().contains("there is no snapshot"), "{err}");
+}

@@ -159,6 +159,10 @@ pub struct Config {
     report: Option<String>,
     /// (adapter file, OpenAPI document) described as the same API: compared.
     pairs: Vec<(PathBuf, PathBuf)>,
+    /// MCP servers recorded at build time: (snapshot, program, arguments).
+    mcp_servers: Vec<(PathBuf, String, Vec<String>)>,
+    /// How long recording one may take (default 30 s).
+    mcp_timeout: Option<std::time::Duration>,
     roles: contract::FieldRoles,
     /// Selectors (`tag:issues`, `read-only`, ...): what is generated.
     include: Vec<String>,
@@ -201,6 +205,35 @@ impl Config {
     /// through the MCP client the executor is given (`ExecutorBuilder::mcp_stdio`).
     pub fn mcp_tools(&mut self, path: impl AsRef<Path>) -> &mut Self {
         self.add(path, "MCP tools/list")
+    }
+
+    /// Runs the MCP server `program args...` over stdio when generating (an explicit
+    /// opt-in: it runs a command), records its `tools/list` (with its prompts and
+    /// resources) in `snapshot` — a file of the crate, checked in like a lock file, written
+    /// only when it changed — and reads the snapshot as an input, as
+    /// [`Config::mcp_tools`] would. When the server cannot start or answer within the
+    /// timeout ([`Config::mcp_timeout`], 30 s), the recorded snapshot is used with a
+    /// warning, so builds stay reproducible offline; with no snapshot either, generation
+    /// fails. The server inherits only `PATH`, `HOME`, `USER`, `LOGNAME`, `SHELL`,
+    /// `TERM`, `LANG` and `TMPDIR` of the build's environment.
+    pub fn mcp_server(
+        &mut self,
+        snapshot: impl AsRef<Path>,
+        program: impl Into<String>,
+        args: impl IntoIterator<Item = impl Into<String>>,
+    ) -> &mut Self {
+        self.mcp_servers.push((
+            snapshot.as_ref().to_owned(),
+            program.into(),
+            args.into_iter().map(Into::into).collect(),
+        ));
+        self
+    }
+
+    /// How long recording an MCP server ([`Config::mcp_server`]) may take.
+    pub fn mcp_timeout(&mut self, timeout: std::time::Duration) -> &mut Self {
+        self.mcp_timeout = Some(timeout);
+        self
     }
 
     /// Compares an adapter file with an OpenAPI document that describes the same API
@@ -364,7 +397,49 @@ impl Config {
     /// # Errors
     /// Any error finding (all of them, rendered), or an I/O failure.
     pub fn generate(&self) -> Result<Generated, Error> {
-        let analysis = analyze_described(&self.inputs, &self.pairs, self.strict);
+        let mut inputs = self.inputs.clone();
+        let mut recorded = Vec::new();
+        for (snapshot, program, args) in &self.mcp_servers {
+            let timeout = self
+                .mcp_timeout
+                .unwrap_or(std::time::Duration::from_secs(30));
+            match source::mcp::live::record(program, args, timeout) {
+                Ok(value) => {
+                    let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+                    text.push('\n');
+                    if std::fs::read(snapshot).ok().as_deref() != Some(text.as_bytes()) {
+                        std::fs::write(snapshot, text).map_err(|source| Error::Io {
+                            path: snapshot.clone(),
+                            source,
+                        })?;
+                    }
+                }
+                Err(why) if snapshot.is_file() => recorded.push(
+                    Diagnostic::warning(
+                        diagnostics::codes::IO,
+                        format!(
+                            "MCP server `{program}` could not be recorded ({why}); its snapshot `{}` is used",
+                            snapshot.display()
+                        ),
+                    )
+                    .help("start the server by hand to see why, or keep building from the snapshot"),
+                ),
+                Err(why) => {
+                    return Err(Error::Diagnostics(format!(
+                        "error: MCP server `{program}` could not be recorded ({why}) and there is no snapshot at `{}` to build from",
+                        snapshot.display()
+                    )));
+                }
+            }
+            inputs.push((snapshot.clone(), "MCP tools/list"));
+        }
+        let mut analysis = analyze_described(&inputs, &self.pairs, self.strict);
+        for mut d in recorded {
+            if self.strict {
+                d.severity = Severity::Error;
+            }
+            analysis.diagnostics.push(d);
+        }
         self.generate_from(analysis)
     }
 

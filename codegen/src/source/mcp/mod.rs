@@ -13,6 +13,8 @@
 //! `mcp://<api>`: the executor sends its tools through the MCP client the service
 //! registers for it (`ExecutorBuilder::mcp_stdio`) as `tools/call`.
 
+pub mod live;
+
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
