@@ -30,7 +30,7 @@ const MAX_LINE: usize = 64 * 1024 * 1024;
 pub struct McpStdio {
     program: String,
     args: Vec<String>,
-    /// Variables the server is given beyond [`INHERITED`].
+    /// Variables the server is given beyond the inherited ones.
     env: Vec<(String, String)>,
     session: Mutex<Option<Session>>,
 }
@@ -38,7 +38,7 @@ pub struct McpStdio {
 /// What the server inherits of this process's environment: enough to run, never the
 /// service's credentials (a server could hand them to a model; the reference server
 /// has a tool that lists its environment). Give it more with [`McpStdio::env`].
-pub const INHERITED: [&str; 9] = [
+const INHERITED: [&str; 9] = [
     "PATH",
     "HOME",
     "USER",
@@ -74,7 +74,9 @@ impl McpStdio {
         }
     }
 
-    /// Gives the server the variable `key` (it inherits only [`INHERITED`]).
+    /// Gives the server the variable `key` (of this process's environment it inherits
+    /// only `PATH`, `HOME`, `USER`, `LOGNAME`, `SHELL`, `TERM`, `LANG`, `TMPDIR` and
+    /// `SYSTEMROOT`).
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.push((key.into(), value.into()));
         self
