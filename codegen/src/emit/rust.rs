@@ -86,12 +86,15 @@ pub fn api_module(
         let input = types.object(&op_names.input, &input_schema, Direction::Input, false);
         types.need(&input, Needs::SERIALIZE);
         let method = names::ident(&op_names.method);
-        let doc = names::doc(&format!(
-            "{}\n\n`{} {}`",
-            plan.description,
-            op.method.as_str(),
-            op.path
-        ));
+        // What the call is on the wire: an HTTP request, or an MCP server's tool.
+        let target = match (
+            api.base_url.starts_with("mcp://"),
+            op.path.strip_prefix("/tools/"),
+        ) {
+            (true, Some(tool)) => format!("MCP tool `{tool}` (`tools/call`)"),
+            _ => format!("`{} {}`", op.method.as_str(), op.path),
+        };
+        let doc = names::doc(&format!("{}\n\n{target}", plan.description));
         let variants = success_variants(op);
         let paged = variants.is_none() && op.pagination.is_some();
         let (output, body) = match variants {

@@ -419,7 +419,7 @@ impl Client {
     }
     /// Echoes back the input string
     ///
-    /// `POST /tools/echo`
+    /// MCP tool `echo` (`tools/call`)
     pub async fn echo(
         &self,
         input: &EchoInput,
@@ -431,7 +431,7 @@ impl Client {
     }
     /// Demonstrates how annotations can be used to provide metadata about content.
     ///
-    /// `POST /tools/get-annotated-message`
+    /// MCP tool `get-annotated-message` (`tools/call`)
     pub async fn get_annotated_message(
         &self,
         input: &GetAnnotatedMessageInput,
@@ -443,7 +443,7 @@ impl Client {
     }
     /// Returns all environment variables, helpful for debugging MCP server configuration
     ///
-    /// `POST /tools/get-env`
+    /// MCP tool `get-env` (`tools/call`)
     pub async fn get_env(
         &self,
         input: &GetEnvInput,
@@ -455,7 +455,7 @@ impl Client {
     }
     /// Returns up to ten resource links that reference different types of resources
     ///
-    /// `POST /tools/get-resource-links`
+    /// MCP tool `get-resource-links` (`tools/call`)
     pub async fn get_resource_links(
         &self,
         input: &GetResourceLinksInput,
@@ -467,7 +467,7 @@ impl Client {
     }
     /// Returns a resource reference that can be used by MCP clients
     ///
-    /// `POST /tools/get-resource-reference`
+    /// MCP tool `get-resource-reference` (`tools/call`)
     pub async fn get_resource_reference(
         &self,
         input: &GetResourceReferenceInput,
@@ -479,7 +479,7 @@ impl Client {
     }
     /// Returns structured content along with an output schema for client data validation
     ///
-    /// `POST /tools/get-structured-content`
+    /// MCP tool `get-structured-content` (`tools/call`)
     pub async fn get_structured_content(
         &self,
         input: &GetStructuredContentInput,
@@ -488,7 +488,7 @@ impl Client {
     }
     /// Returns the sum of two numbers
     ///
-    /// `POST /tools/get-sum`
+    /// MCP tool `get-sum` (`tools/call`)
     pub async fn get_sum(
         &self,
         input: &GetSumInput,
@@ -500,7 +500,7 @@ impl Client {
     }
     /// Returns a tiny MCP logo image.
     ///
-    /// `POST /tools/get-tiny-image`
+    /// MCP tool `get-tiny-image` (`tools/call`)
     pub async fn get_tiny_image(
         &self,
         input: &GetTinyImageInput,
@@ -512,7 +512,7 @@ impl Client {
     }
     /// Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
     ///
-    /// `POST /tools/gzip-file-as-resource`
+    /// MCP tool `gzip-file-as-resource` (`tools/call`)
     pub async fn gzip_file_as_resource(
         &self,
         input: &GzipFileAsResourceInput,
@@ -524,7 +524,7 @@ impl Client {
     }
     /// Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
     ///
-    /// `POST /tools/simulate-research-query`
+    /// MCP tool `simulate-research-query` (`tools/call`)
     pub async fn simulate_research_query(
         &self,
         input: &SimulateResearchQueryInput,
@@ -536,7 +536,7 @@ impl Client {
     }
     /// Toggles simulated, random-leveled logging on or off.
     ///
-    /// `POST /tools/toggle-simulated-logging`
+    /// MCP tool `toggle-simulated-logging` (`tools/call`)
     pub async fn toggle_simulated_logging(
         &self,
         input: &ToggleSimulatedLoggingInput,
@@ -548,7 +548,7 @@ impl Client {
     }
     /// Toggles simulated resource subscription updates on or off.
     ///
-    /// `POST /tools/toggle-subscriber-updates`
+    /// MCP tool `toggle-subscriber-updates` (`tools/call`)
     pub async fn toggle_subscriber_updates(
         &self,
         input: &ToggleSubscriberUpdatesInput,
@@ -560,7 +560,7 @@ impl Client {
     }
     /// Demonstrates a long running operation with progress updates.
     ///
-    /// `POST /tools/trigger-long-running-operation`
+    /// MCP tool `trigger-long-running-operation` (`tools/call`)
     pub async fn trigger_long_running_operation(
         &self,
         input: &TriggerLongRunningOperationInput,
