@@ -170,32 +170,6 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Shelf {
         })
     }
 }
-/// Arguments of `library_shelves_list`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct LibraryShelvesListInput {
-    /// Shelves per page.
-    ///
-    /// Default: `20`. At least `1`. At most `100`. Format: `int32`.
-    pub page_size: ::std::option::Option<i32>,
-    /// A page token from a previous call.
-    pub page_token: ::std::option::Option<::std::string::String>,
-}
-impl ::toolwright::__private::serde::Serialize for LibraryShelvesListInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.page_size {
-            map.serialize_entry("pageSize", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.page_token {
-            map.serialize_entry("pageToken", value)?;
-        }
-        map.end()
-    }
-}
 /// Arguments of `library_shelves_create`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LibraryShelvesCreateInput {
@@ -233,6 +207,58 @@ impl ::toolwright::__private::serde::Serialize for LibraryShelvesCreateInput {
             map.serialize_entry("name", value)?;
         }
         map.serialize_entry("theme", &self.theme)?;
+        map.end()
+    }
+}
+/// Arguments of `library_shelves_list`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LibraryShelvesListInput {
+    /// Shelves per page.
+    ///
+    /// Default: `20`. At least `1`. At most `100`. Format: `int32`.
+    pub page_size: ::std::option::Option<i32>,
+    /// A page token from a previous call.
+    pub page_token: ::std::option::Option<::std::string::String>,
+}
+impl ::toolwright::__private::serde::Serialize for LibraryShelvesListInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        use ::toolwright::__private::serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(::std::option::Option::None)?;
+        if let ::std::option::Option::Some(value) = &self.page_size {
+            map.serialize_entry("pageSize", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.page_token {
+            map.serialize_entry("pageToken", value)?;
+        }
+        map.end()
+    }
+}
+/// Arguments of `library_shelves_books_delete`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LibraryShelvesBooksDeleteInput {
+    /// Matches `` ^shelves/[^/]+/books/[^/]+$ ``.
+    pub name: ::std::string::String,
+}
+impl LibraryShelvesBooksDeleteInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(name: ::std::string::String) -> Self {
+        LibraryShelvesBooksDeleteInput {
+            name,
+        }
+    }
+}
+impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksDeleteInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        use ::toolwright::__private::serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(::std::option::Option::None)?;
+        map.serialize_entry("name", &self.name)?;
         map.end()
     }
 }
@@ -284,81 +310,6 @@ impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksGetInput {
         map.serialize_entry("name", &self.name)?;
         if let ::std::option::Option::Some(value) = &self.alt {
             map.serialize_entry("alt", value)?;
-        }
-        map.end()
-    }
-}
-/// Arguments of `library_shelves_books_delete`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LibraryShelvesBooksDeleteInput {
-    /// Matches `` ^shelves/[^/]+/books/[^/]+$ ``.
-    pub name: ::std::string::String,
-}
-impl LibraryShelvesBooksDeleteInput {
-    /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(name: ::std::string::String) -> Self {
-        LibraryShelvesBooksDeleteInput {
-            name,
-        }
-    }
-}
-impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksDeleteInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        map.serialize_entry("name", &self.name)?;
-        map.end()
-    }
-}
-/// Arguments of `library_shelves_books_list`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LibraryShelvesBooksListInput {
-    /// The shelf: `shelves/{shelf}`.
-    ///
-    /// Matches `` ^shelves/[^/]+$ ``.
-    pub parent: ::std::string::String,
-    pub page_token: ::std::option::Option<::std::string::String>,
-    /// Only books in this state.
-    ///
-    /// `STATE_UNSPECIFIED`: Any state.
-    /// `AVAILABLE`: On the shelf.
-    /// `LOANED`: Out on loan.
-    pub state: ::std::option::Option<BookState>,
-    /// Only books with all these tags.
-    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-}
-impl LibraryShelvesBooksListInput {
-    /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(parent: ::std::string::String) -> Self {
-        LibraryShelvesBooksListInput {
-            parent,
-            page_token: ::std::option::Option::None,
-            state: ::std::option::Option::None,
-            tags: ::std::option::Option::None,
-        }
-    }
-}
-impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksListInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        map.serialize_entry("parent", &self.parent)?;
-        if let ::std::option::Option::Some(value) = &self.page_token {
-            map.serialize_entry("pageToken", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.state {
-            map.serialize_entry("state", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.tags {
-            map.serialize_entry("tags", value)?;
         }
         map.end()
     }
@@ -435,6 +386,55 @@ impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksInsertInpu
         }
         if let ::std::option::Option::Some(value) = &self.title {
             map.serialize_entry("title", value)?;
+        }
+        map.end()
+    }
+}
+/// Arguments of `library_shelves_books_list`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LibraryShelvesBooksListInput {
+    /// The shelf: `shelves/{shelf}`.
+    ///
+    /// Matches `` ^shelves/[^/]+$ ``.
+    pub parent: ::std::string::String,
+    pub page_token: ::std::option::Option<::std::string::String>,
+    /// Only books in this state.
+    ///
+    /// `STATE_UNSPECIFIED`: Any state.
+    /// `AVAILABLE`: On the shelf.
+    /// `LOANED`: Out on loan.
+    pub state: ::std::option::Option<BookState>,
+    /// Only books with all these tags.
+    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+impl LibraryShelvesBooksListInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(parent: ::std::string::String) -> Self {
+        LibraryShelvesBooksListInput {
+            parent,
+            page_token: ::std::option::Option::None,
+            state: ::std::option::Option::None,
+            tags: ::std::option::Option::None,
+        }
+    }
+}
+impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksListInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        use ::toolwright::__private::serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(::std::option::Option::None)?;
+        map.serialize_entry("parent", &self.parent)?;
+        if let ::std::option::Option::Some(value) = &self.page_token {
+            map.serialize_entry("pageToken", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.state {
+            map.serialize_entry("state", value)?;
+        }
+        if let ::std::option::Option::Some(value) = &self.tags {
+            map.serialize_entry("tags", value)?;
         }
         map.end()
     }
@@ -516,25 +516,6 @@ impl Client {
     pub fn executor(&self) -> &::toolwright::Executor {
         &self.executor
     }
-    /// `library_shelves_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
-    pub fn library_shelves_list_pages(
-        &self,
-        input: &LibraryShelvesListInput,
-    ) -> ::std::result::Result<
-        ::toolwright::Pages<ListShelvesResponse>,
-        ::toolwright::Error,
-    > {
-        self.executor.paginate(&OPERATIONS[0usize], input)
-    }
-    /// Lists shelves.
-    ///
-    /// `GET /library/v1/shelves`
-    pub async fn library_shelves_list(
-        &self,
-        input: &LibraryShelvesListInput,
-    ) -> ::std::result::Result<ListShelvesResponse, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
-    }
     /// Creates a shelf.
     ///
     /// Request body: A shelf of books.
@@ -544,16 +525,26 @@ impl Client {
         &self,
         input: &LibraryShelvesCreateInput,
     ) -> ::std::result::Result<Shelf, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+        self.executor.execute(&OPERATIONS[0usize], input).await
     }
-    /// Gets a book.
-    ///
-    /// `GET /library/v1/{name}`
-    pub async fn library_shelves_books_get(
+    /// `library_shelves_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
+    pub fn library_shelves_list_pages(
         &self,
-        input: &LibraryShelvesBooksGetInput,
-    ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+        input: &LibraryShelvesListInput,
+    ) -> ::std::result::Result<
+        ::toolwright::Pages<ListShelvesResponse>,
+        ::toolwright::Error,
+    > {
+        self.executor.paginate(&OPERATIONS[1usize], input)
+    }
+    /// Lists shelves.
+    ///
+    /// `GET /library/v1/shelves`
+    pub async fn library_shelves_list(
+        &self,
+        input: &LibraryShelvesListInput,
+    ) -> ::std::result::Result<ListShelvesResponse, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[1usize], input).await
     }
     /// Removes a book.
     ///
@@ -564,26 +555,16 @@ impl Client {
         &self,
         input: &LibraryShelvesBooksDeleteInput,
     ) -> ::std::result::Result<Empty, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+        self.executor.execute(&OPERATIONS[2usize], input).await
     }
-    /// `library_shelves_books_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
-    pub fn library_shelves_books_list_pages(
-        &self,
-        input: &LibraryShelvesBooksListInput,
-    ) -> ::std::result::Result<
-        ::toolwright::Pages<ListBooksResponse>,
-        ::toolwright::Error,
-    > {
-        self.executor.paginate(&OPERATIONS[4usize], input)
-    }
-    /// Lists the books of a shelf.
+    /// Gets a book.
     ///
-    /// `GET /library/v1/{parent}/books`
-    pub async fn library_shelves_books_list(
+    /// `GET /library/v1/{name}`
+    pub async fn library_shelves_books_get(
         &self,
-        input: &LibraryShelvesBooksListInput,
-    ) -> ::std::result::Result<ListBooksResponse, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+        input: &LibraryShelvesBooksGetInput,
+    ) -> ::std::result::Result<Book, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[3usize], input).await
     }
     /// Adds a book to a shelf; the content can be uploaded with the upload tool.
     ///
@@ -594,6 +575,25 @@ impl Client {
         &self,
         input: &LibraryShelvesBooksInsertInput,
     ) -> ::std::result::Result<Book, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[4usize], input).await
+    }
+    /// `library_shelves_books_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
+    pub fn library_shelves_books_list_pages(
+        &self,
+        input: &LibraryShelvesBooksListInput,
+    ) -> ::std::result::Result<
+        ::toolwright::Pages<ListBooksResponse>,
+        ::toolwright::Error,
+    > {
+        self.executor.paginate(&OPERATIONS[5usize], input)
+    }
+    /// Lists the books of a shelf.
+    ///
+    /// `GET /library/v1/{parent}/books`
+    pub async fn library_shelves_books_list(
+        &self,
+        input: &LibraryShelvesBooksListInput,
+    ) -> ::std::result::Result<ListBooksResponse, ::toolwright::Error> {
         self.executor.execute(&OPERATIONS[5usize], input).await
     }
     /// Uploads the content for `library.shelves.books.insert` (simple upload, at most 10485760 bytes).
@@ -609,49 +609,6 @@ impl Client {
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::Operation; 7] = [
-    ::toolwright::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_list"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
-        params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("pageSize"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("pageSize"),
-                location: ::toolwright::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::ValueKind::Integer,
-                style: ::toolwright::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                location: ::toolwright::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-        ]),
-        body: ::toolwright::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
-        body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
-            },
-            ::toolwright::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
-            },
-        ]),
-        wrap_output: false,
-        json_response: true,
-    },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_create"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
@@ -707,25 +664,25 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
     },
     ::toolwright::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_get"),
+        name: ::toolwright::__private::Cow::Borrowed("library_shelves_list"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
         method: ::toolwright::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
+        path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
-                explode: false,
-                allow_reserved: true,
+                field: ::toolwright::__private::Cow::Borrowed("pageSize"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("pageSize"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::Integer,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("alt"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("alt"),
+                field: ::toolwright::__private::Cow::Borrowed("pageToken"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
                 location: ::toolwright::ParamLocation::Query,
                 required: false,
                 kind: ::toolwright::ValueKind::String,
@@ -780,14 +737,14 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
     },
     ::toolwright::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_list"),
+        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_get"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
         method: ::toolwright::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
+        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("parent"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
+                field: ::toolwright::__private::Cow::Borrowed("name"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
                 location: ::toolwright::ParamLocation::Path,
                 required: true,
                 kind: ::toolwright::ValueKind::String,
@@ -797,33 +754,11 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
                 content_type: ::std::option::Option::None,
             },
             ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
+                field: ::toolwright::__private::Cow::Borrowed("alt"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("alt"),
                 location: ::toolwright::ParamLocation::Query,
                 required: false,
                 kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("state"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("state"),
-                location: ::toolwright::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tags"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::ValueKind::Array,
                 style: ::toolwright::Style::Form,
                 explode: true,
                 allow_reserved: false,
@@ -942,6 +877,71 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         body: ::toolwright::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
+        security: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Requirement {
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+            },
+            ::toolwright::Requirement {
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+            },
+        ]),
+        wrap_output: false,
+        json_response: true,
+    },
+    ::toolwright::Operation {
+        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_list"),
+        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        method: ::toolwright::Method::Get,
+        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("parent"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
+                location: ::toolwright::ParamLocation::Path,
+                required: true,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Simple,
+                explode: false,
+                allow_reserved: true,
+                content_type: ::std::option::Option::None,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("pageToken"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("state"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("state"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::String,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("tags"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
+                location: ::toolwright::ParamLocation::Query,
+                required: false,
+                kind: ::toolwright::ValueKind::Array,
+                style: ::toolwright::Style::Form,
+                explode: true,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+        ]),
+        body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),

@@ -206,6 +206,10 @@ fn operation(
     let id = text("id").to_owned();
     let http = text("httpMethod").to_ascii_lowercase();
     let (path, reserved) = template(&format!("/{service_path}{}", text("path")));
+    // Many methods share a path (`v2/{+name}` gets a service, a job, an execution…):
+    // the OpenAPI key carries the method id to stay unique, and reading takes it off
+    // again (`discovery::read`).
+    let path = format!("{path}#{id}");
     let op_pointer = format!("/paths/{}/{http}", escape(&path));
     out.prefixes.push((op_pointer.clone(), at.to_owned()));
 
@@ -332,6 +336,7 @@ fn operation(
         .and_then(Value::as_str)
     {
         let (upload_path, reserved) = template(upload);
+        let upload_path = format!("{upload_path}#{id}.upload");
         let upload_pointer = format!("/paths/{}/{http}", escape(&upload_path));
         out.prefixes
             .push((upload_pointer, format!("{at}/mediaUpload")));

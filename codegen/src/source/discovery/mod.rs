@@ -52,6 +52,10 @@ pub fn read(
         .map(|(name, at)| (name.as_str(), at.trim_end_matches("/mediaUpload")))
         .collect();
     for op in &mut api.operations {
+        // The method id that kept the path unique as an OpenAPI key goes.
+        if let Some((path, _)) = op.path.split_once('#') {
+            op.path = path.to_owned();
+        }
         if let Some(span) = methods.get(op.name.as_str()).and_then(|at| spans.get(*at)) {
             op.source = Some(Location {
                 file: Arc::clone(file),
