@@ -1,5 +1,5 @@
-//! Mutation test: a few hundred mutants of real specs (the dev corpus) and of the test
-//! adapters, made with a fixed seed, each run through `toolwright generate` in its own
+//! Mutation test: a few hundred mutants of real specs (the dev corpus), of a Google
+//! Discovery document and a saved MCP `tools/list`, and of the test adapters, made with a fixed seed, each run through `toolwright generate` in its own
 //! process (a panic, a stack overflow or a hang would be caught there, not take the
 //! test down). Every mutant must end in under 10 s with success or reported
 //! diagnostics, never a crash; a sample of the accepted ones is compiled together, as a
@@ -30,6 +30,13 @@ const SPECS: &[&str] = &[
     "etmdb.com_api.json",
     "amazonaws.com_sso.json",
     "pandorabots.com_api.json",
+];
+
+/// Documents of the other sources, from this repository: a Google Discovery document
+/// and a saved MCP `tools/list`.
+const OTHER_SOURCES: &[&str] = &[
+    "tests/discovery/library.v1.json",
+    "tests/mcp/everything.json",
 ];
 
 const ADAPTERS: &[&str] = &["notes", "billing", "weather"];
@@ -368,6 +375,15 @@ fn mutants_never_crash_hang_or_generate_code_that_does_not_compile() {
                 .unwrap_or_else(|e| panic!("{name}: {e} (the dev corpus is needed)"));
             (name.to_string(), serde_json::from_str(&text).unwrap())
         })
+        .chain(OTHER_SOURCES.iter().map(|path| {
+            let text = std::fs::read_to_string(root.join(path)).unwrap();
+            let name = Path::new(path)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            (name, serde_json::from_str(&text).unwrap())
+        }))
         .collect();
     let adapters: Vec<(String, String)> = ADAPTERS
         .iter()
