@@ -197,8 +197,18 @@ pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, 
     let a = annotations(op);
     let method = op.method.as_str();
     let group = op.kind.as_str();
+    // A saved MCP `tools/list` declares the hints by their MCP names.
+    let mcp = op.meta.contains_key("x-mcp-tool");
     let declared = op.safety.danger_level.map(|d| {
-        if adapter {
+        if mcp {
+            format!(
+                "`destructiveHint: {}`",
+                matches!(
+                    d,
+                    DangerLevel::Destructive | DangerLevel::Dangerous | DangerLevel::Forbidden
+                )
+            )
+        } else if adapter {
             format!("`danger_level: {}`", d.as_str())
         } else {
             format!("`x-destructive` (danger level {})", d.as_str())
@@ -224,9 +234,12 @@ pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, 
     };
     let idempotent = match op.safety.non_idempotent {
         Some(non) if adapter => format!("declared `non_idempotent: {non}`"),
+        Some(non) if mcp => format!("declared `idempotentHint: {}`", !non),
         Some(non) => format!("declared `x-idempotent: {}`", !non),
         None if a.idempotent => format!("{method} is idempotent by definition"),
-        None => format!("{method} is not idempotent by definition"),
+        None => {
+            format!("{method}: only GET, HEAD, OPTIONS and PUT count as idempotent unless declared")
+        }
     };
     [
         ("readOnlyHint", a.read_only, read_only),
@@ -235,7 +248,10 @@ pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, 
         (
             "openWorldHint",
             a.open_world,
-            "always: the tool calls a remote API".to_owned(),
+            match op.safety.open_world {
+                Some(declared) => format!("declared `openWorldHint: {declared}`"),
+                None => "always: the tool calls a remote API".to_owned(),
+            },
         ),
     ]
 }
@@ -326,4 +342,37 @@ pub fn is_object(
         && target.variants.is_empty()
         && target.bare_reference().is_none()
         && target.ty == SchemaType::Object
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provenance_names_what_each_source_declared() {
+        let mcp = r#"{"tools": [{"name": "get-sum", "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}}]}"#;
+        let analysis = crate::analyze_text("everything.json", mcp, false);
+        let why = annotation_reasons(&analysis.apis[0].operations[0], false);
+        let text: Vec<(&str, bool, &str)> =
+            why.iter().map(|(h, v, w)| (*h, *v, w.as_str())).collect();
+        assert_eq!(
+            text,
+            [
+                ("readOnlyHint", true, "declared `readOnlyHint: true`"),
+                ("destructiveHint", false, "read-only"),
+                ("idempotentHint", true, "declared `idempotentHint: true`"),
+                ("openWorldHint", false, "declared `openWorldHint: false`"),
+            ]
+        );
+        let openapi = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\nservers: [{url: 'https://t.example.com'}]\npaths:\n  /x/{id}:\n    delete:\n      operationId: del\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'204': {description: ok}}\n";
+        let analysis = crate::analyze_text("t.yaml", openapi, false);
+        let why = annotation_reasons(&analysis.apis[0].operations[0], false);
+        assert_eq!(why[1].2, "the DELETE method");
+        assert_eq!(
+            why[2].2,
+            "DELETE: only GET, HEAD, OPTIONS and PUT count as idempotent unless declared"
+        );
+        assert_eq!(why[3].2, "always: the tool calls a remote API");
+    }
 }
