@@ -827,6 +827,13 @@ fn report(
 /// An export split by the catalog's tool names: the exported tool, how its name and
 /// keys map back, and the export's warnings about it.
 fn per_tool(export: &toolwright::Export) -> std::collections::BTreeMap<String, serde_json::Value> {
+    let mut warnings: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
+    for w in export.warnings() {
+        warnings
+            .entry(w.tool.as_str())
+            .or_default()
+            .push(w.message.as_str());
+    }
     let mut out = std::collections::BTreeMap::new();
     for tool in export.tools() {
         let Some(name) = tool.get("name").and_then(serde_json::Value::as_str) else {
@@ -835,12 +842,10 @@ fn per_tool(export: &toolwright::Export) -> std::collections::BTreeMap<String, s
         let Some(mapping) = export.mapping().get(name) else {
             continue;
         };
-        let warnings: Vec<&str> = export
-            .warnings()
-            .iter()
-            .filter(|w| w.tool == mapping.tool)
-            .map(|w| w.message.as_str())
-            .collect();
+        let warnings = warnings
+            .get(mapping.tool.as_str())
+            .cloned()
+            .unwrap_or_default();
         out.insert(
             mapping.tool.clone(),
             serde_json::json!({"tool": tool, "mapping": mapping, "warnings": warnings}),

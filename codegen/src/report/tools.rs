@@ -96,10 +96,13 @@ pub fn collect(
     for (api_index, api) in apis.iter().enumerate() {
         let adapter = is_adapter(api);
         let raw = raws.get(api_index).and_then(Option::as_ref);
+        // The definitions some tool reaches, rendered as values (not as text parsed back).
         let mut defs = json!({"input": {}, "output": {}});
-        for (name, input, output) in emit::definitions(api) {
-            defs["input"][&name] = serde_json::from_str(&input).unwrap_or(Value::Null);
-            defs["output"][&name] = serde_json::from_str(&output).unwrap_or(Value::Null);
+        for name in emit::reachable_definitions(api) {
+            if let Some(def) = api.definitions.get(&name) {
+                defs["input"][&name] = def.to_json(ir::Direction::Input);
+                defs["output"][&name] = def.to_json(ir::Direction::Output);
+            }
         }
         artifact::scrub(&mut defs, None);
         definitions.push(defs);

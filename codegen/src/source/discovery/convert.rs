@@ -49,7 +49,7 @@ pub fn convert(root: &Value) -> Converted {
         text("basePath").trim_start_matches('/').to_owned()
     };
     let mut paths = Map::new();
-    let scheme_names = security_schemes(root, &mut out);
+    let (security, scheme_names) = security_schemes(root);
     collect(root, "", &service_path, &scheme_names, &mut paths, &mut out);
     let mut schemas = Map::new();
     for (name, schema) in root
@@ -104,7 +104,7 @@ pub fn convert(root: &Value) -> Converted {
         "paths": paths,
         "components": {
             "schemas": schemas,
-            "securitySchemes": out.doc.get("securitySchemes").cloned().unwrap_or(json!({})),
+            "securitySchemes": security,
         },
         "x-discovery": service,
     });
@@ -121,8 +121,8 @@ pub fn convert(root: &Value) -> Converted {
 }
 
 /// The OAuth 2 scheme from `auth.oauth2.scopes` (descriptions kept) and the API key
-/// Google APIs take as `key`; their names, in the order a method tries them.
-fn security_schemes(root: &Value, out: &mut Converted) -> Vec<&'static str> {
+/// Google APIs take as `key`; with their names, in the order a method tries them.
+fn security_schemes(root: &Value) -> (Map<String, Value>, Vec<&'static str>) {
     let mut schemes = Map::new();
     let mut names = Vec::new();
     if let Some(scopes) = root
@@ -161,8 +161,7 @@ fn security_schemes(root: &Value, out: &mut Converted) -> Vec<&'static str> {
         );
         names.push("key");
     }
-    out.doc = json!({ "securitySchemes": schemes });
-    names
+    (schemes, names)
 }
 
 /// Every method of `node` and of its nested resources, as path operations.
