@@ -72,6 +72,7 @@ fn runtime_api(api: &ir::Api) -> Api {
             .collect(),
         meta: (!api.meta.is_empty())
             .then(|| serde_json::to_string(&api.meta).unwrap_or_default().into()),
+        graphql: api.graphql_types.clone().map(Into::into),
     }
 }
 
@@ -146,6 +147,13 @@ fn tool(plan: &ToolPlan) -> Tool {
             content_type: plan.content_type.clone().into(),
             body_required: plan.body_required,
             json_response: plan.json_response,
+            graphql: plan.graphql.as_ref().map(|g| toolwright::GraphqlCall {
+                head: g.head.clone().into(),
+                field: g.field.clone().into(),
+                selection: g.selection.clone().into(),
+                returns: g.returns.clone().into(),
+                selection_argument: g.selection_argument.clone().into(),
+            }),
             security: plan
                 .security
                 .iter()

@@ -98,7 +98,14 @@ impl Analysis {
 /// `*-adapter.md`). In strict mode warnings count as errors.
 pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
     let described: Vec<(PathBuf, &str)> = inputs.iter().map(|p| (p.clone(), "input")).collect();
-    analyze_described(&described, &[], strict)
+    analyze_described(&described, &[], &source::Options::default(), strict)
+}
+
+/// [`analyze`] with what a build says beyond the files: API names, GraphQL
+/// endpoints and custom scalar schemas.
+pub fn analyze_with(inputs: &[PathBuf], options: &source::Options, strict: bool) -> Analysis {
+    let described: Vec<(PathBuf, &str)> = inputs.iter().map(|p| (p.clone(), "input")).collect();
+    analyze_described(&described, &[], options, strict)
 }
 
 /// [`analyze`] on one document held in memory: an adapter when `name` ends in
@@ -128,11 +135,13 @@ pub fn analyze_text(name: &str, text: &str, strict: bool) -> Analysis {
 fn analyze_described(
     inputs: &[(PathBuf, &str)],
     pairs: &[(PathBuf, PathBuf)],
+    options: &source::Options,
     strict: bool,
 ) -> Analysis {
     let mut diags = Diagnostics::default();
     let mut found = source::discover(inputs, &mut diags);
     found.companions.extend(pairs.iter().cloned());
+    found.options = options.clone();
     let apis = source::load(&found, &mut diags);
     check::check(&apis, &mut diags);
     if strict {
@@ -175,6 +184,8 @@ pub struct Config {
     full_serde: bool,
     /// Tagged operations' methods and types behind cargo features.
     features_by_tag: bool,
+    /// API names, GraphQL endpoints and scalar schemas.
+    options: source::Options,
 }
 
 impl Config {
@@ -233,6 +244,50 @@ impl Config {
     /// How long recording an MCP server ([`Config::mcp_server`]) may take.
     pub fn mcp_timeout(&mut self, timeout: std::time::Duration) -> &mut Self {
         self.mcp_timeout = Some(timeout);
+        self
+    }
+
+    /// Adds GraphQL schemas: SDL (`.graphql`, `.gql`) or an introspection result
+    /// (`.json` holding `__schema`), a file or a directory searched recursively. Each
+    /// query and mutation field becomes a tool (`query_repository`,
+    /// `mutation_createIssue`); give the endpoint with [`Config::graphql_endpoint`].
+    pub fn graphql(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.add(path, "GraphQL schema")
+    }
+
+    /// The endpoint of GraphQL API `api` (named by its file stem, or by
+    /// [`Config::api_name`]): the schema does not say where it is served. Without one
+    /// the base URL is empty and the service sets it on the executor.
+    pub fn graphql_endpoint(
+        &mut self,
+        api: impl Into<String>,
+        url: impl Into<String>,
+    ) -> &mut Self {
+        self.options
+            .graphql
+            .endpoints
+            .insert(api.into(), url.into());
+        self
+    }
+
+    /// The JSON Schema of GraphQL custom scalar `name`, in every GraphQL input,
+    /// replacing the default mapping (any JSON value, or a `string` with a `format`
+    /// for `DateTime`, `Date`, `URI`, `UUID` and the like):
+    /// `.graphql_scalar("GitObjectID", json!({"type": "string", "pattern": "^[0-9a-f]{40}$"}))`.
+    pub fn graphql_scalar(
+        &mut self,
+        name: impl Into<String>,
+        schema: serde_json::Value,
+    ) -> &mut Self {
+        self.options.graphql.scalars.insert(name.into(), schema);
+        self
+    }
+
+    /// Names the API read as `read` (its file stem: `schema` for `schema.graphql`)
+    /// `name` instead: its module, tool catalog entries and executor settings go by
+    /// `name`.
+    pub fn api_name(&mut self, read: impl Into<String>, name: impl Into<String>) -> &mut Self {
+        self.options.names.insert(read.into(), name.into());
         self
     }
 
@@ -433,7 +488,7 @@ impl Config {
             }
             inputs.push((snapshot.clone(), "MCP tools/list"));
         }
-        let mut analysis = analyze_described(&inputs, &self.pairs, self.strict);
+        let mut analysis = analyze_described(&inputs, &self.pairs, &self.options, self.strict);
         for mut d in recorded {
             if self.strict {
                 d.severity = Severity::Error;

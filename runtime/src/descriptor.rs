@@ -25,6 +25,10 @@ pub struct Api {
     /// Source metadata with no execution meaning (author, tags, trust, rate limits,
     /// unknown fields), as JSON text; kept so that nothing the source said is lost.
     pub meta: Option<Text>,
+    /// A GraphQL API's output types, one line each (`O Name field:Type
+    /// field(arg,required!):Type ...`, `I` interfaces, `U` unions, `P Name Member ...`
+    /// possible types), against which a tool's `selection` argument is checked.
+    pub graphql: Option<Text>,
 }
 
 impl Api {
@@ -322,6 +326,25 @@ pub struct Operation {
     /// The success response is described as JSON: a body that does not parse is an
     /// error naming the status and content type, not a string result.
     pub json_response: bool,
+    /// A GraphQL field: the call posts `{query, variables}` to the API's endpoint
+    /// (the arguments are the variables) and returns `data.<field>`.
+    pub graphql: Option<GraphqlCall>,
+}
+
+/// The GraphQL document a tool sends: `head`, then `{ selection <the selection
+/// argument> }` unless the field is a scalar or enum, then `}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphqlCall {
+    /// `query query_repository($owner: String!) { repository(owner: $owner)`
+    pub head: Text,
+    /// The field's key in `data`.
+    pub field: Text,
+    /// The default selection set, without braces; empty for a scalar or enum.
+    pub selection: Text,
+    /// The type the selection selects from; empty for a scalar or enum.
+    pub returns: Text,
+    /// The argument that adds fields to the selection; empty when none.
+    pub selection_argument: Text,
 }
 
 impl Operation {
@@ -346,6 +369,7 @@ impl Operation {
             security: Cow::Borrowed(&[]),
             wrap_output: false,
             json_response: true,
+            graphql: None,
         }
     }
 }

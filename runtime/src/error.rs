@@ -58,6 +58,16 @@ pub enum Error {
     /// No OAuth 2 access token could be obtained (the token endpoint refused the
     /// client, was unreachable, or answered something unusable). The call was not sent.
     Token { api: String, message: String },
+    /// A GraphQL endpoint answered with `errors` (HTTP 200 or not).
+    Graphql {
+        tool: String,
+        /// Each error's message, with its path when it has one.
+        message: String,
+        /// The `errors` array as sent.
+        errors: serde_json::Value,
+        /// Whatever `data` came with them (partial results), or `null`.
+        data: serde_json::Value,
+    },
 }
 
 impl Error {
@@ -90,6 +100,7 @@ impl Error {
             Error::ConfirmationRequired { .. } => "CONFIRMATION_REQUIRED",
             Error::Denied { .. } => "PERMISSION_DENIED_POLICY",
             Error::Token { .. } => "PERMISSION_TOKEN",
+            Error::Graphql { .. } => "UPSTREAM_GRAPHQL",
         }
     }
 }
@@ -147,6 +158,9 @@ impl fmt::Display for Error {
                     f,
                     "the response of `{tool}` does not fit its output type: {message}"
                 )
+            }
+            Error::Graphql { tool, message, .. } => {
+                write!(f, "`{tool}` failed: GraphQL errors: {message}")
             }
         }
     }

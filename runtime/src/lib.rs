@@ -41,6 +41,7 @@ pub mod error;
 pub mod executor;
 pub mod export;
 pub mod gate;
+pub mod graphql;
 pub mod paginate;
 mod request;
 pub mod resource;
@@ -53,8 +54,8 @@ pub mod validate;
 pub use auth::CredentialSource;
 pub use catalog::{Annotations, Catalog, SearchHit, Selection, Selector, Tool};
 pub use descriptor::{
-    Api, BodyEncoding, Definition, KeyPlacement, Method, Operation, Param, ParamLocation,
-    Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
+    Api, BodyEncoding, Definition, GraphqlCall, KeyPlacement, Method, Operation, Param,
+    ParamLocation, Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
 };
 pub use error::{Error, TransportError, TransportKind};
 pub use executor::{Executor, ExecutorBuilder, decode};

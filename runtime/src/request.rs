@@ -593,6 +593,7 @@ mod tests {
             security: Cow::Borrowed(&[]),
             wrap_output: false,
             json_response: false,
+            graphql: None,
         }
     }
 

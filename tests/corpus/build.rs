@@ -51,6 +51,33 @@ fn main() {
         }
         writeln!(modules, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}/toolwright.rs\")); }}").unwrap();
     }
+    // GitHub's GraphQL schema (npm `@octokit/graphql-schema`, installed by `npm ci`
+    // in tests/graphql), as SDL and as the introspection result: the same API read
+    // both ways.
+    let octokit = manifest.join("../graphql/node_modules/@octokit/graphql-schema");
+    println!("cargo::rerun-if-changed={}", octokit.display());
+    for (file, module) in [
+        ("schema.graphql", "graphql_github"),
+        ("schema.json", "graphql_github_introspection"),
+    ] {
+        let spec = octokit.join(file);
+        assert!(
+            spec.is_file(),
+            "GitHub's GraphQL schema is needed at {}: `npm ci` in tests/graphql",
+            spec.display()
+        );
+        if let Err(e) = toolwright_codegen::Config::new()
+            .graphql(&spec)
+            .api_name("schema", "github")
+            .graphql_endpoint("github", "https://api.github.com/graphql")
+            .out_dir(out.join(module))
+            .cargo_directives(false)
+            .generate()
+        {
+            panic!("{}: {e}", spec.display());
+        }
+        writeln!(modules, "pub mod {module} {{ include!(concat!(env!(\"OUT_DIR\"), \"/{module}/toolwright.rs\")); }}").unwrap();
+    }
     std::fs::write(out.join("corpus.rs"), modules).unwrap();
 }
 

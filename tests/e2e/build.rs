@@ -16,6 +16,16 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         .discovery("../discovery")
         .out_dir(out.join("discovery"))
         .generate()?;
+    // A GraphQL schema (tests/graphql.rs); its endpoint is given on the executor.
+    toolwright_codegen::Config::new()
+        .graphql("../graphql/tracker.graphql")
+        .graphql_endpoint("tracker", "https://tracker.example/graphql")
+        .graphql_scalar(
+            "GitObjectID",
+            serde_json::json!({"type": "string", "pattern": "^[0-9a-f]{40}$"}),
+        )
+        .out_dir(out.join("graphql"))
+        .generate()?;
     // The adapters again, `weather` typed and the rest catalog-only.
     toolwright_codegen::Config::new()
         .adapters("../adapters")

@@ -333,6 +333,8 @@ pub mod codes {
     pub const SECURITY: &str = "TW135";
     pub const UNSUPPORTED: &str = "TW136";
     pub const DRIFT: &str = "TW140";
+    pub const GRAPHQL_SYNTAX: &str = "TW141";
+    pub const GRAPHQL_SCHEMA: &str = "TW142";
 }
 
 #[cfg(test)]

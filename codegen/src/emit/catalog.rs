@@ -209,6 +209,10 @@ fn api(api: &ir::Api) -> Data {
             ("schemes", Data::cow_slice(schemes)),
             ("definitions", Data::cow_slice(definitions)),
             ("meta", Data::option(meta)),
+            (
+                "graphql",
+                Data::option(api.graphql_types.as_deref().map(Data::cow)),
+            ),
         ],
     )
 }

@@ -56,6 +56,9 @@ struct Operation<'a> {
     security: &'a [Vec<String>],
     wrap_output: bool,
     json_response: bool,
+    /// `[head, field, selection, returns, selection_argument]`; absent for HTTP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    graphql: Option<[&'a str; 5]>,
 }
 
 /// `[field, wire_name, location, required, kind, style, explode, allow_reserved,
@@ -95,6 +98,15 @@ impl<'a> Tool<'a> {
                 security: &plan.security,
                 wrap_output: plan.wrap_output,
                 json_response: plan.json_response,
+                graphql: plan.graphql.as_ref().map(|g| {
+                    [
+                        g.head.as_str(),
+                        g.field.as_str(),
+                        g.selection.as_str(),
+                        g.returns.as_str(),
+                        g.selection_argument.as_str(),
+                    ]
+                }),
             },
         }
     }

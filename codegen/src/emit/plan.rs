@@ -87,6 +87,8 @@ pub struct ToolPlan {
     pub exposed: bool,
     /// The IO contract ([`crate::contract::Contract`]) as compact JSON.
     pub contract: String,
+    /// A GraphQL field's call.
+    pub graphql: Option<ir::GraphqlCall>,
 }
 
 pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
@@ -141,6 +143,7 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
         exposed: op.safety.danger_level != Some(DangerLevel::Forbidden),
         // Filled in by `emit::plans`, which computes every contract of the API at once.
         contract: String::new(),
+        graphql: op.graphql.clone(),
     }
 }
 

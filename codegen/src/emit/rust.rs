@@ -86,12 +86,19 @@ pub fn api_module(
         let input = types.object(&op_names.input, &input_schema, Direction::Input, false);
         types.need(&input, Needs::SERIALIZE);
         let method = names::ident(&op_names.method);
-        // What the call is on the wire: an HTTP request, or an MCP server's tool.
+        // What the call is on the wire: an HTTP request, an MCP server's tool, or a
+        // GraphQL field.
         let target = match (
             api.base_url.starts_with("mcp://"),
             op.path.strip_prefix("/tools/"),
+            &op.graphql,
         ) {
-            (true, Some(tool)) => format!("MCP tool `{tool}` (`tools/call`)"),
+            (_, _, Some(call)) => format!(
+                "GraphQL {} `{}` (`POST` to the endpoint)",
+                call.head.split(' ').next().unwrap_or("query"),
+                call.field
+            ),
+            (true, Some(tool), _) => format!("MCP tool `{tool}` (`tools/call`)"),
             _ => format!("`{} {}`", op.method.as_str(), op.path),
         };
         let doc = names::doc(&format!("{}\n\n{target}", plan.description));
@@ -428,6 +435,21 @@ fn operation(plan: &ToolPlan) -> Data {
             ("security", Data::cow_slice(security)),
             ("wrap_output", Data::bool(plan.wrap_output)),
             ("json_response", Data::bool(plan.json_response)),
+            (
+                "graphql",
+                Data::option(plan.graphql.as_ref().map(|g| {
+                    Data::Struct(
+                        "::toolwright::GraphqlCall",
+                        vec![
+                            ("head", Data::cow(&g.head)),
+                            ("field", Data::cow(&g.field)),
+                            ("selection", Data::cow(&g.selection)),
+                            ("returns", Data::cow(&g.returns)),
+                            ("selection_argument", Data::cow(&g.selection_argument)),
+                        ],
+                    )
+                })),
+            ),
         ],
     )
 }

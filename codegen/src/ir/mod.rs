@@ -33,6 +33,26 @@ pub struct Api {
     pub meta: BTreeMap<String, Value>,
     /// Where the API was declared, for diagnostics.
     pub source: Option<Location>,
+    /// A GraphQL API's output types, compact (`O Name field:Type ...`), for checking
+    /// a `selection` argument at run time.
+    pub graphql_types: Option<String>,
+}
+
+/// A GraphQL field called as a tool: the document it sends is `head`, then its
+/// selection set (`{ selection <the selection argument> }`, none for a scalar or enum
+/// field), then `}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphqlCall {
+    /// `query query_repository($owner: String!) { repository(owner: $owner)`.
+    pub head: String,
+    /// The field's response key in `data`.
+    pub field: String,
+    /// The default selection set, without braces; empty for a scalar or enum field.
+    pub selection: String,
+    /// The named type the selection selects from; empty for a scalar or enum field.
+    pub returns: String,
+    /// The argument that adds fields to the selection; empty when there is none.
+    pub selection_argument: String,
 }
 
 /// A named way to authenticate. Only environment variable names; never values.
@@ -368,6 +388,9 @@ pub struct Operation {
     pub input_keywords: BTreeMap<String, Value>,
     pub meta: BTreeMap<String, Value>,
     pub source: Option<Location>,
+    /// A GraphQL field: the document the call posts (its arguments are the
+    /// variables).
+    pub graphql: Option<GraphqlCall>,
 }
 
 impl Operation {

@@ -4,6 +4,7 @@
 pub mod adapter;
 pub mod base_url;
 pub mod discovery;
+pub mod graphql;
 pub mod mcp;
 pub mod openapi;
 pub mod yaml;
@@ -22,6 +23,16 @@ pub struct Inputs {
     /// or a `Config::pair`): read for the drift check, not as inputs. Each with its
     /// adapter.
     pub companions: Vec<(PathBuf, PathBuf)>,
+    /// How the files are read beyond what they say.
+    pub options: Options,
+}
+
+/// What a build says about its inputs beyond the files.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    /// API names replacing the ones read (the file stem), by the name read.
+    pub names: std::collections::BTreeMap<String, String>,
+    pub graphql: graphql::Options,
 }
 
 /// Resolves the user's inputs: a file is taken as is; a directory is searched
@@ -106,6 +117,12 @@ fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diag
     entries.sort();
     for path in entries {
         if path.is_dir() {
+            // Installed packages and tool state (`node_modules`, `.git`) are not the
+            // service's inputs, however many schemas they hold.
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name == "node_modules" || name.starts_with('.') {
+                continue;
+            }
             walk(&path, inputs, seen, diagnostics);
         } else if path
             .file_name()
@@ -143,9 +160,11 @@ fn is_document(path: &Path) -> bool {
         .and_then(|f| f.take(head.len() as u64).read(&mut head))
         .unwrap_or(0);
     let head = String::from_utf8_lossy(&head[..n]);
-    openapi::looks_like(path, &head[..head.len().min(4096)])
+    graphql::is_sdl(&path.to_string_lossy())
+        || openapi::looks_like(path, &head[..head.len().min(4096)])
         || discovery::looks_like(path, &head)
         || mcp::looks_like(path, &head)
+        || graphql::looks_like(path, &head[..head.len().min(4096)])
 }
 
 /// Reads and lowers every input file. Unreadable or broken files are reported and
@@ -153,7 +172,7 @@ fn is_document(path: &Path) -> bool {
 pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
     let mut apis = Vec::new();
     for path in &inputs.files {
-        apis.extend(read_path(path, diagnostics));
+        apis.extend(read_path(path, &inputs.options, diagnostics));
     }
     // Each adapter that has an OpenAPI twin is compared with it.
     for (adapter, companion) in &inputs.companions {
@@ -174,7 +193,7 @@ pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
             );
             continue;
         };
-        if let Some(twin) = read_path(companion, diagnostics) {
+        if let Some(twin) = read_path(companion, &inputs.options, diagnostics) {
             crate::check::drift::compare(api, &twin, diagnostics);
         }
     }
@@ -182,7 +201,7 @@ pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
 }
 
 /// Reads and lowers one file; an unreadable one is reported.
-fn read_path(path: &Path, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
+fn read_path(path: &Path, options: &Options, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -194,22 +213,65 @@ fn read_path(path: &Path, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
         }
     };
     let file = SourceFile::new(path.display().to_string(), text);
-    read(&file, diagnostics)
+    read_with(&file, options, diagnostics)
 }
 
-/// Reads one file: an adapter (`.md`), or a JSON/YAML document — parsed once, then
-/// read as what it is (Google Discovery when it says `discoveryVersion`, a saved MCP
-/// `tools/list` when it holds `tools`, else OpenAPI).
+/// Reads one file: an adapter (`.md`), GraphQL SDL (`.graphql`, `.gql`), or a
+/// JSON/YAML document — parsed once, then read as what it is (Google Discovery when it
+/// says `discoveryVersion`, a saved MCP `tools/list` when it holds `tools`, a GraphQL
+/// introspection result when it holds `__schema`, else OpenAPI).
 pub fn read(file: &std::sync::Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
+    read_with(file, &Options::default(), diagnostics)
+}
+
+/// [`read`] with the build's [`Options`].
+pub fn read_with(
+    file: &std::sync::Arc<SourceFile>,
+    options: &Options,
+    diagnostics: &mut Diagnostics,
+) -> Option<ir::Api> {
+    let renamed = |mut api: ir::Api| {
+        if let Some(name) = options.names.get(&api.name) {
+            api.name = name.clone();
+        }
+        api
+    };
     if file.path.ends_with(".md") {
-        return adapter::read(file, diagnostics);
+        return adapter::read(file, diagnostics).map(renamed);
+    }
+    if graphql::is_sdl(&file.path) {
+        return graphql::read_sdl(
+            file,
+            &options.graphql,
+            &|n| renamed_name(options, n),
+            diagnostics,
+        )
+        .map(renamed);
     }
     let (root, locator) = openapi::parse(file, diagnostics)?;
-    if discovery::is_discovery(&root) {
+    let api = if discovery::is_discovery(&root) {
         discovery::read(file, &root, diagnostics)
     } else if mcp::is_tools_list(&root) {
         mcp::read(file, &root, diagnostics)
+    } else if graphql::is_introspection(&root) {
+        graphql::read_introspection(
+            file,
+            &root,
+            &options.graphql,
+            &|n| renamed_name(options, n),
+            diagnostics,
+        )
     } else {
         openapi::read_root(file, root, &locator, diagnostics)
-    }
+    };
+    api.map(renamed)
+}
+
+/// The name an API read as `name` goes by.
+fn renamed_name(options: &Options, name: &str) -> String {
+    options
+        .names
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| name.to_owned())
 }

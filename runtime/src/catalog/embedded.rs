@@ -21,7 +21,8 @@ use serde::Deserialize;
 
 use super::{Annotations, Tool};
 use crate::descriptor::{
-    BodyEncoding, Method, Operation, Param, ParamLocation, Requirement, Style, ValueKind,
+    BodyEncoding, GraphqlCall, Method, Operation, Param, ParamLocation, Requirement, Style,
+    ValueKind,
 };
 
 /// `statics` (the typed tools, static) and the tools in `blob`, sorted by name, for
@@ -106,6 +107,9 @@ struct EmbeddedOperation<'a> {
     security: Vec<Vec<Cow<'a, str>>>,
     wrap_output: bool,
     json_response: bool,
+    /// A GraphQL field's call: `[head, field, selection, returns, selection_argument]`.
+    #[serde(borrow, default)]
+    graphql: Option<[Cow<'a, str>; 5]>,
 }
 
 /// `[field, wire_name, location, required, kind, style, explode, allow_reserved,
@@ -150,6 +154,17 @@ impl EmbeddedTool<'static> {
                 .collect(),
             wrap_output: op.wrap_output,
             json_response: op.json_response,
+            graphql: op
+                .graphql
+                .map(
+                    |[head, field, selection, returns, selection_argument]| GraphqlCall {
+                        head,
+                        field,
+                        selection,
+                        returns,
+                        selection_argument,
+                    },
+                ),
         };
         Ok(Tool {
             name: self.name,

@@ -297,6 +297,7 @@ mod tests {
                 security: std::borrow::Cow::Borrowed(&[]),
                 wrap_output: false,
                 json_response: true,
+                graphql: None,
             }),
             contract: None,
         }

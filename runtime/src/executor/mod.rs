@@ -66,6 +66,8 @@ struct Inner {
     /// MCP servers answering the tools of `mcp://` APIs, by API name.
     #[cfg(feature = "mcp-client")]
     mcp: BTreeMap<String, Arc<crate::transport::McpStdio>>,
+    /// Each GraphQL API's output types, read on the first `selection` argument.
+    graphql_types: BTreeMap<String, std::sync::OnceLock<crate::graphql::TypeTable>>,
 }
 
 impl fmt::Debug for Executor {
@@ -347,6 +349,12 @@ impl ExecutorBuilder {
         let checks = (0..catalog.tools().len())
             .map(|_| std::sync::OnceLock::new())
             .collect();
+        let graphql_types = catalog
+            .apis()
+            .iter()
+            .filter(|a| a.graphql.is_some())
+            .map(|a| (a.name.to_string(), std::sync::OnceLock::new()))
+            .collect();
         let plans = catalog
             .tools()
             .iter()
@@ -385,8 +393,33 @@ impl ExecutorBuilder {
                 approver: self.approver,
                 #[cfg(feature = "mcp-client")]
                 mcp: self.mcp,
+                graphql_types,
             }),
         })
+    }
+}
+
+/// What a GraphQL call puts on the wire: the document and its variables, as the JSON
+/// body's two properties.
+static GRAPHQL_PARAMS: [crate::descriptor::Param; 2] = [
+    graphql_param("query", crate::descriptor::ValueKind::String),
+    graphql_param("variables", crate::descriptor::ValueKind::Object),
+];
+
+const fn graphql_param(
+    name: &'static str,
+    kind: crate::descriptor::ValueKind,
+) -> crate::descriptor::Param {
+    crate::descriptor::Param {
+        field: std::borrow::Cow::Borrowed(name),
+        wire_name: std::borrow::Cow::Borrowed(name),
+        location: crate::descriptor::ParamLocation::Body,
+        required: true,
+        kind,
+        style: crate::descriptor::Style::Form,
+        explode: false,
+        allow_reserved: false,
+        content_type: None,
     }
 }
 
@@ -821,6 +854,44 @@ impl Executor {
         args: &Map<String, Value>,
         target: Option<&str>,
     ) -> Result<Reply, Error> {
+        let Some(call) = &op.graphql else {
+            return self.send_http(op, args, target).await;
+        };
+        // A GraphQL field: one POST of `{query, variables}`, answered with `data`.
+        let (api, _) = self.api(&op.api)?;
+        let types = self
+            .inner
+            .graphql_types
+            .get(api.name.as_ref())
+            .and_then(|slot| {
+                let text = api.graphql.as_deref()?;
+                Some(slot.get_or_init(|| crate::graphql::TypeTable::parse(text)))
+            });
+        let body =
+            crate::graphql::body(call, types, args).map_err(|message| Error::InvalidArguments {
+                tool: op.name.to_string(),
+                message,
+            })?;
+        let wire = Operation {
+            params: std::borrow::Cow::Borrowed(&GRAPHQL_PARAMS),
+            body: crate::descriptor::BodyEncoding::Json,
+            content_type: std::borrow::Cow::Borrowed("application/json"),
+            body_required: true,
+            graphql: None,
+            ..op.clone()
+        };
+        let mut reply = self.send_http(&wire, &body, target).await?;
+        reply.body = crate::graphql::outcome(call, &op.name, std::mem::take(&mut reply.body))?;
+        Ok(reply)
+    }
+
+    /// Sends `op` over HTTP (or its MCP server) as described.
+    async fn send_http(
+        &self,
+        op: &Operation,
+        args: &Map<String, Value>,
+        target: Option<&str>,
+    ) -> Result<Reply, Error> {
         let (api, base_url) = self.api(&op.api)?;
         let (credentials, token) = self.credentials(api, op, base_url, None).await?;
         let request = self.request(op, base_url, args, credentials, target)?;
@@ -1070,7 +1141,7 @@ fn decode_body(content_type: &str, bytes: &[u8]) -> Value {
 }
 
 /// The first `max` characters of `text`, saying how much was cut.
-fn prefix(text: &str, max: usize) -> String {
+pub(crate) fn prefix(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((at, _)) => format!(
             "{}… ({} more characters)",
@@ -1091,6 +1162,11 @@ fn upstream_message(body: &Value) -> Option<String> {
                 Value::String(s) => Some(s.clone()),
                 nested @ Value::Object(_) => upstream_message(nested),
                 _ => None,
+            })
+            // GraphQL (`{"errors": [{"message": ...}]}`) and JSON:API answers.
+            .or_else(|| {
+                let first = map.get("errors")?.as_array()?.first()?;
+                upstream_message(first)
             })
             .or_else(|| Some(body.to_string())),
         Value::Null => None,

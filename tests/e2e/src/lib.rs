@@ -15,6 +15,11 @@ pub mod discovery {
     include!(concat!(env!("OUT_DIR"), "/discovery/toolwright.rs"));
 }
 
+/// `tests/graphql/tracker.graphql`: a GraphQL schema.
+pub mod graphql {
+    include!(concat!(env!("OUT_DIR"), "/graphql/toolwright.rs"));
+}
+
 /// `tests/adapters` with `Config::typed("api:weather")`: `notes` and `billing` are
 /// catalog-only.
 pub mod typed_weather {

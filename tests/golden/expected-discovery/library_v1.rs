@@ -662,6 +662,7 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_list"),
@@ -705,6 +706,7 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_delete"),
@@ -735,6 +737,7 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_get"),
@@ -778,6 +781,7 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_insert"),
@@ -887,6 +891,7 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_list"),
@@ -952,6 +957,7 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_insert_upload"),
@@ -1017,5 +1023,6 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
 ];

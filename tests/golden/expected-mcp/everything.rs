@@ -596,6 +596,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_annotated_message"),
@@ -632,6 +633,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_env"),
@@ -645,6 +647,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_resource_links"),
@@ -668,6 +671,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_resource_reference"),
@@ -704,6 +708,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_structured_content"),
@@ -727,6 +732,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_sum"),
@@ -763,6 +769,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_tiny_image"),
@@ -776,6 +783,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("gzip_file_as_resource"),
@@ -823,6 +831,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("simulate_research_query"),
@@ -859,6 +868,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("toggle_simulated_logging"),
@@ -872,6 +882,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("toggle_subscriber_updates"),
@@ -885,6 +896,7 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("trigger_long_running_operation"),
@@ -921,5 +933,6 @@ pub static OPERATIONS: [::toolwright::Operation; 13] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
 ];

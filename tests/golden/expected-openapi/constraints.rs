@@ -295,4 +295,5 @@ pub static OPERATIONS: [::toolwright::Operation; 1] = [::toolwright::Operation {
     security: ::toolwright::__private::Cow::Borrowed(&[]),
     wrap_output: false,
     json_response: false,
+    graphql: ::std::option::Option::None,
 }];

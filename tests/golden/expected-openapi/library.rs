@@ -348,6 +348,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("list_items"),
@@ -361,6 +362,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: true,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("create_member"),
@@ -415,6 +417,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         ]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_member"),
@@ -438,6 +441,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("shelf_tree"),
@@ -451,5 +455,6 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
 ];

@@ -741,6 +741,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: true,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("submitOrder"),
@@ -790,6 +791,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("listProducts"),
@@ -872,6 +874,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("createProduct"),
@@ -932,6 +935,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("getProduct"),
@@ -957,6 +961,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("replaceProduct"),
@@ -1028,6 +1033,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("deleteProduct"),
@@ -1053,6 +1059,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("uploadProductImage"),
@@ -1102,6 +1109,7 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_search"),
@@ -1156,5 +1164,6 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         ]),
         wrap_output: true,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
 ];

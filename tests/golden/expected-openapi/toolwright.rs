@@ -42,6 +42,7 @@ pub static APIS: [::toolwright::Api; 4] = [
         schemes: ::toolwright::__private::Cow::Borrowed(&[]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"info":{"description":"Every constraint keyword the catalog advertises, on one operation.","title":"Constraints","version":"1.0.0"},"openapi":"3.1.0","servers":[{"url":"https://constraints.example.com"}]}"#)),
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("library"),
@@ -98,6 +99,7 @@ pub static APIS: [::toolwright::Api; 4] = [
             },
         ]),
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"info":{"summary":"Books and members.","title":"Library","version":"1.0.0"},"openapi":"3.1.0","securityScopes":{"oauth":{"books:read":"Read the catalogue."}},"servers":[{"url":"https://library.example.org/api"}],"webhooks":{"bookReturned":{"post":{"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Book"}}}},"responses":{"200":{"description":"Ack."}}}}}}"##)),
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("shop"),
@@ -147,6 +149,7 @@ pub static APIS: [::toolwright::Api; 4] = [
             },
         ]),
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"info":{"description":"A small shop: products, images, orders.\nExercises every parameter location and style, four body media types and\nthree security schemes.\n","title":"Shop API","version":"2.1.0"},"openapi":"3.0.3","servers":[{"url":"https://{region}.shop.example.com/v2","variables":{"region":{"default":"eu","enum":["eu","us"]}}}],"tags":[{"name":"products"}],"x-audience":"partners"}"#)),
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("wire"),
@@ -160,6 +163,7 @@ pub static APIS: [::toolwright::Api; 4] = [
         }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"info":{"description":"One operation per request construct whose bytes on the wire the spec fixes.","title":"Wire","version":"1.0.0"},"openapi":"3.0.3","servers":[{"url":"https://wire.example.com/v1"}]}"#)),
+        graphql: ::std::option::Option::None,
     },
 ];
 

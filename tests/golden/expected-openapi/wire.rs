@@ -527,6 +527,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("aspnetBody"),
@@ -563,6 +564,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("putCover"),
@@ -586,6 +588,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("filtered"),
@@ -609,6 +612,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("submitForm"),
@@ -667,6 +671,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("keyedSearch"),
@@ -692,6 +697,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         }]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("putPrefs"),
@@ -728,6 +734,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("getReport"),
@@ -741,6 +748,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("reserved"),
@@ -764,6 +772,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("createSender"),
@@ -800,6 +809,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("upload"),
@@ -880,6 +890,7 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("wildcardOnly"),
@@ -916,5 +927,6 @@ pub static OPERATIONS: [::toolwright::Operation; 12] = [
         security: ::toolwright::__private::Cow::Borrowed(&[]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
 ];

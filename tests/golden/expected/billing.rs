@@ -244,6 +244,7 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("refund_charge"),
@@ -282,6 +283,7 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
         }]),
         wrap_output: true,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("purge_customer"),
@@ -307,5 +309,6 @@ pub static OPERATIONS: [::toolwright::Operation; 3] = [
         }]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
 ];

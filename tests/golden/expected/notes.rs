@@ -410,6 +410,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_note"),
@@ -448,6 +449,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("search_notes"),
@@ -519,6 +521,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         }]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("replace_note"),
@@ -579,6 +582,7 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         }]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("delete_note"),
@@ -617,5 +621,6 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         }]),
         wrap_output: false,
         json_response: false,
+        graphql: ::std::option::Option::None,
     },
 ];

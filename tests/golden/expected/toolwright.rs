@@ -43,6 +43,7 @@ pub static APIS: [::toolwright::Api; 3] = [
         }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("notes"),
@@ -55,6 +56,7 @@ pub static APIS: [::toolwright::Api; 3] = [
         }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Api {
         name: ::toolwright::__private::Cow::Borrowed("weather"),
@@ -68,6 +70,7 @@ pub static APIS: [::toolwright::Api; 3] = [
         }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),
         meta: ::std::option::Option::None,
+        graphql: ::std::option::Option::None,
     },
 ];
 

@@ -198,6 +198,7 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("forecast"),
@@ -236,5 +237,6 @@ pub static OPERATIONS: [::toolwright::Operation; 2] = [
         }]),
         wrap_output: true,
         json_response: true,
+        graphql: ::std::option::Option::None,
     },
 ];

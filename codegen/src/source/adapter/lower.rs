@@ -139,6 +139,7 @@ pub fn api(r: &mut Reader<'_>, root: &Node, docs: String, yaml_start: usize) -> 
         definitions: BTreeMap::new(),
         meta,
         source: Some(r.location(root.span.clone())),
+        graphql_types: None,
     })
 }
 

@@ -210,6 +210,7 @@ fn operation(
         input_keywords: BTreeMap::new(),
         meta,
         source: Some(r.location(node.span.clone())),
+        graphql: None,
     })
 }
 

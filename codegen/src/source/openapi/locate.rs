@@ -20,10 +20,38 @@ pub enum Locator {
         prefixes: Vec<(String, String)>,
         original: Box<Locator>,
     },
+    /// A document converted from a format with no JSON pointers (GraphQL SDL): each
+    /// converted prefix names the place it came from, longest prefix first.
+    Places(Vec<(String, Place)>),
+}
+
+/// Where a converted definition came from in its original file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// A byte range (SDL).
+    Span(Range<usize>),
+    /// A JSON pointer (introspection JSON), located when a finding needs it.
+    Pointer(String),
+}
+
+impl Place {
+    /// The byte range in `text` (JSON text for a pointer).
+    pub fn span(&self, text: &str) -> Range<usize> {
+        match self {
+            Place::Span(r) => r.clone(),
+            Place::Pointer(p) => Locator::Json.locate(text, p),
+        }
+    }
 }
 
 impl Locator {
     /// A translating locator over `original`; `prefixes` in any order.
+    /// A locator of places; `prefixes` in any order.
+    pub fn places(mut prefixes: Vec<(String, Place)>) -> Locator {
+        prefixes.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+        Locator::Places(prefixes)
+    }
+
     pub fn translated(mut prefixes: Vec<(String, String)>, original: Locator) -> Locator {
         prefixes.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
         Locator::Translated {
@@ -59,6 +87,14 @@ impl Locator {
             Locator::Json => json(text, &tokens),
             Locator::Yaml(root) => yaml(root, &tokens),
             Locator::Translated { original, .. } => original.locate(text, &self.translate(pointer)),
+            Locator::Places(prefixes) => prefixes
+                .iter()
+                .find(|(from, _)| {
+                    pointer
+                        .strip_prefix(from.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
+                .map_or(0..0, |(_, place)| place.span(text)),
         }
     }
 
@@ -85,7 +121,7 @@ impl Locator {
                     }
                 }
             }
-            Locator::Translated { .. } => {}
+            Locator::Translated { .. } | Locator::Places(_) => {}
             Locator::Yaml(root) => {
                 let Some((_, _, paths)) = yaml_entries(root)
                     .into_iter()

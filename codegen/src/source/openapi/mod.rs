@@ -364,6 +364,7 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
             file: Arc::clone(file),
             span: 0..0,
         }),
+        graphql_types: None,
     }
 }
 

@@ -338,6 +338,7 @@ fn operation(
         input_keywords: body.input_keywords,
         meta,
         source: None,
+        graphql: None,
     })
 }
 

@@ -1,0 +1,214 @@
+//! GraphQL schemas (SDL `.graphql`/`.gql`, or an introspection result as JSON) into
+//! the IR.
+//!
+//! Normalise syntax, not meaning: every query and mutation field becomes a tool
+//! (`query_repository`, `mutation_createIssue`) whose input is the field's arguments
+//! and whose output is what its default selection returns ([`shape`]); the schema is
+//! rewritten as the OpenAPI 3.1 document that says so ([`convert`]) and read by the
+//! OpenAPI reader, so a GraphQL API gets the same client, catalog, executor and
+//! diagnostics as any other — every finding located in the GraphQL file. Each
+//! operation keeps the GraphQL document it sends ([`ir::GraphqlCall`]); the executor
+//! posts `{query, variables}` to the endpoint and turns `errors` into a tool error.
+//! Subscriptions, directive definitions and applied directives are kept as native
+//! metadata (`x-graphql`).
+
+pub mod convert;
+pub mod introspection;
+pub mod model;
+pub mod scalars;
+pub mod sdl;
+pub mod shape;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
+use crate::ir;
+use crate::source::openapi::{self, locate::Locator};
+
+/// What a build says about its GraphQL inputs beyond the files.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    /// Each API's endpoint (the schema does not name one), by API name.
+    pub endpoints: BTreeMap<String, String>,
+    /// Schemas of custom scalars, by scalar name, replacing [`scalars::custom`].
+    pub scalars: BTreeMap<String, Value>,
+}
+
+/// Whether a file is GraphQL SDL, by its extension.
+pub fn is_sdl(path: &str) -> bool {
+    path.ends_with(".graphql") || path.ends_with(".gql") || path.ends_with(".graphqls")
+}
+
+/// Whether a file's head looks like an introspection result.
+pub fn looks_like(path: &std::path::Path, head: &str) -> bool {
+    path.extension().is_some_and(|e| e == "json") && head.contains("\"__schema\"")
+}
+
+/// Whether a parsed JSON document is an introspection result.
+pub fn is_introspection(root: &Value) -> bool {
+    introspection::schema_of(root).is_some()
+}
+
+/// Reads an SDL file.
+/// `named` gives the name the API goes by (the build may rename it), which its
+/// endpoint is looked up by.
+pub fn read_sdl(
+    file: &Arc<SourceFile>,
+    options: &Options,
+    named: &dyn Fn(&str) -> String,
+    diagnostics: &mut Diagnostics,
+) -> Option<ir::Api> {
+    let schema = sdl::read(file, diagnostics);
+    lower(file, &schema, "graphql-sdl", (options, named), diagnostics)
+}
+
+/// Reads a parsed introspection result.
+pub fn read_introspection(
+    file: &Arc<SourceFile>,
+    root: &Value,
+    options: &Options,
+    named: &dyn Fn(&str) -> String,
+    diagnostics: &mut Diagnostics,
+) -> Option<ir::Api> {
+    let schema = introspection::read(file, root, diagnostics);
+    lower(
+        file,
+        &schema,
+        "graphql-introspection",
+        (options, named),
+        diagnostics,
+    )
+}
+
+fn lower(
+    file: &Arc<SourceFile>,
+    schema: &model::Schema,
+    format: &str,
+    (options, named): (&Options, &dyn Fn(&str) -> String),
+    diagnostics: &mut Diagnostics,
+) -> Option<ir::Api> {
+    check(file, schema, diagnostics);
+    let converted = convert::convert(schema, &options.scalars);
+    let locator = Locator::places(converted.places);
+    let mut api = openapi::read_root(file, converted.doc, &locator, diagnostics)?;
+    api.meta.remove("openapi");
+    api.meta.remove("servers");
+    api.meta.insert("format".into(), Value::from(format));
+    api.graphql_types = Some(convert::type_table(schema));
+    let name = named(&api.name);
+    api.base_url = match options.endpoints.get(&name) {
+        Some(url) => url.clone(),
+        None => {
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::SERVER,
+                    format!("the GraphQL schema `{name}` names no endpoint; the base URL is empty"),
+                )
+                .at(Location {
+                    file: Arc::clone(file),
+                    span: 0..0,
+                })
+                .help(format!(
+                    "give it when generating (`Config::graphql_endpoint(\"{name}\", \"https://.../graphql\")`) or on the executor (`.base_url(\"{name}\", ...)`)"
+                )),
+            );
+            String::new()
+        }
+    };
+    for op in &mut api.operations {
+        // The tool name that kept each path unique goes: every call posts to the
+        // endpoint itself.
+        op.path.clear();
+        op.graphql = converted.calls.get(&op.name).cloned();
+        if let Some(place) = converted.fields.get(&op.name) {
+            op.source = Some(Location {
+                file: Arc::clone(file),
+                span: place.span(&file.text),
+            });
+        }
+        if op
+            .graphql
+            .as_ref()
+            .is_some_and(|c| c.head.starts_with("query "))
+        {
+            op.kind = ir::Crude::Read;
+        }
+    }
+    Some(api)
+}
+
+/// What would make the schema unusable or silently wrong: no query type, and
+/// references to types it does not define.
+fn check(file: &Arc<SourceFile>, schema: &model::Schema, diagnostics: &mut Diagnostics) {
+    let located = |place: &model::Place| Location {
+        file: Arc::clone(file),
+        span: place.span(&file.text),
+    };
+    if schema
+        .query
+        .as_ref()
+        .is_none_or(|q| !schema.types.contains_key(q))
+    {
+        diagnostics.push(
+            Diagnostic::error(
+                codes::GRAPHQL_SCHEMA,
+                "the schema has no query type: nothing to make tools of",
+            )
+            .at(Location {
+                file: Arc::clone(file),
+                span: 0..0,
+            })
+            .help("define `type Query { ... }` (or name the root in `schema { query: ... }`)"),
+        );
+    }
+    let known = |name: &str| schema.types.contains_key(name) || scalars::is_built_in(name);
+    for t in schema.types.values() {
+        let refs = t
+            .fields
+            .iter()
+            .map(|f| (&f.ty, &f.at, f.name.as_str()))
+            .chain(
+                t.fields
+                    .iter()
+                    .flat_map(|f| f.args.iter().map(|a| (&a.ty, &a.at, a.name.as_str()))),
+            )
+            .chain(t.inputs.iter().map(|v| (&v.ty, &v.at, v.name.as_str())));
+        for (ty, at, name) in refs {
+            if !known(ty.named()) {
+                let names: Vec<&str> = schema.types.keys().map(String::as_str).collect();
+                let mut d = Diagnostic::warning(
+                    codes::GRAPHQL_SCHEMA,
+                    format!(
+                        "`{}.{name}` is of type `{}`, which the schema does not define; taken as any JSON value",
+                        t.name,
+                        ty.named()
+                    ),
+                )
+                .at(located(at));
+                d = match crate::diagnostics::did_you_mean(ty.named(), &names) {
+                    Some(near) => d.help(format!("did you mean `{near}`?")),
+                    None => d.help("define the type (a `scalar` will do for a custom value)"),
+                };
+                diagnostics.push(d);
+            }
+        }
+        for member in &t.possible {
+            if !schema.types.contains_key(member) {
+                diagnostics.push(
+                    Diagnostic::warning(
+                        codes::GRAPHQL_SCHEMA,
+                        format!(
+                            "union `{}` names `{member}`, which the schema does not define",
+                            t.name
+                        ),
+                    )
+                    .at(located(&t.at))
+                    .help("define the member type, or take it out of the union"),
+                );
+            }
+        }
+    }
+}
