@@ -1,6 +1,7 @@
 //! Snapshot tests of the generated code for `tests/adapters` (three adapters),
 //! `tests/openapi`, `tests/discovery` (a Google Discovery document) and `tests/mcp` (the
-//! saved `tools/list` of the reference MCP server). The
+//! saved `tools/list` of the reference MCP server) and `tests/graphql` (a GraphQL
+//! schema; its `node_modules` are not inputs). The
 //! snapshots live in `tests/golden/expected/` and are compiled (with clippy, as part of
 //! the workspace) by the `toolwright-golden` crate. Regenerate after a reviewed change
 //! with `TOOLWRIGHT_BLESS=1 cargo test -p toolwright-codegen --test golden`.
@@ -57,6 +58,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
         "tests/mcp",
         "tests/golden/expected-mcp",
         &["everything.rs", "toolwright.rs", "toolwright_search.idx"],
+    ),
+    (
+        "tests/graphql",
+        "tests/golden/expected-graphql",
+        &["toolwright.rs", "toolwright_search.idx", "tracker.rs"],
     ),
 ];
 

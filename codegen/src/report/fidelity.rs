@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::ir::{self, ParamLocation};
-use crate::source::{adapter, discovery, mcp, openapi};
+use crate::source::{adapter, discovery, graphql, mcp, openapi};
 
 /// Findings listed per code in the matrix, at most.
 const EXAMPLES: usize = 5;
@@ -57,6 +57,19 @@ pub fn matrix(
             let file = api.source.as_ref().map(|l| &l.file);
             let path = file.map(|f| f.path.clone()).unwrap_or_default();
             let (format, rows) = match (raw, file) {
+                (_, Some(file)) if graphql::is_graphql(api) => (
+                    format!(
+                        "GraphQL ({})",
+                        if graphql::is_sdl(&file.path) {
+                            "SDL"
+                        } else {
+                            "introspection"
+                        }
+                    ),
+                    graphql::model_of(file)
+                        .map(|schema| graphql_rows(api, &schema))
+                        .unwrap_or_default(),
+                ),
                 (Some(raw), _) if mcp::is_tools_list(&raw.root) => {
                     ("MCP tools/list".to_owned(), mcp_rows(api, &raw.root))
                 }
@@ -653,6 +666,193 @@ fn mcp_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
             ir: 0,
             by_rule: 0,
             note: "recorded as the API's metadata (`x-mcp`), not tools",
+        },
+    ]
+}
+
+fn graphql_rows(api: &ir::Api, schema: &graphql::model::Schema) -> Vec<Row> {
+    use graphql::model::Kind;
+    let root_fields = |root: &Option<String>| -> Vec<&graphql::model::Field> {
+        root.as_ref()
+            .and_then(|r| schema.types.get(r))
+            .map(|t| {
+                t.fields
+                    .iter()
+                    .filter(|f| !f.name.starts_with("__"))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let queries = root_fields(&schema.query);
+    let mutations = root_fields(&schema.mutation);
+    let subscriptions = root_fields(&schema.subscription);
+    let calls = |operation: &str| {
+        api.operations
+            .iter()
+            .filter(|op| {
+                op.graphql
+                    .as_ref()
+                    .is_some_and(|c| c.head.starts_with(&format!("{operation} ")))
+            })
+            .count()
+    };
+    let of_kind = |kind: Kind| {
+        schema
+            .types
+            .values()
+            .filter(|t| {
+                t.kind == kind && !(kind == Kind::Scalar && graphql::scalars::is_built_in(&t.name))
+            })
+            .map(|t| t.name.as_str())
+            .collect::<Vec<_>>()
+    };
+    let defined = |names: &[&str]| {
+        names
+            .iter()
+            .filter(|n| api.definitions.contains_key(**n))
+            .count()
+    };
+    let (inputs, enums, scalars) = (
+        of_kind(Kind::InputObject),
+        of_kind(Kind::Enum),
+        of_kind(Kind::Scalar),
+    );
+    let table = api.graphql_types.as_deref().unwrap_or("");
+    let tabled: BTreeSet<&str> = table
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split(' ');
+            matches!(w.next(), Some("O" | "I" | "U"))
+                .then(|| w.next())
+                .flatten()
+        })
+        .collect();
+    let outputs: Vec<&str> = schema
+        .types
+        .values()
+        .filter(|t| t.kind.is_composite())
+        .map(|t| t.name.as_str())
+        .collect();
+    let root_args: usize = queries.iter().chain(&mutations).map(|f| f.args.len()).sum();
+    let ir_args: usize = api
+        .operations
+        .iter()
+        .filter_map(|op| {
+            let call = op.graphql.as_ref()?;
+            Some(
+                op.params
+                    .iter()
+                    .filter(|p| p.field != call.selection_argument)
+                    .count(),
+            )
+        })
+        .sum();
+    let deprecated = queries
+        .iter()
+        .chain(&mutations)
+        .filter(|f| f.deprecated.is_some())
+        .count();
+    let meta = api.meta.get("x-graphql");
+    let native_subscriptions = len(meta.and_then(|m| m.get("subscriptions")));
+    let applied: usize = schema
+        .types
+        .values()
+        .filter(|t| !t.directives.is_empty())
+        .count();
+    vec![
+        Row {
+            aspect: "Query fields",
+            raw: queries.len(),
+            native: 0,
+            ir: calls("query"),
+            by_rule: 0,
+            note: "each a read-only tool `query_<field>` posting its own document",
+        },
+        Row {
+            aspect: "Mutation fields",
+            raw: mutations.len(),
+            native: 0,
+            ir: calls("mutation"),
+            by_rule: 0,
+            note: "each a tool `mutation_<field>`; nothing is derived about its effects",
+        },
+        Row {
+            aspect: "Subscription fields",
+            raw: subscriptions.len(),
+            native: native_subscriptions,
+            ir: 0,
+            by_rule: 0,
+            note: "recorded in `x-graphql` (a subscription needs a stream, not a call)",
+        },
+        Row {
+            aspect: "Arguments of root fields",
+            raw: root_args,
+            native: 0,
+            ir: ir_args,
+            by_rule: 0,
+            note: "the tool's input; defaults, descriptions and deprecations kept",
+        },
+        Row {
+            aspect: "Input object types",
+            raw: inputs.len(),
+            native: 0,
+            ir: defined(&inputs),
+            by_rule: 0,
+            note: "shared schemas; non-null fields without a default are required",
+        },
+        Row {
+            aspect: "Enum types",
+            raw: enums.len(),
+            native: 0,
+            ir: defined(&enums),
+            by_rule: 0,
+            note: "string enums; each value's description and deprecation in the description",
+        },
+        Row {
+            aspect: "Custom scalars",
+            raw: scalars.len(),
+            native: 0,
+            ir: defined(&scalars),
+            by_rule: 0,
+            note: "by the documented mapping, or `Config::graphql_scalar`",
+        },
+        Row {
+            aspect: "Object, interface and union types",
+            raw: outputs.len(),
+            native: 0,
+            ir: outputs.iter().filter(|n| tabled.contains(**n)).count(),
+            by_rule: 0,
+            note: "every one in the type table a `selection` is checked against; a bounded default selection of those a tool returns",
+        },
+        Row {
+            aspect: "Deprecated root fields",
+            raw: deprecated,
+            native: 0,
+            ir: api
+                .operations
+                .iter()
+                .filter(|op| {
+                    op.graphql.is_some() && op.meta.get("deprecated") == Some(&Value::Bool(true))
+                })
+                .count(),
+            by_rule: 0,
+            note: "marked deprecated, with the reason in the description",
+        },
+        Row {
+            aspect: "Directive definitions",
+            raw: schema.directives.len(),
+            native: len(meta.and_then(|m| m.get("directives"))),
+            ir: 0,
+            by_rule: 0,
+            note: "recorded in `x-graphql`",
+        },
+        Row {
+            aspect: "Types with applied directives",
+            raw: applied,
+            native: len(meta.and_then(|m| m.get("typeDirectives"))),
+            ir: 0,
+            by_rule: 0,
+            note: "recorded in `x-graphql.typeDirectives`",
         },
     ]
 }

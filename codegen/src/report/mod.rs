@@ -59,7 +59,9 @@ pub fn render(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -
     let raws: Vec<Option<openapi::Raw>> = apis
         .iter()
         .map(|api| match &api.source {
-            Some(l) if !tools::is_adapter(api) => openapi::raw(&l.file),
+            Some(l) if !tools::is_adapter(api) && !crate::source::graphql::is_graphql(api) => {
+                openapi::raw(&l.file)
+            }
             _ => None,
         })
         .collect();

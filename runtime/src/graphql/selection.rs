@@ -354,12 +354,7 @@ impl Parser<'_> {
     }
 }
 
-fn validate(
-    selections: &[Selection],
-    parent: &str,
-    types: &TypeTable,
-    errors: &mut Vec<String>,
-) {
+fn validate(selections: &[Selection], parent: &str, types: &TypeTable, errors: &mut Vec<String>) {
     let Some(entry) = types.get(parent) else {
         errors.push(format!("`{parent}` has no fields to select"));
         return;

@@ -16,6 +16,10 @@ pub mod mcp {
     include!("../expected-mcp/toolwright.rs");
 }
 
+pub mod graphql {
+    include!("../expected-graphql/toolwright.rs");
+}
+
 #[cfg(test)]
 mod tests {
     use toolwright::query::Techniques;
@@ -40,6 +44,10 @@ mod tests {
             (
                 super::mcp::catalog(),
                 &include_bytes!("../expected-mcp/toolwright_search.idx")[..],
+            ),
+            (
+                super::graphql::catalog(),
+                &include_bytes!("../expected-graphql/toolwright_search.idx")[..],
             ),
         ] {
             let rebuilt = toolwright::catalog::search::build(&catalog, Techniques::DEFAULT);

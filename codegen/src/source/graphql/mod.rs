@@ -37,6 +37,25 @@ pub struct Options {
     pub scalars: BTreeMap<String, Value>,
 }
 
+/// Whether `api` was read from a GraphQL schema.
+pub fn is_graphql(api: &ir::Api) -> bool {
+    api.meta
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| f.starts_with("graphql"))
+}
+
+/// The schema `file` holds, read again (findings dropped: reading it the first time
+/// reported them).
+pub fn model_of(file: &Arc<SourceFile>) -> Option<model::Schema> {
+    let mut ignored = Diagnostics::default();
+    if is_sdl(&file.path) {
+        return Some(sdl::read(file, &mut ignored));
+    }
+    let root: Value = serde_json::from_str(&file.text).ok()?;
+    Some(introspection::read(file, &root, &mut ignored))
+}
+
 /// Whether a file is GraphQL SDL, by its extension.
 pub fn is_sdl(path: &str) -> bool {
     path.ends_with(".graphql") || path.ends_with(".gql") || path.ends_with(".graphqls")
@@ -178,7 +197,12 @@ fn check(file: &Arc<SourceFile>, schema: &model::Schema, diagnostics: &mut Diagn
             .chain(t.inputs.iter().map(|v| (&v.ty, &v.at, v.name.as_str())));
         for (ty, at, name) in refs {
             if !known(ty.named()) {
-                let names: Vec<&str> = schema.types.keys().map(String::as_str).collect();
+                let names: Vec<&str> = schema
+                    .types
+                    .keys()
+                    .map(String::as_str)
+                    .chain(model::BUILT_IN_SCALARS)
+                    .collect();
                 let mut d = Diagnostic::warning(
                     codes::GRAPHQL_SCHEMA,
                     format!(

@@ -28,7 +28,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Schema {
         diagnostics.push(
             Diagnostic::error(
                 codes::GRAPHQL_SYNTAX,
-                format!("GraphQL syntax: {}", error.message()),
+                format!("GraphQL syntax: {}", readable(error.message())),
             )
             .at(Location {
                 file: Arc::clone(file),
@@ -201,6 +201,23 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Schema {
         }
     }
     schema
+}
+
+/// The parser's token names (`R_CURLY`) as the characters they stand for.
+fn readable(message: &str) -> String {
+    let mut out = message.to_owned();
+    for (token, shown) in [
+        ("R_CURLY", "`}`"),
+        ("L_CURLY", "`{`"),
+        ("R_PAREN", "`)`"),
+        ("L_PAREN", "`(`"),
+        ("R_BRACK", "`]`"),
+        ("L_BRACK", "`[`"),
+        ("EOF", "the end of the file"),
+    ] {
+        out = out.replace(token, shown);
+    }
+    out
 }
 
 fn range(node: &apollo_parser::SyntaxNode) -> Range<usize> {
