@@ -61,17 +61,26 @@ async fn main() {
         .build()
         .unwrap();
     let client = reqwest::Client::builder().build().unwrap();
+    // By hand again, with the safety the executor's transport always has: a connect
+    // timeout, a per-request timeout, no `Referer`, redirects kept to the origin.
+    let guarded = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::limited(10))
+        .referer(false)
+        .connect_timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
     let transport = toolwright::transport::ReqwestTransport::new().unwrap();
     let url = format!("{}/users/octocat", api.url());
     let args = json!({"username": "octocat"});
     let rounds = 600;
-    // [by name, by hand, by name without the retry layer, the transport alone]
-    let mut samples: [Vec<Duration>; 4] = Default::default();
+    // [by name, by hand, by name without the retry layer, the transport alone, by hand
+    // with the same timeouts]
+    let mut samples: [Vec<Duration>; 5] = Default::default();
     for round in 0..rounds + 50 {
         // Each variant takes each place in the round in turn: what runs right after
         // what (the server's accept thread, a socket in TIME_WAIT) is spread evenly.
-        for slot in 0..4 {
-            let variant = (slot + round) % 4;
+        for slot in 0..5 {
+            let variant = (slot + round) % 5;
             let started = Instant::now();
             let value: Value = match variant {
                 0 => executor
@@ -91,6 +100,16 @@ async fn main() {
                     .call("users_get_by_username", args.clone())
                     .await
                     .unwrap(),
+                4 => {
+                    let response = guarded
+                        .get(&url)
+                        .header("accept", "application/json, */*;q=0.5")
+                        .timeout(Duration::from_secs(60))
+                        .send()
+                        .await
+                        .unwrap();
+                    serde_json::from_slice(&response.bytes().await.unwrap()).unwrap()
+                }
                 _ => {
                     let request = http::Request::get(&url)
                         .header("accept", "application/json, */*;q=0.5")
@@ -107,8 +126,8 @@ async fn main() {
             }
         }
     }
-    let [by_name, by_hand, by_bare, by_transport] = samples;
-    let (name, hand) = (median(by_name), median(by_hand));
+    let [by_name, by_hand, by_bare, by_transport, by_guarded] = samples;
+    let (name, hand, guarded) = (median(by_name), median(by_hand), median(by_guarded));
     println!(
         "  (no retry layer: {:.1?}; the ReqwestTransport alone, no executor: {:.1?})",
         median(by_bare),
@@ -117,6 +136,10 @@ async fn main() {
     println!(
         "call by name {name:.1?}, hand-written reqwest {hand:.1?}: {:.3}x (median of {rounds} each, interleaved, order rotated)",
         name.as_secs_f64() / hand.as_secs_f64()
+    );
+    println!(
+        "  hand-written reqwest with the same timeouts {guarded:.1?}: {:.3}x",
+        name.as_secs_f64() / guarded.as_secs_f64()
     );
 
     // 2. Validation + request building.

@@ -1,5 +1,6 @@
 //! Mutation test: a few hundred mutants of real specs (the dev corpus), of a Google
-//! Discovery document and a saved MCP `tools/list`, and of the test adapters, made with a fixed seed, each run through `toolwright generate` in its own
+//! Discovery document and a saved MCP `tools/list`, and of the test adapters and a
+//! GraphQL schema, made with a fixed seed, each run through `toolwright generate` in its own
 //! process (a panic, a stack overflow or a hang would be caught there, not take the
 //! test down). Every mutant must end in under 10 s with success or reported
 //! diagnostics, never a crash; a sample of the accepted ones is compiled together, as a
@@ -385,12 +386,20 @@ fn mutants_never_crash_hang_or_generate_code_that_does_not_compile() {
             (name, serde_json::from_str(&text).unwrap())
         }))
         .collect();
+    // Text documents: the adapters, and a GraphQL schema (SDL).
     let adapters: Vec<(String, String)> = ADAPTERS
         .iter()
         .map(|name| {
             let path = root.join(format!("tests/adapters/{name}-adapter.md"));
-            (name.to_string(), std::fs::read_to_string(path).unwrap())
+            (
+                format!("{name}-adapter.md"),
+                std::fs::read_to_string(path).unwrap(),
+            )
         })
+        .chain(std::iter::once((
+            "tracker.graphql".to_owned(),
+            std::fs::read_to_string(root.join("tests/graphql/tracker.graphql")).unwrap(),
+        )))
         .collect();
 
     let mut rng = Rng(seed);
@@ -418,14 +427,14 @@ fn mutants_never_crash_hang_or_generate_code_that_does_not_compile() {
                 std::fs::write(&path, text).unwrap();
                 path
             }
-            // Text mutants of an adapter.
+            // Text mutants of an adapter or of the GraphQL schema.
             _ => {
                 let (name, text) = rng.pick(&adapters);
                 let mut text = text.clone();
                 for _ in 0..=rng.below(3) {
                     text = mutate_text(&mut rng, &text);
                 }
-                let path = dir.join(format!("{name}-adapter.md"));
+                let path = dir.join(name);
                 std::fs::write(&path, text).unwrap();
                 path
             }

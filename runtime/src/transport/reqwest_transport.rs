@@ -105,10 +105,10 @@ impl Transport for ReqwestTransport {
     fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
         Box::pin(async move {
             let policy = CallPolicy::of(&request);
-            // Where the request went, for the error: no query (it may hold an API key)
-            // and no user info.
-            let target = {
-                let uri = request.uri();
+            // Where the request went, written only for an error: no query (it may hold
+            // an API key) and no user info.
+            let uri = request.uri().clone();
+            let target = || {
                 format!(
                     "{}://{}{}",
                     uri.scheme_str().unwrap_or("http"),
@@ -123,14 +123,18 @@ impl Transport for ReqwestTransport {
             *request.timeout_mut() = Some(policy.timeout.max(Duration::from_millis(1)));
             let failed = |e: reqwest::Error| {
                 let kind = classify(&e);
-                TransportError::with_source(format!("{method} {target} failed"), e.without_url())
-                    .kind_of(kind)
+                TransportError::with_source(
+                    format!("{method} {} failed", target()),
+                    e.without_url(),
+                )
+                .kind_of(kind)
             };
             let mut response = self.client.execute(request).await.map_err(failed)?;
             let limit = policy.max_response_bytes;
             let too_large = |read: String| {
                 TransportError::new(format!(
-                    "{method} {target}: the response is larger than the limit of {limit} bytes ({read})"
+                    "{method} {}: the response is larger than the limit of {limit} bytes ({read})",
+                    target()
                 ))
                 .kind_of(TransportKind::BodyTooLarge)
             };

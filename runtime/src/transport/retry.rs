@@ -31,10 +31,24 @@ impl<T: Transport> Transport for Retry<T> {
             let policy = CallPolicy::of(&request);
             let started = Instant::now();
             let deadline = started + policy.timeout;
-            let (parts, body) = request.into_parts();
+            let mut kept = Some(request.into_parts());
             let mut attempt = 1;
             loop {
-                let mut again = http::Request::from_parts(parts.clone(), body.clone());
+                // A copy is kept only while another attempt may follow: a call that
+                // cannot be retried (or its last attempt) sends the request itself.
+                let last = !policy.idempotent || attempt >= policy.max_attempts;
+                let (parts, body) = match (last, kept.take()) {
+                    (false, Some((parts, body))) => {
+                        let copy = (parts.clone(), body.clone());
+                        kept = Some((parts, body));
+                        copy
+                    }
+                    (true, Some(request)) => request,
+                    (_, None) => {
+                        return Err(TransportError::new("the request was already sent"));
+                    }
+                };
+                let mut again = http::Request::from_parts(parts, body);
                 // Each attempt gets what is left of the call's time.
                 let left = deadline.saturating_duration_since(Instant::now());
                 again.extensions_mut().insert(CallPolicy {

@@ -119,7 +119,46 @@ fn lower(
     api.graphql_types = Some(convert::type_table(schema));
     let name = named(&api.name);
     api.base_url = match options.endpoints.get(&name) {
-        Some(url) => url.clone(),
+        Some(url) => {
+            use crate::source::base_url::{Verdict, classify};
+            let problem = match classify(url) {
+                Verdict::Secure => None,
+                Verdict::Relative => Some((false, format!("the endpoint `{url}` is relative"))),
+                Verdict::Cleartext => Some((
+                    false,
+                    format!(
+                        "the endpoint `{url}` is plain http: requests and tokens would travel unencrypted"
+                    ),
+                )),
+                Verdict::Refused(why) => Some((
+                    true,
+                    format!(
+                        "the endpoint `{}` is refused: {why}",
+                        crate::source::base_url::redact(url)
+                    ),
+                )),
+            };
+            match problem {
+                Some((refused, message)) => {
+                    let d = if refused {
+                        Diagnostic::error(codes::SERVER, message)
+                    } else {
+                        Diagnostic::warning(codes::SERVER, message)
+                    };
+                    diagnostics.push(
+                        d.at(Location {
+                            file: Arc::clone(file),
+                            span: 0..0,
+                        })
+                        .help(
+                            "give an https URL (plain http is for localhost, 127.0.0.1 or [::1])",
+                        ),
+                    );
+                    if refused { String::new() } else { url.clone() }
+                }
+                None => url.clone(),
+            }
+        }
         None => {
             diagnostics.push(
                 Diagnostic::warning(
