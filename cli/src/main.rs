@@ -209,8 +209,9 @@ struct Upstream {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     timeout: f64,
     /// Answer MCP API's tools (from a saved `tools/list`) through the MCP server
-    /// started as COMMAND (words split on spaces) over stdio.
-    #[arg(long = "mcp-server", value_name = "API=COMMAND", value_parser = api_url)]
+    /// started as COMMAND (words split on spaces) over stdio, or at URL
+    /// (`https://...`, or `http://` on loopback) over streamable HTTP.
+    #[arg(long = "mcp-server", value_name = "API=COMMAND|URL", value_parser = api_url)]
     mcp_servers: Vec<(String, String)>,
 }
 
@@ -464,6 +465,13 @@ fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Exec
         builder = builder.base_url(api, url);
     }
     for (api, command) in &upstream.mcp_servers {
+        // A URL: the server's streamable HTTP endpoint; else a command run over stdio.
+        if command.starts_with("http://") || command.starts_with("https://") {
+            builder = builder
+                .mcp_http(api, command.trim())
+                .map_err(|e| format!("`--mcp-server {api}=`: {e}"))?;
+            continue;
+        }
         let mut words = command.split_whitespace();
         let program = words
             .next()

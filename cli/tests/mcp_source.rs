@@ -5,7 +5,7 @@
 //! crate compiles with `#![deny(warnings)]`, and their tools are called by name through
 //! the runtime's client — real results, the server's own errors, arguments checked
 //! before anything is sent, and no credential of the service in the server's
-//! environment.
+//! environment — over stdio, and over streamable HTTP.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -339,4 +339,121 @@ fn build_scripts_record_a_live_server_and_fall_back_to_the_snapshot() {
     std::fs::remove_file(&snapshot).unwrap();
     let err = generate("/nonexistent/mcp-server", Vec::new()).unwrap_err();
     assert!(err.to_string().contains("there is no snapshot"), "{err}");
+}
+
+/// `server-everything` serving streamable HTTP on a free loopback port; stopped when
+/// dropped.
+struct HttpServer {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl HttpServer {
+    fn start(everything: &str, port: u16) -> HttpServer {
+        let child = Command::new("node")
+            .args([everything, "streamableHttp"])
+            .env("PORT", port.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "server-everything did not listen on {port}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        HttpServer { child, port }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn tools_are_called_over_streamable_http() {
+    let live = live("http");
+    let everything = live.dir.join("everything.json");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let server = HttpServer::start(&live.everything, port);
+
+    // The CLI: a URL instead of a command.
+    let (code, out, err) = toolwright(&[
+        "call",
+        everything.to_str().unwrap(),
+        "--mcp-server",
+        &format!("everything={}", server.url()),
+        "--tool",
+        "echo",
+        "--args",
+        r#"{"message": "over http"}"#,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["content"][0]["text"], "Echo: over http");
+
+    // The runtime: one session for several calls, and a new one when the server
+    // forgets it (restarted on the same port).
+    let analysis = toolwright_codegen::analyze(std::slice::from_ref(&everything), false);
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    let executor = toolwright::Executor::builder(catalog)
+        .mcp_http("everything", &server.url())
+        .unwrap()
+        .build()
+        .unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let sum = executor
+            .call("get_sum", serde_json::json!({"a": 2, "b": 3}))
+            .await
+            .unwrap();
+        assert!(sum.to_string().contains('5'), "{sum}");
+        let weather = executor
+            .call(
+                "get_structured_content",
+                serde_json::json!({"location": "Chicago"}),
+            )
+            .await
+            .unwrap();
+        assert!(weather["temperature"].is_number(), "{weather}");
+    });
+    drop(server);
+    let server = HttpServer::start(&live.everything, port);
+    runtime.block_on(async {
+        let echo = executor
+            .call("echo", serde_json::json!({"message": "again"}))
+            .await
+            .unwrap();
+        assert_eq!(echo["content"][0]["text"], "Echo: again");
+        // Arguments are checked before anything is sent.
+        let err = executor
+            .call("get_sum", serde_json::json!({"a": "two", "b": 3}))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(err, toolwright::Error::InvalidArguments { .. }),
+            "{err}"
+        );
+    });
+    drop(server);
+
+    // Plain http to another host is refused when the executor is built.
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    let refused =
+        toolwright::Executor::builder(catalog).mcp_http("everything", "http://mcp.example.com/mcp");
+    assert!(refused.is_err());
 }

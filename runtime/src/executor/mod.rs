@@ -65,7 +65,7 @@ struct Inner {
     approver: Option<crate::gate::Approver>,
     /// MCP servers answering the tools of `mcp://` APIs, by API name.
     #[cfg(feature = "mcp-client")]
-    mcp: BTreeMap<String, Arc<crate::transport::McpStdio>>,
+    mcp: BTreeMap<String, McpServer>,
     /// Each GraphQL API's output types, read on the first `selection` argument.
     graphql_types: BTreeMap<String, std::sync::OnceLock<crate::graphql::TypeTable>>,
 }
@@ -98,7 +98,15 @@ pub struct ExecutorBuilder {
     approver: Option<crate::gate::Approver>,
     /// MCP servers answering the tools of `mcp://` APIs, by API name.
     #[cfg(feature = "mcp-client")]
-    mcp: BTreeMap<String, Arc<crate::transport::McpStdio>>,
+    mcp: BTreeMap<String, McpServer>,
+}
+
+/// An MCP server the executor sends an API's tools to.
+#[cfg(feature = "mcp-client")]
+#[derive(Debug, Clone)]
+enum McpServer {
+    Stdio(Arc<crate::transport::McpStdio>),
+    Http(Arc<crate::transport::McpHttp>),
 }
 
 impl fmt::Debug for ExecutorBuilder {
@@ -253,8 +261,33 @@ impl ExecutorBuilder {
     ) -> Self {
         self.mcp.insert(
             api.into(),
-            Arc::new(crate::transport::McpStdio::new(program, args)),
+            McpServer::Stdio(Arc::new(crate::transport::McpStdio::new(program, args))),
         );
+        self
+    }
+
+    /// Sends the tools of MCP API `api` to the server at `url` over streamable HTTP
+    /// (feature `mcp-client`), through the executor's transport.
+    ///
+    /// # Errors
+    /// `url` is not `https://`, or `http://` to a loopback host.
+    #[cfg(feature = "mcp-client")]
+    pub fn mcp_http(self, api: impl Into<String>, url: &str) -> Result<Self, Error> {
+        let server =
+            crate::transport::McpHttp::new(url).map_err(|message| Error::Config { message })?;
+        Ok(self.mcp_http_server(api, server))
+    }
+
+    /// [`ExecutorBuilder::mcp_http`] with a server configured by the service (headers
+    /// such as `Authorization`: [`McpHttp::header`](crate::transport::McpHttp::header)).
+    #[cfg(feature = "mcp-client")]
+    pub fn mcp_http_server(
+        mut self,
+        api: impl Into<String>,
+        server: crate::transport::McpHttp,
+    ) -> Self {
+        self.mcp
+            .insert(api.into(), McpServer::Http(Arc::new(server)));
         self
     }
 
@@ -835,12 +868,24 @@ impl Executor {
     ) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
         let tool = op.path.strip_prefix("/tools/").unwrap_or(&op.path);
         #[cfg(feature = "mcp-client")]
-        if let Some(server) = self.inner.mcp.get(op.api.as_ref()) {
-            return crate::transport::mcp_client::send(server, tool, request).await;
+        match self.inner.mcp.get(op.api.as_ref()) {
+            Some(McpServer::Stdio(server)) => {
+                return crate::transport::mcp_client::send(server, tool, request).await;
+            }
+            Some(McpServer::Http(server)) => {
+                return crate::transport::mcp_http::send(
+                    server,
+                    &*self.inner.transport,
+                    tool,
+                    request,
+                )
+                .await;
+            }
+            None => {}
         }
         drop(request);
         Err(crate::error::TransportError::new(format!(
-            "`{}` is a tool of MCP server `{}`: give the executor its server with `.mcp_stdio(\"{}\", program, args)` (feature `mcp-client`), or `--mcp-server {}=COMMAND` in the CLI",
+            "`{}` is a tool of MCP server `{}`: give the executor its server with `.mcp_stdio(\"{}\", program, args)` or `.mcp_http(..)` (feature `mcp-client`), or `--mcp-server {}=COMMAND|URL` in the CLI",
             tool, op.api, op.api, op.api
         ))
         .kind_of(crate::error::TransportKind::Connect))

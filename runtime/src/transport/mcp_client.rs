@@ -21,7 +21,7 @@ use tokio::sync::Mutex;
 use crate::error::{TransportError, TransportKind};
 
 /// The revision this client asks for (servers answer with the one they speak).
-const PROTOCOL_VERSION: &str = "2025-06-18";
+pub(crate) const PROTOCOL_VERSION: &str = "2025-06-18";
 /// Longest line a server may send (a result larger than this ends the session).
 const MAX_LINE: usize = 64 * 1024 * 1024;
 
@@ -215,25 +215,16 @@ impl McpStdio {
                 next_id: 0,
                 info: Value::Null,
             };
-            let init = tokio::time::timeout(
-                timeout,
-                session.exchange(
-                    "initialize",
-                    json!({
-                        "protocolVersion": PROTOCOL_VERSION,
-                        "capabilities": {},
-                        "clientInfo": {"name": "toolwright", "version": env!("CARGO_PKG_VERSION")},
-                    }),
-                ),
-            )
-            .await
-            .map_err(|_| {
-                TransportError::new(format!(
-                    "MCP server `{}` did not answer `initialize`",
-                    self.program
-                ))
-                .kind_of(TransportKind::Timeout)
-            })??;
+            let init =
+                tokio::time::timeout(timeout, session.exchange("initialize", initialize_params()))
+                    .await
+                    .map_err(|_| {
+                        TransportError::new(format!(
+                            "MCP server `{}` did not answer `initialize`",
+                            self.program
+                        ))
+                        .kind_of(TransportKind::Timeout)
+                    })??;
             session.info = init;
             session
                 .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
@@ -294,28 +285,56 @@ impl Session {
             };
             match (message.get("id"), message.get("method")) {
                 (Some(their_id), Some(request)) => {
-                    let reply = if request == "ping" {
-                        json!({"jsonrpc": "2.0", "id": their_id, "result": {}})
-                    } else {
-                        json!({"jsonrpc": "2.0", "id": their_id, "error": {"code": -32601, "message": "not supported by this client"}})
-                    };
-                    self.send(&reply).await?;
+                    self.send(&reply_to(their_id, request)).await?;
                 }
                 (Some(their_id), None) if their_id == &json!(id) => {
-                    if let Some(error) = message.get("error") {
-                        return Err(TransportError::new(format!(
-                            "MCP `{method}` failed: {}",
-                            error
-                                .get("message")
-                                .and_then(Value::as_str)
-                                .unwrap_or("error")
-                        )));
-                    }
-                    return Ok(message.get("result").cloned().unwrap_or(Value::Null));
+                    return outcome(method, &message);
                 }
                 _ => {} // a notification, or an answer to nothing we asked
             }
         }
+    }
+}
+
+/// The client's answer to a request the server made: `ping` is answered, anything
+/// else (sampling, elicitation, roots) is not supported.
+pub(crate) fn reply_to(id: &Value, method: &Value) -> Value {
+    if method == "ping" {
+        json!({"jsonrpc": "2.0", "id": id, "result": {}})
+    } else {
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "not supported by this client"}})
+    }
+}
+
+/// The response to our request `method`: its result, or its error as a failure.
+pub(crate) fn outcome(method: &str, message: &Value) -> Result<Value, TransportError> {
+    if let Some(error) = message.get("error") {
+        return Err(TransportError::new(format!(
+            "MCP `{method}` failed: {}",
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("error")
+        )));
+    }
+    Ok(message.get("result").cloned().unwrap_or(Value::Null))
+}
+
+/// The `initialize` parameters this client sends.
+pub(crate) fn initialize_params() -> Value {
+    json!({
+        "protocolVersion": PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "toolwright", "version": env!("CARGO_PKG_VERSION")},
+    })
+}
+
+/// The tool arguments an executor's MCP request carries (its JSON body).
+pub(crate) fn arguments(request: &http::Request<Vec<u8>>) -> Value {
+    if request.body().is_empty() {
+        json!({})
+    } else {
+        serde_json::from_slice(request.body()).unwrap_or_else(|_| json!({}))
     }
 }
 
@@ -327,12 +346,15 @@ pub(crate) async fn send(
     request: http::Request<Vec<u8>>,
 ) -> Result<http::Response<Vec<u8>>, TransportError> {
     let policy = super::CallPolicy::of(&request);
-    let arguments: Value = if request.body().is_empty() {
-        json!({})
-    } else {
-        serde_json::from_slice(request.body()).unwrap_or_else(|_| json!({}))
-    };
-    let result = server.call_tool(tool, arguments, policy.timeout).await?;
+    let result = server
+        .call_tool(tool, arguments(&request), policy.timeout)
+        .await?;
+    Ok(as_response(&result))
+}
+
+/// A `CallToolResult` as the executor's HTTP exchange: `200` with the structured
+/// content (or the whole result), `502` with the text of an `isError` result.
+pub(crate) fn as_response(result: &Value) -> http::Response<Vec<u8>> {
     let failed = result.get("isError") == Some(&Value::Bool(true));
     let body = if failed {
         let text: Vec<&str> = result
@@ -346,7 +368,7 @@ pub(crate) async fn send(
     } else {
         match result.get("structuredContent") {
             Some(structured) => structured.clone(),
-            None => result,
+            None => result.clone(),
         }
     };
     let mut response = http::Response::new(serde_json::to_vec(&body).unwrap_or_default());
@@ -359,5 +381,5 @@ pub(crate) async fn send(
         http::header::CONTENT_TYPE,
         http::HeaderValue::from_static("application/json"),
     );
-    Ok(response)
+    response
 }

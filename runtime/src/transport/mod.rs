@@ -8,6 +8,8 @@ use crate::error::TransportError;
 
 #[cfg(feature = "mcp-client")]
 pub(crate) mod mcp_client;
+#[cfg(feature = "mcp-client")]
+pub(crate) mod mcp_http;
 mod policy;
 pub mod rate_limit;
 #[cfg(feature = "reqwest")]
@@ -16,6 +18,8 @@ mod reqwest_transport;
 mod retry;
 #[cfg(feature = "mcp-client")]
 pub use mcp_client::McpStdio;
+#[cfg(feature = "mcp-client")]
+pub use mcp_http::McpHttp;
 pub use policy::{Attempts, CallPolicy};
 #[cfg(feature = "reqwest")]
 pub use rate_limit::RateLimit;

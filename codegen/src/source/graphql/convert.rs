@@ -3,7 +3,7 @@
 //! holds the field's arguments (and `selection`), whose response is the field's value
 //! as the default selection returns it; input objects, enums and custom scalars are
 //! shared schemas. The GraphQL document each operation sends is kept beside it
-//! ([`Call`]), and so is a compact table of the schema's output types, against which
+//! ([`ir::GraphqlCall`]), and so is a compact table of the schema's output types, against which
 //! the runtime checks a `selection` argument.
 
 use std::collections::BTreeMap;
