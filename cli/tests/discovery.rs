@@ -76,14 +76,7 @@ fn every_method_is_a_tool_and_nothing_is_lost() {
         assert!(run.status.success(), "{name}: {err}");
         assert!(!err.contains("warning[TW"), "{name}: {err}");
         let html = std::fs::read_to_string(&out).unwrap();
-        let data = html
-            .split_once("<script type=\"application/json\" id=\"tw-data\">")
-            .unwrap()
-            .1
-            .split_once("</script>")
-            .unwrap()
-            .0;
-        let data: Value = serde_json::from_str(data).unwrap();
+        let data = toolwright_loopback::report_data(&html);
         assert_eq!(
             data["rows"].as_array().unwrap().len(),
             all.len() + uploads,

@@ -88,14 +88,7 @@ fn githubs_schema_is_read_whole() {
     assert!(ok, "{err}");
     assert!(!err.contains("error["), "{err}");
     let html = std::fs::read_to_string(&out).unwrap();
-    let data = html
-        .split_once("<script type=\"application/json\" id=\"tw-data\">")
-        .unwrap()
-        .1
-        .split_once("</script>")
-        .unwrap()
-        .0;
-    let data: Value = serde_json::from_str(data).unwrap();
+    let data = toolwright_loopback::report_data(&html);
     assert_eq!(data["rows"].as_array().unwrap().len(), expected);
     let fidelity = &data["fidelity"][0];
     assert_eq!(fidelity["format"], "GraphQL (SDL)");

@@ -370,14 +370,7 @@ fn dev_corpus_reports_account_for_every_operation() {
     for spec in &specs {
         let out = dir.join("r.html");
         let html = report(&[spec.to_str().unwrap()], &out, &["--no-exports"]);
-        let data = html
-            .split_once("<script type=\"application/json\" id=\"tw-data\">")
-            .unwrap()
-            .1
-            .split_once("</script>")
-            .unwrap()
-            .0;
-        let data: Value = serde_json::from_str(data).unwrap();
+        let data = toolwright_loopback::report_data(&html);
         let fidelity = &data["fidelity"][0];
         let operations = &fidelity["rows"][0];
         assert_eq!(operations["aspect"], "Operations");

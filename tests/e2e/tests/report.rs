@@ -3,7 +3,6 @@
 //! exactly the tools of the catalog built with it. (Opened in a browser by
 //! `cli/tests/report.rs`, which writes the same page through `toolwright report`.)
 
-use serde_json::Value;
 use toolwright_e2e::adapters;
 
 const REPORT: &str = include_str!(env!("TOOLWRIGHT_REPORT"));
@@ -14,14 +13,7 @@ fn build_script_writes_the_report_of_its_catalog() {
     assert_eq!(path.file_name().unwrap(), "toolwright-report.html");
     assert!(path.starts_with(env!("OUT_DIR")));
     assert!(REPORT.starts_with("<!doctype html>"));
-    let data = REPORT
-        .split_once("<script type=\"application/json\" id=\"tw-data\">")
-        .unwrap()
-        .1
-        .split_once("</script>")
-        .unwrap()
-        .0;
-    let data: Value = serde_json::from_str(data).unwrap();
+    let data = toolwright_loopback::report_data(REPORT);
     let rows: Vec<&str> = data["rows"]
         .as_array()
         .unwrap()

@@ -248,3 +248,17 @@ pub fn npm_package(dir: &str, installed: &str) -> Result<std::path::PathBuf, Str
     }
     Ok(path)
 }
+
+/// The data an inspection report page carries (its `tw-data` JSON element), for
+/// tests that read what a report says.
+///
+/// # Panics
+/// `html` is not a report page.
+pub fn report_data(html: &str) -> Value {
+    let data = html
+        .split_once("<script type=\"application/json\" id=\"tw-data\">")
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map(|(data, _)| data)
+        .expect("a report page holds its data in <script id=\"tw-data\">");
+    serde_json::from_str(data).expect("the report's data is JSON")
+}

@@ -45,6 +45,21 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Schema {
         let at = range(definition.syntax());
         let place = Place::Span(at.clone());
         use cst::Definition as D;
+        if let Some((name, kind, about, directives)) = declared(&definition) {
+            if let Some(t) = declare(&mut schema, name, kind, place, diagnostics, file) {
+                t.description = description(about);
+                t.directives = applied(directives);
+                fill(t, &definition);
+            }
+            continue;
+        }
+        // `extend type X { ... }`: what it adds joins the type it extends.
+        if let Some((name, kind)) = extension(&definition) {
+            if let Some(t) = extended(&mut schema, name, kind, place) {
+                fill(t, &definition);
+            }
+            continue;
+        }
         match definition {
             D::SchemaDefinition(def) => {
                 roots_declared = true;
@@ -53,128 +68,6 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Schema {
             }
             D::SchemaExtension(def) => roots(def.root_operation_type_definitions(), &mut schema),
             D::DirectiveDefinition(def) => schema.directives.push(directive_definition(&def)),
-            D::ScalarTypeDefinition(def) => {
-                let t = declare(
-                    &mut schema,
-                    def.name(),
-                    Kind::Scalar,
-                    place.clone(),
-                    diagnostics,
-                    file,
-                );
-                if let Some(t) = t {
-                    t.description = description(def.description());
-                    t.directives = applied(def.directives());
-                }
-            }
-            D::ObjectTypeDefinition(def) => {
-                if let Some(t) = declare(
-                    &mut schema,
-                    def.name(),
-                    Kind::Object,
-                    place.clone(),
-                    diagnostics,
-                    file,
-                ) {
-                    t.description = description(def.description());
-                    t.interfaces = implements(def.implements_interfaces());
-                    t.fields = fields(def.fields_definition());
-                    t.directives = applied(def.directives());
-                }
-            }
-            D::InterfaceTypeDefinition(def) => {
-                if let Some(t) = declare(
-                    &mut schema,
-                    def.name(),
-                    Kind::Interface,
-                    place.clone(),
-                    diagnostics,
-                    file,
-                ) {
-                    t.description = description(def.description());
-                    t.interfaces = implements(def.implements_interfaces());
-                    t.fields = fields(def.fields_definition());
-                    t.directives = applied(def.directives());
-                }
-            }
-            D::UnionTypeDefinition(def) => {
-                if let Some(t) = declare(
-                    &mut schema,
-                    def.name(),
-                    Kind::Union,
-                    place.clone(),
-                    diagnostics,
-                    file,
-                ) {
-                    t.description = description(def.description());
-                    t.possible = members(def.union_member_types());
-                    t.directives = applied(def.directives());
-                }
-            }
-            D::EnumTypeDefinition(def) => {
-                if let Some(t) = declare(
-                    &mut schema,
-                    def.name(),
-                    Kind::Enum,
-                    place.clone(),
-                    diagnostics,
-                    file,
-                ) {
-                    t.description = description(def.description());
-                    t.values = enum_values(def.enum_values_definition());
-                    t.directives = applied(def.directives());
-                }
-            }
-            D::InputObjectTypeDefinition(def) => {
-                if let Some(t) = declare(
-                    &mut schema,
-                    def.name(),
-                    Kind::InputObject,
-                    place.clone(),
-                    diagnostics,
-                    file,
-                ) {
-                    t.description = description(def.description());
-                    t.inputs = input_values(
-                        def.input_fields_definition()
-                            .map(|d| d.input_value_definitions()),
-                    );
-                    t.directives = applied(def.directives());
-                }
-            }
-            // `extend type X { ... }`: what it adds joins the type it extends.
-            D::ObjectTypeExtension(def) => {
-                if let Some(t) = extended(&mut schema, def.name(), Kind::Object, place.clone()) {
-                    t.interfaces.extend(implements(def.implements_interfaces()));
-                    t.fields.extend(fields(def.fields_definition()));
-                }
-            }
-            D::InterfaceTypeExtension(def) => {
-                if let Some(t) = extended(&mut schema, def.name(), Kind::Interface, place.clone()) {
-                    t.interfaces.extend(implements(def.implements_interfaces()));
-                    t.fields.extend(fields(def.fields_definition()));
-                }
-            }
-            D::UnionTypeExtension(def) => {
-                if let Some(t) = extended(&mut schema, def.name(), Kind::Union, place.clone()) {
-                    t.possible.extend(members(def.union_member_types()));
-                }
-            }
-            D::EnumTypeExtension(def) => {
-                if let Some(t) = extended(&mut schema, def.name(), Kind::Enum, place.clone()) {
-                    t.values.extend(enum_values(def.enum_values_definition()));
-                }
-            }
-            D::InputObjectTypeExtension(def) => {
-                if let Some(t) = extended(&mut schema, def.name(), Kind::InputObject, place.clone())
-                {
-                    t.inputs.extend(input_values(
-                        def.input_fields_definition()
-                            .map(|d| d.input_value_definitions()),
-                    ));
-                }
-            }
-            D::ScalarTypeExtension(_) => {}
             D::OperationDefinition(_) | D::FragmentDefinition(_) => diagnostics.push(
                 Diagnostic::warning(
                     codes::GRAPHQL_SCHEMA,
@@ -186,6 +79,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Schema {
                 })
                 .help("a schema file holds type definitions only; keep queries in their own files"),
             ),
+            _ => {}
         }
     }
     // Without a `schema { ... }` block the roots go by their conventional names.
@@ -201,6 +95,82 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Schema {
         }
     }
     schema
+}
+
+/// A type definition's name, kind, description and directives.
+type Declared = (
+    Option<cst::Name>,
+    Kind,
+    Option<cst::Description>,
+    Option<cst::Directives>,
+);
+
+fn declared(definition: &cst::Definition) -> Option<Declared> {
+    use cst::Definition as D;
+    Some(match definition {
+        D::ScalarTypeDefinition(d) => (d.name(), Kind::Scalar, d.description(), d.directives()),
+        D::ObjectTypeDefinition(d) => (d.name(), Kind::Object, d.description(), d.directives()),
+        D::InterfaceTypeDefinition(d) => {
+            (d.name(), Kind::Interface, d.description(), d.directives())
+        }
+        D::UnionTypeDefinition(d) => (d.name(), Kind::Union, d.description(), d.directives()),
+        D::EnumTypeDefinition(d) => (d.name(), Kind::Enum, d.description(), d.directives()),
+        D::InputObjectTypeDefinition(d) => {
+            (d.name(), Kind::InputObject, d.description(), d.directives())
+        }
+        _ => return None,
+    })
+}
+
+/// The type an extension extends, and its kind.
+fn extension(definition: &cst::Definition) -> Option<(Option<cst::Name>, Kind)> {
+    use cst::Definition as D;
+    Some(match definition {
+        D::ScalarTypeExtension(d) => (d.name(), Kind::Scalar),
+        D::ObjectTypeExtension(d) => (d.name(), Kind::Object),
+        D::InterfaceTypeExtension(d) => (d.name(), Kind::Interface),
+        D::UnionTypeExtension(d) => (d.name(), Kind::Union),
+        D::EnumTypeExtension(d) => (d.name(), Kind::Enum),
+        D::InputObjectTypeExtension(d) => (d.name(), Kind::InputObject),
+        _ => return None,
+    })
+}
+
+/// What a definition or an extension gives its type: fields, interfaces, members,
+/// values, input fields (added to what it has).
+fn fill(t: &mut TypeDef, definition: &cst::Definition) {
+    use cst::Definition as D;
+    match definition {
+        D::ObjectTypeDefinition(d) => {
+            t.interfaces.extend(implements(d.implements_interfaces()));
+            t.fields.extend(fields(d.fields_definition()));
+        }
+        D::ObjectTypeExtension(d) => {
+            t.interfaces.extend(implements(d.implements_interfaces()));
+            t.fields.extend(fields(d.fields_definition()));
+        }
+        D::InterfaceTypeDefinition(d) => {
+            t.interfaces.extend(implements(d.implements_interfaces()));
+            t.fields.extend(fields(d.fields_definition()));
+        }
+        D::InterfaceTypeExtension(d) => {
+            t.interfaces.extend(implements(d.implements_interfaces()));
+            t.fields.extend(fields(d.fields_definition()));
+        }
+        D::UnionTypeDefinition(d) => t.possible.extend(members(d.union_member_types())),
+        D::UnionTypeExtension(d) => t.possible.extend(members(d.union_member_types())),
+        D::EnumTypeDefinition(d) => t.values.extend(enum_values(d.enum_values_definition())),
+        D::EnumTypeExtension(d) => t.values.extend(enum_values(d.enum_values_definition())),
+        D::InputObjectTypeDefinition(d) => t.inputs.extend(input_values(
+            d.input_fields_definition()
+                .map(|f| f.input_value_definitions()),
+        )),
+        D::InputObjectTypeExtension(d) => t.inputs.extend(input_values(
+            d.input_fields_definition()
+                .map(|f| f.input_value_definitions()),
+        )),
+        _ => {}
+    }
 }
 
 /// The parser's token names (`R_CURLY`) as the characters they stand for.
