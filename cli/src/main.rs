@@ -18,7 +18,7 @@ environment variables the inputs name.
 
 Exit codes: 0 success; 1 the inputs have errors, or the call failed; 2 usage error.";
 
-/// Turn API descriptions (adapter files, OpenAPI documents) into a typed Rust client
+/// Turn API descriptions (adapter files, OpenAPI, Google Discovery, GraphQL, MCP) into a typed Rust client
 /// and an LLM tool catalog, or run them directly.
 #[derive(Debug, Parser)]
 #[command(name = "toolwright", version, after_help = AFTER_HELP)]
@@ -62,7 +62,8 @@ enum Command {
     /// contract, the readiness report and the sources' manifest, as one JSON file.
     #[command(after_help = AFTER_HELP)]
     Artifact {
-        /// Adapter files, OpenAPI documents, or directories holding them.
+        /// Adapter files, OpenAPI or Google Discovery documents, GraphQL schemas (SDL or
+        /// introspection JSON), saved MCP `tools/list` results, or directories holding them.
         #[arg(value_name = "INPUT", required_unless_present = "schema")]
         paths: Vec<PathBuf>,
         /// Turn warnings into errors.
@@ -327,7 +328,8 @@ impl ExportArgs {
 
 #[derive(Debug, ClapArgs)]
 struct Inputs {
-    /// Adapter files, OpenAPI documents, or directories holding them.
+    /// Adapter files, OpenAPI or Google Discovery documents, GraphQL schemas (SDL or
+    /// introspection JSON), saved MCP `tools/list` results, or directories holding them.
     #[arg(value_name = "INPUT", required = true)]
     paths: Vec<PathBuf>,
     /// Treat every warning as an error.
