@@ -13,11 +13,16 @@ const issues = [
   { __typename: "Issue", id: "I_1", number: 1, title: "Crash on start", state: "OPEN", labels: ["bug"], author: octocat },
   { __typename: "Issue", id: "I_2", number: 2, title: "Docs", state: "CLOSED", labels: [], author: null },
 ];
-const page = (items, first) => ({
-  totalCount: items.length,
-  pageInfo: { hasNextPage: items.length > first, endCursor: items.length ? "c" + Math.min(first, items.length) : null },
-  nodes: items.slice(0, first),
-});
+// `after: "cN"` starts after the first N items.
+const page = (items, first, after) => {
+  const start = after ? Number(after.slice(1)) : 0;
+  const end = Math.min(start + first, items.length);
+  return {
+    totalCount: items.length,
+    pageInfo: { hasNextPage: end < items.length, endCursor: end > start ? "c" + end : null },
+    nodes: items.slice(start, end),
+  };
+};
 const repository = {
   __typename: "Repository",
   id: "R_1",
@@ -26,7 +31,7 @@ const repository = {
   createdAt: "2020-01-02T03:04:05Z",
   head: "0123456789abcdef0123456789abcdef01234567",
   owner: octocat,
-  issues: ({ first, states }) => page(issues.filter((i) => !states || states.includes(i.state)), first),
+  issues: ({ first, after, states }) => page(issues.filter((i) => !states || states.includes(i.state)), first, after),
   readme: ({ path }) => `# ${path}`,
 };
 const root = {
@@ -34,8 +39,8 @@ const root = {
     if (owner === "octocat" && name === "tracker") return repository;
     throw new Error(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
   },
-  search: ({ query, first }) =>
-    page([...issues.filter((i) => i.title.toLowerCase().includes(query.toLowerCase())), octocat], first),
+  search: ({ query, first, after }) =>
+    page([...issues.filter((i) => i.title.toLowerCase().includes(query.toLowerCase())), octocat], first, after),
   viewer: () => octocat,
   node: ({ id }) => [octocat, repository, ...issues].find((n) => n.id === id) ?? null,
   issueCount: ({ states }) => issues.filter((i) => states.includes(i.state)).length,

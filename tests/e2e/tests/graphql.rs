@@ -167,6 +167,32 @@ async fn by_name_calls_return_the_field_and_fit_the_output_schema() {
 }
 
 #[tokio::test]
+async fn connections_page_by_their_end_cursor() {
+    let server = server();
+    let executor = executor(&server, None);
+    let all = executor
+        .call_all(
+            "query_search",
+            json!({"query": "", "first": 1}),
+            toolwright::PageLimits::pages(10),
+        )
+        .await
+        .unwrap();
+    assert_eq!(all["pages"], 3);
+    assert_eq!(all["complete"], true);
+    let kinds: Vec<&Value> = all["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| &i["__typename"])
+        .collect();
+    assert_eq!(kinds, [&json!("Issue"), &json!("Issue"), &json!("User")]);
+    let sent = server.take_requests();
+    let afters: Vec<&Value> = sent.iter().map(|r| &r["variables"]["after"]).collect();
+    assert_eq!(afters, [&Value::Null, &json!("c1"), &json!("c2")]);
+}
+
+#[tokio::test]
 async fn selection_adds_checked_fields_and_nothing_else() {
     let server = server();
     let executor = executor(&server, None);

@@ -600,6 +600,16 @@ impl Client {
     ) -> ::std::result::Result<::std::option::Option<Repository>, ::toolwright::Error> {
         self.executor.execute(&OPERATIONS[5usize], input).await
     }
+    /// `query_search` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
+    pub fn query_search_pages(
+        &self,
+        input: &QuerySearchInput,
+    ) -> ::std::result::Result<
+        ::toolwright::Pages<SearchResultConnection>,
+        ::toolwright::Error,
+    > {
+        self.executor.paginate(&OPERATIONS[6usize], input)
+    }
     /// Issues matching a search, a page at a time.
     ///
     /// GraphQL query `search` (`POST` to the endpoint)

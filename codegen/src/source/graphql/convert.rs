@@ -118,6 +118,9 @@ pub fn convert(schema: &Schema, scalar_overrides: &BTreeMap<String, Value>) -> C
             if field.deprecated.is_some() {
                 op["deprecated"] = json!(true);
             }
+            if let Some(pages) = pagination(schema, field) {
+                op["x-pagination"] = pages;
+            }
             if operation == "query" {
                 // Queries read (the spec allows no side effects); a mutation says
                 // nothing about itself, so nothing is derived for it.
@@ -225,6 +228,37 @@ pub fn convert(schema: &Schema, scalar_overrides: &BTreeMap<String, Value>) -> C
         calls,
         fields,
     }
+}
+
+/// A root field that returns a connection and takes `after`: cursor pages, the next
+/// cursor `pageInfo.endCursor` while `pageInfo.hasNextPage`, the items `nodes` (or
+/// `edges`), the page size `first`.
+fn pagination(schema: &Schema, field: &super::model::Field) -> Option<Value> {
+    if field.ty.is_list() {
+        return None;
+    }
+    let connection = schema.types.get(field.ty.named())?;
+    let info = schema.types.get(connection.field("pageInfo")?.ty.named())?;
+    info.field("endCursor")?;
+    info.field("hasNextPage")?;
+    field.args.iter().find(|a| a.name == "after")?;
+    let items = if connection.field("nodes").is_some() {
+        "nodes"
+    } else {
+        connection.field("edges")?;
+        "edges"
+    };
+    let mut pages = json!({
+        "style": "cursor",
+        "cursor_param": "after",
+        "next_cursor": "pageInfo.endCursor",
+        "has_more": "pageInfo.hasNextPage",
+        "items": items,
+    });
+    if field.args.iter().any(|a| a.name == "first") {
+        pages["limit_param"] = json!("first");
+    }
+    Some(pages)
 }
 
 /// `query query_repository($owner: String!, $name: String!) { repository(owner: $owner,

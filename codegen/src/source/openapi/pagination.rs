@@ -74,11 +74,13 @@ pub fn detect(
     pointer: &str,
     params: &[ir::Param],
 ) -> Option<ir::Pagination> {
-    if method != Method::Get {
-        return None;
-    }
+    // Declared pagination holds for any method (a search or a GraphQL query is a
+    // POST); what is recognised without a declaration, for GET only.
     if let Some(declared) = op.get("x-pagination") {
         return explicit(doc, declared, &format!("{pointer}/x-pagination"), params);
+    }
+    if method != Method::Get {
+        return None;
     }
     if let Some(pageable) = op.get("x-ms-pageable") {
         return ms_pageable(pageable);
