@@ -147,3 +147,66 @@ fn a_call_by_name_with_a_selection() {
         "{err}"
     );
 }
+
+#[test]
+fn an_mcp_client_calls_graphql_tools_and_their_results_fit_the_output_schemas() {
+    let schema = root().join("tests/graphql/tracker.graphql");
+    let server = Graphql::start(&schema).unwrap();
+    let calls = serde_json::json!([
+        ["query_repository", {"owner": "octocat", "name": "tracker"}],
+        ["query_repository", {"owner": "octocat", "name": "tracker", "selection": "issues(first: 2) { nodes { title } }"}],
+        ["query_search", {"query": "docs"}],
+        ["query_node", {"id": "U_1"}],
+        ["mutation_closeIssue", {"id": "I_2"}],
+        ["query_repository", {"owner": "nobody", "name": "x"}],
+    ]);
+    // The PyPI MCP client (tests/mcp/client.py) validates each `structuredContent`
+    // against the tool's `outputSchema` itself, and fails the session if one does not
+    // fit.
+    let output = Command::new("python3")
+        .arg(root().join("cli/tests/mcp/client.py"))
+        .args(["--mode", "legacy", "--calls", &calls.to_string(), "--"])
+        .arg(env!("CARGO_BIN_EXE_toolwright"))
+        .arg("serve")
+        .arg(&schema)
+        .arg("--base-url")
+        .arg(format!("tracker={}", server.url()))
+        .output()
+        .expect("python3 with the MCP client (pip install \"mcp>=2.3,<3\")");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let session: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = session["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"query_repository") && names.contains(&"mutation_createIssue"));
+    let results = session["calls"].as_array().unwrap();
+    for result in &results[..5] {
+        assert_eq!(result["isError"], false, "{result}");
+        assert!(result.get("structuredContent").is_some(), "{result}");
+    }
+    assert_eq!(
+        results[1]["structuredContent"]["result"]["issues"]["nodes"][1]["title"],
+        "Docs"
+    );
+    assert_eq!(
+        results[3]["structuredContent"]["result"]["__typename"],
+        "User"
+    );
+    assert_eq!(results[4]["structuredContent"]["result"], false);
+    assert_eq!(results[5]["isError"], true);
+    assert!(
+        results[5]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Could not resolve to a Repository"),
+        "{}",
+        results[5]
+    );
+}
