@@ -335,8 +335,28 @@ struct Inputs {
     /// Treat every warning as an error.
     #[arg(long)]
     strict: bool,
+    /// Name the API read as READ (its file stem: `schema` for `schema.graphql`) NAME
+    /// instead.
+    #[arg(long = "api-name", value_name = "READ=NAME", value_parser = api_url)]
+    api_names: Vec<(String, String)>,
+    /// The endpoint of GraphQL API `API` (a schema does not name one).
+    #[arg(long = "graphql-endpoint", value_name = "API=URL", value_parser = api_url)]
+    graphql_endpoints: Vec<(String, String)>,
     #[command(flatten)]
     select: Selectors,
+}
+
+impl Inputs {
+    /// The inputs read and checked, with the names and endpoints given.
+    fn analysis(&self) -> Analysis {
+        let mut options = toolwright_codegen::source::Options::default();
+        options.names.extend(self.api_names.iter().cloned());
+        options
+            .graphql
+            .endpoints
+            .extend(self.graphql_endpoints.iter().cloned());
+        toolwright_codegen::analyze_with(&self.paths, &options, self.strict)
+    }
 }
 
 /// Which tools to keep; one selector syntax for every command and `Config`.
@@ -425,6 +445,8 @@ fn main() -> ExitCode {
             let inputs = Inputs {
                 paths,
                 strict,
+                api_names: Vec::new(),
+                graphql_endpoints: Vec::new(),
                 select,
             };
             let out = out.unwrap_or_else(|| PathBuf::from("-"));
@@ -569,6 +591,8 @@ fn watch_inputs(
     let inputs = Inputs {
         paths: inputs.paths.clone(),
         strict: inputs.strict,
+        api_names: inputs.api_names.clone(),
+        graphql_endpoints: inputs.graphql_endpoints.clone(),
         select: inputs.select.clone(),
     };
     let upstream = upstream.clone();
@@ -610,7 +634,7 @@ fn analyze(inputs: &Inputs, styled: bool) -> Option<Analysis> {
             return None;
         }
     };
-    let mut analysis = toolwright_codegen::analyze(&inputs.paths, inputs.strict);
+    let mut analysis = inputs.analysis();
     if !analysis.diagnostics.is_empty() {
         eprintln!("{}", analysis.render_styled(styled));
     }
@@ -679,7 +703,7 @@ fn search(inputs: &Inputs, query: &str, k: usize, json: bool, styled: bool) -> E
 
 fn check(inputs: &Inputs, format: Format, styled: bool) -> ExitCode {
     if format == Format::Json {
-        let analysis = toolwright_codegen::analyze(&inputs.paths, inputs.strict);
+        let analysis = inputs.analysis();
         println!(
             "{}",
             serde_json::to_string_pretty(&analysis.to_json()).unwrap_or_default()

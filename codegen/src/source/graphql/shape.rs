@@ -7,8 +7,8 @@
 //! - a type's **full** shape (what a tool returning it selects): its first
 //!   [`LEAVES`] scalar and enum fields, then up to [`NESTED`] fields of object,
 //!   interface or union type, each with its **brief** shape; a connection (a type
-//!   with `pageInfo` and `nodes` or `edges`) selects `totalCount`, `pageInfo` and
-//!   its items' full shape;
+//!   with `pageInfo` and `nodes` or `edges`) selects its scalar fields (`totalCount`),
+//!   `pageInfo` and its items' full shape;
 //! - a type's **brief** shape: its first [`BRIEF_LEAVES`] scalar and enum fields
 //!   (and `__typename` for interfaces and unions; a union adds one inline fragment
 //!   per member).
@@ -119,9 +119,10 @@ impl Shapes {
         name
     }
 
-    /// `totalCount`, `pageInfo` and the items of a connection.
+    /// A connection's own scalar fields (`totalCount`; `issueCount`, `userCount`, … on
+    /// a search), `pageInfo` and its items.
     fn connection(&mut self, schema: &Schema, t: &TypeDef, items: Items<'_>, s: &mut Selection) {
-        if let Some(f) = t.field("totalCount").filter(|f| is_leaf(schema, f)) {
+        for f in selectable(t).filter(|f| is_leaf(schema, f)).take(LEAVES) {
             s.leaf(f, leaf(schema, f.ty.named()), true);
         }
         if let Some(f) = t.field("pageInfo")
