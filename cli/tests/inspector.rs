@@ -74,11 +74,7 @@ fn the_inspector_lists_and_calls_over_both_transports_and_eras() {
         ),
         _ => Response::json(404, &json!({"message": "issue not found"})),
     });
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = toolwright_loopback::free_port();
     let _http = Serve(
         Command::new(env!("CARGO_BIN_EXE_toolwright"))
             .args(serve_args(&api))
@@ -89,9 +85,8 @@ fn the_inspector_lists_and_calls_over_both_transports_and_eras() {
             .spawn()
             .unwrap(),
     );
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    toolwright_loopback::wait_listening(port, std::time::Duration::from_secs(30), "serve --http")
+        .unwrap();
     let stdio = |era: &str| {
         json!({
             "command": env!("CARGO_BIN_EXE_toolwright"),

@@ -55,11 +55,7 @@ fn serve_http(api: &Server) -> HttpServe {
 
 /// `toolwright serve ARGS --http` on a free loopback port.
 fn serve_http_with(args: &[String]) -> HttpServe {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = toolwright_loopback::free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
         .args(args)
         .args(["--http", &format!("127.0.0.1:{port}")])
@@ -68,14 +64,8 @@ fn serve_http_with(args: &[String]) -> HttpServe {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed().as_secs() < 30,
-            "serve --http did not listen"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    toolwright_loopback::wait_listening(port, std::time::Duration::from_secs(30), "serve --http")
+        .unwrap();
     HttpServe(child, format!("http://127.0.0.1:{port}/mcp"))
 }
 

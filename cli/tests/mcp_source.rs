@@ -357,14 +357,12 @@ impl HttpServer {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        let started = std::time::Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < std::time::Duration::from_secs(30),
-                "server-everything did not listen on {port}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(100));
-        }
+        toolwright_loopback::wait_listening(
+            port,
+            std::time::Duration::from_secs(30),
+            "server-everything (streamable HTTP)",
+        )
+        .unwrap();
         HttpServer { child, port }
     }
 
@@ -384,11 +382,7 @@ impl Drop for HttpServer {
 fn tools_are_called_over_streamable_http() {
     let live = live("http");
     let everything = live.dir.join("everything.json");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = toolwright_loopback::free_port();
     let server = HttpServer::start(&live.everything, port);
 
     // The CLI: a URL instead of a command.

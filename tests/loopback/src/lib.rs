@@ -262,3 +262,32 @@ pub fn report_data(html: &str) -> Value {
         .expect("a report page holds its data in <script id=\"tw-data\">");
     serde_json::from_str(data).expect("the report's data is JSON")
 }
+
+/// A loopback port free right now, for a server a test starts itself.
+///
+/// # Panics
+/// No port can be bound.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("bind a loopback port")
+        .port()
+}
+
+/// Waits until something listens on loopback `port`.
+///
+/// # Errors
+/// Nothing listens within `within`: `what` did not start.
+pub fn wait_listening(port: u16, within: Duration, what: &str) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if started.elapsed() > within {
+            return Err(format!(
+                "{what} did not listen on 127.0.0.1:{port} within {} s",
+                within.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(())
+}

@@ -2,10 +2,9 @@
 //! on a free loopback port, with request validation (`--errors`): a request that does
 //! not match the document comes back as 422 with Prism's reasons.
 
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A running Prism; stopped when dropped.
 #[derive(Debug)]
@@ -34,10 +33,7 @@ impl Prism {
     /// npm or Prism cannot run, or Prism does not listen within 60 s.
     pub fn start(spec: &Path) -> Result<Prism, String> {
         let bin = crate::npm_package("prism", "node_modules/.bin/prism")?;
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map_err(|e| e.to_string())?
-            .port();
+        let port = crate::free_port();
         let child = Command::new(&bin)
             .arg("mock")
             .arg(spec)
@@ -50,16 +46,11 @@ impl Prism {
             child,
             url: format!("http://127.0.0.1:{port}"),
         };
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            if started.elapsed() > Duration::from_secs(60) {
-                return Err(format!(
-                    "Prism did not start within 60 s for {}",
-                    spec.display()
-                ));
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        crate::wait_listening(
+            port,
+            Duration::from_secs(60),
+            &format!("Prism for {}", spec.display()),
+        )?;
         Ok(prism)
     }
 }
