@@ -176,15 +176,30 @@ fn lower(
             String::new()
         }
     };
+    // Introspection fields are located by their root type's `fields` array, scanned
+    // once (a pointer per field would rescan a 5 MB document per tool).
+    let mut arrays: BTreeMap<String, Vec<std::ops::Range<usize>>> = BTreeMap::new();
     for op in &mut api.operations {
         // The tool name that kept each path unique goes: every call posts to the
         // endpoint itself.
         op.path.clear();
         op.graphql = converted.calls.get(&op.name).cloned();
-        if let Some(place) = converted.fields.get(&op.name) {
+        let span = match converted.fields.get(&op.name) {
+            Some(model::Place::Span(span)) => Some(span.clone()),
+            Some(model::Place::Pointer(pointer)) => {
+                pointer.rsplit_once("/fields/").and_then(|(owner, index)| {
+                    let items = arrays.entry(owner.to_owned()).or_insert_with(|| {
+                        openapi::locate::array_items(&file.text, &format!("{owner}/fields"))
+                    });
+                    items.get(index.parse::<usize>().ok()?).cloned()
+                })
+            }
+            None => None,
+        };
+        if let Some(span) = span {
             op.source = Some(Location {
                 file: Arc::clone(file),
-                span: place.span(&file.text),
+                span,
             });
         }
         if op
@@ -273,5 +288,27 @@ fn check(file: &Arc<SourceFile>, schema: &model::Schema, diagnostics: &mut Diagn
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn introspected_tools_point_at_their_fields() {
+        let text = r#"{"data": {"__schema": {"queryType": {"name": "Query"}, "types": [
+          {"kind": "SCALAR", "name": "String"},
+          {"kind": "OBJECT", "name": "Query", "fields": [
+            {"name": "hello", "args": [], "type": {"kind": "SCALAR", "name": "String"}},
+            {"name": "viewer", "args": [], "type": {"kind": "SCALAR", "name": "String"}}
+          ]}
+        ]}}}"#;
+        let analysis = crate::analyze_text("schema.json", text, false);
+        let op = analysis.apis[0]
+            .operations
+            .iter()
+            .find(|o| o.name == "query_viewer")
+            .unwrap();
+        let span = op.source.as_ref().unwrap().span.clone();
+        assert!(text[span].starts_with(r#"{"name": "viewer""#));
     }
 }

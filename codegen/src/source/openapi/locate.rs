@@ -228,9 +228,44 @@ fn yaml(root: &Node, tokens: &[String]) -> Range<usize> {
 
 /// A minimal JSON walker: skips values it does not descend into.
 fn json(text: &str, tokens: &[String]) -> Range<usize> {
+    walk(text.as_bytes(), tokens).0
+}
+
+/// The byte range of each item of the JSON array at `pointer`, in one scan (empty when
+/// there is no array there): locating each item by its own pointer would rescan the
+/// document once per item.
+pub fn array_items(text: &str, pointer: &str) -> Vec<Range<usize>> {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
     let bytes = text.as_bytes();
+    let (_, pos, reached) = walk(bytes, &tokens);
+    let mut items = Vec::new();
+    if !reached || bytes.get(pos) != Some(&b'[') {
+        return items;
+    }
+    let mut p = skip_ws(bytes, pos + 1);
+    while p < bytes.len() && bytes[p] != b']' {
+        let end = skip_value(bytes, p);
+        items.push(p..end);
+        p = skip_ws(bytes, end);
+        if bytes.get(p) == Some(&b',') {
+            p = skip_ws(bytes, p + 1);
+        } else {
+            break;
+        }
+    }
+    items
+}
+
+/// Follows `tokens` from the root: the range to show for the deepest one found, where
+/// that value starts, and whether every token was found.
+fn walk(bytes: &[u8], tokens: &[String]) -> (Range<usize>, usize, bool) {
     let mut pos = skip_ws(bytes, 0);
     let mut found = pos..pos + 1;
+    let mut reached = 0;
     for token in tokens {
         match bytes.get(pos) {
             Some(b'{') => {
@@ -272,8 +307,9 @@ fn json(text: &str, tokens: &[String]) -> Range<usize> {
             }
             _ => break,
         }
+        reached += 1;
     }
-    found
+    (found, pos, reached == tokens.len())
 }
 
 fn skip_ws(b: &[u8], mut p: usize) -> usize {
