@@ -107,10 +107,12 @@ pub struct Graph {
 
 impl Graph {
     pub fn new(items: &[Item]) -> Self {
+        // Keyed by the identifier as written in code (`Self` is written `Self_`, a
+        // keyword `r#type`), which is what the token streams name.
         let index: BTreeMap<String, usize> = items
             .iter()
             .enumerate()
-            .map(|(i, item)| (item.name.clone(), i))
+            .map(|(i, item)| (super::names::ident(&item.name).to_string(), i))
             .collect();
         let mut graph = Graph {
             index,
