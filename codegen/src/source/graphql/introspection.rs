@@ -54,6 +54,19 @@ pub fn read(file: &Arc<SourceFile>, root: &Value, diagnostics: &mut Diagnostics)
         })
         .collect();
     let types = s.get("types").and_then(Value::as_array);
+    if types.is_none() {
+        diagnostics.push(
+            Diagnostic::error(
+                codes::GRAPHQL_SCHEMA,
+                "`__schema.types` is not a list of types",
+            )
+            .at(Location {
+                file: Arc::clone(file),
+                span: Place::Pointer(format!("{base}/types")).span(&file.text),
+            })
+            .help("give the introspection query's whole answer (`__schema { types { ... } }`)"),
+        );
+    }
     for (i, t) in types.into_iter().flatten().enumerate() {
         let at = format!("{base}/types/{i}");
         let name = t.get("name").and_then(Value::as_str);
@@ -74,11 +87,38 @@ pub fn read(file: &Arc<SourceFile>, root: &Value, diagnostics: &mut Diagnostics)
         };
         let mut def = TypeDef::new(name.to_owned(), kind, Place::Pointer(at.clone()));
         def.description = t.get("description").and_then(text);
+        let mut unread = |pointer: String, what: &str| {
+            diagnostics.push(
+                Diagnostic::warning(
+                    codes::GRAPHQL_SCHEMA,
+                    format!("a {what} of `{name}` cannot be read; skipped"),
+                )
+                .at(Location {
+                    file: Arc::clone(file),
+                    span: Place::Pointer(pointer).span(&file.text),
+                })
+                .help("each needs a `name` and a `type` (`{kind, name}`, or `{kind: LIST|NON_NULL, ofType}` nested at most 32 deep)"),
+            );
+        };
         def.fields = list(t, "fields")
-            .filter_map(|(j, f)| field(f, format!("{at}/fields/{j}")))
+            .filter_map(|(j, f)| {
+                let at = format!("{at}/fields/{j}");
+                let read = field(f, at.clone());
+                if read.is_none() {
+                    unread(at, "field");
+                }
+                read
+            })
             .collect();
         def.inputs = list(t, "inputFields")
-            .filter_map(|(j, v)| input_value(v, format!("{at}/inputFields/{j}")))
+            .filter_map(|(j, v)| {
+                let at = format!("{at}/inputFields/{j}");
+                let read = input_value(v, at.clone());
+                if read.is_none() {
+                    unread(at, "input field");
+                }
+                read
+            })
             .collect();
         def.values = list(t, "enumValues")
             .filter_map(|(_, v)| {
