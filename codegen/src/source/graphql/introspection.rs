@@ -120,6 +120,38 @@ pub fn read(file: &Arc<SourceFile>, root: &Value, diagnostics: &mut Diagnostics)
                 read
             })
             .collect();
+        // A default written as a literal that does not parse is left out, and said.
+        let unparsed = def
+            .fields
+            .iter()
+            .flat_map(|f| &f.args)
+            .chain(&def.inputs)
+            .filter(|v| v.default.is_none());
+        for v in unparsed {
+            let Place::Pointer(pointer) = &v.at else {
+                continue;
+            };
+            let written = root
+                .pointer(pointer)
+                .and_then(|raw| raw.get("defaultValue"))
+                .and_then(Value::as_str);
+            if let Some(written) = written {
+                diagnostics.push(
+                    Diagnostic::warning(
+                        codes::GRAPHQL_SCHEMA,
+                        format!(
+                            "the default of `{}` (`{written}`) is not a GraphQL value; left out",
+                            v.name
+                        ),
+                    )
+                    .at(Location {
+                        file: Arc::clone(file),
+                        span: Place::Pointer(format!("{pointer}/defaultValue")).span(&file.text),
+                    })
+                    .help("write it as GraphQL writes values: `10`, `\"text\"`, `[OPEN]`, `{field: 1}`"),
+                );
+            }
+        }
         def.values = list(t, "enumValues")
             .filter_map(|(_, v)| {
                 Some(EnumValue {
