@@ -109,6 +109,7 @@ fn lower(
     (options, named): (&Options, &dyn Fn(&str) -> String),
     diagnostics: &mut Diagnostics,
 ) -> Option<ir::Api> {
+    let schema = &unique(file, schema, diagnostics);
     check(file, schema, diagnostics);
     let converted = convert::convert(schema, &options.scalars);
     let locator = Locator::places(converted.places);
@@ -213,6 +214,83 @@ fn lower(
     Some(api)
 }
 
+/// `schema` with each name a type, a field's arguments or an input object gives twice
+/// kept once (the first): the spec forbids repeats, and a second would otherwise
+/// silently replace the first. Each repeat is a warning where it is (GitHub's own SDL
+/// has two).
+fn unique(
+    file: &Arc<SourceFile>,
+    schema: &model::Schema,
+    diagnostics: &mut Diagnostics,
+) -> model::Schema {
+    fn first<T>(items: &[T], name: impl Fn(&T) -> &str, mut repeated: impl FnMut(&T)) -> Vec<T>
+    where
+        T: Clone,
+    {
+        let mut seen = std::collections::BTreeSet::new();
+        items
+            .iter()
+            .filter(|item| {
+                let new = seen.insert(name(item).to_owned());
+                if !new {
+                    repeated(item);
+                }
+                new
+            })
+            .cloned()
+            .collect()
+    }
+    let mut warn = |owner: String, what: &str, name: &str, at: &model::Place| {
+        diagnostics.push(
+            Diagnostic::warning(
+                codes::GRAPHQL_SCHEMA,
+                format!("{owner} has two {what} named `{name}`; the second is skipped"),
+            )
+            .at(Location {
+                file: Arc::clone(file),
+                span: at.span(&file.text),
+            })
+            .help("names must be unique: rename or remove one (an `extend` may repeat a field its type already has)"),
+        );
+    };
+    let mut out = model::Schema {
+        description: schema.description.clone(),
+        query: schema.query.clone(),
+        mutation: schema.mutation.clone(),
+        subscription: schema.subscription.clone(),
+        types: std::collections::BTreeMap::new(),
+        directives: schema.directives.clone(),
+    };
+    for (name, t) in &schema.types {
+        let mut t = t.clone();
+        t.fields = first(
+            &t.fields,
+            |f| &f.name,
+            |f| {
+                warn(format!("`{name}`"), "fields", &f.name, &f.at);
+            },
+        );
+        t.inputs = first(
+            &t.inputs,
+            |v| &v.name,
+            |v| {
+                warn(format!("`{name}`"), "input fields", &v.name, &v.at);
+            },
+        );
+        for f in &mut t.fields {
+            f.args = first(
+                &f.args,
+                |a| &a.name,
+                |a| {
+                    warn(format!("`{name}.{}`", f.name), "arguments", &a.name, &a.at);
+                },
+            );
+        }
+        out.types.insert(name.clone(), t);
+    }
+    out
+}
+
 /// What would make the schema unusable or silently wrong: no query type, and
 /// references to types it does not define.
 fn check(file: &Arc<SourceFile>, schema: &model::Schema, diagnostics: &mut Diagnostics) {
@@ -293,6 +371,31 @@ fn check(file: &Arc<SourceFile>, schema: &model::Schema, diagnostics: &mut Diagn
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn names_given_twice_are_kept_once_and_said() {
+        let analysis = crate::analyze_text(
+            "dup.graphql",
+            "type Query { a(x: Int, x: Int): Int }\nextend type Query { a: Int }\ninput I { f: Int f: Int }",
+            false,
+        );
+        let messages: Vec<String> = analysis
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        for said in [
+            "`Query.a` has two arguments named `x`; the second is skipped",
+            "`Query` has two fields named `a`; the second is skipped",
+            "`I` has two input fields named `f`; the second is skipped",
+        ] {
+            assert!(messages.contains(&said.to_owned()), "{messages:?}");
+        }
+        // The first `a` (with its argument) is the tool.
+        let ops = &analysis.apis[0].operations;
+        assert_eq!(ops.iter().filter(|o| o.name == "query_a").count(), 1);
+        assert_eq!(ops[0].params.len(), 1);
+    }
+
     #[test]
     fn introspected_tools_point_at_their_fields() {
         let text = r#"{"data": {"__schema": {"queryType": {"name": "Query"}, "types": [
