@@ -97,8 +97,7 @@ impl Analysis {
 /// Reads, lowers and checks `inputs` (files, or directories searched for
 /// `*-adapter.md`). In strict mode warnings count as errors.
 pub fn analyze(inputs: &[PathBuf], strict: bool) -> Analysis {
-    let described: Vec<(PathBuf, &str)> = inputs.iter().map(|p| (p.clone(), "input")).collect();
-    analyze_described(&described, &[], &source::Options::default(), strict)
+    analyze_with(inputs, &source::Options::default(), strict)
 }
 
 /// [`analyze`] with what a build says beyond the files: API names, GraphQL

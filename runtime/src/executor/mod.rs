@@ -917,13 +917,20 @@ impl Executor {
                 tool: op.name.to_string(),
                 message,
             })?;
+        // What goes on the wire: the same call, its body the document and variables.
         let wire = Operation {
+            name: op.name.clone(),
+            api: op.api.clone(),
+            method: op.method,
+            path: op.path.clone(),
             params: std::borrow::Cow::Borrowed(&GRAPHQL_PARAMS),
             body: crate::descriptor::BodyEncoding::Json,
             content_type: std::borrow::Cow::Borrowed("application/json"),
             body_required: true,
+            security: op.security.clone(),
+            wrap_output: op.wrap_output,
+            json_response: op.json_response,
             graphql: None,
-            ..op.clone()
         };
         let mut reply = self.send_http(&wire, &body, target).await?;
         reply.body = crate::graphql::outcome(call, &op.name, std::mem::take(&mut reply.body))?;

@@ -34,11 +34,6 @@ pub struct Converted {
 pub const SELECTION: &str = "selection";
 pub const SELECTION_FALLBACK: &str = "graphql_selection";
 
-/// `name` as it goes in a `$ref` (JSON pointer escaping).
-pub fn escape_ref(name: &str) -> String {
-    escape(name)
-}
-
 /// Converts `schema`; `scalars` maps custom scalar names to the schemas the user chose.
 pub fn convert(schema: &Schema, scalar_overrides: &BTreeMap<String, Value>) -> Converted {
     let mut places = Vec::new();
@@ -206,7 +201,7 @@ pub fn convert(schema: &Schema, scalar_overrides: &BTreeMap<String, Value>) -> C
     let doc = json!({
         "openapi": "3.1.0",
         "info": {
-            "title": schema.query.as_deref().map_or("GraphQL API".to_owned(), |_| "GraphQL API".to_owned()),
+            "title": "GraphQL API",
             "version": "graphql",
             "description": schema.description,
         },

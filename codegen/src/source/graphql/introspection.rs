@@ -87,7 +87,15 @@ pub fn read(file: &Arc<SourceFile>, root: &Value, diagnostics: &mut Diagnostics)
         };
         let mut def = TypeDef::new(name.to_owned(), kind, Place::Pointer(at.clone()));
         def.description = t.get("description").and_then(text);
-        let mut unread = |pointer: String, what: &str| {
+        let (fields, bad_fields) = read_list(t, &at, "fields", field);
+        let (inputs, bad_inputs) = read_list(t, &at, "inputFields", input_value);
+        def.fields = fields;
+        def.inputs = inputs;
+        let unread = bad_fields
+            .into_iter()
+            .map(|p| (p, "field"))
+            .chain(bad_inputs.into_iter().map(|p| (p, "input field")));
+        for (pointer, what) in unread {
             diagnostics.push(
                 Diagnostic::warning(
                     codes::GRAPHQL_SCHEMA,
@@ -99,27 +107,7 @@ pub fn read(file: &Arc<SourceFile>, root: &Value, diagnostics: &mut Diagnostics)
                 })
                 .help("each needs a `name` and a `type` (`{kind, name}`, or `{kind: LIST|NON_NULL, ofType}` nested at most 32 deep)"),
             );
-        };
-        def.fields = list(t, "fields")
-            .filter_map(|(j, f)| {
-                let at = format!("{at}/fields/{j}");
-                let read = field(f, at.clone());
-                if read.is_none() {
-                    unread(at, "field");
-                }
-                read
-            })
-            .collect();
-        def.inputs = list(t, "inputFields")
-            .filter_map(|(j, v)| {
-                let at = format!("{at}/inputFields/{j}");
-                let read = input_value(v, at.clone());
-                if read.is_none() {
-                    unread(at, "input field");
-                }
-                read
-            })
-            .collect();
+        }
         // A default written as a literal that does not parse is left out, and said.
         let unparsed = def
             .fields
@@ -192,6 +180,28 @@ fn list<'v>(t: &'v Value, key: &str) -> impl Iterator<Item = (usize, &'v Value)>
         .into_iter()
         .flatten()
         .enumerate()
+}
+
+/// The items of `t`'s list `key` that `read` reads, and the pointers of those it
+/// cannot.
+fn read_list<T>(
+    t: &Value,
+    at: &str,
+    key: &str,
+    read: impl Fn(&Value, String) -> Option<T>,
+) -> (Vec<T>, Vec<String>) {
+    let mut unread = Vec::new();
+    let items = list(t, key)
+        .filter_map(|(j, item)| {
+            let pointer = format!("{at}/{key}/{j}");
+            let got = read(item, pointer.clone());
+            if got.is_none() {
+                unread.push(pointer);
+            }
+            got
+        })
+        .collect();
+    (items, unread)
 }
 
 fn names(t: &Value, key: &str) -> Vec<String> {

@@ -81,7 +81,7 @@ pub fn read_sdl(
     diagnostics: &mut Diagnostics,
 ) -> Option<ir::Api> {
     let schema = sdl::read(file, diagnostics);
-    lower(file, &schema, "graphql-sdl", (options, named), diagnostics)
+    lower(file, schema, "graphql-sdl", (options, named), diagnostics)
 }
 
 /// Reads a parsed introspection result.
@@ -95,7 +95,7 @@ pub fn read_introspection(
     let schema = introspection::read(file, root, diagnostics);
     lower(
         file,
-        &schema,
+        schema,
         "graphql-introspection",
         (options, named),
         diagnostics,
@@ -104,12 +104,13 @@ pub fn read_introspection(
 
 fn lower(
     file: &Arc<SourceFile>,
-    schema: &model::Schema,
+    mut schema: model::Schema,
     format: &str,
     (options, named): (&Options, &dyn Fn(&str) -> String),
     diagnostics: &mut Diagnostics,
 ) -> Option<ir::Api> {
-    let schema = &unique(file, schema, diagnostics);
+    unique(file, &mut schema, diagnostics);
+    let schema = &schema;
     check(file, schema, diagnostics);
     let converted = convert::convert(schema, &options.scalars);
     let locator = Locator::places(converted.places);
@@ -214,31 +215,20 @@ fn lower(
     Some(api)
 }
 
-/// `schema` with each name a type, a field's arguments or an input object gives twice
-/// kept once (the first): the spec forbids repeats, and a second would otherwise
-/// silently replace the first. Each repeat is a warning where it is (GitHub's own SDL
-/// has two).
-fn unique(
-    file: &Arc<SourceFile>,
-    schema: &model::Schema,
-    diagnostics: &mut Diagnostics,
-) -> model::Schema {
-    fn first<T>(items: &[T], name: impl Fn(&T) -> &str, mut repeated: impl FnMut(&T)) -> Vec<T>
-    where
-        T: Clone,
-    {
+/// Keeps each name a type, a field's arguments or an input object gives twice once
+/// (the first): the spec forbids repeats, and a second would otherwise silently replace
+/// the first. Each repeat is a warning where it is (GitHub's own SDL has two).
+fn unique(file: &Arc<SourceFile>, schema: &mut model::Schema, diagnostics: &mut Diagnostics) {
+    /// `items` without repeated names; `repeated` hears of each one left out.
+    fn first<T>(items: &mut Vec<T>, name: impl Fn(&T) -> &str, mut repeated: impl FnMut(&T)) {
         let mut seen = std::collections::BTreeSet::new();
-        items
-            .iter()
-            .filter(|item| {
-                let new = seen.insert(name(item).to_owned());
-                if !new {
-                    repeated(item);
-                }
-                new
-            })
-            .cloned()
-            .collect()
+        items.retain(|item| {
+            let new = seen.insert(name(item).to_owned());
+            if !new {
+                repeated(item);
+            }
+            new
+        });
     }
     let mut warn = |owner: String, what: &str, name: &str, at: &model::Place| {
         diagnostics.push(
@@ -253,42 +243,32 @@ fn unique(
             .help("names must be unique: rename or remove one (an `extend` may repeat a field its type already has)"),
         );
     };
-    let mut out = model::Schema {
-        description: schema.description.clone(),
-        query: schema.query.clone(),
-        mutation: schema.mutation.clone(),
-        subscription: schema.subscription.clone(),
-        types: std::collections::BTreeMap::new(),
-        directives: schema.directives.clone(),
-    };
-    for (name, t) in &schema.types {
-        let mut t = t.clone();
-        t.fields = first(
-            &t.fields,
+    for (name, t) in &mut schema.types {
+        first(
+            &mut t.fields,
             |f| &f.name,
             |f| {
                 warn(format!("`{name}`"), "fields", &f.name, &f.at);
             },
         );
-        t.inputs = first(
-            &t.inputs,
+        first(
+            &mut t.inputs,
             |v| &v.name,
             |v| {
                 warn(format!("`{name}`"), "input fields", &v.name, &v.at);
             },
         );
         for f in &mut t.fields {
-            f.args = first(
-                &f.args,
+            let owner = format!("`{name}.{}`", f.name);
+            first(
+                &mut f.args,
                 |a| &a.name,
                 |a| {
-                    warn(format!("`{name}.{}`", f.name), "arguments", &a.name, &a.at);
+                    warn(owner.clone(), "arguments", &a.name, &a.at);
                 },
             );
         }
-        out.types.insert(name.clone(), t);
     }
-    out
 }
 
 /// What would make the schema unusable or silently wrong: no query type, and

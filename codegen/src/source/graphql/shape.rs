@@ -256,7 +256,7 @@ fn leaf(schema: &Schema, named: &str) -> Value {
 }
 
 fn reference(name: &str) -> Value {
-    json!({"$ref": format!("#/components/schemas/{}", super::convert::escape_ref(name))})
+    json!({"$ref": format!("#/components/schemas/{}", crate::source::openapi::escape(name))})
 }
 
 /// `inner` (the named type's schema) as `ty` wraps it: lists become arrays, and a
