@@ -14,7 +14,14 @@ use toolwright_codegen::ir;
 pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
     let mut tools = Vec::new();
     for api in apis {
-        tools.extend(emit::plans(api).iter().filter(|p| p.exposed).map(tool));
+        let contracts = emit::contracts(api);
+        tools.extend(
+            emit::plans(api)
+                .iter()
+                .zip(&contracts)
+                .filter(|(p, _)| p.exposed)
+                .map(|(p, c)| tool(p, c)),
+        );
     }
     Catalog::from_tools(tools, apis.iter().map(runtime_api).collect())
 }
@@ -115,7 +122,7 @@ fn param(p: &emit::plan::ParamPlan) -> Param {
     }
 }
 
-fn tool(plan: &ToolPlan) -> Tool {
+fn tool(plan: &ToolPlan, contract: &emit::ToolContract) -> Tool {
     let a = plan.annotations;
     Tool {
         name: plan.name.clone().into(),
@@ -130,7 +137,7 @@ fn tool(plan: &ToolPlan) -> Tool {
             open_world: a.open_world,
         },
         meta: Some(plan.meta.to_string().into()),
-        contract: Some(plan.contract.clone().into()),
+        contract: Some(contract.json.clone().into()),
         operation: Cow::Owned(Operation {
             name: plan.name.clone().into(),
             api: plan.api.clone().into(),

@@ -1,9 +1,6 @@
 //! The entry file `toolwright.rs`: one module per API, the API table, and the static
 //! tool catalog sorted by name (binary search at run time, no hashing).
 
-use proc_macro2::TokenStream;
-use quote::quote;
-
 use super::data::Data;
 use super::names;
 use super::plan::ToolPlan;
@@ -17,52 +14,78 @@ pub struct ApiEntry<'a> {
     /// Per operation: typed (a static descriptor, client method and types), or
     /// catalog-only (an entry of the embedded catalog file).
     pub typed: Vec<bool>,
+    /// Per operation, its contract: set once computed (the API's module is written
+    /// meanwhile), before the tables and the index read it.
+    pub contracts: std::sync::OnceLock<Vec<super::ToolContract>>,
 }
 
-/// The entry file's code, its `APIS` and `TOOLS` tables as text, and the embedded
-/// catalog file when some tools are catalog-only.
-pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String, Option<Vec<u8>>) {
-    let modules = entries.iter().map(|e| {
+impl ApiEntry<'_> {
+    /// Each plan with its contract, in source order.
+    pub fn plans_with_contracts(&self) -> impl Iterator<Item = (&ToolPlan, &super::ToolContract)> {
+        let contracts = self.contracts.get().map_or(&[][..], Vec::as_slice);
+        // Contracts are computed for every operation; a missing one (never) reads as
+        // none rather than shifting the others.
+        static NONE: super::ToolContract = super::ToolContract {
+            json: String::new(),
+            links: Vec::new(),
+        };
+        self.plans
+            .iter()
+            .enumerate()
+            .map(move |(i, p)| (p, contracts.get(i).unwrap_or(&NONE)))
+    }
+}
+
+/// Writes the entry file's code and its `APIS` and `TOOLS` tables to `code`; returns
+/// the embedded catalog file when some tools are catalog-only.
+pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>> {
+    for e in entries {
         let module = names::ident(&e.names.module);
-        let file = e.names.file_name();
-        let doc = names::doc(&module_doc(e.api));
+        let file = names::lit(&e.names.file_name());
+        let doc = names::doc(&module_doc(e.api), "");
         // Generated code follows the API description, not the user's lint settings:
         // pedantic lints (long names, many arguments, casing) are the description's
         // choices, and rustdoc lints would flag texts the sanitiser already made safe.
-        quote! {
-            #doc
-            #[allow(dead_code, missing_docs, clippy::pedantic, rustdoc::all)]
-            pub mod #module {
-                include!(#file);
-            }
-        }
-    });
+        code.push_str(&format!(
+            "{doc}#[allow(dead_code, missing_docs, clippy::pedantic, rustdoc::all)]\n\
+             pub mod {module} {{\n    include!({file});\n}}\n"
+        ));
+    }
     let apis: Vec<Data> = entries.iter().map(|e| api(e.api)).collect();
     let api_count = apis.len();
 
     // Each plan with its position in its module's `OPERATIONS` (typed ones only).
-    let mut tools: Vec<(&ToolPlan, &ApiEntry<'_>, Option<usize>)> = entries
+    type Row<'e> = (
+        &'e ToolPlan,
+        &'e super::ToolContract,
+        &'e ApiEntry<'e>,
+        Option<usize>,
+    );
+    let mut tools: Vec<Row<'_>> = entries
         .iter()
         .flat_map(|e| {
             let mut next = 0;
-            e.plans.iter().zip(&e.typed).map(move |(p, typed)| {
-                let index = typed.then(|| {
-                    next += 1;
-                    next - 1
-                });
-                (p, e, index)
-            })
+            e.plans_with_contracts()
+                .zip(&e.typed)
+                .map(move |((p, c), typed)| {
+                    let index = typed.then(|| {
+                        next += 1;
+                        next - 1
+                    });
+                    (p, c, e, index)
+                })
         })
-        .filter(|(p, _, _)| p.exposed)
+        .filter(|(p, ..)| p.exposed)
         .collect();
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let (typed, data): (Vec<_>, Vec<_>) = tools.into_iter().partition(|(_, _, i)| i.is_some());
-    let embedded = (!data.is_empty())
-        .then(|| super::embedded::file(&data.iter().map(|(p, _, _)| *p).collect::<Vec<_>>()));
+    let (typed, data): (Vec<_>, Vec<_>) = tools.into_iter().partition(|(.., i)| i.is_some());
+    let embedded = (!data.is_empty()).then(|| {
+        super::embedded::file(&data.iter().map(|(p, c, ..)| (*p, *c)).collect::<Vec<_>>())
+    });
     let tool_count = typed.len();
     let tools = typed
         .into_iter()
-        .filter_map(|(plan, entry, index)| Some(tool(plan, entry, index?)));
+        .filter_map(|(plan, contract, entry, index)| Some(tool(plan, contract, entry, index?)));
 
     let tools_doc = if embedded.is_some() {
         "The typed tools, sorted by name; the catalog-only ones are data, embedded from \
@@ -70,54 +93,48 @@ pub fn entry_file(entries: &[ApiEntry<'_>]) -> (TokenStream, String, Option<Vec<
     } else {
         "Every tool, sorted by name."
     };
-    let tables = [
-        super::data::static_item(
-            "Every API of this catalog, with default base URLs and auth.",
-            "APIS",
-            &format!("[::toolwright::Api; {api_count}]"),
-            &Data::Array(apis),
-        ),
-        super::data::static_item(
-            tools_doc,
-            "TOOLS",
-            &format!("[::toolwright::Tool; {tool_count}]"),
-            &Data::Array(tools.collect()),
-        ),
-    ]
-    .join("\n");
-    let search_file = super::SEARCH_FILE;
-    let catalog = if embedded.is_some() {
-        let file = super::embedded::FILE;
-        quote! {
-            /// The generated tool catalog, with its search index. Its catalog-only
-            /// tools are read from the embedded data on the first call, once.
-            #[allow(dead_code)]
-            pub fn catalog() -> ::toolwright::Catalog {
-                static ALL: ::std::sync::OnceLock<&'static [::toolwright::Tool]> =
-                    ::std::sync::OnceLock::new();
-                let tools = ALL.get_or_init(|| {
-                    ::toolwright::__private::embedded_tools(&TOOLS, include_bytes!(#file))
-                });
-                ::toolwright::Catalog::from_static(tools, &APIS)
-                    .with_search_index(include_bytes!(#search_file))
-            }
-        }
+    let search_file = names::lit(super::SEARCH_FILE);
+    if embedded.is_some() {
+        let file = names::lit(super::embedded::FILE);
+        code.push_str(&format!(
+            "/// The generated tool catalog, with its search index. Its catalog-only tools are read\n\
+             /// from the embedded data on the first call, once.\n\
+             #[allow(dead_code)]\n\
+             pub fn catalog() -> ::toolwright::Catalog {{\n    \
+             static ALL: ::std::sync::OnceLock<&'static [::toolwright::Tool]> =\n        \
+             ::std::sync::OnceLock::new();\n    \
+             let tools = ALL.get_or_init(|| {{\n        \
+             ::toolwright::__private::embedded_tools(&TOOLS, include_bytes!({file}))\n    \
+             }});\n    \
+             ::toolwright::Catalog::from_static(tools, &APIS)\n        \
+             .with_search_index(include_bytes!({search_file}))\n}}\n"
+        ));
     } else {
-        quote! {
-            /// The generated tool catalog, with its search index.
-            #[allow(dead_code)]
-            pub fn catalog() -> ::toolwright::Catalog {
-                ::toolwright::Catalog::from_static(&TOOLS, &APIS)
-                    .with_search_index(include_bytes!(#search_file))
-            }
-        }
-    };
-    let code = quote! {
-        #(#modules)*
-
-        #catalog
-    };
-    (code, tables, embedded)
+        code.push_str(&format!(
+            "/// The generated tool catalog, with its search index.\n\
+             #[allow(dead_code)]\n\
+             pub fn catalog() -> ::toolwright::Catalog {{\n    \
+             ::toolwright::Catalog::from_static(&TOOLS, &APIS)\n        \
+             .with_search_index(include_bytes!({search_file}))\n}}\n"
+        ));
+    }
+    code.push('\n');
+    super::data::static_item(
+        code,
+        "Every API of this catalog, with default base URLs and auth.",
+        "APIS",
+        &format!("[::toolwright::Api; {api_count}]"),
+        &Data::Array(apis),
+    );
+    code.push('\n');
+    super::data::static_item(
+        code,
+        tools_doc,
+        "TOOLS",
+        &format!("[::toolwright::Tool; {tool_count}]"),
+        &Data::Array(tools.collect()),
+    );
+    embedded
 }
 
 /// Rustdoc for an API module: its description, then the adapter's Markdown body
@@ -193,14 +210,14 @@ fn api(api: &ir::Api) -> Data {
                 "::toolwright::Definition",
                 vec![
                     ("name", Data::cow(&name)),
-                    ("input", Data::cow(&input)),
-                    ("output", Data::cow(&output)),
+                    ("input", Data::cow_owned(input)),
+                    ("output", Data::cow_owned(output)),
                 ],
             )
         })
         .collect();
     let meta = (!api.meta.is_empty())
-        .then(|| Data::cow(&serde_json::to_string(&api.meta).unwrap_or_default()));
+        .then(|| Data::cow_owned(serde_json::to_string(&api.meta).unwrap_or_default()));
     Data::Struct(
         "::toolwright::Api",
         vec![
@@ -217,8 +234,13 @@ fn api(api: &ir::Api) -> Data {
     )
 }
 
-fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
-    let module = names::ident(&entry.names.module).to_string();
+fn tool(
+    plan: &ToolPlan,
+    contract: &super::ToolContract,
+    entry: &ApiEntry<'_>,
+    index: usize,
+) -> Data {
+    let module = names::ident(&entry.names.module);
     let a = plan.annotations;
     Data::Struct(
         "::toolwright::Tool",
@@ -226,13 +248,16 @@ fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
             ("name", Data::cow(&plan.name)),
             ("title", Data::cow(&plan.title)),
             ("description", Data::cow(&plan.description)),
-            ("input_schema", Data::cow(&plan.input_schema.to_string())),
+            (
+                "input_schema",
+                Data::cow_owned(plan.input_schema.to_string()),
+            ),
             (
                 "output_schema",
                 Data::option(
                     plan.output_schema
                         .as_ref()
-                        .map(|s| Data::cow(&s.to_string())),
+                        .map(|s| Data::cow_owned(s.to_string())),
                 ),
             ),
             (
@@ -249,9 +274,9 @@ fn tool(plan: &ToolPlan, entry: &ApiEntry<'_>, index: usize) -> Data {
             ),
             (
                 "meta",
-                Data::option(Some(Data::cow(&plan.meta.to_string()))),
+                Data::option(Some(Data::cow_owned(plan.meta.to_string()))),
             ),
-            ("contract", Data::option(Some(Data::cow(&plan.contract)))),
+            ("contract", Data::option(Some(Data::cow(&contract.json)))),
             (
                 "operation",
                 Data::Raw(format!(

@@ -10,10 +10,10 @@
 //! error bodies are read, and the types they contain follow; `Config::full_serde`
 //! gives every type both.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
-use proc_macro2::{Ident, TokenStream, TokenTree};
-use quote::quote;
+use super::names::lit;
 
 /// The directions a type is used in.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -51,32 +51,33 @@ pub enum Codec {
     /// properties beyond them in `extra`.
     Struct {
         fields: Vec<FieldCodec>,
-        extra: Option<Ident>,
+        extra: Option<String>,
         /// Reading refuses properties no field names (operation inputs).
         deny_unknown: bool,
     },
     /// `struct T(pub U)`, read and written as its content.
     Newtype,
     /// Untagged variants, read by trying each in order.
-    Untagged(Vec<Ident>),
+    Untagged(Vec<String>),
     /// Fieldless variants and their strings.
-    Strings(Vec<(Ident, String)>),
+    Strings(Vec<(String, String)>),
 }
 
 #[derive(Debug)]
 pub struct FieldCodec {
-    pub ident: Ident,
+    /// The field, as written in code.
+    pub ident: String,
     /// The property name on the wire.
     pub key: String,
     /// `T` (else `Option<T>`, left out when `None`).
     pub required: bool,
 }
 
-/// A generated item: its code, and its JSON form when it has one.
+/// A generated item: its code (text), and its JSON form when it has one.
 #[derive(Debug)]
 pub struct Item {
     pub name: String,
-    pub code: TokenStream,
+    pub code: String,
     pub codec: Option<Codec>,
 }
 
@@ -94,14 +95,17 @@ pub fn resolve(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Needs> {
 /// is behind (`None`: always compiled).
 #[derive(Debug)]
 pub struct Root {
-    pub ty: TokenStream,
+    /// The type, as written in code.
+    pub ty: String,
     pub needs: Needs,
     pub gate: Option<BTreeSet<String>>,
 }
 
 /// Which generated types name which.
 pub struct Graph {
-    index: BTreeMap<String, usize>,
+    /// Item by its name as written (hashed: every identifier of the module is looked
+    /// up here).
+    index: std::collections::HashMap<String, usize>,
     edges: Vec<BTreeSet<usize>>,
 }
 
@@ -109,10 +113,10 @@ impl Graph {
     pub fn new(items: &[Item]) -> Self {
         // Keyed by the identifier as written in code (`Self` is written `Self_`, a
         // keyword `r#type`), which is what the token streams name.
-        let index: BTreeMap<String, usize> = items
+        let index: std::collections::HashMap<String, usize> = items
             .iter()
             .enumerate()
-            .map(|(i, item)| (super::names::ident(&item.name).to_string(), i))
+            .map(|(i, item)| (super::names::ident(&item.name), i))
             .collect();
         let mut graph = Graph {
             index,
@@ -153,11 +157,15 @@ impl Graph {
         }
     }
 
-    /// The items `tokens` names.
-    fn named(&self, tokens: &TokenStream) -> BTreeSet<usize> {
+    /// The items `code` names.
+    fn named(&self, code: &str) -> BTreeSet<usize> {
         let mut out = BTreeSet::new();
-        idents(tokens.clone(), &mut |ident| {
-            if let Some(&i) = self.index.get(ident.to_string().as_str()) {
+        idents(code, &mut |ident| {
+            // Type names are Pascal case (or raw): most identifiers (paths, fields,
+            // keywords) cannot be one.
+            let candidate =
+                ident.starts_with(|c: char| c.is_ascii_uppercase()) || ident.starts_with("r#");
+            if let Some(&i) = candidate.then(|| self.index.get(ident)).flatten() {
                 out.insert(i);
             }
         });
@@ -202,180 +210,265 @@ pub fn gates(items: &[Item], graph: &Graph, roots: &[Root]) -> Vec<Option<BTreeS
 }
 
 /// `#[cfg(any(feature = "a", ...))]`.
-pub fn cfg(features: &BTreeSet<String>) -> TokenStream {
-    let features = features.iter();
-    quote!(#[cfg(any(#(feature = #features),*))])
+pub fn cfg(features: &BTreeSet<String>) -> String {
+    let features: Vec<String> = features
+        .iter()
+        .map(|f| format!("feature = {}", lit(f)))
+        .collect();
+    format!("#[cfg(any({}))]\n", features.join(", "))
 }
 
-fn idents(tokens: TokenStream, found: &mut impl FnMut(&Ident)) {
-    for tree in tokens {
-        match tree {
-            TokenTree::Ident(ident) => found(&ident),
-            TokenTree::Group(group) => idents(group.stream(), found),
-            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+/// Calls `found` with each identifier of generated code (`r#type` whole), skipping
+/// comments, string literals and lifetimes: only what the code names.
+fn idents<'a>(code: &'a str, found: &mut impl FnMut(&'a str)) {
+    let bytes = code.as_bytes();
+    let is_start = |b: u8| b.is_ascii_alphabetic() || b == b'_';
+    let is_part = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'r' if raw_string(&bytes[i..]).is_some() => {
+                // A raw string `r"..."`, `r#"..."#` (it closes at a quote followed by
+                // as many `#` as it opened with).
+                let hashes = raw_string(&bytes[i..]).unwrap_or(0);
+                let close = |at: usize| {
+                    bytes[at] == b'"'
+                        && bytes.len() > at + hashes
+                        && bytes[at + 1..=at + hashes].iter().all(|&b| b == b'#')
+                };
+                i += 2 + hashes;
+                while i < bytes.len() && !close(i) {
+                    i += 1;
+                }
+                i += 1 + hashes;
+            }
+            b'\'' => {
+                i += 1;
+                while i < bytes.len() && is_part(bytes[i]) {
+                    i += 1;
+                }
+            }
+            b if is_start(b) => {
+                let start = i;
+                if b == b'r' && bytes.get(i + 1) == Some(&b'#') {
+                    i += 2;
+                }
+                while i < bytes.len() && is_part(bytes[i]) {
+                    i += 1;
+                }
+                found(&code[start..i]);
+            }
+            b if b.is_ascii_digit() => {
+                while i < bytes.len() && is_part(bytes[i]) {
+                    i += 1;
+                }
+            }
+            _ => i += 1,
         }
     }
 }
 
-/// The `Serialize` and `Deserialize` impls `needs` asks for.
-pub fn impls(name: &str, codec: &Codec, needs: Needs) -> TokenStream {
+/// The number of `#` of a raw string literal starting `text` (`r"`, `r#"`, ...).
+fn raw_string(text: &[u8]) -> Option<usize> {
+    let hashes = text.get(1..)?.iter().take_while(|&&b| b == b'#').count();
+    (text.first() == Some(&b'r') && text.get(1 + hashes) == Some(&b'"')).then_some(hashes)
+}
+
+const SERDE: &str = "::toolwright::__private::serde";
+const CODEC: &str = "::toolwright::__private::codec";
+
+/// The `Serialize` and `Deserialize` impls `needs` asks for, written to `out`.
+pub fn impls(out: &mut String, name: &str, codec: &Codec, needs: Needs) {
     let ident = super::names::ident(name);
-    let serialize = needs.serialize.then(|| {
-        let body = serialize_body(codec);
-        quote! {
-            impl ::toolwright::__private::serde::Serialize for #ident {
-                fn serialize<S: ::toolwright::__private::serde::Serializer>(
-                    &self,
-                    serializer: S,
-                ) -> ::std::result::Result<S::Ok, S::Error> {
-                    #body
-                }
-            }
-        }
-    });
-    let deserialize = needs.deserialize.then(|| {
-        let body = deserialize_body(name, codec);
-        quote! {
-            impl<'de> ::toolwright::__private::serde::Deserialize<'de> for #ident {
-                fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
-                    deserializer: D,
-                ) -> ::std::result::Result<Self, D::Error> {
-                    #body
-                }
-            }
-        }
-    });
-    quote!(#serialize #deserialize)
+    if needs.serialize {
+        let _ = write!(
+            out,
+            "impl {SERDE}::Serialize for {ident} {{\n    \
+             fn serialize<S: {SERDE}::Serializer>(\n        \
+             &self,\n        \
+             serializer: S,\n    \
+             ) -> ::std::result::Result<S::Ok, S::Error> {{\n"
+        );
+        serialize_body(codec, out);
+        out.push_str("    }\n}\n");
+    }
+    if needs.deserialize {
+        let _ = write!(
+            out,
+            "impl<'de> {SERDE}::Deserialize<'de> for {ident} {{\n    \
+             fn deserialize<D: {SERDE}::Deserializer<'de>>(\n        \
+             deserializer: D,\n    \
+             ) -> ::std::result::Result<Self, D::Error> {{\n"
+        );
+        deserialize_body(name, codec, out);
+        out.push_str("    }\n}\n");
+    }
 }
 
 // Bodies say `Self`, never the type's name: a schema named `S` or `D` would be the
-// generic parameter there.
-fn serialize_body(codec: &Codec) -> TokenStream {
+// generic parameter there. They are written at the indentation of a method body.
+fn serialize_body(codec: &Codec, out: &mut String) {
+    const IN: &str = "        ";
     match codec {
         Codec::Struct { fields, extra, .. } => {
             if fields.is_empty() && extra.is_none() {
-                return quote! {
-                    ::toolwright::__private::serde::ser::SerializeMap::end(
-                        serializer.serialize_map(::std::option::Option::Some(0))?,
-                    )
-                };
+                let _ = writeln!(
+                    out,
+                    "{IN}{SERDE}::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)"
+                );
+                return;
             }
-            let entries = fields.iter().map(|f| {
-                let FieldCodec {
-                    ident: field, key, ..
-                } = f;
+            let _ = writeln!(out, "{IN}use {SERDE}::ser::SerializeMap as _;");
+            let _ = writeln!(
+                out,
+                "{IN}let mut map = serializer.serialize_map(::std::option::Option::None)?;"
+            );
+            for f in fields {
+                let (field, key) = (&f.ident, lit(&f.key));
                 if f.required {
-                    quote!(map.serialize_entry(#key, &self.#field)?;)
+                    let _ = writeln!(out, "{IN}map.serialize_entry({key}, &self.{field})?;");
                 } else {
-                    quote! {
-                        if let ::std::option::Option::Some(value) = &self.#field {
-                            map.serialize_entry(#key, value)?;
-                        }
-                    }
+                    let _ = write!(
+                        out,
+                        "{IN}if let ::std::option::Option::Some(value) = &self.{field} {{\n\
+                         {IN}    map.serialize_entry({key}, value)?;\n\
+                         {IN}}}\n"
+                    );
                 }
-            });
-            let extra = extra.iter().map(|field| {
-                quote! {
-                    for (key, value) in &self.#field {
-                        map.serialize_entry(key, value)?;
-                    }
-                }
-            });
-            quote! {
-                use ::toolwright::__private::serde::ser::SerializeMap as _;
-                let mut map = serializer.serialize_map(::std::option::Option::None)?;
-                #(#entries)*
-                #(#extra)*
-                map.end()
             }
+            if let Some(field) = extra {
+                let _ = write!(
+                    out,
+                    "{IN}for (key, value) in &self.{field} {{\n\
+                     {IN}    map.serialize_entry(key, value)?;\n\
+                     {IN}}}\n"
+                );
+            }
+            let _ = writeln!(out, "{IN}map.end()");
         }
         Codec::Newtype => {
-            quote!(::toolwright::__private::serde::Serialize::serialize(
-                &self.0, serializer
-            ))
+            let _ = writeln!(
+                out,
+                "{IN}{SERDE}::Serialize::serialize(&self.0, serializer)"
+            );
         }
         Codec::Untagged(variants) => {
-            let arms = variants.iter().map(|v| {
-                quote!(Self::#v(value) => ::toolwright::__private::serde::Serialize::serialize(value, serializer),)
-            });
-            quote!(match self { #(#arms)* })
+            let _ = writeln!(out, "{IN}match self {{");
+            for v in variants {
+                let _ = writeln!(
+                    out,
+                    "{IN}    Self::{v}(value) => {SERDE}::Serialize::serialize(value, serializer),"
+                );
+            }
+            let _ = writeln!(out, "{IN}}}");
         }
         Codec::Strings(variants) => {
-            let texts = variants.iter().map(|(_, text)| text);
-            quote!(serializer.serialize_str([#(#texts),*][*self as usize]))
+            let texts: Vec<String> = variants.iter().map(|(_, text)| lit(text)).collect();
+            let _ = writeln!(
+                out,
+                "{IN}serializer.serialize_str([{}][*self as usize])",
+                texts.join(", ")
+            );
         }
     }
 }
 
-fn deserialize_body(name: &str, codec: &Codec) -> TokenStream {
+fn deserialize_body(name: &str, codec: &Codec, out: &mut String) {
+    const IN: &str = "        ";
     match codec {
         Codec::Struct {
             fields,
             extra,
             deny_unknown,
         } => {
-            let expected = format!("struct {name}");
-            let reads = fields.iter().map(|f| {
-                let FieldCodec {
-                    ident: field, key, ..
-                } = f;
-                if f.required {
-                    quote!(#field: object.req(#key)?,)
-                } else {
-                    quote!(#field: object.opt(#key)?,)
-                }
-            });
-            let rest = extra.iter().map(|field| quote!(#field: object.rest()?,));
-            let binding = if fields.is_empty() && extra.is_none() {
-                quote!(object)
+            let expected = lit(&format!("struct {name}"));
+            let empty = fields.is_empty() && extra.is_none();
+            let binding = if empty { "object" } else { "mut object" };
+            let _ = writeln!(
+                out,
+                "{IN}let {binding} = {CODEC}::Object::new(deserializer, {expected})?;"
+            );
+            let mut value = String::new();
+            if empty {
+                value.push_str("Self {}");
             } else {
-                quote!(mut object)
-            };
-            let value = quote!(Self { #(#reads)* #(#rest)* });
-            let finish = if *deny_unknown && extra.is_none() {
-                let known = fields.iter().map(|f| &f.key);
-                quote! {
-                    let value = #value;
-                    object.deny_unknown(&[#(#known),*])?;
-                    ::std::result::Result::Ok(value)
+                value.push_str("Self {\n");
+                for f in fields {
+                    let read = if f.required { "req" } else { "opt" };
+                    let _ = writeln!(
+                        value,
+                        "{IN}    {}: object.{read}({})?,",
+                        f.ident,
+                        lit(&f.key)
+                    );
                 }
-            } else if fields.is_empty() && extra.is_none() {
-                quote! {
-                    let _ = object;
-                    ::std::result::Result::Ok(#value)
+                if let Some(field) = extra {
+                    let _ = writeln!(value, "{IN}    {field}: object.rest()?,");
                 }
+                value.push_str(IN);
+                value.push('}');
+            }
+            if *deny_unknown && extra.is_none() {
+                let known: Vec<String> = fields.iter().map(|f| lit(&f.key)).collect();
+                let _ = write!(
+                    out,
+                    "{IN}let value = {value};\n\
+                     {IN}object.deny_unknown(&[{}])?;\n\
+                     {IN}::std::result::Result::Ok(value)\n",
+                    known.join(", ")
+                );
+            } else if empty {
+                let _ = write!(
+                    out,
+                    "{IN}let _ = object;\n{IN}::std::result::Result::Ok({value})\n"
+                );
             } else {
-                quote!(::std::result::Result::Ok(#value))
-            };
-            quote! {
-                let #binding = ::toolwright::__private::codec::Object::new(deserializer, #expected)?;
-                #finish
+                let _ = writeln!(out, "{IN}::std::result::Result::Ok({value})");
             }
         }
-        Codec::Newtype => quote! {
-            ::toolwright::__private::serde::Deserialize::deserialize(deserializer).map(Self)
-        },
+        Codec::Newtype => {
+            let _ = writeln!(
+                out,
+                "{IN}{SERDE}::Deserialize::deserialize(deserializer).map(Self)"
+            );
+        }
         Codec::Untagged(variants) => {
-            let attempts = variants.iter().map(|v| {
-                quote! {
-                    if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(&content) {
-                        return ::std::result::Result::Ok(Self::#v(value));
-                    }
-                }
-            });
-            quote! {
-                let content = ::toolwright::__private::codec::content(deserializer)?;
-                #(#attempts)*
-                ::std::result::Result::Err(::toolwright::__private::codec::no_variant(#name))
+            let _ = writeln!(out, "{IN}let content = {CODEC}::content(deserializer)?;");
+            for v in variants {
+                let _ = write!(
+                    out,
+                    "{IN}if let ::std::option::Option::Some(value) = {CODEC}::attempt(&content) {{\n\
+                     {IN}    return ::std::result::Result::Ok(Self::{v}(value));\n\
+                     {IN}}}\n"
+                );
             }
+            let _ = writeln!(
+                out,
+                "{IN}::std::result::Result::Err({CODEC}::no_variant({}))",
+                lit(name)
+            );
         }
         Codec::Strings(variants) => {
-            let all = variants.iter().map(|(v, _)| quote!(Self::#v));
-            let texts = variants.iter().map(|(_, text)| text);
-            quote! {
-                ::toolwright::__private::codec::variant(deserializer, &[#(#texts),*])
-                    .map(|i| [#(#all),*][i])
-            }
+            let all: Vec<String> = variants.iter().map(|(v, _)| format!("Self::{v}")).collect();
+            let texts: Vec<String> = variants.iter().map(|(_, text)| lit(text)).collect();
+            let _ = write!(
+                out,
+                "{IN}{CODEC}::variant(deserializer, &[{}])\n{IN}    .map(|i| [{}][i])\n",
+                texts.join(", "),
+                all.join(", ")
+            );
         }
     }
 }
@@ -384,10 +477,10 @@ fn deserialize_body(name: &str, codec: &Codec) -> TokenStream {
 mod tests {
     use super::*;
 
-    fn item(name: &str, code: TokenStream) -> Item {
+    fn item(name: &str, code: &str) -> Item {
         Item {
             name: name.to_owned(),
-            code,
+            code: code.to_owned(),
             codec: None,
         }
     }
@@ -400,53 +493,21 @@ mod tests {
     fn needs_and_gates_follow_the_types_an_item_names() {
         // Input -> Shared; Output -> Shared, Only; Loose (reached by nothing) -> Only.
         let items = vec![
-            item(
-                "Input",
-                quote!(
-                    pub struct Input {
-                        s: Shared,
-                    }
-                ),
-            ),
-            item(
-                "Output",
-                quote!(
-                    pub struct Output {
-                        s: Shared,
-                        o: Vec<Only>,
-                    }
-                ),
-            ),
-            item(
-                "Shared",
-                quote!(
-                    pub struct Shared;
-                ),
-            ),
-            item(
-                "Only",
-                quote!(
-                    pub struct Only;
-                ),
-            ),
-            item(
-                "Loose",
-                quote!(
-                    pub struct Loose {
-                        o: Only,
-                    }
-                ),
-            ),
+            item("Input", "pub struct Input { s: Shared, }"),
+            item("Output", "pub struct Output { s: Shared, o: Vec<Only>, }"),
+            item("Shared", "pub struct Shared;"),
+            item("Only", "pub struct Only;"),
+            item("Loose", "pub struct Loose { o: Only, }"),
         ];
         let graph = Graph::new(&items);
         let roots = [
             Root {
-                ty: quote!(Input),
+                ty: "Input".to_owned(),
                 needs: Needs::SERIALIZE,
                 gate: features(&["api-a"]),
             },
             Root {
-                ty: quote!(::std::vec::Vec<Output>),
+                ty: "::std::vec::Vec<Output>".to_owned(),
                 needs: Needs::DESERIALIZE,
                 gate: features(&["api-b"]),
             },
@@ -462,5 +523,20 @@ mod tests {
         // `Loose` is always compiled, so `Only`, which it names, must be too.
         assert_eq!(gates[4], None);
         assert_eq!(gates[3], None);
+    }
+
+    #[test]
+    fn only_the_code_names_types_not_its_comments_or_literals() {
+        let code = "/// Holds a `Shelf`.\npub struct r#Book<'de> { a: Author, \
+                    b: &'de str, c: [u8; 2] }\nfn f() { g(\"Shelf\", r##\"Shelf \"# Page\"##, 10usize, Tail) }";
+        let mut found = Vec::new();
+        idents(code, &mut |i| found.push(i));
+        assert_eq!(
+            found,
+            [
+                "pub", "struct", "r#Book", "a", "Author", "b", "str", "c", "u8", "fn", "f", "g",
+                "Tail"
+            ]
+        );
     }
 }

@@ -14,15 +14,48 @@ pub enum Data {
     Array(Vec<Data>),
     /// `prefix<inner>suffix`, e.g. `Cow::Borrowed(&` `[...]` `)`.
     Wrap(&'static str, Box<Data>, &'static str),
+    /// `Cow::Borrowed("text")`, the text kept as is until printed (catalog texts are
+    /// most of a large catalog: one copy fewer).
+    Cow(String),
 }
 
 impl Data {
     /// `Cow::Borrowed("text")`.
     pub fn cow(text: &str) -> Data {
-        Data::Raw(format!(
-            "::toolwright::__private::Cow::Borrowed({})",
-            literal(text)
-        ))
+        Data::Cow(text.to_owned())
+    }
+
+    /// [`Data::cow`] of a text already owned.
+    pub fn cow_owned(text: String) -> Data {
+        Data::Cow(text)
+    }
+
+    /// About how many bytes [`Data::print`] writes (to size the output once).
+    fn size(&self, depth: usize) -> usize {
+        match self {
+            Data::Raw(text) => text.len(),
+            Data::Cow(text) => text.len() + 48,
+            Data::Wrap(prefix, inner, suffix) => prefix.len() + inner.size(depth) + suffix.len(),
+            Data::Struct(path, fields) => {
+                path.len()
+                    + fields
+                        .iter()
+                        .map(|(name, value)| {
+                            4 * (depth + 1) + name.len() + 4 + value.size(depth + 1)
+                        })
+                        .sum::<usize>()
+                    + 4 * depth
+                    + 4
+            }
+            Data::Array(items) => {
+                items
+                    .iter()
+                    .map(|i| 4 * (depth + 1) + i.size(depth + 1) + 2)
+                    .sum::<usize>()
+                    + 4 * depth
+                    + 3
+            }
+        }
     }
 
     /// `Cow::Borrowed(&[items])`.
@@ -49,6 +82,11 @@ impl Data {
     fn print(&self, depth: usize, out: &mut String) {
         match self {
             Data::Raw(text) => out.push_str(text),
+            Data::Cow(text) => {
+                out.push_str("::toolwright::__private::Cow::Borrowed(");
+                write_literal(text, out);
+                out.push(')');
+            }
             Data::Wrap(prefix, inner, suffix) => {
                 out.push_str(prefix);
                 inner.print(depth, out);
@@ -102,27 +140,56 @@ fn indent(out: &mut String, depth: usize) {
 /// A Rust string literal for `text`: plain when nothing needs escaping, raw (with as
 /// many `#` as needed) when only quotes or backslashes do, escaped otherwise.
 pub fn literal(text: &str) -> String {
-    // Controls would be unreadable (a bare CR is refused), and rustc refuses
-    // direction-changing characters in any literal: those need escapes.
-    let needs_escape =
-        |c: char| (c.is_control() && c != '\n' && c != '\t') || super::text::is_bidi_control(c);
-    let plain = |c: char| c != '"' && c != '\\' && !needs_escape(c);
-    if text.chars().all(plain) {
-        return format!("\"{text}\"");
-    }
-    if !text.chars().any(needs_escape) {
-        let mut hashes = String::from("#");
-        while text.contains(&format!("\"{hashes}")) {
-            hashes.push('#');
-        }
-        return format!("r{hashes}\"{text}\"{hashes}");
-    }
-    format!("{text:?}")
+    let mut out = String::with_capacity(text.len() + 4);
+    write_literal(text, &mut out);
+    out
 }
 
-/// `/// doc`, `#[allow(dead_code)]`, `pub static NAME: TYPE = VALUE;` as text.
-pub fn static_item(doc: &str, name: &str, ty: &str, value: &Data) -> String {
-    let mut out = String::new();
+/// [`literal`], written to `out`.
+fn write_literal(text: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    // Controls would be unreadable (a bare CR is refused), and rustc refuses
+    // direction-changing characters in any literal: those need escapes. Most texts
+    // are ASCII without controls: checked byte by byte, chars only past ASCII.
+    let needs_escape =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || super::text::is_bidi_control(c);
+    // One pass over the bytes: a control, a quote or backslash, anything past ASCII.
+    let (mut control, mut quoted, mut wide) = (false, false, false);
+    for &b in text.as_bytes() {
+        match b {
+            b'\n' | b'\t' => {}
+            0..0x20 | 0x7f => control = true,
+            b'"' | b'\\' => quoted = true,
+            0x80.. => wide = true,
+            _ => {}
+        }
+    }
+    let escapes = control || (wide && text.chars().any(needs_escape));
+    if escapes {
+        let _ = write!(out, "{text:?}");
+    } else if quoted {
+        let mut hashes = 1;
+        while text.contains(&format!("\"{}", "#".repeat(hashes))) {
+            hashes += 1;
+        }
+        let hashes = "#".repeat(hashes);
+        out.push('r');
+        out.push_str(&hashes);
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+        out.push_str(&hashes);
+    } else {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    }
+}
+
+/// `/// doc`, `#[allow(dead_code)]`, `pub static NAME: TYPE = VALUE;` as text, written
+/// to `out` (tables are megabytes: written once, in place).
+pub fn static_item(out: &mut String, doc: &str, name: &str, ty: &str, value: &Data) {
+    out.reserve(doc.len() + name.len() + ty.len() + value.size(0) + 64);
     for line in doc.lines() {
         out.push_str("///");
         if !line.is_empty() {
@@ -133,9 +200,8 @@ pub fn static_item(doc: &str, name: &str, ty: &str, value: &Data) -> String {
     }
     out.push_str("#[allow(dead_code)]\n");
     out.push_str(&format!("pub static {name}: {ty} = "));
-    value.print(0, &mut out);
+    value.print(0, out);
     out.push_str(";\n");
-    out
 }
 
 #[cfg(test)]
@@ -164,7 +230,11 @@ mod tests {
             ],
         )]);
         assert_eq!(
-            static_item("Doc.", "X", "[::toolwright::Param; 1]", &value),
+            {
+                let mut out = String::new();
+                static_item(&mut out, "Doc.", "X", "[::toolwright::Param; 1]", &value);
+                out
+            },
             r####"/// Doc.
 #[allow(dead_code)]
 pub static X: [::toolwright::Param; 1] = [::toolwright::Param {

@@ -16,15 +16,15 @@ pub const FILE: &str = "toolwright_tools.json";
 
 /// The file's bytes for `plans` (already in catalog order). Deterministic: the same
 /// plans give the same bytes.
-pub fn file(plans: &[&ToolPlan]) -> Vec<u8> {
+pub fn file(plans: &[(&ToolPlan, &super::ToolContract)]) -> Vec<u8> {
     // One tool a line: diffs of a regenerated file stay readable.
     let mut out = b"{\"tools\": [\n".to_vec();
-    for (i, plan) in plans.iter().enumerate() {
+    for (i, (plan, contract)) in plans.iter().enumerate() {
         if i > 0 {
             out.extend_from_slice(b",\n");
         }
         // Serializing borrowed fields cannot fail (no maps with non-string keys).
-        serde_json::to_writer(&mut out, &Tool::of(plan)).unwrap_or_default();
+        serde_json::to_writer(&mut out, &Tool::of(plan, contract)).unwrap_or_default();
     }
     out.extend_from_slice(b"\n]}\n");
     out
@@ -76,7 +76,7 @@ type Param<'a> = (
 );
 
 impl<'a> Tool<'a> {
-    fn of(plan: &'a ToolPlan) -> Self {
+    fn of(plan: &'a ToolPlan, contract: &'a super::ToolContract) -> Self {
         let a = plan.annotations;
         Tool {
             name: &plan.name,
@@ -86,7 +86,7 @@ impl<'a> Tool<'a> {
             output_schema: plan.output_schema.as_ref().map(ToString::to_string),
             annotations: [a.read_only, a.destructive, a.idempotent, a.open_world],
             meta: plan.meta.to_string(),
-            contract: &plan.contract,
+            contract: &contract.json,
             operation: Operation {
                 api: &plan.api,
                 method: plan.method.as_str(),

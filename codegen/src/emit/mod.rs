@@ -1,5 +1,6 @@
 //! Emitters: IR → generated files. Every output reads only the IR (through the
-//! per-tool [`plan::ToolPlan`]), is formatted by prettyplease and is deterministic.
+//! per-tool [`plan::ToolPlan`]), is written as laid-out text (no token streams, no
+//! formatter pass) and is deterministic.
 
 mod catalog;
 mod codec;
@@ -57,35 +58,55 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
 
 /// Plans for every operation of an API, in source order.
 pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
-    // The contracts (one graph over the whole API) and the per-operation plans do not
-    // depend on each other: two threads (on Graph's 22,000 operations each is seconds).
-    let (plans, contracts) = std::thread::scope(|scope| {
-        let contracts = scope.spawn(|| {
-            // The default field roles (the artifact takes the configured ones).
-            crate::contract::build(
-                std::slice::from_ref(api),
-                &crate::contract::FieldRoles::default(),
-            )
-            .into_iter()
-            .map(|c| serde_json::to_string(&c.contract).unwrap_or_default())
-            .collect::<Vec<_>>()
-        });
-        let plans: Vec<plan::ToolPlan> = api
-            .operations
+    // Each plan reads only the API: the second half is planned on another thread.
+    let half = api.operations.len() / 2;
+    let (first, second) = api.operations.split_at(half);
+    let plan_all = |ops: &[ir::Operation]| -> Vec<plan::ToolPlan> {
+        ops.iter().map(|op| plan::plan(api, op)).collect()
+    };
+    if half < 64 {
+        return plan_all(&api.operations);
+    }
+    std::thread::scope(|scope| {
+        let second = scope.spawn(|| plan_all(second));
+        let mut plans = plan_all(first);
+        plans.extend(
+            second
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        );
+        plans
+    })
+}
+
+/// A tool's IO contract ([`crate::contract::Contract`]) as the catalog stores it.
+#[derive(Debug, Clone, Default)]
+pub struct ToolContract {
+    /// Compact JSON.
+    pub json: String,
+    /// The operations it links to (the search index's neighbours), read there without
+    /// parsing `json` again.
+    pub links: Vec<String>,
+}
+
+/// The contract of every operation of an API (one graph over the whole API, with the
+/// default field roles; the artifact takes the configured ones), in source order.
+pub fn contracts(api: &ir::Api) -> Vec<ToolContract> {
+    crate::contract::build(
+        std::slice::from_ref(api),
+        &crate::contract::FieldRoles::default(),
+    )
+    .into_iter()
+    .map(|c| ToolContract {
+        json: serde_json::to_string(&c.contract).unwrap_or_default(),
+        links: c
+            .contract
+            .links
             .iter()
-            .map(|op| plan::plan(api, op))
-            .collect();
-        // A panic there is a generator bug; surface it unchanged.
-        let contracts = contracts
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (plans, contracts)
-    });
-    plans
-        .into_iter()
-        .zip(contracts)
-        .map(|(plan, contract)| plan::ToolPlan { contract, ..plan })
-        .collect()
+            .map(|l| l.operation_id.clone())
+            .collect(),
+    })
+    .collect()
 }
 
 /// Which operations get Rust types and client methods; the others are catalog-only
@@ -149,58 +170,71 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
             names,
             plans: plans(api),
             typed: options.typed.marks(api),
+            contracts: std::sync::OnceLock::new(),
         })
         .collect();
-    // The API modules and the entry file (catalog) are independent: build and format
-    // them on two threads (formatting is most of generation's time on large specs).
     let sources: Vec<String> = entries
         .iter()
         .filter_map(|e| e.api.source.as_ref().map(|s| file_name(&s.file.path)))
         .collect();
-    // Two threads: the API modules' code (built as tokens, formatted by prettyplease)
-    // on one, every data table (printed straight from tokens) on the other. On large
-    // specs formatting is most of generation's time.
+    // The API modules' code needs the plans only: it is written on a thread of its own
+    // while the contracts (one graph per API) are computed here. The data tables
+    // (descriptors and catalog) and the search index need both, and follow on two
+    // threads. On compute v1 each of the four is 80 to 160 ms.
     let (modules, (tables, entry_file, index)) = std::thread::scope(|scope| {
-        let data = scope.spawn(|| {
-            // The index on a thread of its own: with every operation catalog-only there
-            // are no modules to format, and the tables and the index are all the work.
-            let index = scope.spawn(|| search::index(&entries));
-            let tables: Vec<String> = entries
+        let modules = scope.spawn(|| {
+            entries
                 .iter()
-                .map(|e| rust::operations_table(&e.plans, &e.typed))
-                .collect();
-            let (code, catalog_tables, embedded) = catalog::entry_file(&entries);
-            let entry = format_file(&sources.join(", "), code, &catalog_tables);
-            let index = index
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (tables, (entry, embedded), index)
+                .map(|entry| {
+                    let source = entry
+                        .api
+                        .source
+                        .as_ref()
+                        .map(|s| file_name(&s.file.path))
+                        .unwrap_or_default();
+                    let from = format!("the `{}` API ({source})", entry.api.name);
+                    let code = rust::api_module(
+                        header(&from),
+                        entry.api,
+                        &entry.plans,
+                        &entry.names,
+                        &entry.typed,
+                        options,
+                    );
+                    (entry.names.file_name(), code)
+                })
+                .collect::<Vec<_>>()
         });
-        let modules: Vec<(String, String)> = entries
+        for entry in &entries {
+            let _ = entry.contracts.set(contracts(entry.api));
+        }
+        let index = scope.spawn(|| search::index(&entries));
+        let tables: Vec<String> = entries
             .iter()
-            .map(|entry| {
-                let code =
-                    rust::api_module(entry.api, &entry.plans, &entry.names, &entry.typed, options);
-                let source = entry
-                    .api
-                    .source
-                    .as_ref()
-                    .map(|s| file_name(&s.file.path))
-                    .unwrap_or_default();
-                let from = format!("the `{}` API ({source})", entry.api.name);
-                (entry.names.file_name(), format_module(scope, &from, code))
+            .map(|e| {
+                let mut table = String::new();
+                rust::operations_table(&mut table, &e.plans, &e.typed);
+                table
             })
             .collect();
-        // A panic on the data thread is a generator bug; surface it unchanged.
-        let data = data
+        let mut entry = header(&sources.join(", "));
+        let embedded = catalog::entry_file(&mut entry, &entries);
+        // A panic on another thread is a generator bug; surface it unchanged.
+        let modules = modules
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (modules, data)
+        let index = index
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (modules, (tables, (entry, embedded), index))
     });
     let modules = modules
         .into_iter()
         .zip(tables)
-        .map(|((name, code), table)| (name, (code + &table).into_bytes()));
+        .map(|((name, mut code), table)| {
+            code.push_str(&table);
+            (name, code.into_bytes())
+        });
     files.extend(modules);
     let (entry_file, embedded) = entry_file;
     files.insert(ENTRY_FILE.to_owned(), entry_file.into_bytes());
@@ -208,7 +242,12 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
         files.insert(embedded::FILE.to_owned(), bytes);
     }
     files.insert(SEARCH_FILE.to_owned(), index);
-    crate::drop_later(entries.into_iter().map(|e| e.plans).collect::<Vec<_>>());
+    crate::drop_later(
+        entries
+            .into_iter()
+            .map(|e| (e.plans, e.contracts))
+            .collect::<Vec<_>>(),
+    );
     files
 }
 
@@ -216,35 +255,6 @@ fn file_name(path: &str) -> String {
     std::path::Path::new(path)
         .file_name()
         .map_or_else(|| path.to_owned(), |n| n.to_string_lossy().into_owned())
-}
-
-/// A module's code formatted in two halves at once: the types split where the work on
-/// both sides is about even (a client method weighs about two thirds of a type).
-fn format_module<'scope>(
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    from: &str,
-    code: rust::ModuleCode,
-) -> String {
-    let rust::ModuleCode {
-        mut types,
-        client,
-        methods,
-    } = code;
-    let split = ((types.len() + methods * 2 / 3) / 2).min(types.len());
-    let second: proc_macro2::TokenStream =
-        types.split_off(split).into_iter().chain([client]).collect();
-    // Token streams cannot cross threads; their text can (and re-lexing it there is
-    // cheaper than formatting it here).
-    let second = second.to_string();
-    let second = scope.spawn(move || match syn::parse_file(&second) {
-        Ok(file) => prettyplease::unparse(&file),
-        Err(e) => e.to_compile_error().to_string(),
-    });
-    let first = unparse(types.into_iter().collect());
-    let second = second
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    header(from) + &first + &second
 }
 
 fn header(from: &str) -> String {
@@ -263,20 +273,4 @@ fn header(from: &str) -> String {
         "// @generated by toolwright-codegen {} from {from}. Do not edit.\n\n",
         env!("CARGO_PKG_VERSION")
     )
-}
-
-/// prettyplease's rendering of items (a generator bug makes the build fail there,
-/// with syn's message).
-fn unparse(tokens: proc_macro2::TokenStream) -> String {
-    // No clone of `tokens` kept for the error case: cloning then parsing forces a deep
-    // copy of the whole stream (measured on GitHub's spec).
-    match syn::parse2::<syn::File>(tokens) {
-        Ok(file) => prettyplease::unparse(&file),
-        Err(e) => e.to_compile_error().to_string(),
-    }
-}
-
-/// prettyplease's rendering of `tokens`, then the data `tables` (already text).
-fn format_file(from: &str, tokens: proc_macro2::TokenStream, tables: &str) -> String {
-    header(from) + &unparse(tokens) + "\n" + tables
 }

@@ -4,8 +4,6 @@
 use std::collections::BTreeSet;
 
 use heck::{ToPascalCase, ToSnakeCase};
-use proc_macro2::{Ident, Span, TokenStream};
-use quote::quote;
 
 /// A `snake_case` identifier for a field, method or module.
 pub fn snake(name: &str) -> String {
@@ -38,10 +36,21 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-/// Makes an `Ident`, raw for keywords (`r#type`); `self`/`Self`/`super`/`crate` get `_`.
-/// Never panics: text that is no identifier is sanitised first (callers pass names from
-/// [`snake`]/[`pascal`], so this is a safety net, not a naming rule).
-pub fn ident(name: &str) -> Ident {
+/// Rust's keywords, strict and reserved (2015 to 2024 editions): as identifiers they
+/// are written raw (`r#type`).
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn",
+    "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let",
+    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+    "static", "struct", "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use",
+    "virtual", "where", "while", "yield",
+];
+
+/// An identifier as written in code: raw for keywords (`r#type`); `self`/`Self`/
+/// `super`/`crate` (which cannot be raw) get `_`. Never invalid: text that is no
+/// identifier is sanitised first (callers pass names from [`snake`]/[`pascal`], so
+/// this is a safety net, not a naming rule).
+pub fn ident(name: &str) -> String {
     let valid = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !valid && !name.is_empty() {
@@ -54,33 +63,82 @@ pub fn ident(name: &str) -> Ident {
         return ident(&cleaned);
     }
     if matches!(name, "self" | "Self" | "super" | "crate" | "_" | "") {
-        return Ident::new(&format!("{name}_"), Span::call_site());
+        return format!("{name}_");
     }
-    if syn::parse_str::<Ident>(name).is_ok() {
-        Ident::new(name, Span::call_site())
+    if KEYWORDS.contains(&name) {
+        format!("r#{name}")
     } else {
-        Ident::new_raw(name, Span::call_site())
+        name.to_owned()
     }
 }
 
-/// Doc attributes for `text` (made safe by [`super::text::rustdoc`]), one per line, so
-/// prettyplease renders `/// line`. Docs that hold a code block are also left out of
-/// doctest collection (`cfg_attr(not(doctest))`): even a block the Markdown rules read
-/// differently than we do can never run in the user's `cargo test`.
-pub fn doc(text: &str) -> TokenStream {
-    let (safe, has_code) = super::text::rustdoc(text.trim());
-    let lines = safe.trim().lines().map(|l| {
-        if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        }
-    });
-    if has_code {
-        quote!(#(#[cfg_attr(not(doctest), doc = #lines)])*)
-    } else {
-        quote!(#(#[doc = #lines])*)
+/// Doc comments for `text` (made safe by [`super::text::rustdoc`]), one `///` line per
+/// line, each after `indent`. Docs that hold a code block are written as attributes
+/// left out of doctest collection (`cfg_attr(not(doctest))`): even a block the
+/// Markdown rules read differently than we do can never run in the user's
+/// `cargo test`.
+pub fn doc(text: &str, indent: &str) -> String {
+    thread_local! {
+        // Large APIs repeat descriptions on many types (compute v1: 16,556 doc blocks,
+        // 8,642 distinct): each is made safe once.
+        static SAFE: std::cell::RefCell<std::collections::HashMap<String, (std::rc::Rc<str>, bool)>> =
+            std::cell::RefCell::default();
     }
+    let text = text.trim();
+    let known = SAFE.with(|safe| safe.borrow().get(text).cloned());
+    let (safe, has_code) = known.unwrap_or_else(|| {
+        let (safe, has_code) = super::text::rustdoc(text);
+        let made: (std::rc::Rc<str>, bool) = (safe.into(), has_code);
+        SAFE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.len() >= 1 << 14 {
+                cache.clear();
+            }
+            cache.insert(text.to_owned(), made.clone());
+        });
+        made
+    });
+    let mut out = String::with_capacity(safe.len() + 16);
+    for line in safe.trim().lines() {
+        out.push_str(indent);
+        if has_code {
+            let line = if line.is_empty() {
+                String::new()
+            } else {
+                format!(" {line}")
+            };
+            out.push_str("#[cfg_attr(not(doctest), doc = ");
+            out.push_str(&super::data::literal(&line));
+            out.push_str(")]\n");
+        } else if line.is_empty() {
+            out.push_str("///\n");
+        } else {
+            out.push_str("/// ");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A string literal on one line (escaped: keys and enum values may hold anything),
+/// so that [`indent`] never reaches into one.
+pub fn lit(text: &str) -> String {
+    format!("{text:?}")
+}
+
+/// `text` with every non-empty line indented by `spaces` more (generated code holds
+/// no multi-line literals, so lines are lines of code).
+pub fn indent(text: &str, spaces: usize) -> String {
+    let pad = " ".repeat(spaces);
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.split_inclusive('\n') {
+        if line != "\n" {
+            out.push_str(&pad);
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// Hands out unique names within one scope. Names are compared case-folded, so two
@@ -209,11 +267,29 @@ mod tests {
         assert_eq!(snake("2fa"), "_2fa");
         assert_eq!(pascal("in progress"), "InProgress");
         assert_eq!(pascal("1.0"), "V10");
-        assert_eq!(ident("type").to_string(), "r#type");
-        assert_eq!(ident("self").to_string(), "self_");
+        assert_eq!(ident("type"), "r#type");
+        assert_eq!(ident("self"), "self_");
+        assert_eq!(ident("gen"), "r#gen", "reserved in edition 2024");
+        assert_eq!(ident("a-b"), "ab");
         let mut s = Scope::default();
         assert_eq!(s.claim("A"), "A");
         assert_eq!(s.claim("A"), "A2");
         assert_eq!(s.claim("a"), "a3", "names differing only in case collide");
+    }
+
+    #[test]
+    fn docs_are_line_comments_unless_they_hold_code() {
+        assert_eq!(
+            doc("One.\n\nTwo.", "    "),
+            "    /// One.\n    ///\n    /// Two.\n"
+        );
+        let with_code = doc("See:\n```\nx\n```", "");
+        assert!(with_code.starts_with("#[cfg_attr(not(doctest), doc = \" See:\")]\n"));
+        assert!(with_code.contains("doc = \" ```text\")"), "{with_code}");
+        assert_eq!(
+            indent("a {\n\n    b\n}\n", 4),
+            "    a {\n\n        b\n    }\n"
+        );
+        assert_eq!(lit("a\nb\"c"), "\"a\\nb\\\"c\"");
     }
 }

@@ -85,10 +85,35 @@ pub struct ToolPlan {
     pub json_response: bool,
     /// `danger_level: forbidden` operations get a client method but no tool.
     pub exposed: bool,
-    /// The IO contract ([`crate::contract::Contract`]) as compact JSON.
-    pub contract: String,
     /// A GraphQL field's call.
     pub graphql: Option<ir::GraphqlCall>,
+}
+
+/// Whether the success response is no object, so the tool's result wraps it in
+/// `{"result": ...}` (MCP's structured content is an object).
+fn wraps_output(api: &ir::Api, op: &ir::Operation) -> bool {
+    let output = op.success_response().and_then(|r| r.schema.as_ref());
+    output.is_some_and(|s| !is_object(s, &api.definitions))
+}
+
+/// The tool's output schema (`None` when the success response has none): the
+/// response's, or `{"result": ...}` around one that is no object. `compact`: as the
+/// catalog stores it ([`ir::render_root_compact`]), else with a referenced root
+/// definition inlined.
+pub fn output_schema(api: &ir::Api, op: &ir::Operation, compact: bool) -> Option<Value> {
+    let output = op.success_response().and_then(|r| r.schema.as_ref())?;
+    let wrapped;
+    let root = if wraps_output(api, op) {
+        wrapped = Schema::object([("result".to_owned(), output.clone(), true)]);
+        &wrapped
+    } else {
+        output
+    };
+    Some(if compact {
+        ir::render_root_compact(root, &api.definitions, Direction::Output)
+    } else {
+        render_root(root, &api.definitions, Direction::Output)
+    })
 }
 
 pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
@@ -96,16 +121,8 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
     let mut input_schema = render_root(&input, &api.definitions, Direction::Input);
     // The root is always closed, even with no parameters: an LLM must send `{}`.
     input_schema["additionalProperties"] = json!(false);
-    let output = op.success_response().and_then(|r| r.schema.as_ref());
-    let wrap_output = output.is_some_and(|s| !is_object(s, &api.definitions));
-    let output_schema = output.map(|s| {
-        let root = if wrap_output {
-            Schema::object([("result".to_owned(), s.clone(), true)])
-        } else {
-            s.clone()
-        };
-        render_root(&root, &api.definitions, Direction::Output)
-    });
+    let wrap_output = wraps_output(api, op);
+    let output_schema = output_schema(api, op, true);
     ToolPlan {
         name: op.name.clone(),
         api: api.name.clone(),
@@ -141,8 +158,6 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
             .success_response()
             .is_some_and(|r| r.json && r.schema.is_some()),
         exposed: op.safety.danger_level != Some(DangerLevel::Forbidden),
-        // Filled in by `emit::plans`, which computes every contract of the API at once.
-        contract: String::new(),
         graphql: op.graphql.clone(),
     }
 }
@@ -331,7 +346,9 @@ fn meta(api: &ir::Api, op: &ir::Operation) -> Value {
     if !op.meta.is_empty() {
         m.insert("native".into(), json!(op.meta));
     }
-    json!({ "toolwright": m })
+    let mut out = Map::new();
+    out.insert("toolwright".into(), Value::Object(m));
+    Value::Object(out)
 }
 
 /// Whether a schema (following references) is a JSON object at its root.

@@ -21,19 +21,28 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
             }
         })
         .collect();
-    let mut tools: Vec<(&super::plan::ToolPlan, &Value)> = Vec::new();
+    let mut tools: Vec<(&super::plan::ToolPlan, &super::ToolContract, &Value)> = Vec::new();
     for (entry, meta) in entries.iter().zip(&api_meta) {
-        tools.extend(entry.plans.iter().filter(|p| p.exposed).map(|p| (p, meta)));
+        tools.extend(
+            entry
+                .plans_with_contracts()
+                .filter(|(p, _)| p.exposed)
+                .map(|(p, c)| (p, c, meta)),
+        );
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
+    // Of its contract the index reads the links only.
     let contracts: Vec<Value> = tools
         .iter()
-        .map(|(plan, _)| serde_json::from_str(&plan.contract).unwrap_or_default())
+        .map(|(_, contract, _)| {
+            let links = contract.links.iter();
+            serde_json::json!({ "links": links.map(|id| serde_json::json!({ "operation_id": id })).collect::<Vec<_>>() })
+        })
         .collect();
     let mut docs: Vec<Document> = tools
         .iter()
         .zip(&contracts)
-        .map(|((plan, api_meta), contract)| {
+        .map(|((plan, _, api_meta), contract)| {
             Document::from_tool(&ToolTexts {
                 name: &plan.name,
                 title: &plan.title,

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 pub use schema::{
     Direction, Schema, SchemaType, alias_cycles, exceeds_64_bits, follow, reachable, render_root,
-    unchecked_pattern,
+    render_root_compact, unchecked_pattern,
 };
 
 use crate::diagnostics::Location;

@@ -291,7 +291,16 @@ impl Schema {
 /// `regex-lite`, the ECMA-262 subset without look-around or back-references), or
 /// `None` when it can.
 pub fn unchecked_pattern(pattern: &str) -> Option<String> {
-    regex_lite::RegexBuilder::new(pattern)
+    thread_local! {
+        // Large specs repeat a few patterns on hundreds of parameters (compute v1:
+        // the project pattern on every operation); compiling each once is enough.
+        static SEEN: std::cell::RefCell<std::collections::HashMap<String, Option<String>>> =
+            std::cell::RefCell::default();
+    }
+    if let Some(known) = SEEN.with(|seen| seen.borrow().get(pattern).cloned()) {
+        return known;
+    }
+    let why = regex_lite::RegexBuilder::new(pattern)
         .size_limit(1 << 20)
         .build()
         .err()
@@ -301,7 +310,15 @@ pub fn unchecked_pattern(pattern: &str) -> Option<String> {
                 .next()
                 .unwrap_or("unsupported syntax")
                 .to_owned()
-        })
+        });
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if seen.len() >= 4096 {
+            seen.clear();
+        }
+        seen.insert(pattern.to_owned(), why.clone());
+    });
+    why
 }
 
 /// Whether `value` is a whole number that no 64-bit integer holds (`2^64`, `-2^63-1`,
@@ -341,25 +358,53 @@ pub fn render_root(
     definitions: &BTreeMap<String, Schema>,
     direction: Direction,
 ) -> Value {
-    // MCP wants `type: object` at the root: a bare reference to an object definition is
-    // inlined there (refinements such as a description win over the definition's).
-    let inlined;
-    let schema = match schema.bare_reference().and_then(|r| definitions.get(r)) {
-        Some(def)
-            if !schema.nullable && def.ty == SchemaType::Object && def.reference.is_none() =>
-        {
-            inlined = Schema {
-                description: schema
-                    .description
-                    .clone()
-                    .or_else(|| def.description.clone()),
-                ..def.clone()
-            };
-            &inlined
+    match inlined_root(schema, definitions) {
+        Some((_, def)) => Schema {
+            description: schema
+                .description
+                .clone()
+                .or_else(|| def.description.clone()),
+            ..def.clone()
         }
-        _ => schema,
-    };
-    schema.to_json(direction)
+        .to_json(direction),
+        None => schema.to_json(direction),
+    }
+}
+
+/// [`render_root`] as the generated catalog stores it: a root that inlines an object
+/// definition stays its reference (with the description that refines it). The
+/// runtime inlines the definition when it serves or exports the schema — the rule is
+/// `toolwright::Tool::output_schema`'s. On compute v1, where 500 tools return the
+/// 10 KB `Operation`, that is 10 of the catalog's 27 MB.
+pub fn render_root_compact(
+    schema: &Schema,
+    definitions: &BTreeMap<String, Schema>,
+    direction: Direction,
+) -> Value {
+    match inlined_root(schema, definitions) {
+        Some((name, _)) => {
+            let mut out = Map::new();
+            out.insert("$ref".into(), json!(format!("#/$defs/{name}")));
+            if let Some(d) = &schema.description {
+                out.insert("description".into(), json!(d));
+            }
+            Value::Object(out)
+        }
+        None => schema.to_json(direction),
+    }
+}
+
+/// MCP wants `type: object` at the root: a bare reference to an object definition is
+/// inlined there (refinements such as a description win over the definition's). The
+/// definition's name and schema when `schema` is such a reference.
+fn inlined_root<'a>(
+    schema: &'a Schema,
+    definitions: &'a BTreeMap<String, Schema>,
+) -> Option<(&'a str, &'a Schema)> {
+    let name = schema.bare_reference()?;
+    let def = definitions.get(name)?;
+    (!schema.nullable && def.ty == SchemaType::Object && def.reference.is_none())
+        .then_some((name, def))
 }
 
 /// Follows bare references ([`Schema::bare_reference`]) from `schema` to the first

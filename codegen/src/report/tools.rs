@@ -175,7 +175,7 @@ pub fn collect(
                     .map(|(hint, value, why)| json!({"hint": hint, "value": value, "why": why}))
                     .collect::<Vec<_>>(),
                 "input": without_defs(plan.input_schema),
-                "output": plan.output_schema.map(without_defs),
+                "output": plan::output_schema(api, op, false).map(without_defs),
                 "wrapped": plan.wrap_output,
                 "responses": op.responses.iter().map(|r| json!({
                     "status": r.status,

@@ -94,6 +94,9 @@ pub struct IndexBuilder {
     techniques: Techniques,
     /// Per document: term → weighted frequency.
     docs: Vec<BTreeMap<String, f32>>,
+    /// The terms of long texts already analysed: large APIs repeat the same parameter
+    /// prose on hundreds of operations (compute v1's `filter`, 2.5 KB, on every list).
+    analysed: std::collections::HashMap<String, Vec<String>>,
 }
 
 impl IndexBuilder {
@@ -101,6 +104,7 @@ impl IndexBuilder {
         IndexBuilder {
             techniques,
             docs: Vec::new(),
+            analysed: std::collections::HashMap::new(),
         }
     }
 
@@ -108,9 +112,24 @@ impl IndexBuilder {
     pub fn add(&mut self, doc: &Document) {
         let t = self.techniques;
         let mut terms = BTreeMap::new();
+        let analysed = &mut self.analysed;
         let mut put = |text: &str, weight: f32| {
-            for term in analyze(text, t) {
-                *terms.entry(term).or_insert(0.0) += weight;
+            if text.len() < 64 {
+                for term in analyze(text, t) {
+                    *terms.entry(term).or_insert(0.0) += weight;
+                }
+                return;
+            }
+            if !analysed.contains_key(text) {
+                analysed.insert(text.to_owned(), analyze(text, t));
+            }
+            for term in &analysed[text] {
+                match terms.get_mut(term) {
+                    Some(tf) => *tf += weight,
+                    None => {
+                        terms.insert(term.clone(), weight);
+                    }
+                }
             }
         };
         if t.has(Techniques::FIELDS) {

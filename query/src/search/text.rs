@@ -18,15 +18,15 @@ const STOP_WORDS: &[&str] = &[
 pub fn words(text: &str, split_identifiers: bool, out: &mut Vec<String>) {
     let mut current = String::new();
     let mut prev: Option<char> = None;
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         if !c.is_alphanumeric() {
             flush(&mut current, out);
             prev = None;
             continue;
         }
         if split_identifiers && let Some(p) = prev {
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            let next_lower = chars.peek().is_some_and(|n| n.is_lowercase());
             let boundary = (p.is_lowercase() && c.is_uppercase())
                 || (p.is_uppercase() && c.is_uppercase() && next_lower)
                 || (p.is_alphabetic() && c.is_ascii_digit())
@@ -35,7 +35,13 @@ pub fn words(text: &str, split_identifiers: bool, out: &mut Vec<String>) {
                 flush(&mut current, out);
             }
         }
-        current.extend(c.to_lowercase());
+        // Most text is ASCII: lower-cased in place, without the general case's
+        // iterator.
+        if c.is_ascii() {
+            current.push(c.to_ascii_lowercase());
+        } else {
+            current.extend(c.to_lowercase());
+        }
         prev = Some(c);
     }
     flush(&mut current, out);

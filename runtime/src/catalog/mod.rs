@@ -37,7 +37,12 @@ pub struct Tool {
     pub description: Text,
     /// JSON Schema (2020-12) of the arguments, rendered at build time.
     pub input_schema: Text,
-    /// JSON Schema of the structured result, when the response is described.
+    /// JSON Schema of the structured result, when the response is described. A root
+    /// that is only a `$ref` to one of the API's object definitions (and maybe a
+    /// `description`) stands for that definition, inlined (with that description):
+    /// generated catalogs store it so, for the many tools that return one shared type.
+    /// [`Catalog::output_schema_value`] gives it whole, as MCP wants it (`type:
+    /// object` at the root).
     pub output_schema: Option<Text>,
     pub annotations: Annotations,
     /// Extra, inspectable metadata (`_meta` in `tools/list`), as JSON text.
@@ -314,7 +319,13 @@ enum Direction {
 
 /// A rendered root schema plus every definition it reaches, under `$defs`.
 fn with_definitions(root: &str, definitions: &[Definition], direction: Direction) -> Value {
-    let mut value = parse_rendered(root);
+    let mut value = inline_root(parse_rendered(root), |name| {
+        let def = definitions.iter().find(|d| d.name == name)?;
+        Some(parse_rendered(match direction {
+            Direction::Input => &def.input,
+            Direction::Output => &def.output,
+        }))
+    });
     let mut pending = Vec::new();
     references(&value, &mut pending);
     let mut defs = Map::new();
@@ -338,6 +349,32 @@ fn with_definitions(root: &str, definitions: &[Definition], direction: Direction
         map.insert("$defs".into(), Value::Object(defs));
     }
     value
+}
+
+/// A root that is only a reference to an object definition (and maybe a description
+/// refining it) becomes that definition, as [`Tool::output_schema`] says; any other
+/// root stays as it is.
+pub(crate) fn inline_root(root: Value, definition: impl Fn(&str) -> Option<Value>) -> Value {
+    let Value::Object(map) = &root else {
+        return root;
+    };
+    let only_reference = map.keys().all(|k| k == "$ref" || k == "description");
+    let name = map
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"));
+    let (true, Some(name)) = (only_reference, name) else {
+        return root;
+    };
+    match definition(name) {
+        Some(Value::Object(mut def)) if def.get("type") == Some(&Value::from("object")) => {
+            if let Some(description) = map.get("description") {
+                def.insert("description".into(), description.clone());
+            }
+            Value::Object(def)
+        }
+        _ => root,
+    }
 }
 
 /// Names behind `{"$ref": "#/$defs/<name>"}` anywhere in `value`.

@@ -356,6 +356,8 @@ impl Catalog {
                     "inputSchema": parameters,
                 });
                 if let Some(output) = tool.output_schema.as_deref().map(parse) {
+                    let output =
+                        crate::catalog::inline_root(output, |name| defs.output.get(name).cloned());
                     let walked = schema::walk(
                         &output,
                         &defs.output,

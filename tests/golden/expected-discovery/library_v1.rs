@@ -19,18 +19,14 @@ impl ::toolwright::__private::serde::Serialize for BookState {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        serializer
-            .serialize_str(["STATE_UNSPECIFIED", "AVAILABLE", "LOANED"][*self as usize])
+        serializer.serialize_str(["STATE_UNSPECIFIED", "AVAILABLE", "LOANED"][*self as usize])
     }
 }
 impl<'de> ::toolwright::__private::serde::Deserialize<'de> for BookState {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        ::toolwright::__private::codec::variant(
-                deserializer,
-                &["STATE_UNSPECIFIED", "AVAILABLE", "LOANED"],
-            )
+        ::toolwright::__private::codec::variant(deserializer, &["STATE_UNSPECIFIED", "AVAILABLE", "LOANED"])
             .map(|i| [Self::StateUnspecified, Self::Available, Self::Loaned][i])
     }
 }
@@ -58,10 +54,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Book {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Book",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Book")?;
         ::std::result::Result::Ok(Self {
             name: object.opt("name")?,
             pages: object.opt("pages")?,
@@ -73,10 +66,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Book {
     }
 }
 /// `Empty`, as the API description defines it.
-pub type Empty = ::std::collections::BTreeMap<
-    ::std::string::String,
-    ::toolwright::__private::serde_json::Value,
->;
+pub type Empty = ::std::collections::BTreeMap<::std::string::String, ::toolwright::__private::serde_json::Value>;
 /// `ListBooksResponse`, as the API description defines it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListBooksResponse {
@@ -88,10 +78,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ListBooksResponse
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct ListBooksResponse",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ListBooksResponse")?;
         ::std::result::Result::Ok(Self {
             books: object.opt("books")?,
             next_page_token: object.opt("nextPageToken")?,
@@ -108,10 +95,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ListShelvesRespon
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct ListShelvesResponse",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ListShelvesResponse")?;
         ::std::result::Result::Ok(Self {
             next_page_token: object.opt("nextPageToken")?,
             shelves: object.opt("shelves")?,
@@ -126,9 +110,7 @@ pub struct Shelf {
     /// Format: `int64`.
     pub book_count: ::std::option::Option<::std::string::String>,
     /// Free labels.
-    pub labels: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub labels: ::std::option::Option<::std::collections::BTreeMap<::std::string::String, ::std::string::String>>,
     /// Resource name: `shelves/{shelf}`.
     pub name: ::std::option::Option<::std::string::String>,
     /// What the shelf holds.
@@ -158,10 +140,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Shelf {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Shelf",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Shelf")?;
         ::std::result::Result::Ok(Self {
             book_count: object.opt("bookCount")?,
             labels: object.opt("labels")?,
@@ -174,9 +153,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Shelf {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LibraryShelvesCreateInput {
     /// Free labels.
-    pub labels: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
+    pub labels: ::std::option::Option<::std::collections::BTreeMap<::std::string::String, ::std::string::String>>,
     /// Resource name: `shelves/{shelf}`.
     pub name: ::std::option::Option<::std::string::String>,
     /// What the shelf holds.
@@ -445,8 +422,7 @@ pub enum LibraryShelvesBooksInsertUploadInputUploadType {
     /// `media`
     Media,
 }
-impl ::toolwright::__private::serde::Serialize
-for LibraryShelvesBooksInsertUploadInputUploadType {
+impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksInsertUploadInputUploadType {
     fn serialize<S: ::toolwright::__private::serde::Serializer>(
         &self,
         serializer: S,
@@ -507,8 +483,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -525,17 +501,14 @@ impl Client {
         &self,
         input: &LibraryShelvesCreateInput,
     ) -> ::std::result::Result<Shelf, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// `library_shelves_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn library_shelves_list_pages(
         &self,
         input: &LibraryShelvesListInput,
-    ) -> ::std::result::Result<
-        ::toolwright::Pages<ListShelvesResponse>,
-        ::toolwright::Error,
-    > {
-        self.executor.paginate(&OPERATIONS[1usize], input)
+    ) -> ::std::result::Result<::toolwright::Pages<ListShelvesResponse>, ::toolwright::Error> {
+        self.executor.paginate(&OPERATIONS[1], input)
     }
     /// Lists shelves.
     ///
@@ -544,7 +517,7 @@ impl Client {
         &self,
         input: &LibraryShelvesListInput,
     ) -> ::std::result::Result<ListShelvesResponse, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// Removes a book.
     ///
@@ -555,7 +528,7 @@ impl Client {
         &self,
         input: &LibraryShelvesBooksDeleteInput,
     ) -> ::std::result::Result<Empty, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+        self.executor.execute(&OPERATIONS[2], input).await
     }
     /// Gets a book.
     ///
@@ -564,7 +537,7 @@ impl Client {
         &self,
         input: &LibraryShelvesBooksGetInput,
     ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+        self.executor.execute(&OPERATIONS[3], input).await
     }
     /// Adds a book to a shelf; the content can be uploaded with the upload tool.
     ///
@@ -575,17 +548,14 @@ impl Client {
         &self,
         input: &LibraryShelvesBooksInsertInput,
     ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+        self.executor.execute(&OPERATIONS[4], input).await
     }
     /// `library_shelves_books_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn library_shelves_books_list_pages(
         &self,
         input: &LibraryShelvesBooksListInput,
-    ) -> ::std::result::Result<
-        ::toolwright::Pages<ListBooksResponse>,
-        ::toolwright::Error,
-    > {
-        self.executor.paginate(&OPERATIONS[5usize], input)
+    ) -> ::std::result::Result<::toolwright::Pages<ListBooksResponse>, ::toolwright::Error> {
+        self.executor.paginate(&OPERATIONS[5], input)
     }
     /// Lists the books of a shelf.
     ///
@@ -594,7 +564,7 @@ impl Client {
         &self,
         input: &LibraryShelvesBooksListInput,
     ) -> ::std::result::Result<ListBooksResponse, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5usize], input).await
+        self.executor.execute(&OPERATIONS[5], input).await
     }
     /// Uploads the content for `library.shelves.books.insert` (simple upload, at most 10485760 bytes).
     ///
@@ -603,7 +573,7 @@ impl Client {
         &self,
         input: &LibraryShelvesBooksInsertUploadInput,
     ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6usize], input).await
+        self.executor.execute(&OPERATIONS[6], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

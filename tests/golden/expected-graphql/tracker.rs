@@ -52,10 +52,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateIssuePayloa
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct CreateIssuePayload",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateIssuePayload")?;
         ::std::result::Result::Ok(Self {
             issue: object.req("issue")?,
         })
@@ -79,10 +76,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for IssueBrief {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct IssueBrief",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct IssueBrief")?;
         ::std::result::Result::Ok(Self {
             id: object.req("id")?,
             labels: object.req("labels")?,
@@ -118,10 +112,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for IssueState {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        ::toolwright::__private::codec::variant(
-                deserializer,
-                &["OPEN", "CLOSED", "PARKED"],
-            )
+        ::toolwright::__private::codec::variant(deserializer, &["OPEN", "CLOSED", "PARKED"])
             .map(|i| [Self::Open, Self::Closed, Self::Parked][i])
     }
 }
@@ -136,10 +127,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Node {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Node",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Node")?;
         ::std::result::Result::Ok(Self {
             typename: object.req("__typename")?,
             id: object.req("id")?,
@@ -156,10 +144,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for PageInfoBrief {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct PageInfoBrief",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct PageInfoBrief")?;
         ::std::result::Result::Ok(Self {
             end_cursor: object.opt("endCursor")?,
             has_next_page: object.req("hasNextPage")?,
@@ -183,10 +168,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Repository {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Repository",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Repository")?;
         ::std::result::Result::Ok(Self {
             created_at: object.req("createdAt")?,
             head: object.opt("head")?,
@@ -215,10 +197,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SearchResult {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct SearchResult",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct SearchResult")?;
         ::std::result::Result::Ok(Self {
             typename: object.req("__typename")?,
             id: object.opt("id")?,
@@ -234,9 +213,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SearchResult {
 /// `SearchResultConnection`, as the API description defines it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchResultConnection {
-    pub nodes: ::std::option::Option<
-        ::std::vec::Vec<::std::option::Option<SearchResult>>,
-    >,
+    pub nodes: ::std::option::Option<::std::vec::Vec<::std::option::Option<SearchResult>>>,
     pub page_info: PageInfoBrief,
     /// Format: `int32`.
     pub total_count: i32,
@@ -245,10 +222,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SearchResultConne
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct SearchResultConnection",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct SearchResultConnection")?;
         ::std::result::Result::Ok(Self {
             nodes: object.opt("nodes")?,
             page_info: object.req("pageInfo")?,
@@ -267,10 +241,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for User {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct User",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct User")?;
         ::std::result::Result::Ok(Self {
             id: object.req("id")?,
             login: object.req("login")?,
@@ -289,10 +260,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for UserBrief {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct UserBrief",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct UserBrief")?;
         ::std::result::Result::Ok(Self {
             id: object.req("id")?,
             login: object.req("login")?,
@@ -389,9 +357,7 @@ impl ::toolwright::__private::serde::Serialize for QueryLegacyCountInput {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// Arguments of `query_node`.
@@ -532,8 +498,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -548,7 +514,7 @@ impl Client {
         &self,
         input: &MutationCloseIssueInput,
     ) -> ::std::result::Result<bool, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// Opens an issue.
     ///
@@ -556,11 +522,8 @@ impl Client {
     pub async fn mutation_create_issue(
         &self,
         input: &MutationCreateIssueInput,
-    ) -> ::std::result::Result<
-        ::std::option::Option<CreateIssuePayload>,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+    ) -> ::std::result::Result<::std::option::Option<CreateIssuePayload>, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// How many issues are in a state.
     ///
@@ -569,7 +532,7 @@ impl Client {
         &self,
         input: &QueryIssueCountInput,
     ) -> ::std::result::Result<i32, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+        self.executor.execute(&OPERATIONS[2], input).await
     }
     /// Deprecated. Old way to count.
     ///
@@ -580,7 +543,7 @@ impl Client {
         &self,
         input: &QueryLegacyCountInput,
     ) -> ::std::result::Result<::std::option::Option<i32>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+        self.executor.execute(&OPERATIONS[3], input).await
     }
     /// Anything with an id.
     ///
@@ -589,7 +552,7 @@ impl Client {
         &self,
         input: &QueryNodeInput,
     ) -> ::std::result::Result<::std::option::Option<Node>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+        self.executor.execute(&OPERATIONS[4], input).await
     }
     /// A repository by its owner and name.
     ///
@@ -598,17 +561,14 @@ impl Client {
         &self,
         input: &QueryRepositoryInput,
     ) -> ::std::result::Result<::std::option::Option<Repository>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5usize], input).await
+        self.executor.execute(&OPERATIONS[5], input).await
     }
     /// `query_search` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn query_search_pages(
         &self,
         input: &QuerySearchInput,
-    ) -> ::std::result::Result<
-        ::toolwright::Pages<SearchResultConnection>,
-        ::toolwright::Error,
-    > {
-        self.executor.paginate(&OPERATIONS[6usize], input)
+    ) -> ::std::result::Result<::toolwright::Pages<SearchResultConnection>, ::toolwright::Error> {
+        self.executor.paginate(&OPERATIONS[6], input)
     }
     /// Issues matching a search, a page at a time.
     ///
@@ -617,7 +577,7 @@ impl Client {
         &self,
         input: &QuerySearchInput,
     ) -> ::std::result::Result<SearchResultConnection, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6usize], input).await
+        self.executor.execute(&OPERATIONS[6], input).await
     }
     /// The signed-in user.
     ///
@@ -626,7 +586,7 @@ impl Client {
         &self,
         input: &QueryViewerInput,
     ) -> ::std::result::Result<User, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7usize], input).await
+        self.executor.execute(&OPERATIONS[7], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

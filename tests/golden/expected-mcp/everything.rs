@@ -10,7 +10,9 @@ impl EchoInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(message: ::std::string::String) -> Self {
-        EchoInput { message }
+        EchoInput {
+            message,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for EchoInput {
@@ -84,9 +86,7 @@ impl ::toolwright::__private::serde::Serialize for GetEnvInput {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// Arguments of `get_resource_links`.
@@ -118,8 +118,7 @@ pub enum GetResourceReferenceInputResourceType {
     /// `Blob`
     Blob,
 }
-impl ::toolwright::__private::serde::Serialize
-for GetResourceReferenceInputResourceType {
+impl ::toolwright::__private::serde::Serialize for GetResourceReferenceInputResourceType {
     fn serialize<S: ::toolwright::__private::serde::Serializer>(
         &self,
         serializer: S,
@@ -207,15 +206,11 @@ pub struct GetStructuredContentOutput {
     /// Temperature in celsius
     pub temperature: f64,
 }
-impl<'de> ::toolwright::__private::serde::Deserialize<'de>
-for GetStructuredContentOutput {
+impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetStructuredContentOutput {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct GetStructuredContentOutput",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct GetStructuredContentOutput")?;
         ::std::result::Result::Ok(Self {
             conditions: object.req("conditions")?,
             humidity: object.req("humidity")?,
@@ -235,7 +230,10 @@ impl GetSumInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(a: f64, b: f64) -> Self {
-        GetSumInput { a, b }
+        GetSumInput {
+            a,
+            b,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for GetSumInput {
@@ -258,9 +256,7 @@ impl ::toolwright::__private::serde::Serialize for GetTinyImageInput {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
@@ -356,9 +352,7 @@ impl ::toolwright::__private::serde::Serialize for ToggleSimulatedLoggingInput {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// Arguments of `toggle_subscriber_updates`.
@@ -369,9 +363,7 @@ impl ::toolwright::__private::serde::Serialize for ToggleSubscriberUpdatesInput 
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// Arguments of `trigger_long_running_operation`.
@@ -408,8 +400,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -423,11 +415,8 @@ impl Client {
     pub async fn echo(
         &self,
         input: &EchoInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// Demonstrates how annotations can be used to provide metadata about content.
     ///
@@ -435,11 +424,8 @@ impl Client {
     pub async fn get_annotated_message(
         &self,
         input: &GetAnnotatedMessageInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// Returns all environment variables, helpful for debugging MCP server configuration
     ///
@@ -447,11 +433,8 @@ impl Client {
     pub async fn get_env(
         &self,
         input: &GetEnvInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[2], input).await
     }
     /// Returns up to ten resource links that reference different types of resources
     ///
@@ -459,11 +442,8 @@ impl Client {
     pub async fn get_resource_links(
         &self,
         input: &GetResourceLinksInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[3], input).await
     }
     /// Returns a resource reference that can be used by MCP clients
     ///
@@ -471,11 +451,8 @@ impl Client {
     pub async fn get_resource_reference(
         &self,
         input: &GetResourceReferenceInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[4], input).await
     }
     /// Returns structured content along with an output schema for client data validation
     ///
@@ -484,7 +461,7 @@ impl Client {
         &self,
         input: &GetStructuredContentInput,
     ) -> ::std::result::Result<GetStructuredContentOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5usize], input).await
+        self.executor.execute(&OPERATIONS[5], input).await
     }
     /// Returns the sum of two numbers
     ///
@@ -492,11 +469,8 @@ impl Client {
     pub async fn get_sum(
         &self,
         input: &GetSumInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[6usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[6], input).await
     }
     /// Returns a tiny MCP logo image.
     ///
@@ -504,11 +478,8 @@ impl Client {
     pub async fn get_tiny_image(
         &self,
         input: &GetTinyImageInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[7usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[7], input).await
     }
     /// Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
     ///
@@ -516,11 +487,8 @@ impl Client {
     pub async fn gzip_file_as_resource(
         &self,
         input: &GzipFileAsResourceInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[8usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[8], input).await
     }
     /// Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
     ///
@@ -528,11 +496,8 @@ impl Client {
     pub async fn simulate_research_query(
         &self,
         input: &SimulateResearchQueryInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[9usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[9], input).await
     }
     /// Toggles simulated, random-leveled logging on or off.
     ///
@@ -540,11 +505,8 @@ impl Client {
     pub async fn toggle_simulated_logging(
         &self,
         input: &ToggleSimulatedLoggingInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[10usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[10], input).await
     }
     /// Toggles simulated resource subscription updates on or off.
     ///
@@ -552,11 +514,8 @@ impl Client {
     pub async fn toggle_subscriber_updates(
         &self,
         input: &ToggleSubscriberUpdatesInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[11usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[11], input).await
     }
     /// Demonstrates a long running operation with progress updates.
     ///
@@ -564,11 +523,8 @@ impl Client {
     pub async fn trigger_long_running_operation(
         &self,
         input: &TriggerLongRunningOperationInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[12usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[12], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

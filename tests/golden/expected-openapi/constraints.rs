@@ -115,8 +115,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -130,11 +130,8 @@ impl Client {
     pub async fn constrained(
         &self,
         input: &ConstrainedInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[0], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

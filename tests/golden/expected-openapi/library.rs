@@ -8,9 +8,7 @@ pub struct Book {
     pub kind: ::toolwright::__private::serde_json::Value,
     /// Greater than `0`.
     pub pages: ::std::option::Option<i64>,
-    pub ratings: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, f64>,
-    >,
+    pub ratings: ::std::option::Option<::std::collections::BTreeMap<::std::string::String, f64>>,
     /// Where it stands.
     pub shelf: ::std::option::Option<::std::boxed::Box<Shelf>>,
     pub subtitle: ::std::option::Option<::std::string::String>,
@@ -20,10 +18,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Book {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Book",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Book")?;
         ::std::result::Result::Ok(Self {
             author_id: object.opt("authorId")?,
             isbn: object.req("isbn")?,
@@ -48,14 +43,10 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Item {
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
         let content = ::toolwright::__private::codec::content(deserializer)?;
-        if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(
-            &content,
-        ) {
+        if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(&content) {
             return ::std::result::Result::Ok(Self::Book(value));
         }
-        if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(
-            &content,
-        ) {
+        if let ::std::option::Option::Some(value) = ::toolwright::__private::codec::attempt(&content) {
             return ::std::result::Result::Ok(Self::Magazine(value));
         }
         ::std::result::Result::Err(::toolwright::__private::codec::no_variant("Item"))
@@ -71,10 +62,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Magazine {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Magazine",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Magazine")?;
         ::std::result::Result::Ok(Self {
             issue: object.req("issue")?,
             kind: object.req("kind")?,
@@ -95,10 +83,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Member {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Member",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Member")?;
         ::std::result::Result::Ok(Self {
             id: object.opt("id")?,
             joined: object.opt("joined")?,
@@ -118,10 +103,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Shelf {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Shelf",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Shelf")?;
         ::std::result::Result::Ok(Self {
             children: object.opt("children")?,
             label: object.req("label")?,
@@ -168,9 +150,7 @@ impl ::toolwright::__private::serde::Serialize for ListItemsInput {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// Arguments of `create_member`.
@@ -220,7 +200,9 @@ impl GetMemberInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(id: i64) -> Self {
-        GetMemberInput { id }
+        GetMemberInput {
+            id,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for GetMemberInput {
@@ -242,9 +224,7 @@ impl ::toolwright::__private::serde::Serialize for ShelfTreeInput {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// Typed client for the `library` API (1.0.0). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
@@ -253,8 +233,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -269,7 +249,7 @@ impl Client {
         &self,
         input: &GetBookInput,
     ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// Lists items. Calls `GET /items` on the library API.
     ///
@@ -278,7 +258,7 @@ impl Client {
         &self,
         input: &ListItemsInput,
     ) -> ::std::result::Result<::std::vec::Vec<Item>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// Register a member
     ///
@@ -287,7 +267,7 @@ impl Client {
         &self,
         input: &CreateMemberInput,
     ) -> ::std::result::Result<Member, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+        self.executor.execute(&OPERATIONS[2], input).await
     }
     /// Fetches a single member by id. Calls `GET /members/{id}` on the library API.
     ///
@@ -296,7 +276,7 @@ impl Client {
         &self,
         input: &GetMemberInput,
     ) -> ::std::result::Result<Member, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+        self.executor.execute(&OPERATIONS[3], input).await
     }
     /// The whole shelf hierarchy.
     ///
@@ -305,7 +285,7 @@ impl Client {
         &self,
         input: &ShelfTreeInput,
     ) -> ::std::result::Result<Shelf, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+        self.executor.execute(&OPERATIONS[4], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

@@ -24,10 +24,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Money {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Money",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Money")?;
         ::std::result::Result::Ok(Self {
             amount: object.req("amount")?,
             currency: object.req("currency")?,
@@ -48,10 +45,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for OrderStatus {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        ::toolwright::__private::codec::variant(
-                deserializer,
-                &["pending", "paid", "shipped"],
-            )
+        ::toolwright::__private::codec::variant(deserializer, &["pending", "paid", "shipped"])
             .map(|i| [Self::Pending, Self::Paid, Self::Shipped][i])
     }
 }
@@ -65,10 +59,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Problem {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Problem",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Problem")?;
         ::std::result::Result::Ok(Self {
             detail: object.opt("detail")?,
             title: object.opt("title")?,
@@ -115,10 +106,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Product {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct Product",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Product")?;
         ::std::result::Result::Ok(Self {
             kind: object.opt("kind")?,
             name: object.req("name")?,
@@ -138,7 +126,9 @@ impl ImportCatalogInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(body: ::std::string::String) -> Self {
-        ImportCatalogInput { body }
+        ImportCatalogInput {
+            body,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for ImportCatalogInput {
@@ -196,10 +186,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SubmitOrderOutput
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct SubmitOrderOutput",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct SubmitOrderOutput")?;
         ::std::result::Result::Ok(Self {
             order_id: object.req("orderId")?,
             status: object.req("status")?,
@@ -274,10 +261,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ListProductsOutpu
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct ListProductsOutput",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ListProductsOutput")?;
         ::std::result::Result::Ok(Self {
             items: object.req("items")?,
             next: object.opt("next")?,
@@ -332,10 +316,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateProductStat
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct CreateProductStatus202",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateProductStatus202")?;
         ::std::result::Result::Ok(Self {
             review_id: object.req("reviewId")?,
         })
@@ -360,18 +341,14 @@ pub enum CreateProductError {
     Status422(Problem),
 }
 impl CreateProductError {
-    /// The typed body of `error` when it is an error status this operation
-    /// documents and the body fits; `None` otherwise.
+    /// The typed body of `error` when it is an error status this operation documents
+    /// and the body fits; `None` otherwise.
     pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
         let ::toolwright::Error::Status { status, body, .. } = error else {
             return ::std::option::Option::None;
         };
         match *status {
-            422 => {
-                ::toolwright::__private::serde_json::from_value(body.clone())
-                    .ok()
-                    .map(CreateProductError::Status422)
-            }
+            422 => ::toolwright::__private::serde_json::from_value(body.clone()).ok().map(CreateProductError::Status422),
             _ => ::std::option::Option::None,
         }
     }
@@ -386,7 +363,9 @@ impl GetProductInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64) -> Self {
-        GetProductInput { product_id }
+        GetProductInput {
+            product_id,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for GetProductInput {
@@ -408,16 +387,14 @@ pub enum GetProductError {
     Default(Problem),
 }
 impl GetProductError {
-    /// The typed body of `error` when it is an error status this operation
-    /// documents and the body fits; `None` otherwise.
+    /// The typed body of `error` when it is an error status this operation documents
+    /// and the body fits; `None` otherwise.
     pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
         let ::toolwright::Error::Status { status, body, .. } = error else {
             return ::std::option::Option::None;
         };
         let _ = status;
-        ::toolwright::__private::serde_json::from_value(body.clone())
-            .ok()
-            .map(GetProductError::Default)
+        ::toolwright::__private::serde_json::from_value(body.clone()).ok().map(GetProductError::Default)
     }
 }
 /// Arguments of `replaceProduct`.
@@ -473,7 +450,9 @@ impl DeleteProductInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64) -> Self {
-        DeleteProductInput { product_id }
+        DeleteProductInput {
+            product_id,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for DeleteProductInput {
@@ -533,11 +512,10 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for UploadProductImag
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct UploadProductImageOutput",
-        )?;
-        ::std::result::Result::Ok(Self { url: object.opt("url")? })
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct UploadProductImageOutput")?;
+        ::std::result::Result::Ok(Self {
+            url: object.opt("url")?,
+        })
     }
 }
 /// `GetSearchInputPrice`, as the API description defines it.
@@ -603,8 +581,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -619,7 +597,7 @@ impl Client {
         &self,
         input: &ImportCatalogInput,
     ) -> ::std::result::Result<::std::string::String, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// Submit an order
     ///
@@ -628,7 +606,7 @@ impl Client {
         &self,
         input: &SubmitOrderInput,
     ) -> ::std::result::Result<SubmitOrderOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// List products
     ///
@@ -639,7 +617,7 @@ impl Client {
         &self,
         input: &ListProductsInput,
     ) -> ::std::result::Result<ListProductsOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+        self.executor.execute(&OPERATIONS[2], input).await
     }
     /// Create a product
     ///
@@ -650,20 +628,13 @@ impl Client {
         &self,
         input: &CreateProductInput,
     ) -> ::std::result::Result<CreateProductResponse, ::toolwright::Error> {
-        let op = &OPERATIONS[3usize];
+        let op = &OPERATIONS[3];
         let (status, body) = self.executor.execute_raw(op, input).await?;
-        ::std::result::Result::Ok(
-            match status {
-                201 => CreateProductResponse::Status201(::toolwright::decode(op, body)?),
-                202 => CreateProductResponse::Status202(::toolwright::decode(op, body)?),
-                _ => {
-                    CreateProductResponse::Other {
-                        status,
-                        body,
-                    }
-                }
-            },
-        )
+        ::std::result::Result::Ok(match status {
+            201 => CreateProductResponse::Status201(::toolwright::decode(op, body)?),
+            202 => CreateProductResponse::Status202(::toolwright::decode(op, body)?),
+            _ => CreateProductResponse::Other { status, body },
+        })
     }
     /// Get one product
     ///
@@ -672,7 +643,7 @@ impl Client {
         &self,
         input: &GetProductInput,
     ) -> ::std::result::Result<Product, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+        self.executor.execute(&OPERATIONS[4], input).await
     }
     /// Replace a product
     ///
@@ -681,7 +652,7 @@ impl Client {
         &self,
         input: &ReplaceProductInput,
     ) -> ::std::result::Result<Product, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5usize], input).await
+        self.executor.execute(&OPERATIONS[5], input).await
     }
     /// Delete a product
     ///
@@ -689,11 +660,8 @@ impl Client {
     pub async fn delete_product(
         &self,
         input: &DeleteProductInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[6usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[6], input).await
     }
     /// Upload a product image
     ///
@@ -702,7 +670,7 @@ impl Client {
         &self,
         input: &UploadProductImageInput,
     ) -> ::std::result::Result<UploadProductImageOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7usize], input).await
+        self.executor.execute(&OPERATIONS[7], input).await
     }
     /// Search by ids and colours
     ///
@@ -711,7 +679,7 @@ impl Client {
         &self,
         input: &GetSearchInput,
     ) -> ::std::result::Result<::std::vec::Vec<i64>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[8usize], input).await
+        self.executor.execute(&OPERATIONS[8], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

@@ -50,7 +50,9 @@ impl PutCoverInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(body: ::std::string::String) -> Self {
-        PutCoverInput { body }
+        PutCoverInput {
+            body,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for PutCoverInput {
@@ -204,9 +206,7 @@ impl ::toolwright::__private::serde::Serialize for GetReportInput {
         &self,
         serializer: S,
     ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(
-            serializer.serialize_map(::std::option::Option::Some(0))?,
-        )
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
 /// `GetReportOutput`, as the API description defines it.
@@ -218,11 +218,10 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetReportOutput {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct GetReportOutput",
-        )?;
-        ::std::result::Result::Ok(Self { ok: object.opt("ok")? })
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct GetReportOutput")?;
+        ::std::result::Result::Ok(Self {
+            ok: object.opt("ok")?,
+        })
     }
 }
 /// Arguments of `reserved`.
@@ -351,8 +350,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -366,11 +365,8 @@ impl Client {
     pub async fn any_media_json_schema(
         &self,
         input: &AnyMediaJsonSchemaInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// A body listing the ASP.NET media type set (wildcard first in key order).
     ///
@@ -378,11 +374,8 @@ impl Client {
     pub async fn aspnet_body(
         &self,
         input: &AspnetBodyInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// `format: byte` in a non-JSON body: base64 text on the wire.
     ///
@@ -390,11 +383,8 @@ impl Client {
     pub async fn put_cover(
         &self,
         input: &PutCoverInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[2], input).await
     }
     /// A content-based query parameter.
     ///
@@ -402,11 +392,8 @@ impl Client {
     pub async fn filtered(
         &self,
         input: &FilteredInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[3], input).await
     }
     /// Form properties with their encoding.
     ///
@@ -414,11 +401,8 @@ impl Client {
     pub async fn submit_form(
         &self,
         input: &SubmitFormInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[4], input).await
     }
     /// The API key is both a security scheme and a parameter.
     ///
@@ -426,11 +410,8 @@ impl Client {
     pub async fn keyed_search(
         &self,
         input: &KeyedSearchInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[5usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[5], input).await
     }
     /// A required body whose properties are all optional.
     ///
@@ -438,11 +419,8 @@ impl Client {
     pub async fn put_prefs(
         &self,
         input: &PutPrefsInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[6usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[6], input).await
     }
     /// A JSON response.
     ///
@@ -451,7 +429,7 @@ impl Client {
         &self,
         input: &GetReportInput,
     ) -> ::std::result::Result<GetReportOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7usize], input).await
+        self.executor.execute(&OPERATIONS[7], input).await
     }
     /// allowReserved keeps reserved characters, but not `#` or `&`.
     ///
@@ -459,11 +437,8 @@ impl Client {
     pub async fn reserved(
         &self,
         input: &ReservedInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[8usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[8], input).await
     }
     /// An optional body whose object requires a property.
     ///
@@ -471,11 +446,8 @@ impl Client {
     pub async fn create_sender(
         &self,
         input: &CreateSenderInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[9usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[9], input).await
     }
     /// Multipart parts with their default and declared content types.
     ///
@@ -483,11 +455,8 @@ impl Client {
     pub async fn upload(
         &self,
         input: &UploadInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[10usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[10], input).await
     }
     /// Only a JSON wildcard media type.
     ///
@@ -495,11 +464,8 @@ impl Client {
     pub async fn wildcard_only(
         &self,
         input: &WildcardOnlyInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[11usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[11], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

@@ -60,10 +60,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateChargeOutpu
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct CreateChargeOutput",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateChargeOutput")?;
         ::std::result::Result::Ok(Self {
             id: object.req("id")?,
             status: object.req("status")?,
@@ -109,7 +106,9 @@ impl PurgeCustomerInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(customer: ::std::string::String) -> Self {
-        PurgeCustomerInput { customer }
+        PurgeCustomerInput {
+            customer,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for PurgeCustomerInput {
@@ -129,8 +128,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -145,7 +144,7 @@ impl Client {
         &self,
         input: &CreateChargeInput,
     ) -> ::std::result::Result<CreateChargeOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// Refunds a charge in full.
     ///
@@ -156,7 +155,7 @@ impl Client {
         &self,
         input: &RefundChargeInput,
     ) -> ::std::result::Result<::std::string::String, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// Erases every record of a customer.
     ///
@@ -164,11 +163,8 @@ impl Client {
     pub async fn purge_customer(
         &self,
         input: &PurgeCustomerInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[2], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

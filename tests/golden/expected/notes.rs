@@ -85,10 +85,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateNoteOutput 
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct CreateNoteOutput",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateNoteOutput")?;
         ::std::result::Result::Ok(Self {
             id: object.req("id")?,
             title: object.req("title")?,
@@ -105,7 +102,10 @@ impl GetNoteInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(notebook: ::std::string::String, id: i64) -> Self {
-        GetNoteInput { notebook, id }
+        GetNoteInput {
+            notebook,
+            id,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for GetNoteInput {
@@ -131,10 +131,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetNoteOutput {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct GetNoteOutput",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct GetNoteOutput")?;
         ::std::result::Result::Ok(Self {
             id: object.opt("id")?,
             title: object.opt("title")?,
@@ -203,11 +200,7 @@ pub struct ReplaceNoteInput {
 impl ReplaceNoteInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        notebook: ::std::string::String,
-        id: i64,
-        title: ::std::string::String,
-    ) -> Self {
+    pub fn new(notebook: ::std::string::String, id: i64, title: ::std::string::String) -> Self {
         ReplaceNoteInput {
             notebook,
             id,
@@ -242,7 +235,10 @@ impl DeleteNoteInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(notebook: ::std::string::String, id: i64) -> Self {
-        DeleteNoteInput { notebook, id }
+        DeleteNoteInput {
+            notebook,
+            id,
+        }
     }
 }
 impl ::toolwright::__private::serde::Serialize for DeleteNoteInput {
@@ -263,8 +259,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -279,7 +275,7 @@ impl Client {
         &self,
         input: &CreateNoteInput,
     ) -> ::std::result::Result<CreateNoteOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// Fetches one note with its text.
     ///
@@ -288,17 +284,14 @@ impl Client {
         &self,
         input: &GetNoteInput,
     ) -> ::std::result::Result<GetNoteOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+        self.executor.execute(&OPERATIONS[1], input).await
     }
     /// `search_notes` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn search_notes_pages(
         &self,
         input: &SearchNotesInput,
-    ) -> ::std::result::Result<
-        ::toolwright::Pages<::toolwright::__private::serde_json::Value>,
-        ::toolwright::Error,
-    > {
-        self.executor.paginate(&OPERATIONS[2usize], input)
+    ) -> ::std::result::Result<::toolwright::Pages<::toolwright::__private::serde_json::Value>, ::toolwright::Error> {
+        self.executor.paginate(&OPERATIONS[2], input)
     }
     /// Full-text search over all notes.
     ///
@@ -306,11 +299,8 @@ impl Client {
     pub async fn search_notes(
         &self,
         input: &SearchNotesInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[2usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[2], input).await
     }
     /// Replaces a note's title and text.
     ///
@@ -318,11 +308,8 @@ impl Client {
     pub async fn replace_note(
         &self,
         input: &ReplaceNoteInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[3usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[3], input).await
     }
     /// Deletes a note for good.
     ///
@@ -330,11 +317,8 @@ impl Client {
     pub async fn delete_note(
         &self,
         input: &DeleteNoteInput,
-    ) -> ::std::result::Result<
-        ::toolwright::__private::serde_json::Value,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[4usize], input).await
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[4], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

@@ -57,10 +57,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CurrentWeatherOut
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct CurrentWeatherOutput",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CurrentWeatherOutput")?;
         ::std::result::Result::Ok(Self {
             temperature: object.req("temperature")?,
             conditions: object.req("conditions")?,
@@ -110,10 +107,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ForecastOutputIte
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(
-            deserializer,
-            "struct ForecastOutputItem",
-        )?;
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ForecastOutputItem")?;
         ::std::result::Result::Ok(Self {
             day: object.req("day")?,
             high: object.opt("high")?,
@@ -127,8 +121,8 @@ pub struct Client {
     executor: ::toolwright::Executor,
 }
 impl Client {
-    /// A client that sends through `executor` (its transport, base URL
-    /// overrides and credentials).
+    /// A client that sends through `executor` (its transport, base URL overrides and
+    /// credentials).
     pub fn new(executor: ::toolwright::Executor) -> Self {
         Client { executor }
     }
@@ -143,7 +137,7 @@ impl Client {
         &self,
         input: &CurrentWeatherInput,
     ) -> ::std::result::Result<CurrentWeatherOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0usize], input).await
+        self.executor.execute(&OPERATIONS[0], input).await
     }
     /// Returns the daily forecast for the next days.
     ///
@@ -151,11 +145,8 @@ impl Client {
     pub async fn forecast(
         &self,
         input: &ForecastInput,
-    ) -> ::std::result::Result<
-        ::std::vec::Vec<ForecastOutputItem>,
-        ::toolwright::Error,
-    > {
-        self.executor.execute(&OPERATIONS[1usize], input).await
+    ) -> ::std::result::Result<::std::vec::Vec<ForecastOutputItem>, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[1], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

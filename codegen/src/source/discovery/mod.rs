@@ -39,15 +39,22 @@ pub fn read(
     root: &Value,
     diagnostics: &mut Diagnostics,
 ) -> Option<ir::Api> {
-    let converted = convert::convert(root);
-    let locator = Locator::translated(converted.prefixes, Locator::Json);
-    let mut api = openapi::read_root(file, converted.doc, &locator, diagnostics)?;
-    // Each operation points at its method in the Discovery file (the report's source
-    // lines, readiness findings). An upload operation points at its `mediaUpload`,
+    // Where each method is in the file (the report's source lines, readiness
+    // findings) is found by scanning the text: on a second thread meanwhile.
+    let (api, spans, converted) = std::thread::scope(|scope| {
+        let spans = scope.spawn(|| openapi::locate::discovery_methods(&file.text));
+        let converted = convert::convert(root);
+        let locator = Locator::translated(converted.prefixes, Locator::Json);
+        let api = openapi::read_root(file, converted.doc, &locator, diagnostics);
+        let spans = spans
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (api, spans, converted.methods)
+    });
+    let mut api = api?;
+    // Each operation points at its method; an upload operation at its `mediaUpload`,
     // inside its method.
-    let spans = openapi::locate::discovery_methods(&file.text);
     let methods: std::collections::BTreeMap<&str, &str> = converted
-        .methods
         .iter()
         .map(|(name, at)| (name.as_str(), at.trim_end_matches("/mediaUpload")))
         .collect();

@@ -128,7 +128,7 @@ pub fn convert(schema: &Schema, scalar_overrides: &BTreeMap<String, Value>) -> C
                 native["directives"] = json!(field.directives);
             }
             op["x-graphql"] = native;
-            paths.insert(path, json!({"post": op}));
+            paths.insert(path, crate::source::object([("post", op)]));
             calls.insert(
                 tool.clone(),
                 ir::GraphqlCall {
