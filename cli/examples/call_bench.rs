@@ -37,8 +37,22 @@ impl Transport for Instant200 {
     }
 }
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
+fn main() {
+    // A service's usual runtime: two workers. `CALL_BENCH_RUNTIME=current` runs on one
+    // thread instead (no cross-thread wake-ups: what is left is the work itself).
+    let runtime = match std::env::var("CALL_BENCH_RUNTIME").as_deref() {
+        Ok("current") => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+        _ => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build(),
+    };
+    runtime.expect("a tokio runtime").block_on(bench());
+}
+
+async fn bench() {
     let spec = std::env::args()
         .nth(1)
         .expect("usage: call_bench GITHUB_SPEC.json");
@@ -73,6 +87,11 @@ async fn main() {
     let url = format!("{}/users/octocat", api.url());
     let args = json!({"username": "octocat"});
     let rounds = 600;
+    // `CALL_BENCH_ONLY=<0..4>` runs one variant alone (to profile it: syscalls,
+    // wake-ups), in the order of `samples` below.
+    let only: Option<usize> = std::env::var("CALL_BENCH_ONLY")
+        .ok()
+        .and_then(|v| v.parse().ok());
     // [by name, by hand, by name without the retry layer, the transport alone, by hand
     // with the same timeouts]
     let mut samples: [Vec<Duration>; 5] = Default::default();
@@ -81,6 +100,9 @@ async fn main() {
         // what (the server's accept thread, a socket in TIME_WAIT) is spread evenly.
         for slot in 0..5 {
             let variant = (slot + round) % 5;
+            if only.is_some_and(|o| o != variant) {
+                continue;
+            }
             let started = Instant::now();
             let value: Value = match variant {
                 0 => executor
@@ -126,21 +148,27 @@ async fn main() {
             }
         }
     }
+    // `CALL_BENCH_ONLY=5`: none of the network variants, only part 2.
+    if only.is_some_and(|o| o < 5) {
+        return;
+    }
     let [by_name, by_hand, by_bare, by_transport, by_guarded] = samples;
-    let (name, hand, guarded) = (median(by_name), median(by_hand), median(by_guarded));
-    println!(
-        "  (no retry layer: {:.1?}; the ReqwestTransport alone, no executor: {:.1?})",
-        median(by_bare),
-        median(by_transport)
-    );
-    println!(
-        "call by name {name:.1?}, hand-written reqwest {hand:.1?}: {:.3}x (median of {rounds} each, interleaved, order rotated)",
-        name.as_secs_f64() / hand.as_secs_f64()
-    );
-    println!(
-        "  hand-written reqwest with the same timeouts {guarded:.1?}: {:.3}x",
-        name.as_secs_f64() / guarded.as_secs_f64()
-    );
+    if only.is_none() {
+        let (name, hand, guarded) = (median(by_name), median(by_hand), median(by_guarded));
+        println!(
+            "  (no retry layer: {:.1?}; the ReqwestTransport alone, no executor: {:.1?})",
+            median(by_bare),
+            median(by_transport)
+        );
+        println!(
+            "call by name {name:.1?}, hand-written reqwest {hand:.1?}: {:.3}x (median of {rounds} each, interleaved, order rotated)",
+            name.as_secs_f64() / hand.as_secs_f64()
+        );
+        println!(
+            "  hand-written reqwest with the same timeouts {guarded:.1?}: {:.3}x",
+            name.as_secs_f64() / guarded.as_secs_f64()
+        );
+    }
 
     // 2. Validation + request building.
     let executor = toolwright::Executor::builder(catalog)
@@ -166,6 +194,24 @@ async fn main() {
     }
     println!(
         "issues_create: validation + request building + answer {:.2?} per call (median of 20000)",
+        median(samples)
+    );
+    // The same call with the caches cold, as between two network round trips (the
+    // kernel, the server and the other side of the connection run in between): 16 MB
+    // touched before each call.
+    let mut scratch = vec![0u8; 16 << 20];
+    let mut samples = Vec::new();
+    for round in 0..2_000u32 {
+        for (i, b) in scratch.iter_mut().enumerate().step_by(64) {
+            *b = b.wrapping_add((i as u32 ^ round) as u8);
+        }
+        let started = Instant::now();
+        std::hint::black_box(executor.call("issues_create", args.clone()).await.unwrap());
+        samples.push(started.elapsed());
+    }
+    std::hint::black_box(&scratch);
+    println!(
+        "  the same with cold caches {:.2?} per call (median of 2000)",
         median(samples)
     );
 }
