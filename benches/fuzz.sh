@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Runs each fuzz target (fuzz/fuzz_targets: adapter, openapi, arguments, graphql, selection) for
-# SECONDS (default 600) from the seeds in fuzz/seeds, and prints executions and
-# crashes per target. Needs the nightly toolchain and cargo-fuzz
+# Runs each fuzz target (fuzz/fuzz_targets: adapter, openapi, arguments, graphql,
+# selection, generate) for SECONDS (default 600) from the seeds in fuzz/seeds, and prints
+# executions and crashes per target. Needs the nightly toolchain and cargo-fuzz
 # (`cargo install cargo-fuzz`). Crashes land in fuzz/artifacts/TARGET/.
 # Usage: benches/fuzz.sh [SECONDS [TARGET...]]
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds=${1:-600}
 shift || true
-targets=${*:-adapter openapi arguments graphql selection}
+targets=${*:-adapter openapi arguments graphql selection generate}
 cargo +nightly fuzz build -O
 for target in $targets; do
   mkdir -p "corpus/$target"
