@@ -112,7 +112,7 @@ pub struct Graph {
 impl Graph {
     pub fn new(items: &[Item]) -> Self {
         // Keyed by the identifier as written in code (`Self` is written `Self_`, a
-        // keyword `r#type`), which is what the token streams name.
+        // keyword `r#type`), which is what the code names.
         let index: std::collections::HashMap<String, usize> = items
             .iter()
             .enumerate()

@@ -15,10 +15,11 @@ use super::names::{self, ApiNames, OperationNames, Scope};
 use super::plan::{ParamPlan, ToolPlan, ValueKind};
 use crate::ir::{self, BodyEncoding, Direction, Method, ParamLocation, Schema, SchemaType};
 
-/// The API's module: types and a client method for each operation `typed` marks (in
-/// source order); the others are catalog-only — a tool and a descriptor in the data
-/// tables, callable by name, with no Rust type — and only the definitions typed
-/// operations reach become types.
+/// The API's module, after `header` (its text grows in place): types and a client
+/// method for each operation `typed` marks (in source order); the others are
+/// catalog-only — a tool and a descriptor in the data tables, callable by name, with
+/// no Rust type — and only the definitions typed operations reach become types. Its
+/// `OPERATIONS` table comes from [`operations_table`].
 pub fn api_module(
     header: String,
     api: &ir::Api,
