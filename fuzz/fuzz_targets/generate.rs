@@ -31,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
         if let Err(e) = syn::parse_file(code) {
             let line = e.span().start().line;
             let shown: Vec<&str> = code.lines().skip(line.saturating_sub(3)).take(5).collect();
-            panic!("{file} does not parse: {e} at line {line}:\n{}", shown.join("\n"));
+            panic!(
+                "{file} does not parse: {e} at line {line}:\n{}",
+                shown.join("\n")
+            );
         }
     }
 });
