@@ -13,5 +13,5 @@
 pub mod search;
 pub mod select;
 
-pub use search::{Document, Hit, Index, IndexBuilder, Techniques, ToolTexts};
+pub use search::{Document, Hit, Index, IndexBuilder, Techniques, ToolTexts, contract_links};
 pub use select::{Facts, Selection, Selector};

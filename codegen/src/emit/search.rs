@@ -31,18 +31,9 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
         );
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    // Of its contract the index reads the links only.
-    let contracts: Vec<Value> = tools
-        .iter()
-        .map(|(_, contract, _)| {
-            let links = contract.links.iter();
-            serde_json::json!({ "links": links.map(|id| serde_json::json!({ "operation_id": id })).collect::<Vec<_>>() })
-        })
-        .collect();
     let mut docs: Vec<Document> = tools
         .iter()
-        .zip(&contracts)
-        .map(|((plan, _, api_meta), contract)| {
+        .map(|(plan, contract, api_meta)| {
             Document::from_tool(&ToolTexts {
                 name: &plan.name,
                 title: &plan.title,
@@ -52,7 +43,7 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
                 method: plan.method.as_str(),
                 path: &plan.path,
                 api_meta,
-                contract: Some(contract),
+                links: &contract.links,
             })
         })
         .collect();

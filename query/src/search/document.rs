@@ -47,8 +47,23 @@ pub struct ToolTexts<'a> {
     pub path: &'a str,
     /// Its API's metadata.
     pub api_meta: &'a Value,
-    /// The tool's IO contract (`links[].operation_id`), when it has one.
-    pub contract: Option<&'a Value>,
+    /// The operations its IO contract links to ([`contract_links`]).
+    pub links: &'a [String],
+}
+
+/// The operations an IO contract (as JSON) links to: its `links[].operation_id`.
+pub fn contract_links(contract: &Value) -> Vec<String> {
+    contract
+        .get("links")
+        .and_then(Value::as_array)
+        .map(|links| {
+            links
+                .iter()
+                .filter_map(|l| l.get("operation_id").and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 impl Document {
@@ -65,7 +80,7 @@ impl Document {
             method,
             path,
             api_meta,
-            contract,
+            links,
         } = *tool;
         let (summary, rest) = description.split_once("\n\n").unwrap_or((description, ""));
         let params = input_schema
@@ -120,17 +135,7 @@ impl Document {
                 .to_owned(),
             triggers: strings(api_meta.get("triggers")),
             neighbours: Vec::new(),
-            links: contract
-                .and_then(|c| c.get("links"))
-                .and_then(Value::as_array)
-                .map(|links| {
-                    links
-                        .iter()
-                        .filter_map(|l| l.get("operation_id").and_then(Value::as_str))
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            links: links.to_vec(),
         }
     }
 

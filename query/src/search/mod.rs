@@ -14,7 +14,7 @@ pub mod text;
 
 use std::collections::{BTreeMap, HashMap};
 
-pub use document::{Document, ToolTexts};
+pub use document::{Document, ToolTexts, contract_links};
 pub use format::{FormatError, Index};
 
 /// What the index does with a document and a query; a bit set stored in the index.

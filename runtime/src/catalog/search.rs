@@ -161,11 +161,11 @@ fn document(tool: &Tool, api_meta: &Value) -> Document {
         method: tool.operation.method.as_str(),
         path: &tool.operation.path,
         api_meta,
-        contract: tool
+        links: &tool
             .contract
-            .is_some()
-            .then(|| parse(tool.contract.as_deref()))
-            .as_ref(),
+            .as_deref()
+            .map(|c| toolwright_query::contract_links(&parse(Some(c))))
+            .unwrap_or_default(),
     })
 }
 

@@ -41,7 +41,7 @@ pub fn read(
 ) -> Option<ir::Api> {
     // Where each method is in the file (the report's source lines, readiness
     // findings) is found by scanning the text: on a second thread meanwhile.
-    let (api, spans, converted) = std::thread::scope(|scope| {
+    let (api, spans, method_pointers) = std::thread::scope(|scope| {
         let spans = scope.spawn(|| openapi::locate::discovery_methods(&file.text));
         let converted = convert::convert(root);
         let locator = Locator::translated(converted.prefixes, Locator::Json);
@@ -54,7 +54,7 @@ pub fn read(
     let mut api = api?;
     // Each operation points at its method; an upload operation at its `mediaUpload`,
     // inside its method.
-    let methods: std::collections::BTreeMap<&str, &str> = converted
+    let methods: std::collections::BTreeMap<&str, &str> = method_pointers
         .iter()
         .map(|(name, at)| (name.as_str(), at.trim_end_matches("/mediaUpload")))
         .collect();
