@@ -5,12 +5,14 @@
 //! (form, simple, label, matrix, spaceDelimited, pipeDelimited, deepObject) is
 //! serialized here; credentials are added last.
 
+use std::borrow::Cow;
+
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use crate::auth::Applied;
 use crate::base64;
-use crate::descriptor::{BodyEncoding, Operation, Param, ParamLocation, Style, ValueKind};
+use crate::descriptor::{BodyEncoding, Method, Operation, Param, ParamLocation, Style, ValueKind};
 
 /// Everything but RFC 3986 unreserved characters is encoded, `/` included.
 const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
@@ -47,10 +49,15 @@ pub(crate) fn encode(text: &str) -> String {
 
 /// Renders a scalar for a path, query, header or form value.
 fn scalar_text(value: &Value) -> String {
+    scalar_str(value).into_owned()
+}
+
+/// [`scalar_text`], borrowing a string instead of copying it.
+fn scalar_str(value: &Value) -> Cow<'_, str> {
     match value {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Null => Cow::Borrowed(""),
+        other => Cow::Owned(other.to_string()),
     }
 }
 
@@ -110,7 +117,9 @@ fn path_value(p: &Param, value: &Value) -> String {
             .collect(),
         (Style::Matrix, _) => format!(";{}={}", enc(name), joined(",")),
         (_, Value::Object(f)) if p.explode => exploded_object(",", f),
-        _ => joined(","),
+        (_, Value::Array(_) | Value::Object(_)) => joined(","),
+        // `simple`, one value: the common case, without the lists above.
+        (_, scalar) => encode(&scalar_str(scalar)),
     }
 }
 
@@ -163,7 +172,14 @@ pub(crate) fn build(
     credentials: Vec<Applied>,
     target: Option<&str>,
 ) -> Result<http::Request<Vec<u8>>, String> {
-    let mut path = String::with_capacity(op.path.len() + 16);
+    // The URL is written in one string: the base, then the path as it is filled in.
+    let mut url =
+        String::with_capacity(base_url.len() + op.path.len() + target.map_or(0, str::len) + 48);
+    match target {
+        Some(target) => url.push_str(target),
+        None => url.push_str(base_url.trim_end_matches('/')),
+    }
+    let path = &mut url;
     let mut query: Vec<(String, String, bool)> = Vec::new();
     let mut headers: Vec<(String, String)> = Vec::new();
     let mut cookies: Vec<String> = Vec::new();
@@ -193,18 +209,41 @@ pub(crate) fn build(
             .ok_or_else(|| format!("missing path parameter `{}`", param.field))?;
         let as_text = serialized(param, value);
         let value = as_text.as_ref().unwrap_or(value);
-        refuse_controls(param, &flat_items(value).join(""))?;
+        refuse_controls_in(param, value)?;
         // Reserved expansion (`{+name}` in Google Discovery, `allowReserved` on a path
         // parameter): the value's `/` stay separators, each segment encoded on its own
         // and none of them empty, `.` or `..` (no way out of the API's path).
-        let segments: Vec<String> = match value {
-            Value::String(s) if param.allow_reserved => s.split('/').map(encode).collect(),
-            _ => vec![path_value(param, value)],
+        let escapes = |segment: &str| segment.is_empty() || segment == "." || segment == "..";
+        let escaped = match value {
+            Value::String(s) if param.allow_reserved => {
+                let before = path.len();
+                for (i, segment) in s.split('/').enumerate() {
+                    if escapes(segment) {
+                        path.truncate(before);
+                        break;
+                    }
+                    if i > 0 {
+                        path.push('/');
+                    }
+                    path.extend(utf8_percent_encode(segment, COMPONENT));
+                }
+                path.len() == before
+            }
+            // `simple`, one value (the common case): encoded in place.
+            Value::String(_) | Value::Number(_) | Value::Bool(_)
+                if !matches!(param.style, Style::Label | Style::Matrix) =>
+            {
+                let before = path.len();
+                path.extend(utf8_percent_encode(&scalar_str(value), COMPONENT));
+                escapes(&path[before..])
+            }
+            _ => {
+                let segment = path_value(param, value);
+                path.push_str(&segment);
+                escapes(&segment)
+            }
         };
-        if segments
-            .iter()
-            .any(|s| s.is_empty() || s == "." || s == "..")
-        {
+        if escaped {
             return Err(format!(
                 "path parameter `{}` must not be empty, `.` or `..`{}",
                 param.field,
@@ -215,7 +254,6 @@ pub(crate) fn build(
                 }
             ));
         }
-        path.push_str(&segments.join("/"));
         rest = &rest[close + 1..];
     }
     path.push_str(rest);
@@ -260,13 +298,6 @@ pub(crate) fn build(
         }
     }
 
-    let mut url = String::with_capacity(base_url.len() + path.len() + 32);
-    if let Some(target) = target {
-        url.push_str(target);
-    } else {
-        url.push_str(base_url.trim_end_matches('/'));
-        url.push_str(&path);
-    }
     let mut auth_headers = Vec::new();
     for applied in credentials {
         match applied {
@@ -288,28 +319,57 @@ pub(crate) fn build(
         url.push_str(&utf8_percent_encode(v, set).to_string());
     }
 
-    let mut builder = http::Request::builder()
-        .method(op.method.as_str())
-        .uri(&url)
-        .header(http::header::ACCEPT, "application/json, */*;q=0.5");
-    for (name, value) in &headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
-    if !cookies.is_empty() {
-        builder = builder.header(http::header::COOKIE, cookies.join("; "));
-    }
     let (content_type, bytes) = encode_body(op, body)?;
-    if let Some(ct) = content_type {
-        builder = builder.header(http::header::CONTENT_TYPE, ct);
-    }
-    for (name, value) in &auth_headers {
-        builder = builder.header(name.as_str(), value.as_str());
-    }
     // `http` errors name the bad part (URI, header) but never echo header values, so a
     // credential cannot leak through them; the query (which may hold a key) is cut.
-    builder
-        .body(bytes)
-        .map_err(|e| format!("{e} (URL `{}`)", url.split('?').next().unwrap_or(&url)))
+    let failed = |e: &dyn std::fmt::Display, url: &str| {
+        format!("{e} (URL `{}`)", url.split('?').next().unwrap_or(url))
+    };
+    // Built in place rather than through `http::request::Builder`, which moves its
+    // whole state on every header.
+    let mut request = http::Request::new(bytes);
+    *request.method_mut() = method(op.method);
+    *request.uri_mut() = http::Uri::try_from(url.as_str()).map_err(|e| failed(&e, &url))?;
+    let headers_out = request.headers_mut();
+    headers_out.insert(
+        http::header::ACCEPT,
+        http::HeaderValue::from_static("application/json, */*;q=0.5"),
+    );
+    let header = |name: &str, value: &str| {
+        let name = http::HeaderName::from_bytes(name.as_bytes()).map_err(|e| failed(&e, &url))?;
+        let value = http::HeaderValue::from_str(value).map_err(|e| failed(&e, &url))?;
+        Ok::<_, String>((name, value))
+    };
+    for (name, value) in &headers {
+        let (name, value) = header(name, value)?;
+        headers_out.append(name, value);
+    }
+    if !cookies.is_empty() {
+        let (name, value) = header("cookie", &cookies.join("; "))?;
+        headers_out.append(name, value);
+    }
+    if let Some(ct) = content_type {
+        let (name, value) = header("content-type", &ct)?;
+        headers_out.append(name, value);
+    }
+    for (name, value) in &auth_headers {
+        let (name, value) = header(name, value)?;
+        headers_out.append(name, value);
+    }
+    Ok(request)
+}
+
+/// `method` as `http` names it.
+fn method(method: Method) -> http::Method {
+    match method {
+        Method::Get => http::Method::GET,
+        Method::Post => http::Method::POST,
+        Method::Put => http::Method::PUT,
+        Method::Patch => http::Method::PATCH,
+        Method::Delete => http::Method::DELETE,
+        Method::Head => http::Method::HEAD,
+        Method::Options => http::Method::OPTIONS,
+    }
 }
 
 /// Whether `url`'s query has the (unencoded) key `key`.
@@ -321,10 +381,30 @@ fn has_query_key(url: &str, key: &str) -> bool {
     })
 }
 
+/// [`refuse_controls`] on every text a value is written as (strings, array items,
+/// object keys and values; numbers and nested JSON never hold raw controls).
+fn refuse_controls_in(p: &Param, value: &Value) -> Result<(), String> {
+    match value {
+        Value::String(s) => refuse_controls(p, s),
+        Value::Array(items) => items
+            .iter()
+            .try_for_each(|item| refuse_controls(p, &scalar_str(item))),
+        Value::Object(fields) => fields.iter().try_for_each(|(k, v)| {
+            refuse_controls(p, k)?;
+            refuse_controls(p, &scalar_str(v))
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// CR, LF and NUL have no place in a path segment, header or cookie: encoded they
 /// would still reach servers and logs that split on them, so the call is refused.
 fn refuse_controls(p: &Param, text: &str) -> Result<(), String> {
-    match text.chars().find(|c| matches!(c, '\r' | '\n' | '\0')) {
+    match text
+        .bytes()
+        .find(|b| matches!(b, b'\r' | b'\n' | b'\0'))
+        .map(char::from)
+    {
         Some(c) => Err(format!(
             "`{}` holds {}, which a {} cannot carry",
             p.field,
@@ -355,12 +435,13 @@ fn header_value(p: &Param, value: &Value) -> String {
 }
 
 fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, Vec<u8>), String> {
-    let content_type = op.content_type.to_string();
+    // Written only when there is a body (not on every GET).
+    let content_type = || op.content_type.to_string();
     Ok(match (op.body, body) {
         // A required body goes out even when no argument was given: the media type's
         // empty form.
         (_, BodyParts::None) if op.body_required => match op.body {
-            BodyEncoding::Json => (Some(content_type), b"{}".to_vec()),
+            BodyEncoding::Json => (Some(content_type()), b"{}".to_vec()),
             BodyEncoding::Multipart => {
                 let (boundary, bytes) = multipart(&[])?;
                 (
@@ -368,7 +449,7 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                     bytes,
                 )
             }
-            _ => (Some(content_type), Vec::new()),
+            _ => (Some(content_type()), Vec::new()),
         },
         (_, BodyParts::None) => (None, Vec::new()),
         // Per-property arguments make a JSON object (also when the media type is not
@@ -382,12 +463,12 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                 .map(|(p, v)| (p.wire_name.to_string(), v.clone()))
                 .collect();
             (
-                Some(content_type),
+                Some(content_type()),
                 serde_json::to_vec(&object).map_err(|e| e.to_string())?,
             )
         }
         (BodyEncoding::Json, BodyParts::Whole(v)) => (
-            Some(content_type),
+            Some(content_type()),
             serde_json::to_vec(v).map_err(|e| e.to_string())?,
         ),
         // Form properties serialize like query parameters, each with the style,
@@ -404,7 +485,7 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                     text.push(format!("{}={}", encode(&k), utf8_percent_encode(&v, set)));
                 }
             }
-            (Some(content_type), text.join("&").into_bytes())
+            (Some(content_type()), text.join("&").into_bytes())
         }
         (BodyEncoding::Form, parts) => {
             let mut out = Vec::new();
@@ -415,7 +496,7 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
                 .iter()
                 .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
                 .collect::<Vec<_>>();
-            (Some(content_type), text.join("&").into_bytes())
+            (Some(content_type()), text.join("&").into_bytes())
         }
         (BodyEncoding::Multipart, parts) => {
             let fields: Vec<Part<'_>> = match parts {
@@ -445,13 +526,13 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
             )
         }
         (BodyEncoding::Binary, BodyParts::Whole(Value::String(b64))) => (
-            Some(content_type),
+            Some(content_type()),
             base64::decode(b64).ok_or("the request body must be base64-encoded bytes")?,
         ),
         (BodyEncoding::Text, BodyParts::Whole(v)) => {
-            (Some(content_type), scalar_text(v).into_bytes())
+            (Some(content_type()), scalar_text(v).into_bytes())
         }
-        (_, BodyParts::Whole(v)) => (Some(content_type), scalar_text(v).into_bytes()),
+        (_, BodyParts::Whole(v)) => (Some(content_type()), scalar_text(v).into_bytes()),
     })
 }
 

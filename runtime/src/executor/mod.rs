@@ -1080,10 +1080,14 @@ impl Executor {
             ),
             |t| t.annotations.idempotent,
         );
-        request.extensions_mut().insert(CallPolicy {
+        let policy = CallPolicy {
             idempotent,
             ..self.policy
-        });
+        };
+        // Transports read a missing policy as the method's default (`CallPolicy::of`).
+        if policy != CallPolicy::for_method(request.method()) {
+            request.extensions_mut().insert(policy);
+        }
         if let Some(target) = self.inner.targets.get(op.name.as_ref()) {
             request.extensions_mut().insert(target.clone());
         }
@@ -1117,9 +1121,8 @@ async fn traced(
     match &outcome {
         Ok(response) => {
             span.record("status", response.status().as_u16());
-            if let Some(attempts) = response.extensions().get::<crate::transport::Attempts>() {
-                span.record("attempts", attempts.0);
-            }
+            let attempts = response.extensions().get::<crate::transport::Attempts>();
+            span.record("attempts", attempts.map_or(1, |a| a.0));
         }
         Err(e) => {
             span.record("error", e.code());
@@ -1169,25 +1172,27 @@ fn decode_body(content_type: &str, bytes: &[u8]) -> Value {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Value::Null;
     }
-    let media = content_type
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    let textual = media.starts_with("text/")
-        || ["xml", "csv", "yaml", "javascript", "x-www-form-urlencoded"]
-            .iter()
-            .any(|t| media.contains(t));
-    if (media.contains("json") || media.is_empty())
+    let media = content_type.split(';').next().unwrap_or("").trim();
+    let has = |part: &str| {
+        media
+            .as_bytes()
+            .windows(part.len())
+            .any(|w| w.eq_ignore_ascii_case(part.as_bytes()))
+    };
+    let json = has("json");
+    if (json || media.is_empty())
         && let Ok(v) = serde_json::from_slice(bytes)
     {
         return v;
     }
+    let textual = media
+        .get(..5)
+        .is_some_and(|m| m.eq_ignore_ascii_case("text/"))
+        || ["xml", "csv", "yaml", "javascript", "x-www-form-urlencoded"]
+            .iter()
+            .any(|t| has(t));
     match std::str::from_utf8(bytes) {
-        Ok(text) if textual || media.is_empty() || media.contains("json") => {
-            Value::String(text.to_owned())
-        }
+        Ok(text) if textual || media.is_empty() || json => Value::String(text.to_owned()),
         _ => Value::String(crate::base64::encode(bytes)),
     }
 }

@@ -1,12 +1,13 @@
 //! What the executor tells the transport about one call, as an extension on the
 //! `http::Request`: how long it may take, whether it may be sent again, how large an
-//! answer may be. Transports (and layers such as [`Retry`](super::Retry)) read it;
-//! a transport that ignores it still works, without those guarantees.
+//! answer may be. Transports (and layers such as [`Retry`](super::Retry)) read it with
+//! [`CallPolicy::of`] (a request without one has its method's default); a transport
+//! that ignores it still works, without those guarantees.
 
 use std::time::Duration;
 
 /// How many times a request was sent (an extension a retrying transport puts on the
-/// response).
+/// response when it sent it more than once; none means once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attempts(pub u32);
 
@@ -31,7 +32,8 @@ pub struct CallPolicy {
 
 impl Default for CallPolicy {
     /// A minute in all, 10 s to connect, 3 attempts, 10 MB, `Retry-After` up to 30 s;
-    /// not idempotent (the executor says when a call is).
+    /// not idempotent (the executor says when a call is; see also
+    /// [`CallPolicy::for_method`]).
     fn default() -> Self {
         CallPolicy {
             timeout: Duration::from_secs(60),
@@ -45,12 +47,47 @@ impl Default for CallPolicy {
 }
 
 impl CallPolicy {
-    /// The policy a request carries, or the default.
+    /// The policy a request carries, or else [`CallPolicy::for_method`] of its method.
     pub fn of<B>(request: &http::Request<B>) -> CallPolicy {
         request
             .extensions()
             .get::<CallPolicy>()
             .copied()
-            .unwrap_or_default()
+            .unwrap_or_else(|| CallPolicy::for_method(request.method()))
+    }
+
+    /// The default limits, idempotent when `method` is by definition (RFC 9110: GET,
+    /// HEAD, OPTIONS, TRACE, PUT, DELETE). The executor leaves this policy off the
+    /// requests it fits — most calls — which saves the extension's allocations on
+    /// every call and every retry's copy.
+    pub fn for_method(method: &http::Method) -> CallPolicy {
+        CallPolicy {
+            idempotent: method.is_idempotent(),
+            ..CallPolicy::default()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_without_a_policy_has_its_methods_default() {
+        let get = http::Request::get("http://api.test/").body(()).unwrap();
+        let post = http::Request::post("http://api.test/").body(()).unwrap();
+        let delete = http::Request::delete("http://api.test/").body(()).unwrap();
+        assert!(CallPolicy::of(&get).idempotent);
+        assert!(CallPolicy::of(&delete).idempotent);
+        assert_eq!(CallPolicy::of(&post), CallPolicy::default());
+        // A policy the request carries wins, whatever its method.
+        let mut declared = http::Request::post("http://api.test/").body(()).unwrap();
+        let policy = CallPolicy {
+            idempotent: true,
+            timeout: Duration::from_secs(5),
+            ..CallPolicy::default()
+        };
+        declared.extensions_mut().insert(policy);
+        assert_eq!(CallPolicy::of(&declared), policy);
     }
 }

@@ -49,12 +49,15 @@ impl<T: Transport> Transport for Retry<T> {
                     }
                 };
                 let mut again = http::Request::from_parts(parts, body);
-                // Each attempt gets what is left of the call's time.
-                let left = deadline.saturating_duration_since(Instant::now());
-                again.extensions_mut().insert(CallPolicy {
-                    timeout: left,
-                    ..policy
-                });
+                // Each later attempt gets what is left of the call's time (the first
+                // carries the call's own policy already).
+                if attempt > 1 {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    again.extensions_mut().insert(CallPolicy {
+                        timeout: left,
+                        ..policy
+                    });
+                }
                 let outcome = self.inner.send(again).await;
                 let wait = match &outcome {
                     Ok(response) if retryable_status(response.status().as_u16()) => {
@@ -82,19 +85,20 @@ impl<T: Transport> Transport for Retry<T> {
     }
 }
 
-/// Records how many attempts were made (an `Attempts` extension on a response, and
-/// in the message of an error after more than one).
+/// Records how many attempts were made, when more than one: an `Attempts` extension
+/// on a response (none: sent once — the common case costs no allocation), and in the
+/// message of an error.
 fn annotate(
     outcome: Result<http::Response<Vec<u8>>, TransportError>,
     attempts: u32,
 ) -> Result<http::Response<Vec<u8>>, TransportError> {
     match outcome {
-        Ok(mut response) => {
+        Ok(mut response) if attempts > 1 => {
             response.extensions_mut().insert(Attempts(attempts));
             Ok(response)
         }
         Err(e) if attempts > 1 => Err(e.after_attempts(attempts)),
-        Err(e) => Err(e),
+        once => once,
     }
 }
 
