@@ -3,13 +3,20 @@
 //!
 //! 1. `executor.call("users_get_by_username", …)` against a loopback API, and the same
 //!    request written by hand with reqwest (same client defaults, JSON parsed),
-//!    interleaved, median of many rounds each: the ratio is the executor's overhead
-//!    (target ≤ 1.05);
+//!    interleaved, many rounds each: the ratio is the executor's overhead (target
+//!    ≤ 1.05). Against two loopback APIs: one that keeps connections open (hyper, as
+//!    real APIs do; the shortest round trip, so the strictest ratio), and one that
+//!    closes each (a connect and a server thread per call);
 //! 2. argument validation plus request building for a typical write
 //!    (`issues_create`: owner, repo, title, body, labels), through a transport that
 //!    answers at once: median per call (target ≤ 5 µs).
 //!
 //! usage: call_bench GITHUB_SPEC.json
+//!
+//! `CALL_BENCH_ONLY=<0..4>` runs one variant of part 1 alone (to profile it: syscalls,
+//! wake-ups; see `VARIANTS`), `CALL_BENCH_ONLY=5` part 2 alone;
+//! `CALL_BENCH_SERVER=keep-alive|close` one API only; `CALL_BENCH_ROUNDS` sets the
+//! rounds; `CALL_BENCH_RUNTIME=current` runs on one thread instead of two workers.
 
 use std::time::{Duration, Instant};
 
@@ -17,8 +24,25 @@ use serde_json::{Value, json};
 use toolwright::transport::{ResponseFuture, Transport};
 use toolwright_loopback::{Response, Server as Loopback};
 
+/// Part 1's variants, in the order of their samples.
+const VARIANTS: [&str; 5] = [
+    "call by name",
+    "hand-written reqwest",
+    "call by name without the retry layer",
+    "the ReqwestTransport alone, no executor",
+    "hand-written reqwest with the executor's timeouts and redirect rules",
+];
+
+/// What the loopback APIs answer.
+const USER: &[u8] = br#"{"login":"octocat","id":1}"#;
+
 fn median(mut samples: Vec<Duration>) -> Duration {
     samples.sort_unstable();
+    samples[samples.len() / 2]
+}
+
+fn median_f64(mut samples: Vec<f64>) -> f64 {
+    samples.sort_unstable_by(f64::total_cmp);
     samples[samples.len() / 2]
 }
 
@@ -37,6 +61,40 @@ impl Transport for Instant200 {
     }
 }
 
+/// A loopback API that keeps connections open: hyper's HTTP/1 server on a thread
+/// (and runtime) of its own. Returns its base URL.
+fn keep_alive_api() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    listener
+        .set_nonblocking(true)
+        .expect("a non-blocking socket");
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("the API's runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            while let Ok((stream, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let answer = hyper::service::service_fn(|_| async {
+                        let body = http_body_util::Full::new(bytes::Bytes::from_static(USER));
+                        http::Response::builder()
+                            .header("content-type", "application/json")
+                            .body(body)
+                    });
+                    let io = hyper_util::rt::TokioIo::new(stream);
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(io, answer)
+                        .await;
+                });
+            }
+        });
+    });
+    url
+}
+
 fn main() {
     // A service's usual runtime: two workers. `CALL_BENCH_RUNTIME=current` runs on one
     // thread instead (no cross-thread wake-ups: what is left is the work itself).
@@ -52,24 +110,60 @@ fn main() {
     runtime.expect("a tokio runtime").block_on(bench());
 }
 
+fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
+}
+
 async fn bench() {
     let spec = std::env::args()
         .nth(1)
         .expect("usage: call_bench GITHUB_SPEC.json");
     let analysis = toolwright_codegen::analyze(&[spec.into()], false);
     let catalog = toolwright_cli::interpret::catalog(&analysis.apis).expect("catalog");
-    let api_name = catalog.apis()[0].name.to_string();
+    drop(analysis);
+    let only: Option<usize> = env("CALL_BENCH_ONLY");
+    let server = std::env::var("CALL_BENCH_SERVER").ok();
+    let closing = Loopback::start(|_| Response::json(200, &serde_json::from_slice(USER).unwrap()));
+    let apis = [
+        (
+            "keep-alive",
+            "an API that keeps connections open (hyper)",
+            keep_alive_api(),
+            1000,
+        ),
+        (
+            "close",
+            "an API that closes each connection (a connect and a server thread per call)",
+            closing.url(),
+            600,
+        ),
+    ];
+    if only.is_none_or(|o| o < 5) {
+        for (key, what, url, rounds) in apis {
+            if server.as_deref().is_some_and(|s| s != key) {
+                continue;
+            }
+            let rounds = env("CALL_BENCH_ROUNDS").unwrap_or(rounds);
+            println!("{what}, {rounds} rounds:");
+            compare(&catalog, &url, rounds, only).await;
+        }
+    }
+    if only.is_none_or(|o| o == 5) {
+        building(catalog).await;
+    }
+}
 
-    // 1. By name vs by hand, same loopback endpoint.
-    let api = Loopback::start(|_| Response::json(200, &json!({"login": "octocat", "id": 1})));
+/// Part 1 against the API at `base`: every variant once per round, interleaved.
+async fn compare(catalog: &toolwright::Catalog, base: &str, rounds: usize, only: Option<usize>) {
+    let api_name = catalog.apis()[0].name.to_string();
     let executor = toolwright::Executor::builder(catalog.clone())
-        .base_url(&api_name, api.url())
+        .base_url(&api_name, base)
         .credentials(toolwright::CredentialSource::from_fn(|_| None))
         .build()
         .unwrap();
     // The same, without the retry layer (what it costs on a call that needs none).
     let bare = toolwright::Executor::builder(catalog.clone())
-        .base_url(&api_name, api.url())
+        .base_url(&api_name, base)
         .credentials(toolwright::CredentialSource::from_fn(|_| None))
         .transport(toolwright::transport::ReqwestTransport::new().unwrap())
         .build()
@@ -84,31 +178,22 @@ async fn bench() {
         .build()
         .unwrap();
     let transport = toolwright::transport::ReqwestTransport::new().unwrap();
-    let url = format!("{}/users/octocat", api.url());
-    let args = json!({"username": "octocat"});
-    let rounds = 600;
-    // `CALL_BENCH_ONLY=<0..4>` runs one variant alone (to profile it: syscalls,
-    // wake-ups), in the order of `samples` below.
-    let only: Option<usize> = std::env::var("CALL_BENCH_ONLY")
-        .ok()
-        .and_then(|v| v.parse().ok());
-    // [by name, by hand, by name without the retry layer, the transport alone, by hand
-    // with the same timeouts]
+    let url = format!("{base}/users/octocat");
     let mut samples: [Vec<Duration>; 5] = Default::default();
-    for round in 0..rounds + 50 {
+    let warm_up = 50;
+    for round in 0..rounds + warm_up {
         // Each variant takes each place in the round in turn: what runs right after
-        // what (the server's accept thread, a socket in TIME_WAIT) is spread evenly.
+        // what (the server's threads, a socket in TIME_WAIT) is spread evenly.
         for slot in 0..5 {
             let variant = (slot + round) % 5;
             if only.is_some_and(|o| o != variant) {
                 continue;
             }
+            // The arguments arrive as JSON, as a model sends them.
+            let args = json!({"username": "octocat"});
             let started = Instant::now();
             let value: Value = match variant {
-                0 => executor
-                    .call("users_get_by_username", args.clone())
-                    .await
-                    .unwrap(),
+                0 => executor.call("users_get_by_username", args).await.unwrap(),
                 1 => {
                     let response = client
                         .get(&url)
@@ -118,11 +203,16 @@ async fn bench() {
                         .unwrap();
                     serde_json::from_slice(&response.bytes().await.unwrap()).unwrap()
                 }
-                2 => bare
-                    .call("users_get_by_username", args.clone())
-                    .await
-                    .unwrap(),
-                4 => {
+                2 => bare.call("users_get_by_username", args).await.unwrap(),
+                3 => {
+                    let request = http::Request::get(&url)
+                        .header("accept", "application/json, */*;q=0.5")
+                        .body(Vec::new())
+                        .unwrap();
+                    let response = transport.send(request).await.unwrap();
+                    serde_json::from_slice(response.body()).unwrap()
+                }
+                _ => {
                     let response = guarded
                         .get(&url)
                         .header("accept", "application/json, */*;q=0.5")
@@ -132,45 +222,51 @@ async fn bench() {
                         .unwrap();
                     serde_json::from_slice(&response.bytes().await.unwrap()).unwrap()
                 }
-                _ => {
-                    let request = http::Request::get(&url)
-                        .header("accept", "application/json, */*;q=0.5")
-                        .body(Vec::new())
-                        .unwrap();
-                    let response = transport.send(request).await.unwrap();
-                    serde_json::from_slice(response.body()).unwrap()
-                }
             };
             let took = started.elapsed();
-            std::hint::black_box(value);
-            if round >= 50 {
+            assert_eq!(
+                value.pointer("/result/login").unwrap_or(&value["login"]),
+                "octocat",
+                "{variant}: {value}"
+            );
+            if round >= warm_up {
                 samples[variant].push(took);
             }
         }
     }
-    // `CALL_BENCH_ONLY=5`: none of the network variants, only part 2.
-    if only.is_some_and(|o| o < 5) {
+    if only.is_some() {
         return;
     }
-    let [by_name, by_hand, by_bare, by_transport, by_guarded] = samples;
-    if only.is_none() {
-        let (name, hand, guarded) = (median(by_name), median(by_hand), median(by_guarded));
-        println!(
-            "  (no retry layer: {:.1?}; the ReqwestTransport alone, no executor: {:.1?})",
-            median(by_bare),
-            median(by_transport)
+    // Two estimates of the same ratio: of the medians, and the median of each round's
+    // own ratio (the variants of a round ran within a millisecond of each other, so a
+    // machine that slows down for a while moves both sides of it).
+    let ratios = |a: usize, b: usize| {
+        let paired = median_f64(
+            samples[a]
+                .iter()
+                .zip(&samples[b])
+                .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
+                .collect(),
         );
-        println!(
-            "call by name {name:.1?}, hand-written reqwest {hand:.1?}: {:.3}x (median of {rounds} each, interleaved, order rotated)",
-            name.as_secs_f64() / hand.as_secs_f64()
-        );
-        println!(
-            "  hand-written reqwest with the same timeouts {guarded:.1?}: {:.3}x",
-            name.as_secs_f64() / guarded.as_secs_f64()
-        );
+        let of_medians =
+            median(samples[a].clone()).as_secs_f64() / median(samples[b].clone()).as_secs_f64();
+        (of_medians, paired)
+    };
+    for (variant, name) in VARIANTS.iter().enumerate() {
+        let took = median(samples[variant].clone());
+        if variant == 0 {
+            println!("  {name} {took:.1?}");
+        } else {
+            let (of_medians, paired) = ratios(0, variant);
+            println!(
+                "  {name} {took:.1?}: call by name / this = {of_medians:.3}x (medians), {paired:.3}x (median of rounds)"
+            );
+        }
     }
+}
 
-    // 2. Validation + request building.
+/// Part 2: validation + request building, without I/O.
+async fn building(catalog: toolwright::Catalog) {
     let executor = toolwright::Executor::builder(catalog)
         .transport(Instant200)
         .credentials(toolwright::CredentialSource::from_fn(|_| {
