@@ -185,12 +185,11 @@ impl SchemaCheck {
     /// # Errors
     /// The path, the constraint and the value that broke it.
     pub fn check(&self, value: &Value) -> Result<(), ArgumentError> {
-        let mut path = String::new();
-        self.node(&self.root, value, &mut path, 0)
+        self.node(&self.root, value, &Path::Root, 0)
             .map_err(|(path, message)| ArgumentError { path, message })
     }
 
-    fn node(&self, node: &Node, value: &Value, path: &mut String, depth: usize) -> Outcome {
+    fn node(&self, node: &Node, value: &Value, path: &Path<'_>, depth: usize) -> Outcome {
         // Recursive definitions check recursive data: bounded by the data's depth,
         // which the JSON parser already limits; this guards against a bad schema.
         if depth > 256 {
@@ -198,13 +197,13 @@ impl SchemaCheck {
         }
         match node {
             Node::Any => Ok(()),
-            Node::Never => Err((path.clone(), "no value is allowed here".into())),
+            Node::Never => Err((path.written(), "no value is allowed here".into())),
             Node::Checks(c) => self.checks(c, value, path, depth),
         }
     }
 
-    fn checks(&self, c: &Checks, value: &Value, path: &mut String, depth: usize) -> Outcome {
-        let fail = |path: &String, message: String| Err((path.clone(), message));
+    fn checks(&self, c: &Checks, value: &Value, path: &Path<'_>, depth: usize) -> Outcome {
+        let fail = |path: &Path<'_>, message: String| Err((path.written(), message));
         if let Some(types) = c.types
             && !types.accepts(value)
         {
@@ -258,7 +257,7 @@ impl SchemaCheck {
             self.alternatives(&c.one_of, value, path, depth, true)?;
         }
         if let Some(not) = &c.not
-            && self.node(not, value, &mut path.clone(), depth + 1).is_ok()
+            && self.node(not, value, path, depth + 1).is_ok()
         {
             return fail(
                 path,
@@ -272,14 +271,14 @@ impl SchemaCheck {
         &self,
         options: &[Node],
         value: &Value,
-        path: &mut String,
+        path: &Path<'_>,
         depth: usize,
         exactly_one: bool,
     ) -> Outcome {
         let mut first_error = None;
         let mut matched = 0;
         for option in options {
-            match self.node(option, value, &mut path.clone(), depth + 1) {
+            match self.node(option, value, path, depth + 1) {
                 Ok(()) => matched += 1,
                 Err(e) => {
                     first_error.get_or_insert(e);
@@ -290,13 +289,14 @@ impl SchemaCheck {
             (0, _) => {
                 let (at, why) = first_error.unwrap_or_default();
                 let keyword = if exactly_one { "oneOf" } else { "anyOf" };
-                let at = if at == *path {
+                let here = path.written();
+                let at = if at == here {
                     String::new()
                 } else {
                     format!(" (at `{at}`)")
                 };
                 Err((
-                    path.clone(),
+                    here,
                     format!(
                         "matches none of the {} alternatives ({keyword}); the first says: {why}{at}",
                         options.len()
@@ -305,14 +305,14 @@ impl SchemaCheck {
             }
             (1, _) | (_, false) => Ok(()),
             (n, true) => Err((
-                path.clone(),
+                path.written(),
                 format!("matches {n} of the alternatives, but must match exactly one (oneOf)"),
             )),
         }
     }
 
-    fn number(&self, c: &Checks, n: &Number, path: &str) -> Outcome {
-        let fail = |message: String| Err((path.to_owned(), message));
+    fn number(&self, c: &Checks, n: &Number, path: &Path<'_>) -> Outcome {
+        let fail = |message: String| Err((path.written(), message));
         let bounds = [
             (&c.minimum, "at least", "minimum", false),
             (&c.maximum, "at most", "maximum", true),
@@ -358,8 +358,8 @@ impl SchemaCheck {
         Ok(())
     }
 
-    fn string(&self, c: &Checks, s: &str, path: &str) -> Outcome {
-        let fail = |message: String| Err((path.to_owned(), message));
+    fn string(&self, c: &Checks, s: &str, path: &Path<'_>) -> Outcome {
+        let fail = |message: String| Err((path.written(), message));
         if c.min_length.is_some() || c.max_length.is_some() {
             let len = s.chars().count() as u64;
             if let Some(min) = c.min_length
@@ -395,13 +395,13 @@ impl SchemaCheck {
         Ok(())
     }
 
-    fn array(&self, c: &Checks, items: &[Value], path: &mut String, depth: usize) -> Outcome {
+    fn array(&self, c: &Checks, items: &[Value], path: &Path<'_>, depth: usize) -> Outcome {
         let len = items.len() as u64;
         if let Some(min) = c.min_items
             && len < min
         {
             return Err((
-                path.clone(),
+                path.written(),
                 format!("must hold at least {min} items (minItems), found {len}"),
             ));
         }
@@ -409,7 +409,7 @@ impl SchemaCheck {
             && len > max
         {
             return Err((
-                path.clone(),
+                path.written(),
                 format!("must hold at most {max} items (maxItems), found {len}"),
             ));
         }
@@ -419,7 +419,7 @@ impl SchemaCheck {
                 let key = canonical(item);
                 if let Some(first) = seen.iter().position(|k| *k == key) {
                     return Err((
-                        path.clone(),
+                        path.written(),
                         format!(
                             "items must be unique (uniqueItems), but items {first} and {i} are both {}",
                             shown(item)
@@ -432,10 +432,7 @@ impl SchemaCheck {
         for (i, item) in items.iter().enumerate() {
             let schema = c.prefix_items.get(i).or(c.items.as_ref());
             if let Some(schema) = schema {
-                let len = path.len();
-                let _ = write!(path, "[{i}]");
-                self.node(schema, item, path, depth + 1)?;
-                path.truncate(len);
+                self.node(schema, item, &Path::Index(path, i), depth + 1)?;
             }
         }
         Ok(())
@@ -445,7 +442,7 @@ impl SchemaCheck {
         &self,
         c: &Checks,
         map: &Map<String, Value>,
-        path: &mut String,
+        path: &Path<'_>,
         depth: usize,
     ) -> Outcome {
         let count = map.len() as u64;
@@ -453,7 +450,7 @@ impl SchemaCheck {
             && count < min
         {
             return Err((
-                path.clone(),
+                path.written(),
                 format!("must hold at least {min} properties (minProperties), found {count}"),
             ));
         }
@@ -461,7 +458,7 @@ impl SchemaCheck {
             && count > max
         {
             return Err((
-                path.clone(),
+                path.written(),
                 format!("must hold at most {max} properties (maxProperties), found {count}"),
             ));
         }
@@ -470,7 +467,7 @@ impl SchemaCheck {
                 if !c.properties.iter().any(|(name, _)| name == key) {
                     let known: Vec<&str> = c.properties.iter().map(|(n, _)| n.as_str()).collect();
                     return Err((
-                        join(path, key),
+                        Path::Field(path, key).written(),
                         if known.is_empty() {
                             "unknown field; this object takes no fields".to_owned()
                         } else {
@@ -490,7 +487,7 @@ impl SchemaCheck {
                     .map(|t| format!(" of type {t}"))
                     .unwrap_or_default();
                 return Err((
-                    join(path, name),
+                    Path::Field(path, name).written(),
                     format!("missing required field{expected}"),
                 ));
             }
@@ -501,26 +498,20 @@ impl SchemaCheck {
             }
             if let Some(missing) = needed.iter().find(|n| !map.contains_key(n.as_str())) {
                 return Err((
-                    join(path, missing),
+                    Path::Field(path, missing).written(),
                     format!("missing field: required when `{given}` is given (dependentRequired)"),
                 ));
             }
         }
         for (name, node) in &c.properties {
             if let Some(value) = map.get(name) {
-                let len = path.len();
-                push_field(path, name);
-                self.node(node, value, path, depth + 1)?;
-                path.truncate(len);
+                self.node(node, value, &Path::Field(path, name), depth + 1)?;
             }
         }
         if let Additional::Schema(node) = &c.additional {
             for (key, value) in map {
                 if !c.properties.iter().any(|(name, _)| name == key) {
-                    let len = path.len();
-                    push_field(path, key);
-                    self.node(node, value, path, depth + 1)?;
-                    path.truncate(len);
+                    self.node(node, value, &Path::Field(path, key), depth + 1)?;
                 }
             }
         }
@@ -549,17 +540,38 @@ impl SchemaCheck {
 
 type Outcome = Result<(), (String, String)>;
 
-fn join(path: &str, key: &str) -> String {
-    let mut p = path.to_owned();
-    push_field(&mut p, key);
-    p
+/// Where a value sits in the arguments (`labels[1]`, `price.currency`): a chain of
+/// frames on the stack, written out only for an error — valid arguments are checked
+/// without building (or copying, per `anyOf` option) a path string.
+enum Path<'a> {
+    Root,
+    Field(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
 }
 
-fn push_field(path: &mut String, key: &str) {
-    if !path.is_empty() {
-        path.push('.');
+impl Path<'_> {
+    fn written(&self) -> String {
+        let mut out = String::new();
+        self.write_to(&mut out);
+        out
     }
-    path.push_str(key);
+
+    fn write_to(&self, out: &mut String) {
+        match self {
+            Path::Root => {}
+            Path::Field(parent, key) => {
+                parent.write_to(out);
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Path::Index(parent, i) => {
+                parent.write_to(out);
+                let _ = write!(out, "[{i}]");
+            }
+        }
+    }
 }
 
 /// A value as an error shows it: JSON, cut to a readable length.
