@@ -10,11 +10,26 @@ seconds=${1:-600}
 shift || true
 targets=${*:-adapter openapi arguments graphql selection generate}
 cargo +nightly fuzz build -O
+# `generate` starts from the readers' seeds: the OpenAPI ones as they are (the same
+# first byte picks JSON or YAML), adapters and GraphQL behind the byte that picks them.
+generate_seeds() {
+  local dir
+  dir=$(mktemp -d)
+  for f in seeds/adapter/*; do { printf '\002'; cat "$f"; } > "$dir/$(basename "$f")"; done
+  for f in seeds/graphql/*; do { printf '\003'; cat "$f"; } > "$dir/$(basename "$f")"; done
+  echo "$dir"
+}
 for target in $targets; do
   mkdir -p "corpus/$target"
   log=$(mktemp)
   status=0
-  cargo +nightly fuzz run -O "$target" "corpus/$target" "seeds/$target" -- \
+  seeds=("seeds/$target")
+  made=""
+  if [ "$target" = generate ]; then
+    made=$(generate_seeds)
+    seeds=(seeds/openapi "$made")
+  fi
+  cargo +nightly fuzz run -O "$target" "corpus/$target" "${seeds[@]}" -- \
     -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
     > "$log" 2>&1 || status=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
@@ -23,4 +38,5 @@ for target in $targets; do
   echo "$target: ${execs:-?} executions (${rate:-?}), exit $status, $crashes crash file(s)"
   tail -5 "$log" | sed "s/^/  $target| /"
   rm -f "$log"
+  if [ -n "$made" ]; then rm -rf "$made"; fi
 done

@@ -36,13 +36,8 @@ const VARIANTS: [&str; 5] = [
 /// What the loopback APIs answer.
 const USER: &[u8] = br#"{"login":"octocat","id":1}"#;
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort_unstable();
-    samples[samples.len() / 2]
-}
-
-fn median_f64(mut samples: Vec<f64>) -> f64 {
-    samples.sort_unstable_by(f64::total_cmp);
+fn median<T: PartialOrd + Copy>(mut samples: Vec<T>) -> T {
+    samples.sort_unstable_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     samples[samples.len() / 2]
 }
 
@@ -241,7 +236,7 @@ async fn compare(catalog: &toolwright::Catalog, base: &str, rounds: usize, only:
     // own ratio (the variants of a round ran within a millisecond of each other, so a
     // machine that slows down for a while moves both sides of it).
     let ratios = |a: usize, b: usize| {
-        let paired = median_f64(
+        let paired = median(
             samples[a]
                 .iter()
                 .zip(&samples[b])

@@ -117,9 +117,7 @@ fn path_value(p: &Param, value: &Value) -> String {
             .collect(),
         (Style::Matrix, _) => format!(";{}={}", enc(name), joined(",")),
         (_, Value::Object(f)) if p.explode => exploded_object(",", f),
-        (_, Value::Array(_) | Value::Object(_)) => joined(","),
-        // `simple`, one value: the common case, without the lists above.
-        (_, scalar) => encode(&scalar_str(scalar)),
+        _ => joined(","),
     }
 }
 
