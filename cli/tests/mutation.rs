@@ -218,10 +218,18 @@ fn mutate_json(rng: &mut Rng, doc: &mut Value) {
                 .pick(&schema_names)
                 .trim_start_matches("#/components/schemas/")
                 .to_owned();
-            let wrapped = match rng.below(4) {
+            let wrapped = match rng.below(5) {
                 0 => json!({ "$ref": target }),
                 1 => json!({ "anyOf": [{ "$ref": target }] }),
                 2 => json!({ "allOf": [{ "$ref": target }, { "$ref": target }] }),
+                // The second campaign's hang: a schema whose `allOf` lists another (or
+                // itself) many times, beside properties of its own. A walk without a
+                // visited set takes k^depth steps through it.
+                3 => {
+                    let mut members = vec![json!({ "$ref": target }); 2 + rng.below(7)];
+                    members.push(json!({"properties": {"next": {"type": "string"}}}));
+                    json!({ "allOf": members })
+                }
                 _ => json!({ "type": "array", "items": { "$ref": target } }),
             };
             doc["components"]["schemas"][name] = wrapped;

@@ -6,7 +6,7 @@
 //! `page`. Nothing is guessed from a parameter alone when the response cannot say
 //! where the next page is.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
@@ -275,23 +275,26 @@ fn success_response<'v>(
 /// (`allOf` merged, references followed).
 fn schema_fields<'v>(root: &'v Value, schema: &'v Value) -> BTreeMap<String, &'static str> {
     let mut out = BTreeMap::new();
-    collect(root, schema, "", 0, 0, &mut out);
+    collect(root, schema, "", &mut HashSet::new(), &mut out);
     out
 }
 
-/// `hops`: `allOf` parts followed so far (a cycle through them ends here).
-fn collect(
-    root: &Value,
-    schema: &Value,
+/// Adds `schema`'s fields under `prefix` to `out`. `seen`: the schemas already merged
+/// at each prefix — merging one twice adds nothing, so each is walked once there. That
+/// bounds the walk by the document's size: a schema whose `allOf` lists itself eight
+/// times, or nine levels that each list the next eight times, would otherwise be
+/// walked once per path through them (8⁹ for the latter).
+fn collect<'v>(
+    root: &'v Value,
+    schema: &'v Value,
     prefix: &str,
-    depth: usize,
-    hops: usize,
+    seen: &mut HashSet<(*const Value, String)>,
     out: &mut BTreeMap<String, &'static str>,
 ) {
     let Ok((schema, _)) = deref(root, schema, String::new()) else {
         return;
     };
-    if hops > 8 {
+    if !seen.insert((std::ptr::from_ref(schema), prefix.to_owned())) {
         return;
     }
     for part in schema
@@ -300,7 +303,7 @@ fn collect(
         .into_iter()
         .flatten()
     {
-        collect(root, part, prefix, depth, hops + 1, out);
+        collect(root, part, prefix, seen, out);
     }
     let Some(props) = schema.get("properties").and_then(Value::as_object) else {
         return;
@@ -329,8 +332,9 @@ fn collect(
             _ => "any",
         };
         out.insert(path.clone(), ty);
-        if depth == 0 && (ty == "object" || prop.get("allOf").is_some()) {
-            collect(root, prop, &format!("{path}."), depth + 1, hops + 1, out);
+        // Two levels: `prefix` is empty at the top.
+        if prefix.is_empty() && (ty == "object" || prop.get("allOf").is_some()) {
+            collect(root, prop, &format!("{path}."), seen, out);
         }
     }
 }
