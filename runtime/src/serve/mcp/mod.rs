@@ -33,7 +33,7 @@ mod stdio;
 
 pub(crate) use elicit::Peer;
 #[cfg(feature = "mcp-http")]
-pub use http::{Body, Http};
+pub use http::{Body, Http, Limits};
 pub use modes::ToolMode;
 
 use serde_json::{Map, Value, json};
@@ -44,6 +44,10 @@ use crate::export::{ExportOptions, Mapping, Profile};
 
 /// Handshake-era revisions this server speaks, newest first.
 pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// Largest message read, on any transport (a tool call's arguments): an HTTP body or
+/// a stdio line longer than this is refused without being held.
+const MAX_MESSAGE: usize = 4 << 20;
 
 /// The stateless revision.
 pub const MODERN_VERSION: &str = "2026-07-28";

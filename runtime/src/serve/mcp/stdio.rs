@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::{Peer, Server, codes, error};
+use super::{MAX_MESSAGE, Peer, Server, codes, error};
 
 impl Server {
     /// Serves on this process's stdin and stdout until stdin closes, then waits for the
@@ -60,12 +60,29 @@ impl Server {
         let peer = Peer::new(tx.clone());
         let in_flight: Arc<Mutex<HashMap<String, tokio::task::AbortHandle>>> = Arc::default();
         let mut tasks = JoinSet::new();
-        let mut lines = BufReader::new(input).lines();
-        while let Some(line) = lines.next_line().await? {
-            if line.trim().is_empty() {
+        let mut input = BufReader::new(input);
+        let mut line = Vec::new();
+        while let Some(read) = next_line(&mut input, &mut line, MAX_MESSAGE).await? {
+            // A line that cannot be a message is answered as one that does not parse,
+            // and the session goes on: one bad line must not end it.
+            let refused = match read {
+                Line::TooLong(bytes) => Some(format!(
+                    "a message of {bytes} bytes; at most {MAX_MESSAGE} are read"
+                )),
+                Line::Read => match std::str::from_utf8(&line) {
+                    Err(e) => Some(format!(
+                        "the line is not UTF-8 (invalid byte at {})",
+                        e.valid_up_to()
+                    )),
+                    Ok(text) if text.trim().is_empty() => continue,
+                    Ok(_) => None,
+                },
+            };
+            if let Some(reason) = refused {
+                let _ = tx.send(error(Value::Null, codes::PARSE_ERROR, &reason).to_string());
                 continue;
             }
-            let message: Value = match serde_json::from_str(&line) {
+            let message: Value = match serde_json::from_slice(&line) {
                 Ok(m) => m,
                 Err(e) => {
                     let _ = tx.send(
@@ -122,6 +139,55 @@ impl Server {
     }
 }
 
+/// What [`next_line`] read.
+enum Line {
+    /// A whole line, in the buffer without its newline.
+    Read,
+    /// A line longer than the cap (this many bytes), read past and dropped.
+    TooLong(usize),
+}
+
+/// Reads the next line into `line` (cleared first), holding at most `max` bytes of
+/// it: the rest of a longer line is read and dropped, so memory stays bounded however
+/// long a line is. `None` at the end of input.
+async fn next_line<R: AsyncBufRead + Unpin>(
+    input: &mut R,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<Line>> {
+    line.clear();
+    let mut seen = 0usize;
+    loop {
+        let available = input.fill_buf().await?;
+        if available.is_empty() {
+            // End of input: a last line without its newline still counts.
+            return Ok((seen > 0).then(|| outcome(seen, max)));
+        }
+        let newline = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..newline.unwrap_or(available.len())];
+        seen = seen.saturating_add(chunk.len());
+        if seen <= max {
+            line.extend_from_slice(chunk);
+        } else {
+            line.clear();
+        }
+        let used = newline.map_or(chunk.len(), |at| at + 1);
+        input.consume(used);
+        if newline.is_some() {
+            // An empty line (seen 0) is still a line.
+            return Ok(Some(outcome(seen, max)));
+        }
+    }
+}
+
+fn outcome(seen: usize, max: usize) -> Line {
+    if seen > max {
+        Line::TooLong(seen)
+    } else {
+        Line::Read
+    }
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -135,15 +201,21 @@ mod tests {
     use crate::executor::Executor;
 
     async fn exchange(lines: &str) -> Vec<Value> {
+        exchange_bytes(lines.as_bytes()).await
+    }
+
+    async fn exchange_bytes(lines: &[u8]) -> Vec<Value> {
         let executor = Executor::builder(Catalog::empty()).build().unwrap();
         let (client, server_side) = tokio::io::duplex(1 << 16);
         let (mut out_read, out_write) = tokio::io::duplex(1 << 16);
         let server = Server::new(executor);
         let input = lines.to_owned();
-        let mut client = client;
-        client.write_all(input.as_bytes()).await.unwrap();
-        drop(client);
+        let writer = tokio::spawn(async move {
+            let mut client = client;
+            client.write_all(&input).await.unwrap();
+        });
         server.serve(server_side, out_write).await.unwrap();
+        writer.await.unwrap();
         let mut text = String::new();
         tokio::io::AsyncReadExt::read_to_string(&mut out_read, &mut text)
             .await
@@ -185,6 +257,31 @@ mod tests {
         assert_eq!(code(json!(6)), Some(json!(-32602)));
         let ping = answers.iter().find(|a| a["id"] == json!(5)).unwrap();
         assert_eq!(ping["result"], json!({}));
+    }
+
+    #[tokio::test]
+    async fn bad_lines_are_answered_and_the_session_goes_on() {
+        let mut input = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n".to_vec();
+        input.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\"}\n");
+        input.extend(std::iter::repeat_n(b' ', MAX_MESSAGE + 10));
+        input.extend_from_slice(b"\r\n\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");
+        let answers = exchange_bytes(&input).await;
+        assert_eq!(answers.len(), 4, "{answers:?}");
+        let errors: Vec<&str> = answers
+            .iter()
+            .filter(|a| a["error"]["code"] == json!(-32700))
+            .map(|a| a["error"]["message"].as_str().unwrap())
+            .collect();
+        assert_eq!(errors.len(), 2, "{answers:?}");
+        assert!(errors.iter().any(|m| m.contains("not UTF-8")), "{errors:?}");
+        assert!(errors.iter().any(|m| m.contains("at most")), "{errors:?}");
+        for id in [1, 2] {
+            assert!(
+                answers
+                    .iter()
+                    .any(|a| a["id"] == json!(id) && a["result"] == json!({}))
+            );
+        }
     }
 
     #[tokio::test]
