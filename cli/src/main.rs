@@ -240,6 +240,17 @@ struct ServeOptions {
     /// Above this many tools, `auto` serves the meta-tools.
     #[arg(long, value_name = "N", default_value_t = 128)]
     meta_above: usize,
+    /// `--http`: connections held open at once; past it the oldest idle one is
+    /// closed to make room.
+    #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_connections)]
+    max_connections: usize,
+    /// `--http`: seconds a connection may stay open with no request in progress.
+    #[arg(long, value_name = "SECONDS", default_value_t = toolwright::serve::mcp::Limits::default().idle_timeout.as_secs_f64())]
+    idle_timeout: f64,
+    /// `--http`: seconds for a request's head to arrive whole (and as many for its body,
+    /// at least the default 30).
+    #[arg(long, value_name = "SECONDS", default_value_t = toolwright::serve::mcp::Limits::default().header_timeout.as_secs_f64())]
+    header_timeout: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -505,6 +516,25 @@ fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Exec
     builder.build().map_err(|e| e.to_string())
 }
 
+/// The `--http` server's limits from the command line.
+fn http_limits(options: &ServeOptions) -> Result<toolwright::serve::mcp::Limits, String> {
+    let seconds = |flag: &str, value: f64| {
+        std::time::Duration::try_from_secs_f64(value)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| format!("--{flag} must be a positive number of seconds, not {value}"))
+    };
+    let defaults = toolwright::serve::mcp::Limits::default();
+    let header_timeout = seconds("header-timeout", options.header_timeout)?;
+    Ok(toolwright::serve::mcp::Limits {
+        max_connections: options.max_connections.max(1),
+        idle_timeout: seconds("idle-timeout", options.idle_timeout)?,
+        header_timeout,
+        body_timeout: defaults.body_timeout.max(header_timeout),
+        ..defaults
+    })
+}
+
 fn serve(
     inputs: &Inputs,
     upstream: &Upstream,
@@ -547,7 +577,11 @@ fn serve(
         match http {
             Some(addr) => {
                 eprintln!("serving MCP on http://{addr}/mcp");
-                runtime.block_on(toolwright::serve::mcp::Http::new(server).serve(addr))
+                let limits = http_limits(options)?;
+                let endpoint = toolwright::serve::mcp::Http::new(server)
+                    .limits(limits)
+                    .log(|message| eprintln!("warning: {message}"));
+                runtime.block_on(endpoint.serve(addr))
             }
             None => runtime.block_on(server.serve_stdio()),
         }

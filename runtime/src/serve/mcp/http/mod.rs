@@ -10,19 +10,20 @@
 //! [`Http::handle`] answers one `http::Request`, so a service can mount the endpoint in
 //! its own hyper/axum server; [`Http::serve`] is a standalone hyper server.
 
+mod listen;
+mod sessions;
+
+pub use listen::Limits;
+
 use std::collections::BTreeSet;
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::{BodyExt, Limited};
 use serde_json::Value;
 
-use super::{MODERN_VERSION, PROTOCOL_VERSIONS, Server, codes, error};
-
-/// Largest request body accepted (a tool call's arguments).
-const MAX_BODY: usize = 4 << 20;
+use super::{MAX_MESSAGE, MODERN_VERSION, PROTOCOL_VERSIONS, Server, codes, error};
 
 /// The streamable HTTP endpoint over a [`Server`]. Cheap to clone.
 #[derive(Debug, Clone)]
@@ -30,7 +31,9 @@ pub struct Http {
     server: Server,
     path: String,
     origins: Arc<BTreeSet<String>>,
-    sessions: Arc<Mutex<BTreeSet<String>>>,
+    sessions: Arc<sessions::Sessions>,
+    limits: Limits,
+    log: listen::Log,
 }
 
 impl Http {
@@ -41,8 +44,31 @@ impl Http {
             server,
             path: "/mcp".into(),
             origins: Arc::default(),
-            sessions: Arc::default(),
+            sessions: Arc::new(sessions::Sessions::new(
+                Limits::default().max_sessions,
+                Limits::default().session_ttl,
+            )),
+            limits: Limits::default(),
+            log: listen::Log::new(None),
         }
+    }
+
+    /// Connection and session limits (see [`Limits`]); the defaults otherwise.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.sessions = Arc::new(sessions::Sessions::new(
+            limits.max_sessions,
+            limits.session_ttl,
+        ));
+        self.limits = limits;
+        self
+    }
+
+    /// Where the standalone server reports what goes wrong around requests (a failed
+    /// accept, a full connection table), at most once a second; with the `tracing`
+    /// feature these are also `WARN` events of target `toolwright::serve`.
+    pub fn log(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.log = listen::Log::new(Some(Arc::new(sink)));
+        self
     }
 
     /// Serves at `path` instead of `/mcp`.
@@ -92,7 +118,7 @@ impl Http {
         match *request.method() {
             Method::POST => self.post(request, session).await,
             Method::DELETE => match session {
-                Some(id) if lock(&self.sessions).remove(&id) => plain(StatusCode::OK, ""),
+                Some(id) if self.sessions.end(&id) => plain(StatusCode::OK, ""),
                 Some(_) => plain(StatusCode::NOT_FOUND, "unknown session"),
                 None => plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
             },
@@ -119,9 +145,16 @@ impl Http {
             .iter()
             .filter_map(|v| v.to_str().ok())
             .any(|v| v.contains("text/event-stream"));
-        let body = match Limited::new(request.into_body(), MAX_BODY).collect().await {
-            Ok(body) => body.to_bytes(),
-            Err(e) => {
+        let read = Limited::new(request.into_body(), MAX_MESSAGE).collect();
+        let body = match tokio::time::timeout(self.limits.body_timeout, read).await {
+            Ok(Ok(body)) => body.to_bytes(),
+            Err(_) => {
+                return plain(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "the request body did not arrive in time",
+                );
+            }
+            Ok(Err(e)) => {
                 return plain(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     &format!("cannot read the body: {e}"),
@@ -151,14 +184,12 @@ impl Http {
                 .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
                 .is_some();
         let issued = if initialize {
-            let id = new_session_id();
-            lock(&self.sessions).insert(id.clone());
-            Some(id)
+            Some(self.sessions.start())
         } else if stateless {
             None
         } else {
             match &session {
-                Some(id) if !lock(&self.sessions).contains(id) => {
+                Some(id) if !self.sessions.touch(id) => {
                     return plain(
                         StatusCode::NOT_FOUND,
                         "unknown or ended session; initialize again",
@@ -226,67 +257,29 @@ impl Http {
         }
         response
     }
-
-    /// A standalone server on `addr` (loopback unless told otherwise), until the
-    /// process ends.
-    ///
-    /// # Errors
-    /// The address cannot be bound.
-    pub async fn serve(self, addr: SocketAddr) -> std::io::Result<()> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        loop {
-            let (stream, _) = listener.accept().await?;
-            let endpoint = self.clone();
-            tokio::spawn(async move {
-                let service = hyper::service::service_fn(move |request| {
-                    let endpoint = endpoint.clone();
-                    async move { Ok::<_, std::convert::Infallible>(endpoint.handle(request).await) }
-                });
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    }
-
-    /// [`Http::serve`] on `127.0.0.1:port`.
-    ///
-    /// # Errors
-    /// The port cannot be bound.
-    pub async fn bind(self, port: u16) -> std::io::Result<()> {
-        self.serve(SocketAddr::from(([127, 0, 0, 1], port))).await
-    }
 }
 
+/// Whether `origin` is a loopback web origin, read as browsers serialize one
+/// (RFC 6454: `scheme://host[:port]`, nothing else). Anything more — user info
+/// (`http://127.0.0.1:80@evil.example`, whose host is `evil.example`), a path, a
+/// port that is not a number — is not an origin a browser sends, so it is refused.
 fn is_loopback_origin(origin: &str) -> bool {
-    let host = origin
-        .split_once("://")
-        .map_or(origin, |(_, rest)| rest)
-        .split('/')
-        .next()
-        .unwrap_or("");
-    let host = if let Some(v6) = host.strip_prefix('[') {
-        v6.split(']').next().unwrap_or("")
-    } else {
-        host.split(':').next().unwrap_or("")
+    let Some(authority) = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+    else {
+        return false;
     };
-    matches!(host, "localhost" | "127.0.0.1" | "::1")
-}
-
-/// 128 random bits as hex, from the OS (through std's hasher seeds, no extra crate).
-fn new_session_id() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = String::with_capacity(32);
-    for _ in 0..2 {
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", hasher.finish()));
-    }
-    out
+    // The host, and what follows it: nothing, or `:` and the port.
+    let (host, rest) = match authority.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').unwrap_or(("", "?")),
+        None => authority.split_at(authority.find(':').unwrap_or(authority.len())),
+    };
+    let port_ok = match rest.strip_prefix(':') {
+        Some(port) => !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()),
+        None => rest.is_empty(),
+    };
+    port_ok && matches!(host, "localhost" | "127.0.0.1" | "::1")
 }
 
 fn plain(status: StatusCode, text: &str) -> Response<Body> {
@@ -317,7 +310,11 @@ fn json(status: StatusCode, text: String, session: Option<String>) -> Response<B
 
 /// A response body: whole (JSON, text) or streamed (SSE), as hyper sends it.
 #[derive(Debug)]
-pub struct Body(BodyKind);
+pub struct Body {
+    kind: BodyKind,
+    /// Keeps the connection counted busy until the body is sent (or dropped).
+    busy: Option<listen::Busy>,
+}
 
 #[derive(Debug)]
 enum BodyKind {
@@ -327,11 +324,21 @@ enum BodyKind {
 
 impl Body {
     fn full(text: String) -> Body {
-        Body(BodyKind::Full(Some(Bytes::from(text))))
+        Body {
+            kind: BodyKind::Full(Some(Bytes::from(text))),
+            busy: None,
+        }
     }
 
     fn stream(chunks: tokio::sync::mpsc::UnboundedReceiver<Bytes>) -> Body {
-        Body(BodyKind::Stream(chunks))
+        Body {
+            kind: BodyKind::Stream(chunks),
+            busy: None,
+        }
+    }
+
+    fn hold(&mut self, busy: listen::Busy) {
+        self.busy = Some(busy);
     }
 }
 
@@ -344,7 +351,7 @@ impl http_body::Body for Body {
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
         use std::task::Poll;
-        match &mut self.0 {
+        match &mut self.kind {
             BodyKind::Full(bytes) => {
                 Poll::Ready(bytes.take().map(|b| Ok(http_body::Frame::data(b))))
             }
@@ -355,12 +362,8 @@ impl http_body::Body for Body {
     }
 
     fn is_end_stream(&self) -> bool {
-        matches!(&self.0, BodyKind::Full(None))
+        matches!(&self.kind, BodyKind::Full(None))
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]
@@ -470,5 +473,33 @@ mod tests {
         let response = http.handle(bad).await;
         assert_eq!(response.status(), 400);
         assert!(text(response).await.contains("-32700"));
+    }
+
+    #[test]
+    fn only_browser_serialized_loopback_origins_are_loopback() {
+        for origin in [
+            "http://localhost",
+            "http://localhost:5173",
+            "https://127.0.0.1:8443",
+            "http://[::1]:80",
+            "http://[::1]",
+        ] {
+            assert!(is_loopback_origin(origin), "{origin}");
+        }
+        for origin in [
+            "http://127.0.0.1:80@evil.example",
+            "http://localhost@evil.example",
+            "http://evil.example",
+            "http://localhost.evil.example",
+            "http://127.0.0.1:",
+            "http://127.0.0.1:80/path",
+            "http://[::1]@evil.example",
+            "http://[::1",
+            "localhost",
+            "null",
+            "file://localhost",
+        ] {
+            assert!(!is_loopback_origin(origin), "{origin}");
+        }
     }
 }
