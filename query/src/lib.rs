@@ -7,9 +7,13 @@
 //! - [`select`]: the selector syntax (`tag:issues`, `method:GET`, `read-only`, ...);
 //! - [`search`]: text analysis, the build-time index and its query-time scoring.
 //!
+//! And one rule both sides apply to what leaves the process: [`redact`], the
+//! credential scrubber of the report, the artifact, exports and MCP `tools/list`.
+//!
 //! Nothing but serde_json (already in both trees): it is compiled into every build
 //! script and every service.
 
+pub mod redact;
 pub mod search;
 pub mod select;
 

@@ -113,7 +113,7 @@ pub fn build(apis: &[ir::Api], options: &Options) -> Value {
             keep_unknown(new_meta, old_meta, 1);
         }
     }
-    scrub(&mut artifact, None);
+    scrub(&mut artifact);
     artifact
 }
 
@@ -415,112 +415,10 @@ fn keep_unknown(new: &mut Value, old: &Value, depth: usize) {
     }
 }
 
-/// Names whose values are credentials.
-const SECRET_NAMES: &[&str] = &[
-    "authorization",
-    "api_key",
-    "apikey",
-    "x-api-key",
-    "access_token",
-    "refresh_token",
-    "token",
-    "secret",
-    "client_secret",
-    "password",
-    "passwd",
-    "cookie",
-    "session",
-    "x-auth-token",
-];
-/// Prefixes of well-known credential formats.
-const SECRET_PREFIXES: &[&str] = &[
-    "sk_live_",
-    "sk_test_",
-    "rk_live_",
-    "ghp_",
-    "gho_",
-    "ghs_",
-    "github_pat_",
-    "xoxb-",
-    "xoxp-",
-    "AKIA",
-    "AIza",
-    "eyJ",
-    "Bearer ",
-    "Basic ",
-    "glpat-",
-];
-
-/// Replaces credential-like strings: any string under a credential-named key, and
-/// strings in a well-known credential format wherever they are.
-pub(crate) fn scrub(value: &mut Value, key: Option<&str>) {
-    scrub_collecting(value, key, &mut BTreeSet::new());
-}
-
-/// [`scrub`], adding each credential it replaced whole to `found` (so the same value
-/// can be taken out of text that has no structure, such as source lines).
-pub(crate) fn scrub_collecting(value: &mut Value, key: Option<&str>, found: &mut BTreeSet<String>) {
-    match value {
-        Value::String(s) => {
-            let named = key.is_some_and(is_secret_name);
-            if (named && !s.is_empty() && key != Some("name")) || looks_secret(s) {
-                found.insert(std::mem::replace(s, "<redacted>".into()));
-            } else if SECRET_PREFIXES.iter().any(|p| s.contains(p)) {
-                *s = s
-                    .split_inclusive(char::is_whitespace)
-                    .map(|w| {
-                        if looks_secret(w.trim()) {
-                            "<redacted> "
-                        } else {
-                            w
-                        }
-                    })
-                    .collect::<String>()
-                    .trim_end()
-                    .to_owned();
-            }
-        }
-        Value::Array(items) => items
-            .iter_mut()
-            .for_each(|v| scrub_collecting(v, key, found)),
-        Value::Object(map) => {
-            // A parameter row names its credential in `name`, a schema its property:
-            // their examples and defaults are the credential's.
-            let credential_row = map
-                .get("name")
-                .and_then(Value::as_str)
-                .is_some_and(is_secret_name);
-            let credential_schema = key.is_some_and(is_secret_name);
-            for (k, v) in map.iter_mut() {
-                let sample = matches!(
-                    k.as_str(),
-                    "default" | "examples" | "example" | "const" | "enum"
-                );
-                let key = if (credential_row || credential_schema) && sample {
-                    "secret"
-                } else {
-                    k.as_str()
-                };
-                scrub_collecting(v, Some(key), found);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Whether a key (a property, parameter or field name) names a credential.
-pub(crate) fn is_secret_name(key: &str) -> bool {
-    SECRET_NAMES.contains(&key.to_ascii_lowercase().as_str())
-}
-
-fn looks_secret(s: &str) -> bool {
-    // Quotes and brackets around a word of source text (`"ghp_…",`) are not the token.
-    let s = s
-        .trim_start_matches(['"', '\'', '(', '`', '['])
-        .trim_end_matches(['.', ',', ';', ')', '"', '\'', '`', ']']);
-    SECRET_PREFIXES
-        .iter()
-        .any(|p| s.starts_with(p) && s.len() >= p.len() + 8)
+/// Takes every credential out of `value` (the shared scrubber's rules:
+/// [`toolwright_query::redact`]).
+pub(crate) fn scrub(value: &mut Value) {
+    toolwright_query::redact::value(value, &mut BTreeSet::new());
 }
 
 /// `SOURCE_DATE_EPOCH` seconds as an RFC 3339 UTC time (civil-from-days).
@@ -553,23 +451,5 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(1_796_083_200), "2026-12-01T00:00:00Z");
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
-    }
-
-    #[test]
-    fn credentials_are_scrubbed() {
-        let mut v = json!({
-            "parameters": [
-                {"name": "api_key", "in": "header", "examples": ["k-123456789"]},
-                {"name": "limit", "default": 20},
-            ],
-            "description": "Use ghp_abcdefghijklmnop1234 to try it.",
-            "password": "hunter2hunter2",
-        });
-        scrub(&mut v, None);
-        assert_eq!(v["parameters"][0]["examples"][0], "<redacted>");
-        assert_eq!(v["parameters"][0]["name"], "api_key");
-        assert_eq!(v["parameters"][1]["default"], 20);
-        assert_eq!(v["description"], "Use <redacted> to try it.");
-        assert_eq!(v["password"], "<redacted>");
     }
 }

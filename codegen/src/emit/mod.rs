@@ -49,9 +49,17 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
         .into_iter()
         .filter_map(|name| {
             let def = api.definitions.get(&name)?;
-            let input = def.to_json(ir::Direction::Input).to_string();
-            let output = def.to_json(ir::Direction::Output).to_string();
-            Some((name, input, output))
+            // The catalog a service compiles in is text it serves: no credentials.
+            let json = |direction| {
+                let mut json = def.to_json(direction);
+                crate::contract::artifact::scrub(&mut json);
+                json.to_string()
+            };
+            Some((
+                name,
+                json(ir::Direction::Input),
+                json(ir::Direction::Output),
+            ))
         })
         .collect()
 }

@@ -122,16 +122,25 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
     // The root is always closed, even with no parameters: an LLM must send `{}`.
     input_schema["additionalProperties"] = json!(false);
     let wrap_output = wraps_output(api, op);
-    let output_schema = output_schema(api, op, true);
+    let mut output_schema = output_schema(api, op, true);
+    // What the catalog serves (descriptions, schemas with their examples, metadata)
+    // carries no credential a document happened to hold.
+    let mut meta = meta(api, op);
+    for value in [&mut input_schema, &mut meta]
+        .into_iter()
+        .chain(output_schema.as_mut())
+    {
+        crate::contract::artifact::scrub(value);
+    }
     ToolPlan {
         name: op.name.clone(),
         api: api.name.clone(),
         title: text::title(&op.name),
-        description: description(api, op),
+        description: toolwright_query::redact::text(&description(api, op)).into_owned(),
         input_schema,
         output_schema,
         annotations: annotations(op),
-        meta: meta(api, op),
+        meta,
         method: op.method,
         path: op.path.clone(),
         params: op

@@ -49,7 +49,7 @@ pub fn assemble(parts: &Parts<'_>) -> String {
         })
         .collect();
     let count = |severity: &str| findings.iter().filter(|f| f[0] == severity).count();
-    let data = json!({
+    let mut data = json!({
         "title": parts.title,
         "generator": concat!("toolwright ", env!("CARGO_PKG_VERSION")),
         "apis": parts.apis.iter().map(|api| json!({
@@ -83,6 +83,9 @@ pub fn assemble(parts: &Parts<'_>) -> String {
         "fidelity": parts.fidelity,
         "exports": parts.exports,
     });
+    // The table's texts come from the documents as written (an API's description, a
+    // finding quoting a summary): whatever credential they hold stays out of the page.
+    crate::contract::artifact::scrub(&mut data);
     let mut blocks = String::new();
     for (i, chunk) in parts.tools.details.chunks(super::CHUNK).enumerate() {
         block(&mut blocks, &format!("tw-chunk-{i}"), &json!(chunk));

@@ -104,7 +104,7 @@ pub fn collect(
                 defs["output"][&name] = def.to_json(ir::Direction::Output);
             }
         }
-        artifact::scrub(&mut defs, None);
+        artifact::scrub(&mut defs);
         definitions.push(defs);
         for op in &api.operations {
             let plan = plan::plan(api, op);
@@ -194,12 +194,12 @@ pub fn collect(
             // Credentials found in the structure (an example under `password`) are
             // also taken out of the source lines, which have none.
             let mut secrets = std::collections::BTreeSet::new();
-            artifact::scrub_collecting(&mut detail, None, &mut secrets);
+            toolwright_query::redact::value(&mut detail, &mut secrets);
             detail["excerpt"] = match (&api.source, span) {
                 (Some(l), Some(span)) => excerpt(&l.file, span),
                 _ => Value::Null,
             };
-            artifact::scrub(&mut detail["excerpt"], None);
+            artifact::scrub(&mut detail["excerpt"]);
             // Also where an export moved an example into a description.
             redact_everywhere(&mut detail, &secrets);
             entries.push((row, detail));
@@ -272,10 +272,8 @@ pub fn excerpt(file: &SourceFile, span: Range<usize>) -> Value {
 fn redact_everywhere(value: &mut Value, secrets: &std::collections::BTreeSet<String>) {
     match value {
         Value::String(text) => {
-            for secret in secrets.iter().filter(|s| s.len() >= 4) {
-                if text.contains(secret.as_str()) {
-                    *text = text.replace(secret.as_str(), "<redacted>");
-                }
+            if let std::borrow::Cow::Owned(clean) = toolwright_query::redact::known(text, secrets) {
+                *text = clean;
             }
         }
         Value::Array(items) => items.iter_mut().for_each(|v| redact_everywhere(v, secrets)),
@@ -298,7 +296,7 @@ fn scrub_line(line: &str) -> String {
         let literal = !value.is_empty()
             && !value.starts_with(['{', '[', '&', '*', '|', '>', '#'])
             && value != "null";
-        if literal && artifact::is_secret_name(name) {
+        if literal && toolwright_query::redact::is_secret_name(name) {
             let indent = &line[..line.len() - line.trim_start().len()];
             return format!("{indent}{}: \"<redacted>\"", key.trim());
         }

@@ -271,7 +271,10 @@ impl Catalog {
             let defs = definitions
                 .get(tool.operation.api.as_ref())
                 .unwrap_or(&none);
-            let (entry, keys) = self.entry(tool, &name, options, defs, &mut warnings);
+            let (mut entry, keys) = self.entry(tool, &name, options, defs, &mut warnings);
+            // The last pass before a model or client sees the tool: a credential that a
+            // document held (in a description, an example) never leaves the process.
+            toolwright_query::redact::value(&mut entry, &mut std::collections::BTreeSet::new());
             mapping.insert(
                 name,
                 ToolMapping {
