@@ -847,43 +847,30 @@ fn report(
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
-    let mut exports = std::collections::BTreeMap::new();
-    if with_exports {
-        let catalog = match interpret::catalog(&analysis.apis) {
-            Ok(c) => c,
+    let catalog = if with_exports {
+        match interpret::catalog(&analysis.apis) {
+            Ok(c) => Some(c),
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
-        };
-        // The four exports are independent: one thread each (MCP's, which inlines
-        // output schemas, is the longest).
-        let profiles = [
-            toolwright::Profile::Mcp,
-            toolwright::Profile::OpenAi,
-            toolwright::Profile::Anthropic,
-            toolwright::Profile::Gemini,
-        ];
-        std::thread::scope(|scope| {
-            let made: Vec<_> = profiles
-                .iter()
-                .map(|p| scope.spawn(|| (p.as_str().to_owned(), per_tool(&catalog.export(*p)))))
-                .collect();
-            for handle in made {
-                // A panic in an export is a bug: surface it unchanged.
-                let (profile, tools) = handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                exports.insert(profile, tools);
-            }
-        });
-    }
+        }
+    } else {
+        None
+    };
+    let exporters = catalog.as_ref().map(ReportExports::new);
     let options = toolwright_codegen::report::Options {
         title,
-        exports,
         ..Default::default()
     };
-    let html = toolwright_codegen::report::render(&analysis.apis, &analysis.diagnostics, &options);
+    let html = toolwright_codegen::report::render_with_exports(
+        &analysis.apis,
+        &analysis.diagnostics,
+        &options,
+        exporters
+            .as_ref()
+            .map(|e| e as &dyn toolwright_codegen::report::ExportSource),
+    );
     let tools: usize = analysis.apis.iter().map(|a| a.operations.len()).sum();
     write_output(
         out,
@@ -892,34 +879,68 @@ fn report(
     )
 }
 
-/// An export split by the catalog's tool names: the exported tool, how its name and
-/// keys map back, and the export's warnings about it.
-fn per_tool(export: &toolwright::Export) -> std::collections::BTreeMap<String, serde_json::Value> {
-    let mut warnings: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
-    for w in export.warnings() {
-        warnings
-            .entry(w.tool.as_str())
-            .or_default()
-            .push(w.message.as_str());
+/// The report's provider exports: MCP's, OpenAI's, Anthropic's and Gemini's, each
+/// with its defaults, made a block of tools at a time as the page is written.
+#[derive(Debug)]
+struct ReportExports<'c> {
+    exporters: Vec<(toolwright::Profile, toolwright::export::Exporter<'c>)>,
+}
+
+impl<'c> ReportExports<'c> {
+    fn new(catalog: &'c toolwright::Catalog) -> Self {
+        let mcp = catalog.exporter(&toolwright::ExportOptions::new(toolwright::Profile::Mcp));
+        let exporters = [
+            toolwright::Profile::OpenAi,
+            toolwright::Profile::Anthropic,
+            toolwright::Profile::Gemini,
+        ]
+        .into_iter()
+        .map(|p| (p, mcp.with_options(&toolwright::ExportOptions::new(p))))
+        .collect::<Vec<_>>();
+        let exporters = std::iter::once((toolwright::Profile::Mcp, mcp))
+            .chain(exporters)
+            .collect();
+        ReportExports { exporters }
     }
-    let mut out = std::collections::BTreeMap::new();
-    for tool in export.tools() {
-        let Some(name) = tool.get("name").and_then(serde_json::Value::as_str) else {
-            continue;
-        };
-        let Some(mapping) = export.mapping().get(name) else {
-            continue;
-        };
-        let warnings = warnings
-            .get(mapping.tool.as_str())
-            .cloned()
-            .unwrap_or_default();
-        out.insert(
-            mapping.tool.clone(),
-            serde_json::json!({"tool": tool, "mapping": mapping, "warnings": warnings}),
-        );
+}
+
+impl toolwright_codegen::report::ExportSource for ReportExports<'_> {
+    fn profiles(&self) -> Vec<String> {
+        // By name, as the details list them.
+        let mut names: Vec<String> = self
+            .exporters
+            .iter()
+            .map(|(p, _)| p.as_str().to_owned())
+            .collect();
+        names.sort();
+        names
     }
-    out
+
+    fn exports(
+        &self,
+        tool: &str,
+    ) -> std::collections::BTreeMap<String, Box<serde_json::value::RawValue>> {
+        let mut out = std::collections::BTreeMap::new();
+        for (profile, exporter) in &self.exporters {
+            let Some(exported) = exporter.tool(tool) else {
+                continue;
+            };
+            let warnings: Vec<&str> = exported
+                .warnings
+                .iter()
+                .map(|w| w.message.as_str())
+                .collect();
+            let entry = serde_json::json!({
+                "tool": exported.entry,
+                "mapping": exported.mapping,
+                "warnings": warnings,
+            });
+            if let Ok(text) = serde_json::value::to_raw_value(&entry) {
+                out.insert(profile.as_str().to_owned(), text);
+            }
+        }
+        out
+    }
 }
 
 /// Writes `bytes` to `out` (`-`: standard output), only when they changed, and says

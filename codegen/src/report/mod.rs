@@ -21,6 +21,7 @@ mod tools;
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::contract::{FieldRoles, artifact};
 use crate::diagnostics::Diagnostic;
@@ -37,16 +38,35 @@ pub struct Options {
     pub title: Option<String>,
     /// Field roles for the contracts (as for the artifact).
     pub roles: FieldRoles,
-    /// Provider exports, made by the runtime (`toolwright report` makes them with each
-    /// profile's defaults): profile name (`mcp`, `openai`, …) → tool name → the
-    /// exported tool and its warnings. Empty: the details say how to get them.
-    pub exports: BTreeMap<String, BTreeMap<String, Value>>,
 }
 
-/// The report of `apis` (already read and checked) as one HTML document.
-/// `diagnostics` are the findings of reading them (shown per source in the fidelity
-/// matrix).
+/// Where a report gets each tool's provider exports (the runtime makes them:
+/// `toolwright report` asks for MCP's, OpenAI's, Anthropic's and Gemini's). Asked for
+/// one tool at a time while its details are compressed into the page, so a report
+/// never holds more than one tool's exports: they can take hundreds of KB each.
+pub trait ExportSource {
+    /// The profiles exported (`mcp`, `openai`, …), in the order the page shows them.
+    fn profiles(&self) -> Vec<String>;
+
+    /// The exports of the tool named: profile → its entry as JSON text
+    /// (`{"tool": …, "mapping": …, "warnings": […]}`); empty when it has none.
+    fn exports(&self, tool: &str) -> BTreeMap<String, Box<RawValue>>;
+}
+
+/// The report of `apis` (already read and checked) as one HTML document, without
+/// provider exports (the details say how to get them). `diagnostics` are the findings
+/// of reading them (shown per source in the fidelity matrix).
 pub fn render(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -> String {
+    render_with_exports(apis, diagnostics, options, None)
+}
+
+/// [`render`], each tool's details also showing its exports from `exports`.
+pub fn render_with_exports(
+    apis: &[ir::Api],
+    diagnostics: &[Diagnostic],
+    options: &Options,
+    exports: Option<&dyn ExportSource>,
+) -> String {
     let artifact = artifact::build(
         apis,
         &artifact::Options {
@@ -65,7 +85,7 @@ pub fn render(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -
             _ => None,
         })
         .collect();
-    let tools = tools::collect(apis, &raws, &artifact, &options.exports);
+    let tools = tools::collect(apis, &raws, &artifact);
     let fidelity = fidelity::matrix(apis, &raws, diagnostics);
     let edges = artifact
         .pointer("/graph/edges")
@@ -84,6 +104,6 @@ pub fn render(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -
         tools: &tools,
         fidelity: &fidelity,
         graph: &graph,
-        exports: options.exports.keys().cloned().collect(),
+        exports,
     })
 }

@@ -22,8 +22,8 @@ pub struct Parts<'a> {
     pub tools: &'a Tools,
     pub fidelity: &'a [Value],
     pub graph: &'a Drawing,
-    /// The provider profiles whose exports are in the details.
-    pub exports: Vec<String>,
+    /// Where the details' provider exports come from.
+    pub exports: Option<&'a dyn super::ExportSource>,
 }
 
 pub fn assemble(parts: &Parts<'_>) -> String {
@@ -81,17 +81,43 @@ pub fn assemble(parts: &Parts<'_>) -> String {
             "findings": findings,
         },
         "fidelity": parts.fidelity,
-        "exports": parts.exports,
+        "exports": parts.exports.map(|e| e.profiles()).unwrap_or_default(),
     });
     // The table's texts come from the documents as written (an API's description, a
     // finding quoting a summary): whatever credential they hold stays out of the page.
     crate::contract::artifact::scrub(&mut data);
     let mut blocks = String::new();
-    for (i, chunk) in parts.tools.details.chunks(super::CHUNK).enumerate() {
-        block(&mut blocks, &format!("tw-chunk-{i}"), &json!(chunk));
+    // Each tool's exports are made, compressed into its block and dropped: the page
+    // never holds more than one tool's.
+    for (i, start) in (0..parts.tools.details.len())
+        .step_by(super::CHUNK)
+        .enumerate()
+    {
+        let end = (start + super::CHUNK).min(parts.tools.details.len());
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        // Writing to a Vec cannot fail.
+        let _ = gz.write_all(b"[");
+        for index in start..end {
+            if index > start {
+                let _ = gz.write_all(b",");
+            }
+            let name = parts.tools.rows[index][0].as_str().unwrap_or_default();
+            let exports = parts.exports.map(|e| e.exports(name));
+            let _ = parts.tools.write_detail(&mut gz, index, exports.as_ref());
+        }
+        let _ = gz.write_all(b"]");
+        put_block(
+            &mut blocks,
+            &format!("tw-chunk-{i}"),
+            &gz.finish().unwrap_or_default(),
+        );
     }
     for (i, defs) in parts.tools.definitions.iter().enumerate() {
-        block(&mut blocks, &format!("tw-defs-{i}"), defs);
+        block(
+            &mut blocks,
+            &format!("tw-defs-{i}"),
+            &serde_json::to_vec(defs).unwrap_or_default(),
+        );
     }
     let graph = if parts.graph.svg.is_empty() {
         "<p class=\"empty\">No data-flow edges: no tool's output was found to feed another's input.</p>".to_owned()
@@ -130,13 +156,16 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// A details block: JSON, gzip-compressed, base64, in an inert `<script>` element.
-fn block(out: &mut String, id: &str, value: &Value) {
-    let json = serde_json::to_vec(value).unwrap_or_default();
+/// A details block: JSON text, gzip-compressed, base64, in an inert `<script>` element.
+fn block(out: &mut String, id: &str, json: &[u8]) {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     // Writing to a Vec cannot fail.
-    let _ = gz.write_all(&json);
-    let bytes = gz.finish().unwrap_or_default();
+    let _ = gz.write_all(json);
+    put_block(out, id, &gz.finish().unwrap_or_default());
+}
+
+/// A block already compressed, as [`block`] writes it.
+fn put_block(out: &mut String, id: &str, bytes: &[u8]) {
     out.push_str("<script type=\"application/gzip+base64\" id=\"");
     out.push_str(id);
     out.push_str("\">");
@@ -189,7 +218,7 @@ mod tests {
     #[test]
     fn blocks_are_gzip_of_the_json() {
         let mut out = String::new();
-        block(&mut out, "b", &json!({"a": [1, 2]}));
+        block(&mut out, "b", br#"{"a":[1,2]}"#);
         let b64 = out.split('>').nth(1).unwrap().split('<').next().unwrap();
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(b64)

@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use serde_json::{Map, Value, json};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
 
 use crate::contract::artifact;
 use crate::diagnostics::SourceFile;
@@ -24,7 +25,14 @@ const EXCERPT_CHARS: usize = 4_000;
 pub struct Tools {
     /// `[name, api, group, method, path, flags, summary, warnings, infos, in, out]`.
     pub rows: Vec<Value>,
-    pub details: Vec<Value>,
+    /// Each tool's details as JSON text (an object), made as soon as the tool is read:
+    /// GitHub's 1,223 as value trees took hundreds of MB. Exports are written in
+    /// later, a block of tools at a time ([`Tools::write_detail`]).
+    pub details: Vec<Box<RawValue>>,
+    /// Per tool, the credentials its details held whole (an example under
+    /// `password`): taken out of its exports too, where an export may have moved
+    /// the example into a description.
+    pub secrets: Vec<std::collections::BTreeSet<String>>,
     /// Tool name → position in `rows`.
     pub index: BTreeMap<String, usize>,
     /// Per API, in order: `{"input": {name: schema}, "output": {name: schema}}`.
@@ -47,12 +55,7 @@ pub fn is_adapter(api: &ir::Api) -> bool {
 
 /// The rows and details of every operation of `apis`; `raws[i]` is the parsed
 /// document of `apis[i]` when it is an OpenAPI one (for the source excerpts).
-pub fn collect(
-    apis: &[ir::Api],
-    raws: &[Option<openapi::Raw>],
-    artifact: &Value,
-    exports: &BTreeMap<String, BTreeMap<String, Value>>,
-) -> Tools {
+pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value) -> Tools {
     let mut edges_in: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     let mut edges_out: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     for edge in artifact
@@ -91,7 +94,7 @@ pub fn collect(
         findings.entry(tool).or_default().push(finding);
     }
 
-    let mut entries: Vec<(Value, Value)> = Vec::new();
+    let mut entries: Vec<(Value, Box<RawValue>, std::collections::BTreeSet<String>)> = Vec::new();
     let mut definitions = Vec::new();
     for (api_index, api) in apis.iter().enumerate() {
         let adapter = is_adapter(api);
@@ -155,12 +158,6 @@ pub fn collect(
                 ins.len(),
                 outs.len(),
             ]);
-            let mut tool_exports = Map::new();
-            for (profile, tools) in exports {
-                if let Some(exported) = tools.get(&op.name) {
-                    tool_exports.insert(profile.clone(), exported.clone());
-                }
-            }
             let mut detail = json!({
                 "name": op.name,
                 "title": plan.title,
@@ -188,7 +185,6 @@ pub fn collect(
                 "ai": entry.pointer("/metadata/ai_metadata"),
                 "edges": {"in": ins, "out": outs},
                 "findings": own_findings,
-                "exports": tool_exports,
                 "native": plan.meta.get("toolwright"),
             });
             // Credentials found in the structure (an example under `password`) are
@@ -202,22 +198,25 @@ pub fn collect(
             artifact::scrub(&mut detail["excerpt"]);
             // Also where an export moved an example into a description.
             redact_everywhere(&mut detail, &secrets);
-            entries.push((row, detail));
+            let text = serde_json::value::to_raw_value(&detail)
+                .unwrap_or_else(|_| RawValue::NULL.to_owned());
+            entries.push((row, text, secrets));
         }
     }
     // Sorted by name (unique in a checked catalog; the API breaks a tie otherwise).
-    entries.sort_by(|(a, _), (b, _)| {
+    entries.sort_by(|(a, _, _), (b, _, _)| {
         (a[0].as_str(), a[1].as_u64()).cmp(&(b[0].as_str(), b[1].as_u64()))
     });
     let mut tools = Tools {
         definitions,
         ..Tools::default()
     };
-    for (i, (row, detail)) in entries.into_iter().enumerate() {
+    for (i, (row, detail, secrets)) in entries.into_iter().enumerate() {
         let name = row[0].as_str().unwrap_or_default().to_owned();
         tools.index.entry(name).or_insert(i);
         tools.rows.push(row);
         tools.details.push(detail);
+        tools.secrets.push(secrets);
     }
     tools
 }
@@ -266,6 +265,48 @@ pub fn excerpt(file: &SourceFile, span: Range<usize>) -> Value {
         "more": total.saturating_sub(lines.len()),
         "lines": lines,
     })
+}
+
+impl Tools {
+    /// Writes tool `index`'s details to `out` as the page reads them: its fields and,
+    /// under `exports`, its entry per profile (JSON text, its credentials taken out).
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn write_detail(
+        &self,
+        out: &mut impl std::io::Write,
+        index: usize,
+        exports: Option<&BTreeMap<String, Box<RawValue>>>,
+    ) -> std::io::Result<()> {
+        let detail = self.details[index].get();
+        // An object this module wrote: `{…}`, never empty (it has a name).
+        out.write_all(detail.strip_suffix('}').unwrap_or(detail).as_bytes())?;
+        out.write_all(b",\"exports\":{")?;
+        for (i, (profile, exported)) in exports.into_iter().flatten().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut *out, profile)?;
+            out.write_all(b":")?;
+            out.write_all(redact_raw(exported, &self.secrets[index]).as_bytes())?;
+        }
+        out.write_all(b"}}")
+    }
+}
+
+/// `raw` with every occurrence of the `secrets` replaced, as they appear in JSON text.
+fn redact_raw<'r>(
+    raw: &'r RawValue,
+    secrets: &std::collections::BTreeSet<String>,
+) -> std::borrow::Cow<'r, str> {
+    // As written inside a JSON string (quotes and backslashes escaped).
+    let escaped: std::collections::BTreeSet<String> = secrets
+        .iter()
+        .filter_map(|s| serde_json::to_string(s).ok())
+        .map(|quoted| quoted[1..quoted.len() - 1].to_owned())
+        .collect();
+    toolwright_query::redact::known(raw.get(), &escaped)
 }
 
 /// Every occurrence of a credential in any string of `value` replaced.

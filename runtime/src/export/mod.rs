@@ -194,6 +194,96 @@ impl fmt::Display for Warning {
     }
 }
 
+/// A catalog's tools exported one at a time ([`Catalog::exporter`]). Deferred
+/// loading's wrapping (namespaces, the search tool) belongs to a whole export, so
+/// [`Catalog::export_with`] adds it, not this.
+#[derive(Debug)]
+pub struct Exporter<'c> {
+    catalog: &'c Catalog,
+    options: ExportOptions,
+    /// Exported names, in catalog order.
+    names: Vec<String>,
+    /// Parsed once, shared by [`Exporter::with_options`].
+    definitions: std::sync::Arc<std::collections::BTreeMap<&'c str, Definitions>>,
+}
+
+impl<'c> Exporter<'c> {
+    /// The same catalog exported as `options` say, sharing the definitions already
+    /// parsed (a report exports to four targets; GitHub's definitions as values take
+    /// tens of MB each time).
+    pub fn with_options(&self, options: &ExportOptions) -> Exporter<'c> {
+        let originals: Vec<&str> = self
+            .catalog
+            .tools()
+            .iter()
+            .map(|t| t.name.as_ref())
+            .collect();
+        Exporter {
+            catalog: self.catalog,
+            options: options.clone(),
+            names: names::tool_names(&originals, options.name_budget),
+            definitions: std::sync::Arc::clone(&self.definitions),
+        }
+    }
+
+    /// The catalog's tool `name` exported; `None` when the catalog has no such tool.
+    pub fn tool(&self, name: &str) -> Option<ExportedTool<'c>> {
+        let tool = self.catalog.get(name)?;
+        let index = self.catalog.position(tool)?;
+        Some(self.export(tool, &self.names[index]))
+    }
+
+    /// Every tool exported, in catalog order.
+    pub fn tools(&self) -> impl Iterator<Item = ExportedTool<'c>> + '_ {
+        self.catalog
+            .tools()
+            .iter()
+            .zip(&self.names)
+            .map(|(tool, name)| self.export(tool, name))
+    }
+
+    fn export(&self, tool: &'c Tool, name: &str) -> ExportedTool<'c> {
+        let none = Definitions::default();
+        let defs = self
+            .definitions
+            .get(tool.operation.api.as_ref())
+            .unwrap_or(&none);
+        let mut warnings = Vec::new();
+        let (mut entry, keys) = self
+            .catalog
+            .entry(tool, name, &self.options, defs, &mut warnings);
+        // The last pass before a model or client sees the tool: a credential that a
+        // document held (in a description, an example) never leaves the process.
+        toolwright_query::redact::value(&mut entry, &mut std::collections::BTreeSet::new());
+        ExportedTool {
+            tool,
+            name: name.to_owned(),
+            entry,
+            mapping: ToolMapping {
+                tool: tool.name.to_string(),
+                keys,
+            },
+            warnings,
+        }
+    }
+}
+
+/// One tool of an export, as an [`Exporter`] hands it over.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct ExportedTool<'c> {
+    /// The catalog's tool.
+    pub tool: &'c Tool,
+    /// Its exported name.
+    pub name: String,
+    /// Its entry in the target's format.
+    pub entry: Value,
+    /// How the exported name and keys map back to the catalog's.
+    pub mapping: ToolMapping,
+    /// What the export had to change or give up for this tool.
+    pub warnings: Vec<Warning>,
+}
+
 /// A catalog in one target's format.
 #[derive(Debug, Clone)]
 pub struct Export {
@@ -255,34 +345,13 @@ impl Catalog {
 
     /// The catalog exported as `options` say.
     pub fn export_with(&self, options: &ExportOptions) -> Export {
-        let originals: Vec<&str> = self.tools().iter().map(|t| t.name.as_ref()).collect();
-        let exported = names::tool_names(&originals, options.name_budget);
         let mut mapping = Mapping::default();
         let mut warnings = Vec::new();
         let mut entries = Vec::new();
-        // Each API's definitions parsed once (a tool reaches hundreds in big APIs).
-        let definitions: std::collections::BTreeMap<&str, Definitions> = self
-            .apis()
-            .iter()
-            .map(|api| (api.name.as_ref(), Definitions::parse(&api.definitions)))
-            .collect();
-        let none = Definitions::default();
-        for (tool, name) in self.tools().iter().zip(exported) {
-            let defs = definitions
-                .get(tool.operation.api.as_ref())
-                .unwrap_or(&none);
-            let (mut entry, keys) = self.entry(tool, &name, options, defs, &mut warnings);
-            // The last pass before a model or client sees the tool: a credential that a
-            // document held (in a description, an example) never leaves the process.
-            toolwright_query::redact::value(&mut entry, &mut std::collections::BTreeSet::new());
-            mapping.insert(
-                name,
-                ToolMapping {
-                    tool: tool.name.to_string(),
-                    keys,
-                },
-            );
-            entries.push((tool, entry));
+        for exported in self.exporter(options).tools() {
+            mapping.insert(exported.name, exported.mapping);
+            warnings.extend(exported.warnings);
+            entries.push((exported.tool, exported.entry));
         }
         let tools = match (options.profile, options.defer_loading) {
             (Profile::OpenAi, true) => namespaces(entries),
@@ -304,6 +373,26 @@ impl Catalog {
             tools,
             mapping,
             warnings,
+        }
+    }
+
+    /// Exports tools one at a time, as `options` say: what [`Catalog::export_with`]
+    /// lists, without holding the whole export (a tool's schemas can take hundreds of
+    /// KB spelled out, and a report shows every tool in four exports).
+    pub fn exporter(&self, options: &ExportOptions) -> Exporter<'_> {
+        // Names are made over the whole catalog, so each is what the full export says.
+        let originals: Vec<&str> = self.tools().iter().map(|t| t.name.as_ref()).collect();
+        Exporter {
+            catalog: self,
+            options: options.clone(),
+            names: names::tool_names(&originals, options.name_budget),
+            // Each API's definitions parsed once (a tool reaches hundreds in big APIs).
+            definitions: std::sync::Arc::new(
+                self.apis()
+                    .iter()
+                    .map(|api| (api.name.as_ref(), Definitions::parse(&api.definitions)))
+                    .collect(),
+            ),
         }
     }
 
