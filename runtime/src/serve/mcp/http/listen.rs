@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Notify, Semaphore};
 
-use super::Http;
+use super::{Http, lock};
 
 /// How many connections the standalone server holds open, and how long it waits for
 /// a client that sends nothing. The defaults suit a server for a few trusted clients
@@ -318,8 +318,4 @@ impl Http {
             }
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -366,6 +366,12 @@ impl http_body::Body for Body {
     }
 }
 
+/// A poisoned lock still guards data that is whole here: every update is one insert,
+/// remove or counter change.
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::lock;
+
 #[derive(Debug)]
 pub(super) struct Sessions {
     last_used: Mutex<HashMap<String, Instant>>,
@@ -86,10 +88,6 @@ fn new_session_id() -> String {
         out.push_str(&format!("{:016x}", hasher.finish()));
     }
     out
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]
