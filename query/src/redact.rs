@@ -48,7 +48,8 @@ const SECRET_NAMES: &[&str] = &[
 
 /// Whether a key (a property, parameter or field name) names a credential.
 pub fn is_secret_name(key: &str) -> bool {
-    SECRET_NAMES.contains(&key.to_ascii_lowercase().as_str())
+    // No lowercase copy: this runs for every key of every exported schema.
+    SECRET_NAMES.iter().any(|n| n.eq_ignore_ascii_case(key))
 }
 
 /// A known token format: its prefix, the characters of its body, and the body's
@@ -396,23 +397,35 @@ fn known_format(bytes: &[u8], at: usize) -> Option<usize> {
 fn after_keyword(text: &str, at: usize) -> Option<(usize, usize)> {
     let bytes = text.as_bytes();
     let name_len = bytes[at..].iter().take_while(|&&b| dashed(b)).count();
-    let name = &text[at..at + name_len];
-    let lower = name.to_ascii_lowercase();
     let mut j = at + name_len;
-    let scheme = SCHEMES.contains(&lower.as_str());
-    let assigned = is_secret_name(&lower)
-        || ["key", "pwd", "pass"].contains(&lower.as_str())
-        || lower.ends_with("_token")
-        || lower.ends_with("_secret")
-        || lower.ends_with("_password");
-    // `name=value` (no space, as in a query or an environment line) marks a value
-    // more surely than `name: value` or `Bearer value`, which prose also writes.
-    let tight = bytes.get(j) == Some(&b'=');
-    match bytes.get(j) {
-        Some(b' ') if scheme => {}
-        Some(b'=' | b':') if assigned => j += 1,
+    // Most words are followed by none of these: decided before the name is compared
+    // (this runs at every word of every text that leaves the process).
+    let after = *bytes.get(j)?;
+    if !matches!(after, b' ' | b'=' | b':') || name_len > 40 {
+        return None;
+    }
+    let name = &text[at..j];
+    let any = |names: &[&str]| names.iter().any(|n| n.eq_ignore_ascii_case(name));
+    let ends = |suffix: &str| {
+        name.len() > suffix.len()
+            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    match after {
+        b' ' if any(SCHEMES) => {}
+        b'=' | b':'
+            if is_secret_name(name)
+                || any(&["key", "pwd", "pass"])
+                || ends("_token")
+                || ends("_secret")
+                || ends("_password") =>
+        {
+            j += 1;
+        }
         _ => return None,
     }
+    // `name=value` (no space, as in a query or an environment line) marks a value
+    // more surely than `name: value` or `Bearer value`, which prose also writes.
+    let tight = after == b'=';
     while matches!(bytes.get(j), Some(b' ' | b'"' | b'\'')) {
         j += 1;
     }
