@@ -308,6 +308,16 @@ impl Pagination {
         }
     }
 
+    /// The setting naming the parameter that sets a page's size, and its
+    /// conventional name, for the styles whose pages are counted out by the caller.
+    pub fn limit_param(style: &str) -> Option<(&'static str, &'static str)> {
+        match style {
+            "offset" => Some(("limit_param", "limit")),
+            "page" => Some(("limit_param", "per_page")),
+            _ => None,
+        }
+    }
+
     /// The setting naming the parameter that carries the position, and its default.
     pub fn position_param(style: &str) -> Option<(&'static str, &'static str)> {
         match style {

@@ -178,11 +178,18 @@ fn operation(
     );
 
     let (method, path, path_span) = target?;
-    let params = params_node
+    let mut params = params_node
         .map(|p| params(r, p, method, &path))
         .unwrap_or_default();
     check_placeholders(r, &path, &path_span, &params);
-    let pagination = pagination.and_then(|(p, named)| pagination_params(r, p, named, &params));
+    let pagination = pagination.and_then(|(p, named)| pagination_params(r, p, named, &mut params));
+    if supports_fields
+        && !params
+            .iter()
+            .any(|p| p.name == "fields" || p.field == "fields")
+    {
+        params.push(fields_param(responses.first()));
+    }
     Some(ir::Operation {
         name: name?.value,
         kind,
@@ -415,10 +422,17 @@ fn pagination(r: &mut Reader<'_>, node: &Node) -> Option<Unchecked> {
         }
         settings.insert((*key).to_owned(), Value::String(text.value));
     }
-    if let Some((key, default)) = ir::Pagination::position_param(&style.value)
-        && !settings.contains_key(key)
-    {
-        // The usual name, which the operation must then have.
+    // What the style implies but the adapter did not name: found among the operation's
+    // parameters by role, or added with its conventional name (the format is
+    // declarative: `pagination: {style: cursor}` is all an adapter needs to say).
+    let implied = [
+        ir::Pagination::position_param(&style.value),
+        ir::Pagination::limit_param(&style.value),
+    ];
+    for (key, default) in implied.into_iter().flatten() {
+        if settings.contains_key(key) {
+            continue;
+        }
         let span = f.key_span("style").unwrap_or(f.span.clone());
         named.push((
             key,
@@ -446,60 +460,186 @@ fn pagination(r: &mut Reader<'_>, node: &Node) -> Option<Unchecked> {
 }
 
 /// Each parameter a pagination names is one of the operation's (by name or field);
-/// stored by field, the name a call's arguments use.
+/// stored by field, the name a call's arguments use. A parameter the style implies
+/// (`defaulted`) is the operation's parameter of that role when it has one (its usual
+/// name first, then the other names APIs give it), or else added to the operation.
 fn pagination_params(
     r: &mut Reader<'_>,
     mut pagination: ir::Pagination,
     named: Vec<(&'static str, Text, bool)>,
-    params: &[ir::Param],
+    params: &mut Vec<ir::Param>,
 ) -> Option<ir::Pagination> {
     let mut ok = true;
     for (key, text, defaulted) in named {
-        match params
-            .iter()
-            .find(|p| p.name == text.value || p.field == text.value)
-        {
-            Some(param) => {
+        let by_name = |name: &str| {
+            params
+                .iter()
+                .position(|p| p.name == name || p.field == name)
+        };
+        let found = if defaulted {
+            let roles: Vec<usize> = std::iter::once(text.value.as_str())
+                .chain(role_names(key).iter().copied())
+                .filter_map(by_name)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            if roles.len() > 1 {
+                let names: Vec<String> = roles
+                    .iter()
+                    .map(|&i| format!("`{}`", params[i].name))
+                    .collect();
+                r.push(
+                    Diagnostic::warning(
+                        codes::PAGINATION_STYLE,
+                        format!(
+                            "`{}` pagination: several parameters could carry `{key}` ({}); `{}` is used",
+                            pagination.style,
+                            names.join(", "),
+                            params[roles[0]].name
+                        ),
+                    )
+                    .at(r.location(text.span.clone()))
+                    .help(format!("name the one meant with `{key}: <param>`")),
+                );
+            }
+            Some(roles.first().copied().unwrap_or_else(|| {
+                params.push(implied_param(key, &text.value));
+                params.len() - 1
+            }))
+        } else {
+            by_name(&text.value)
+        };
+        match found {
+            Some(index) => {
                 pagination
                     .settings
-                    .insert(key.to_owned(), Value::String(param.field.clone()));
+                    .insert(key.to_owned(), Value::String(params[index].field.clone()));
             }
             None => {
                 ok = false;
-                let (message, help) = if defaulted {
-                    (
-                        format!(
-                            "`{}` pagination needs a parameter for its position; this operation has no `{}`",
-                            pagination.style, text.value
-                        ),
-                        format!(
-                            "add `{}: {{ type: {} }}` under `params`, or name the parameter with `{key}: <param>`",
-                            text.value,
-                            if pagination.style == "cursor" || pagination.style == "token" {
-                                "string"
-                            } else {
-                                "integer"
-                            }
-                        ),
-                    )
-                } else {
-                    (
+                r.push(
+                    Diagnostic::error(
+                        codes::PAGINATION_STYLE,
                         format!(
                             "`{key}` names `{}`, which is not a parameter of this operation",
                             text.value
                         ),
-                        format!("add `{}` under `params`, or name one of them", text.value),
                     )
-                };
-                r.push(
-                    Diagnostic::error(codes::PAGINATION_STYLE, message)
-                        .at(r.location(text.span))
-                        .help(help),
+                    .at(r.location(text.span))
+                    .help(format!(
+                        "add `{}` under `params`, or name one of them",
+                        text.value
+                    )),
                 );
             }
         }
     }
     ok.then_some(pagination)
+}
+
+/// Other names APIs give the parameter of a pagination setting (tried after the
+/// conventional one).
+fn role_names(key: &str) -> &'static [&'static str] {
+    match key {
+        "cursor_param" => &[
+            "after",
+            "page_token",
+            "pageToken",
+            "next_token",
+            "nextToken",
+            "starting_after",
+            "continuation_token",
+            "marker",
+        ],
+        "offset_param" => &["skip", "start"],
+        "page_param" => &["page_number", "pageNumber"],
+        "limit_param" => &[
+            "limit",
+            "per_page",
+            "page_size",
+            "pageSize",
+            "max_results",
+            "maxResults",
+        ],
+        _ => &[],
+    }
+}
+
+/// The `fields` argument `supports_fields: true` implies: the response fields to keep,
+/// sent as the comma-separated `fields` query parameter the format's runtimes send.
+/// Where the response names its fields, only those are accepted.
+fn fields_param(response: Option<&ir::Response>) -> ir::Param {
+    let mut item = ir::Schema::of(SchemaType::String);
+    let declared: Vec<Value> = response
+        .and_then(|r| r.schema.as_ref())
+        .map(|s| s.items.as_deref().unwrap_or(s))
+        .map(|s| {
+            s.properties
+                .iter()
+                .map(|(n, _)| Value::from(n.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    item.enum_values = declared;
+    let mut schema = ir::Schema::of(SchemaType::Array);
+    schema.items = Some(Box::new(item));
+    schema.description = Some(
+        "The response fields to return, and no others (all of them when left out).".to_owned(),
+    );
+    ir::Param {
+        name: "fields".to_owned(),
+        field: "fields".to_owned(),
+        location: ParamLocation::Query,
+        required: false,
+        schema,
+        style: ir::Style::Form,
+        explode: false,
+        allow_reserved: false,
+        content_type: None,
+        source: None,
+    }
+}
+
+/// The query parameter a pagination style implies, with its conventional name and a
+/// description a model can act on.
+fn implied_param(key: &str, name: &str) -> ir::Param {
+    let (ty, description, minimum) = match key {
+        "cursor_param" => (
+            SchemaType::String,
+            "Where to continue: the cursor the previous page's response gave. Leave out for the first page.",
+            None,
+        ),
+        "offset_param" => (
+            SchemaType::Integer,
+            "How many items to skip before this page (0 for the first page).",
+            Some(0),
+        ),
+        "page_param" => (
+            SchemaType::Integer,
+            "Which page to read (the first page when left out).",
+            Some(0),
+        ),
+        _ => (
+            SchemaType::Integer,
+            "How many items a page holds at most.",
+            Some(1),
+        ),
+    };
+    let mut schema = ir::Schema::of(ty);
+    schema.description = Some(description.to_owned());
+    schema.minimum = minimum.map(Value::from);
+    ir::Param {
+        name: name.to_owned(),
+        field: name.to_owned(),
+        location: ParamLocation::Query,
+        required: false,
+        schema,
+        style: ir::Style::default_for(ParamLocation::Query),
+        explode: true,
+        allow_reserved: false,
+        content_type: None,
+        source: None,
+    }
 }
 
 fn response(

@@ -1,0 +1,128 @@
+//! The adapter format's own examples (`tests/seed/`, verbatim from its specification)
+//! as a user runs them: checked without errors, `pagination: {style: cursor}` with no
+//! cursor parameter walking pages, `supports_fields: true` sending `fields`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use toolwright_loopback::{Response, Server};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+fn toolwright(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(args)
+        .current_dir(root())
+        .env_clear()
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into(),
+        String::from_utf8_lossy(&output.stderr).into(),
+    )
+}
+
+#[test]
+fn the_formats_own_example_checks_without_errors() {
+    let (code, _, err) = toolwright(&["check", "tests/seed"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 error(s)"), "{err}");
+    assert!(err.contains("ok: 1 API(s), 2 operation(s)"), "{err}");
+}
+
+/// A cursor API of 7 resources, 3 a page: the next cursor in `next_cursor`, only the
+/// `fields` asked for in each item.
+fn resources() -> Server {
+    Server::start(|req| {
+        let query = req.query().unwrap_or("");
+        let param = |name: &str| {
+            query
+                .split('&')
+                .find_map(|p| p.strip_prefix(&format!("{name}=")))
+                .map(str::to_owned)
+        };
+        let start: usize = param("cursor")
+            .and_then(|c| c.strip_prefix('c').and_then(|n| n.parse().ok()))
+            .unwrap_or(0);
+        let fields = param("fields").map(|f| f.replace("%2C", ","));
+        let items: Vec<Value> = (start..7.min(start + 3))
+            .map(|i| {
+                let full = json!({"id": i, "title": format!("r{i}"), "created_at": "2026-12-02"});
+                match &fields {
+                    Some(keep) => full
+                        .as_object()
+                        .unwrap()
+                        .iter()
+                        .filter(|(k, _)| keep.split(',').any(|f| f == k.as_str()))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                    None => full,
+                }
+            })
+            .collect();
+        let next = (start + 3 < 7).then(|| format!("c{}", start + 3));
+        Response::json(200, &json!({"data": items, "next_cursor": next}))
+    })
+}
+
+#[test]
+fn cursor_pagination_without_a_cursor_parameter_walks_the_pages() {
+    let server = resources();
+    let (code, out, err) = toolwright(&[
+        "call",
+        "tests/seed",
+        "--tool",
+        "list_resources",
+        "--pages",
+        "10",
+        "--base-url",
+        &format!("resources={}", server.url()),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(result["pages"], 3, "{result}");
+    assert_eq!(result["items"].as_array().unwrap().len(), 7);
+    assert_eq!(result["complete"], true);
+    let queries: Vec<Option<String>> = server
+        .requests()
+        .iter()
+        .map(|r| r.query().map(str::to_owned))
+        .collect();
+    assert_eq!(
+        queries,
+        [
+            None,
+            Some("cursor=c3".to_owned()),
+            Some("cursor=c6".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn supports_fields_sends_the_fields_asked_for() {
+    let server = resources();
+    let (code, out, err) = toolwright(&[
+        "call",
+        "tests/seed",
+        "--tool",
+        "list_resources",
+        "--args",
+        r#"{"fields": ["id", "title"]}"#,
+        "--base-url",
+        &format!("resources={}", server.url()),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let requests = server.requests();
+    let query = requests[0].query().unwrap().replace("%2C", ",");
+    assert_eq!(query, "fields=id,title");
+    let result: Value = serde_json::from_str(&out).unwrap();
+    let first = &result["data"][0];
+    assert_eq!(first, &json!({"id": 0, "title": "r0"}), "{result}");
+}
