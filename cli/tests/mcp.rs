@@ -351,12 +351,32 @@ fn slow_calls_report_progress_over_both_transports() {
 /// those fields of each item, plus the required ones.
 #[test]
 fn a_fields_argument_projects_the_result() {
-    let api = Server::start(|_| {
-        Response::json(
-            200,
-            &json!([{"number": 1, "title": "One", "state": "open", "labels": ["bug"]},
-                    {"number": 2, "title": "Two", "state": "closed", "labels": []}]),
-        )
+    // `list_issues` declares `supports_fields: true`: its `fields` argument goes to the
+    // API (as `fields=a,b`), which answers with those fields only, as such APIs do.
+    let api = Server::start(|req| {
+        let all = json!([{"number": 1, "title": "One", "state": "open", "labels": ["bug"]},
+                         {"number": 2, "title": "Two", "state": "closed", "labels": []}]);
+        let fields = req
+            .query()
+            .and_then(|q| q.split('&').find_map(|p| p.strip_prefix("fields=")))
+            .map(|f| f.replace("%2C", ","));
+        let Some(fields) = fields else {
+            return Response::json(200, &all);
+        };
+        let kept: Vec<Value> = all
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| {
+                item.as_object()
+                    .unwrap()
+                    .iter()
+                    .filter(|(k, _)| fields.split(',').any(|f| f == k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            })
+            .collect();
+        Response::json(200, &Value::Array(kept))
     });
     let calls = json!([["list_issues", {"project": "web", "fields": ["title"]}]]);
     let out = session("legacy", &api, &calls, None);
@@ -377,6 +397,13 @@ fn a_fields_argument_projects_the_result() {
         assert!(keys.contains(&&"title".to_owned()), "{item}");
         assert!(!keys.contains(&&"labels".to_owned()), "{item}");
     }
+    let sent = api.requests();
+    assert_eq!(
+        sent[0].query().map(|q| q.contains("fields=title")),
+        Some(true),
+        "{:?}",
+        sent[0].query()
+    );
 }
 
 /// `delete_issue` asks for confirmation (`requires_confirmation` in the adapter). A
