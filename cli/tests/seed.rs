@@ -72,19 +72,25 @@ fn resources() -> Server {
     })
 }
 
-#[test]
-fn cursor_pagination_without_a_cursor_parameter_walks_the_pages() {
-    let server = resources();
-    let (code, out, err) = toolwright(&[
+/// `toolwright call` of `list_resources` against `server`, with `extra` arguments.
+fn list_resources(server: &Server, extra: &[&str]) -> (i32, String, String) {
+    let base_url = format!("resources={}", server.url());
+    let mut args = vec![
         "call",
         "tests/seed",
         "--tool",
         "list_resources",
-        "--pages",
-        "10",
         "--base-url",
-        &format!("resources={}", server.url()),
-    ]);
+        &base_url,
+    ];
+    args.extend_from_slice(extra);
+    toolwright(&args)
+}
+
+#[test]
+fn cursor_pagination_without_a_cursor_parameter_walks_the_pages() {
+    let server = resources();
+    let (code, out, err) = list_resources(&server, &["--pages", "10"]);
     assert_eq!(code, 0, "{err}");
     let result: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(result["pages"], 3, "{result}");
@@ -108,16 +114,7 @@ fn cursor_pagination_without_a_cursor_parameter_walks_the_pages() {
 #[test]
 fn supports_fields_sends_the_fields_asked_for() {
     let server = resources();
-    let (code, out, err) = toolwright(&[
-        "call",
-        "tests/seed",
-        "--tool",
-        "list_resources",
-        "--args",
-        r#"{"fields": ["id", "title"]}"#,
-        "--base-url",
-        &format!("resources={}", server.url()),
-    ]);
+    let (code, out, err) = list_resources(&server, &["--args", r#"{"fields": ["id", "title"]}"#]);
     assert_eq!(code, 0, "{err}");
     let requests = server.requests();
     let query = requests[0].query().unwrap().replace("%2C", ",");
