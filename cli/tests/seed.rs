@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
-use toolwright_loopback::{Response, Server};
+use toolwright_loopback::Server;
+use toolwright_loopback::seed::resources;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,41 +36,6 @@ fn the_formats_own_example_checks_without_errors() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("0 error(s)"), "{err}");
     assert!(err.contains("ok: 1 API(s), 2 operation(s)"), "{err}");
-}
-
-/// A cursor API of 7 resources, 3 a page: the next cursor in `next_cursor`, only the
-/// `fields` asked for in each item.
-fn resources() -> Server {
-    Server::start(|req| {
-        let query = req.query().unwrap_or("");
-        let param = |name: &str| {
-            query
-                .split('&')
-                .find_map(|p| p.strip_prefix(&format!("{name}=")))
-                .map(str::to_owned)
-        };
-        let start: usize = param("cursor")
-            .and_then(|c| c.strip_prefix('c').and_then(|n| n.parse().ok()))
-            .unwrap_or(0);
-        let fields = param("fields").map(|f| f.replace("%2C", ","));
-        let items: Vec<Value> = (start..7.min(start + 3))
-            .map(|i| {
-                let full = json!({"id": i, "title": format!("r{i}"), "created_at": "2026-12-02"});
-                match &fields {
-                    Some(keep) => full
-                        .as_object()
-                        .unwrap()
-                        .iter()
-                        .filter(|(k, _)| keep.split(',').any(|f| f == k.as_str()))
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect(),
-                    None => full,
-                }
-            })
-            .collect();
-        let next = (start + 3 < 7).then(|| format!("c{}", start + 3));
-        Response::json(200, &json!({"data": items, "next_cursor": next}))
-    })
 }
 
 /// `toolwright call` of `list_resources` against `server`, with `extra` arguments.

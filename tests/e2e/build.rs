@@ -32,5 +32,10 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         .typed("api:weather")
         .out_dir(out.join("typed_weather"))
         .generate()?;
+    // The adapter format's own example, verbatim from its specification (tests/seed.rs).
+    toolwright_codegen::Config::new()
+        .adapters("../seed")
+        .out_dir(out.join("seed"))
+        .generate()?;
     Ok(())
 }

@@ -25,3 +25,8 @@ pub mod graphql {
 pub mod typed_weather {
     include!(concat!(env!("OUT_DIR"), "/typed_weather/toolwright.rs"));
 }
+
+/// `tests/seed`: the adapter format's own example, as its specification writes it.
+pub mod seed {
+    include!(concat!(env!("OUT_DIR"), "/seed/toolwright.rs"));
+}

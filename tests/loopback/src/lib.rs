@@ -4,6 +4,7 @@
 
 pub mod graphql;
 pub mod prism;
+pub mod seed;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
