@@ -49,6 +49,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
+    /// Run the adapters' conformance tests (`{name}-adapter-tests.yaml` next to each
+    /// adapter) offline: each case's call against an in-process responder, its request
+    /// compared with the one the case expects.
+    #[command(after_help = AFTER_HELP)]
+    Test {
+        #[command(flatten)]
+        inputs: Inputs,
+    },
     /// Print the catalog: as it is (an MCP `tools/list` object with the full
     /// schemas), or exported for an MCP client or a model API, with its rules applied.
     #[command(after_help = AFTER_HELP)]
@@ -407,6 +415,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { inputs, format } => check(&inputs, format, styled),
+        Command::Test { inputs } => test(&inputs, styled),
         Command::Search {
             query,
             inputs,
@@ -756,6 +765,59 @@ fn check(inputs: &Inputs, format: Format, styled: bool) -> ExitCode {
             ExitCode::SUCCESS
         }
         None => ExitCode::FAILURE,
+    }
+}
+
+/// `toolwright test`: a line per case (`test NAME ... ok`), then each failure with
+/// its diff, then `N passed, N failed`; exit 1 when a case failed.
+fn test(inputs: &Inputs, styled: bool) -> ExitCode {
+    let Some(analysis) = analyze(inputs, styled) else {
+        return ExitCode::FAILURE;
+    };
+    let catalog = match interpret::catalog(&analysis.apis) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let cases: Vec<_> = analysis
+        .suites
+        .iter()
+        .flat_map(|suite| suite.cases.iter())
+        .collect();
+    if cases.is_empty() {
+        eprintln!(
+            "note: no conformance tests: an adapter's tests sit next to it as `<name>-adapter-tests.yaml`"
+        );
+    }
+    let (mut passed, mut failures) = (0, Vec::new());
+    for case in cases {
+        let outcome = serde_json::from_value(case.json.clone())
+            .map_err(|e| format!("the case does not parse: {e}"))
+            .and_then(|parsed| {
+                toolwright::conformance::run_blocking(catalog.clone(), &parsed)
+                    .map_err(|f| f.message)
+            });
+        match outcome {
+            Ok(()) => {
+                println!("test {} ... ok", case.name);
+                passed += 1;
+            }
+            Err(why) => {
+                println!("test {} ... FAILED", case.name);
+                failures.push((case, why));
+            }
+        }
+    }
+    for (case, why) in &failures {
+        println!("\n---- {} ({}) ----\n{why}", case.name, case.at);
+    }
+    println!("\n{passed} passed, {} failed", failures.len());
+    if failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

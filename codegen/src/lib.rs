@@ -21,11 +21,13 @@
 //! [`diagnostics`] collecting every finding of a run.
 
 pub mod check;
+pub mod conformance;
 pub mod contract;
 pub mod diagnostics;
 pub mod emit;
 pub mod ir;
 mod output;
+pub mod related;
 pub mod report;
 pub mod select;
 pub mod source;
@@ -42,6 +44,8 @@ pub use emit::ENTRY_FILE;
 pub struct Analysis {
     pub inputs: source::Inputs,
     pub apis: Vec<ir::Api>,
+    /// The adapters' conformance tests (`{name}-adapter-tests.yaml`).
+    pub suites: Vec<conformance::Suite>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -125,6 +129,7 @@ pub fn analyze_text(name: &str, text: &str, strict: bool) -> Analysis {
             ..source::Inputs::default()
         },
         apis,
+        suites: Vec::new(),
         diagnostics: diags.sorted(),
     }
 }
@@ -143,12 +148,14 @@ fn analyze_described(
     found.options = options.clone();
     let apis = source::load(&found, &mut diags);
     check::check(&apis, &mut diags);
+    let suites = conformance::load(&found.files, &apis, &mut diags);
     if strict {
         diags.promote_warnings();
     }
     Analysis {
         inputs: found,
         apis,
+        suites,
         diagnostics: diags.sorted(),
     }
 }
@@ -183,6 +190,8 @@ pub struct Config {
     full_serde: bool,
     /// Tagged operations' methods and types behind cargo features.
     features_by_tag: bool,
+    /// The adapters' conformance cases as `#[test]`s.
+    tests: bool,
     /// API names, GraphQL endpoints and scalar schemas.
     options: source::Options,
 }
@@ -438,6 +447,15 @@ impl Config {
         self
     }
 
+    /// Emits each adapter's conformance cases (`{name}-adapter-tests.yaml` next to
+    /// it) as `#[test]` functions in the generated code, so `cargo test` runs them
+    /// offline against the generated catalog. A case naming an unknown tool or argument
+    /// fails the build at its line whether or not this is on.
+    pub fn tests(&mut self, on: bool) -> &mut Self {
+        self.tests = on;
+        self
+    }
+
     /// Whether to print `cargo::` directives (warnings, errors, rerun-if-changed).
     /// Defaults to on when running inside a build script.
     pub fn cargo_directives(&mut self, on: bool) -> &mut Self {
@@ -533,6 +551,7 @@ impl Config {
                 .iter()
                 .chain(&analysis.inputs.dirs)
                 .chain(analysis.inputs.companions.iter().map(|(_, c)| c))
+                .chain(analysis.suites.iter().map(|s| &s.file))
                 .chain(self.inputs.iter().map(|(p, _)| p))
             {
                 if seen.insert(path) {
@@ -581,6 +600,12 @@ impl Config {
             features_by_tag: self.features_by_tag,
         };
         let mut files = emit::generate_with(&analysis.apis, &options);
+        if self.tests {
+            let tests = emit::tests::module(&analysis.suites, &analysis.apis);
+            if let Some(entry) = files.get_mut(ENTRY_FILE) {
+                entry.extend_from_slice(tests.as_bytes());
+            }
+        }
         if let Some(name) = &self.artifact {
             let options = contract::artifact::Options {
                 roles: self.roles.clone(),

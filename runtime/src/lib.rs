@@ -36,6 +36,7 @@ mod base64;
 pub mod catalog;
 #[doc(hidden)]
 pub mod codec;
+pub mod conformance;
 pub mod descriptor;
 pub mod error;
 pub mod executor;

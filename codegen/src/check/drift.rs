@@ -9,29 +9,9 @@
 //! `/issues/{id}` are the same path), then by name; parameters by their wire name.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Location, codes};
 use crate::ir::{self, ParamLocation, SchemaType};
-
-/// The companion OpenAPI document of an adapter file, if one sits next to it:
-/// `tracker-adapter.md` → `tracker-adapter-openapi.{yaml,yml,json}`.
-pub fn companion(adapter: &Path) -> Option<PathBuf> {
-    let stem = adapter.file_name()?.to_str()?.strip_suffix(".md")?;
-    ["yaml", "yml", "json"]
-        .iter()
-        .map(|ext| adapter.with_file_name(format!("{stem}-openapi.{ext}")))
-        .find(|p| p.is_file())
-}
-
-/// Whether a file is an adapter's companion (read with its adapter, not as an input).
-pub fn is_companion(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-        ["yaml", "yml", "json"]
-            .iter()
-            .any(|ext| n.ends_with(&format!("-adapter-openapi.{ext}")))
-    })
-}
 
 /// `/a/{x}/b` → `/a/{}/b`: paths that differ only in placeholder names are the same.
 fn shape(path: &str) -> String {
@@ -255,11 +235,5 @@ mod tests {
     fn paths_compare_by_shape() {
         assert_eq!(shape("/issues/{number}/"), shape("/issues/{id}"));
         assert_ne!(shape("/issues/{n}"), shape("/issue/{n}"));
-    }
-
-    #[test]
-    fn companions_are_named_after_their_adapter() {
-        assert!(is_companion(Path::new("a/tracker-adapter-openapi.yaml")));
-        assert!(!is_companion(Path::new("a/tracker.yaml")));
     }
 }

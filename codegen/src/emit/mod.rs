@@ -10,6 +10,7 @@ pub mod names;
 pub mod plan;
 mod rust;
 mod search;
+pub mod tests;
 pub mod text;
 
 use std::collections::BTreeMap;

@@ -79,7 +79,7 @@ pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inp
         .iter()
         .filter(|f| f.extension().is_some_and(|e| e == "md"))
     {
-        if let Some(companion) = crate::check::drift::companion(adapter) {
+        if let Some(companion) = crate::related::find(adapter, crate::related::Kind::Openapi) {
             inputs.companions.push((adapter.clone(), companion));
         }
     }
@@ -128,12 +128,14 @@ fn walk(dir: &Path, inputs: &mut Inputs, seen: &mut Seen, diagnostics: &mut Diag
             .file_name()
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.ends_with("-adapter.md"))
-            || (is_document(&path) && !crate::check::drift::is_companion(&path))
+            || (crate::related::kind_of(&path).is_none() && is_document(&path))
         {
             if seen.first_visit(&path) {
                 inputs.files.push(path);
             }
-        } else if path.extension().is_some_and(|e| e == "md") {
+        } else if path.extension().is_some_and(|e| e == "md")
+            && crate::related::kind_of(&path).is_none()
+        {
             diagnostics.push(
                 Diagnostic::warning(
                     codes::IO,

@@ -1,7 +1,9 @@
 //! A new user's crate, made from README.md's snippets verbatim (`# Cargo.toml`,
 //! `// build.rs`, `// src/main.rs`), outside the workspace, with the path dependencies
-//! the README gives: it must build. Then its adapter gets a typo and the failed build
-//! must show each diagnostic once, and every `rerun-if-changed` once.
+//! the README gives: it must build. Its adapter's conformance tests (one of them wrong)
+//! run under `cargo test`, the wrong one failing with its request diff. Then its adapter
+//! gets a typo and the failed build must show each diagnostic once, and every
+//! `rerun-if-changed` once.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,9 +24,15 @@ fn snippet(readme: &str, language: &str, first_line: &str) -> String {
 }
 
 fn cargo(dir: &Path, target: &Path) -> (bool, String) {
+    let (ok, _, stderr) = cargo_run(dir, target, "build");
+    (ok, stderr)
+}
+
+/// `cargo COMMAND` in `dir`: success, stdout, stderr.
+fn cargo_run(dir: &Path, target: &Path, command: &str) -> (bool, String, String) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
-        .args(["build", "--color", "never"])
+        .args([command, "--color", "never"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
         .env_remove("RUSTFLAGS")
@@ -32,6 +40,7 @@ fn cargo(dir: &Path, target: &Path) -> (bool, String) {
         .expect("cargo runs");
     (
         output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
@@ -106,6 +115,32 @@ fn the_readme_snippets_build_a_crate_and_failures_show_once() {
             output.display()
         );
     }
+
+    // The adapter's conformance tests, plus one case that expects another path: with
+    // `.tests(true)` (the README's build.rs) `cargo test` runs them all, and the wrong
+    // one fails with the request diff.
+    let cases = std::fs::read_to_string(adapter.with_file_name("tracker-adapter-tests.yaml"))
+        .unwrap()
+        + "\n  - name: expects the wrong path\n    tool: get_issue\n    arguments: {project: web, number: 7}\n    request: {method: GET, path: /projects/web/issue/7}\n";
+    std::fs::write(app.join("adapters/tracker-adapter-tests.yaml"), cases).unwrap();
+    let (ok, stdout, stderr) = cargo_run(&app, &target, "test");
+    assert!(
+        !ok,
+        "the wrong case must fail `cargo test`:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("test adapter_conformance::tracker_expects_the_wrong_path ... FAILED"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("- GET /projects/web/issue/7\n+ GET /projects/web/issues/7"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("test result: FAILED. 6 passed; 1 failed"),
+        "{stdout}"
+    );
+    std::fs::remove_file(app.join("adapters/tracker-adapter-tests.yaml")).unwrap();
 
     // A typo that changes meaning: an error, shown once.
     let text = std::fs::read_to_string(&adapter).unwrap();
