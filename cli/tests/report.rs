@@ -148,6 +148,8 @@ fn adapter_report_in_a_browser() {
             "edges": true,
             "findings": false,
             "produces": true,
+            // From tracker-adapter-examples.md.
+            "example": "What's still open on the web project?",
         }),
     );
 }

@@ -25,6 +25,7 @@ pub mod conformance;
 pub mod contract;
 pub mod diagnostics;
 pub mod emit;
+pub mod examples;
 pub mod ir;
 mod output;
 pub mod related;
@@ -146,8 +147,9 @@ fn analyze_described(
     let mut found = source::discover(inputs, &mut diags);
     found.companions.extend(pairs.iter().cloned());
     found.options = options.clone();
-    let apis = source::load(&found, &mut diags);
+    let mut apis = source::load(&found, &mut diags);
     check::check(&apis, &mut diags);
+    examples::attach(&found.files, &mut apis, &mut diags);
     let suites = conformance::load(&found.files, &apis, &mut diags);
     if strict {
         diags.promote_warnings();

@@ -32,7 +32,7 @@
 //! ```
 
 pub mod auth;
-mod base64;
+use toolwright_query::base64;
 pub mod catalog;
 #[doc(hidden)]
 pub mod codec;

@@ -98,6 +98,10 @@ try {
     const exported = await detail.locator('[data-part="provider-exports"] details[open] pre').textContent();
     check(exported.includes('"tool"') && exported.includes('"parameters"'), "the OpenAI export is shown");
   }
+  if (cfg.example) {
+    const rows = await detail.locator('[data-part="examples"] td').allTextContents();
+    check(rows.some((t) => t.includes(cfg.example)), `the usage examples are shown: ${rows}`);
+  }
   const lines = await detail.locator('[data-part="source"] .ln').allTextContents();
   check(lines.length > 0 && Number(lines[0]) >= 1, "the source excerpt has line numbers");
   result.source_first_line = Number(lines[0]);

@@ -352,6 +352,14 @@ fn meta(api: &ir::Api, op: &ir::Operation) -> Value {
     if op.supports_fields {
         m.insert("supportsFields".into(), json!(true));
     }
+    if !op.examples.is_empty() {
+        let examples: Vec<Value> = op
+            .examples
+            .iter()
+            .map(|e| json!({"request": e.request, "arguments": e.arguments}))
+            .collect();
+        m.insert("examples".into(), Value::Array(examples));
+    }
     if !op.meta.is_empty() {
         m.insert("native".into(), json!(op.meta));
     }

@@ -401,6 +401,16 @@ pub struct Operation {
     /// A GraphQL field: the document the call posts (its arguments are the
     /// variables).
     pub graphql: Option<GraphqlCall>,
+    /// Usage examples (an adapter's `{name}-adapter-examples.md`), checked against the
+    /// tool's input schema.
+    pub examples: Vec<Example>,
+}
+
+/// A request in words and the arguments a model should send for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub request: String,
+    pub arguments: Value,
 }
 
 impl Operation {

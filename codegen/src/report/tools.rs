@@ -172,6 +172,10 @@ pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value
                     .map(|(hint, value, why)| json!({"hint": hint, "value": value, "why": why}))
                     .collect::<Vec<_>>(),
                 "input": without_defs(plan.input_schema),
+                "examples": op.examples.iter().map(|e| json!({
+                    "request": e.request,
+                    "arguments": e.arguments,
+                })).collect::<Vec<_>>(),
                 "output": plan::output_schema(api, op, false).map(without_defs),
                 "wrapped": plan.wrap_output,
                 "responses": op.responses.iter().map(|r| json!({

@@ -27,6 +27,8 @@ pub struct Document {
     pub operation_id: String,
     /// Phrases the source says should bring this tool up (an adapter's `triggers`).
     pub triggers: Vec<String>,
+    /// Requests in words the tool's usage examples answer (`_meta.toolwright.examples`).
+    pub examples: Vec<String>,
     /// Summaries of tools this one feeds or is fed by (IO contract links), filled by
     /// [`Document::link_neighbours`].
     pub neighbours: Vec<String>,
@@ -68,7 +70,8 @@ pub fn contract_links(contract: &Value) -> Vec<String> {
 
 impl Document {
     /// The document of a catalog tool: its texts, `inputSchema` (argument names and
-    /// descriptions), `_meta.toolwright` (tags, CRUDE group, operation id), the
+    /// descriptions), `_meta.toolwright` (tags, CRUDE group, operation id, usage
+    /// examples), the
     /// operation's method and path, and its API's metadata (adapter `triggers`).
     pub fn from_tool(tool: &ToolTexts<'_>) -> Document {
         let ToolTexts {
@@ -134,6 +137,16 @@ impl Document {
                 .unwrap_or_default()
                 .to_owned(),
             triggers: strings(api_meta.get("triggers")),
+            examples: ours
+                .get("examples")
+                .and_then(Value::as_array)
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|e| e.get("request").and_then(Value::as_str))
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default(),
             neighbours: Vec::new(),
             links: links.to_vec(),
         }

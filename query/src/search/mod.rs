@@ -148,6 +148,11 @@ impl IndexBuilder {
             for trigger in &doc.triggers {
                 put(trigger, 2.0);
             }
+            // Requests as users phrase them, written by the adapter's author: like a
+            // title each, as no one example is the tool's name for itself.
+            for example in &doc.examples {
+                put(example, 1.0);
+            }
         } else {
             put(&doc.name, 1.0);
             put(&doc.title, 1.0);

@@ -81,6 +81,41 @@ impl Keys {
         }
     }
 
+    /// `value` (arguments as the catalog names them) with the exported keys a model is
+    /// shown, and `null` for each left-out key a strict target wants sent: the way
+    /// there of [`Keys::restore`] (usage examples in an export).
+    pub fn export(&self, value: Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut out = Map::new();
+                for (key, v) in map {
+                    let exported = self
+                        .renamed
+                        .iter()
+                        .find(|(_, original)| **original == key)
+                        .map_or(key, |(exported, _)| exported.clone());
+                    let v = match self.nested.get(&exported) {
+                        Some(child) => child.export(v),
+                        None => match &self.values {
+                            Some(child) => child.export(v),
+                            None => v,
+                        },
+                    };
+                    out.insert(exported, v);
+                }
+                for null in &self.nulls {
+                    out.entry(null.clone()).or_insert(Value::Null);
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => match &self.items {
+                Some(child) => Value::Array(items.into_iter().map(|v| child.export(v)).collect()),
+                None => Value::Array(items),
+            },
+            other => other,
+        }
+    }
+
     /// `value` with exported keys turned back into the catalog's, and the `null`s a
     /// strict target makes the model send for left-out arguments removed.
     pub fn restore(&self, value: Value) -> Value {

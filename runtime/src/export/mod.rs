@@ -433,7 +433,35 @@ impl Catalog {
             walked = walk(false);
             strict = false;
         }
-        let description = self.model_description(tool, options.description_budget);
+        let meta = tool
+            .meta
+            .as_deref()
+            .and_then(|m| serde_json::from_str::<Value>(m).ok());
+        // Usage examples, with the keys this export shows.
+        let examples: Vec<(&str, Value)> = meta
+            .as_ref()
+            .and_then(|m| m.pointer("/toolwright/examples"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| {
+                let request = e.get("request")?.as_str()?;
+                Some((request, walked.keys.export(e.get("arguments")?.clone())))
+            })
+            .collect();
+        let mut description = self.model_description(tool, options.description_budget);
+        if options.profile != Profile::Anthropic
+            && let Some((request, arguments)) = examples.first()
+        {
+            // No slot for examples: one in the description, if it fits the budget.
+            let line = format!(
+                "\n\nExample: \"{request}\" → {}",
+                without_nulls(arguments.clone())
+            );
+            if description.chars().count() + line.chars().count() <= options.description_budget {
+                description.push_str(&line);
+            }
+        }
         let parameters = walked.schema;
         let no_arguments = parameters
             .get("properties")
@@ -467,9 +495,7 @@ impl Catalog {
                     "idempotentHint": a.idempotent,
                     "openWorldHint": a.open_world,
                 });
-                if let Some(meta) = &tool.meta
-                    && let Ok(meta) = serde_json::from_str::<Value>(meta)
-                {
+                if let Some(meta) = meta {
                     e["_meta"] = meta;
                 }
                 e
@@ -489,6 +515,9 @@ impl Catalog {
                 });
                 if strict {
                     e["strict"] = json!(true);
+                }
+                if !examples.is_empty() {
+                    e["input_examples"] = examples.into_iter().map(|(_, args)| args).collect();
                 }
                 e
             }
@@ -513,6 +542,21 @@ impl Catalog {
             cleaned
         };
         text::fit(&cleaned, budget)
+    }
+}
+
+/// `value` without the `null`s a strict target's arguments carry for left-out keys:
+/// an example in words shows what is given.
+fn without_nulls(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, without_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(without_nulls).collect()),
+        other => other,
     }
 }
 

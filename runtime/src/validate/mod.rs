@@ -5,35 +5,14 @@
 //! generated at build time and tools interpreted at run time alike, with the same
 //! error text.
 
-mod format;
-mod schema;
-
 use std::fmt;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use schema::SchemaCheck;
-
-/// Why a tool's arguments were rejected, with the path of the offending field.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArgumentError {
-    /// Dotted path to the field (`labels[0]`), empty for the whole object.
-    pub path: String,
-    pub message: String,
-}
-
-impl fmt::Display for ArgumentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() || self.path == "." {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "field `{}`: {}", self.path, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ArgumentError {}
+/// Compiled in `toolwright-query`, shared with the generator (which checks adapters'
+/// usage examples against the same schemas at build time).
+pub use toolwright_query::schema::{ArgumentError, SchemaCheck};
 
 /// Arguments must be a JSON object: serde would also accept a struct as a positional
 /// array, which no tool call means.

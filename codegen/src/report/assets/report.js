@@ -262,6 +262,11 @@
     for (const a of d.annotations) hints.append(el("tr", null, el("td", { text: a.hint }), el("td", { text: String(a.value) }), el("td", { text: a.why })));
     out.push(section("Annotations", hints));
     out.push(section("Input schema", schemaTree(d.input, defs.input, "input")));
+    if (d.examples && d.examples.length) {
+      const t = el("table", { class: "data" }, el("tr", null, el("th", { text: "Request" }), el("th", { text: "Arguments" })));
+      for (const x of d.examples) t.append(el("tr", null, el("td", { text: x.request }), el("td", null, el("pre", { text: json(x.arguments) }))));
+      out.push(section("Examples", t));
+    }
     out.push(section("Output schema", d.output ? schemaTree(d.output, defs.output, "output") : el("p", { class: "note", text: "No typed success response: the result is what the server sends." }),
       d.wrapped ? el("p", { class: "note", text: "The response is not an object: it is wrapped as {\"result\": …}." }) : null));
     if (d.responses.length) {

@@ -218,6 +218,7 @@ fn operation(
         meta,
         source: Some(r.location(node.span.clone())),
         graphql: None,
+        examples: Vec::new(),
     })
 }
 

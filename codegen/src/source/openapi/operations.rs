@@ -339,6 +339,7 @@ fn operation(
         meta,
         source: None,
         graphql: None,
+        examples: Vec::new(),
     })
 }
 

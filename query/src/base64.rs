@@ -1,7 +1,7 @@
-//! Standard base64 (RFC 4648, with padding) for Basic auth and binary arguments, through
-//! the `base64` crate (already in the tree under reqwest's hyper-util). Decoding is
-//! lenient the way models and people write base64: standard or URL-safe alphabet,
-//! padded or not, whitespace ignored.
+//! Standard base64 (RFC 4648, with padding) for Basic auth, binary arguments and the
+//! `byte` format check, through the `base64` crate (already in the tree under reqwest's
+//! hyper-util). Decoding is lenient the way models and people write base64: standard or
+//! URL-safe alphabet, padded or not, whitespace ignored.
 
 use base64::Engine as _;
 use base64::alphabet;
@@ -14,12 +14,12 @@ const LENIENT: GeneralPurposeConfig = GeneralPurposeConfig::new()
 const STANDARD: GeneralPurpose = GeneralPurpose::new(&alphabet::STANDARD, LENIENT);
 const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, LENIENT);
 
-pub(crate) fn encode(input: &[u8]) -> String {
+pub fn encode(input: &[u8]) -> String {
     STANDARD.encode(input)
 }
 
 /// Decodes standard or URL-safe base64, padded or not; whitespace is ignored.
-pub(crate) fn decode(input: &str) -> Option<Vec<u8>> {
+pub fn decode(input: &str) -> Option<Vec<u8>> {
     let compact: String = input.chars().filter(|c| !c.is_ascii_whitespace()).collect();
     STANDARD
         .decode(&compact)
