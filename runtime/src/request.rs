@@ -485,6 +485,14 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
             }
             (Some(content_type()), text.join("&").into_bytes())
         }
+        // Anything but an object has no fields: refused, never sent empty.
+        (BodyEncoding::Form | BodyEncoding::Multipart, BodyParts::Whole(v)) if !v.is_object() => {
+            return Err(format!(
+                "a {} body is named fields: give an object, not {}",
+                op.content_type,
+                kind_name(v)
+            ));
+        }
         (BodyEncoding::Form, parts) => {
             let mut out = Vec::new();
             for (k, v) in object_fields(parts) {
@@ -534,6 +542,18 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
     })
 }
 
+/// "a string", "an array", ... for messages.
+fn kind_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 fn object_fields(parts: BodyParts<'_>) -> Vec<(&str, &Value)> {
     match parts {
         BodyParts::Fields(fields) => fields
@@ -563,16 +583,22 @@ fn multipart(fields: &[Part<'_>]) -> Result<(String, Vec<u8>), String> {
     let mut parts: Vec<(String, Vec<u8>)> = Vec::new();
     for field in fields {
         let name = field.name.replace('"', "%22");
+        // Arrays are one part per item; so are a whole-body object's (its fields
+        // come without a description: `media` is `None`).
         let items: Vec<&Value> = match field.value {
-            Value::Array(items) if field.kind != ValueKind::Any => items.iter().collect(),
+            Value::Array(items) if field.kind != ValueKind::Any || field.media.is_none() => {
+                items.iter().collect()
+            }
             other => vec![other],
         };
         for item in items {
+            // OpenAPI's defaults by type: bytes `application/octet-stream`, objects
+            // (and arrays) `application/json`, every other value `text/plain`.
             let media = match (field.media, field.kind, item) {
                 (Some(m), _, _) => m,
                 (None, ValueKind::Binary, _) => "application/octet-stream",
-                (None, _, Value::String(_)) => "text/plain",
-                (None, _, _) => "application/json",
+                (None, _, Value::Object(_) | Value::Array(_)) => "application/json",
+                (None, _, _) => "text/plain",
             };
             let disposition = format!("Content-Disposition: form-data; name=\"{name}\"");
             let (head, bytes) = if field.kind == ValueKind::Binary
@@ -860,5 +886,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(req.body(), b"<a/>");
+    }
+
+    /// A form or multipart body whose whole value is no object has no fields: an error
+    /// before anything is sent, never an empty body.
+    #[test]
+    fn field_bodies_that_are_no_object_are_refused() {
+        for (encoding, content_type) in [
+            (BodyEncoding::Form, "application/x-www-form-urlencoded"),
+            (BodyEncoding::Multipart, "multipart/form-data"),
+        ] {
+            let mut o = op("/f", vec![param("body", ParamLocation::RequestBody)]);
+            o.body = encoding;
+            o.content_type = content_type.into();
+            for value in [json!("a=1"), json!([1, 2]), json!(3)] {
+                let err =
+                    build(&o, "http://h", &args(json!({"body": value})), vec![], None).unwrap_err();
+                assert!(err.contains("is named fields: give an object"), "{err}");
+            }
+        }
     }
 }

@@ -239,7 +239,8 @@ async fn wire_constructs_pass_prism_validation() {
     let exec = Executor::builder(catalog())
         .base_url("wire", &prism.url)
         .credentials(CredentialSource::from_fn(|name| {
-            (name == "WIRE_API_KEY").then(|| "k".to_owned())
+            matches!(name, "WIRE_API_KEY" | "WIRE_API_TOKEN" | "WIRE_APP_ID")
+                .then(|| "k".to_owned())
         }))
         .build()
         .unwrap();
@@ -268,6 +269,16 @@ async fn wire_constructs_pass_prism_validation() {
             json!({"nickname": "n", "from": "a@example.com"}),
         ),
         ("getReport", json!({})),
+        // The request causes a validating server rejected (#29).
+        ("eitherCredential", json!({"q": "x"})),
+        ("bothCredentials", json!({})),
+        ("createNote", json!({"text": "hi"})),
+        ("batchNotes", json!({"body": [{"text": "a"}]})),
+        // Repeated parts (`tags`) are no array to Prism: byte for byte in `wire.rs`.
+        (
+            "uploadItem",
+            json!({"name": "box", "body": {"name": "Box", "count": 3, "public": true}}),
+        ),
     ];
     assert_eq!(
         calls.len(),

@@ -28,7 +28,15 @@ fn executor(server: &Server) -> Executor {
     Executor::builder(catalog())
         .base_url("wire", format!("{}/v1", server.url()))
         .credentials(CredentialSource::from_fn(|name| {
-            (name == "WIRE_API_KEY").then(|| "s3cret".to_owned())
+            Some(
+                match name {
+                    "WIRE_API_KEY" => "s3cret",
+                    "WIRE_API_TOKEN" => "t0ken",
+                    "WIRE_APP_ID" => "app-1",
+                    _ => return None,
+                }
+                .to_owned(),
+            )
         }))
         .build()
         .unwrap()
@@ -286,4 +294,98 @@ async fn long_upstream_messages_are_cut_and_the_body_kept() {
         500 + "… (1500 more characters)".chars().count()
     );
     assert_eq!(body["message"].as_str().unwrap().len(), 2_000);
+}
+
+/// Alternatives: `api_token` comes first in the description, but the operation requires
+/// the `key` parameter only `api_key` supplies, so that alternative is applied — the
+/// token is not sent, and `key` is neither an argument nor missing.
+#[tokio::test]
+async fn the_alternative_that_supplies_a_required_key_is_applied() {
+    let tools = catalog();
+    let tool = tools.get("eitherCredential").unwrap();
+    let schema: Value = serde_json::from_str(&tool.input_schema).unwrap();
+    assert_eq!(schema["properties"], json!({"q": {"type": "string"}}));
+    let req = sent("eitherCredential", json!({"q": "x"})).await;
+    assert_eq!(req.target, "/v1/alternatives?q=x&key=s3cret");
+    assert_eq!(req.header("x-api-token"), None);
+}
+
+/// One requirement of two schemes: both credentials go out.
+#[tokio::test]
+async fn every_scheme_of_a_requirement_is_applied() {
+    let req = sent("bothCredentials", json!({})).await;
+    assert_eq!(req.target, "/v1/both?key=s3cret");
+    assert_eq!(req.header("x-app-id"), Some("app-1"));
+}
+
+#[tokio::test]
+async fn a_property_read_only_through_its_ref_is_no_argument() {
+    let tools = catalog();
+    let schema: Value =
+        serde_json::from_str(&tools.get("createNote").unwrap().input_schema).unwrap();
+    assert_eq!(
+        schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["text"]
+    );
+    let req = sent("createNote", json!({"text": "hi"})).await;
+    assert_eq!(req.body, br#"{"text":"hi"}"#);
+    let server = server();
+    let err = executor(&server)
+        .call("createNote", json!({"text": "hi", "id": "n1"}))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidArguments { .. }), "{err}");
+}
+
+#[tokio::test]
+async fn an_array_body_with_stray_properties_stays_an_array() {
+    let tools = catalog();
+    let schema: Value =
+        serde_json::from_str(&tools.get("batchNotes").unwrap().input_schema).unwrap();
+    assert_eq!(schema["properties"]["body"]["type"], "array", "{schema}");
+    let req = sent(
+        "batchNotes",
+        json!({"body": [{"text": "a"}, {"text": "b"}]}),
+    )
+    .await;
+    assert_eq!(req.header("content-type"), Some("application/json"));
+    assert_eq!(req.body, br#"[{"text":"a"},{"text":"b"}]"#);
+}
+
+/// A multipart body kept whole (its `name` is also the path's): each field a part of
+/// OpenAPI's default media type for its value — numbers and booleans `text/plain`
+/// (no header), objects `application/json`, an array one part per item.
+#[tokio::test]
+async fn a_whole_multipart_body_sends_parts_by_type() {
+    let req = sent(
+        "uploadItem",
+        json!({
+            "name": "box",
+            "body": {"name": "Box", "count": 3, "public": true, "meta": {"k": "v"}, "tags": ["a", "b"]}
+        }),
+    )
+    .await;
+    assert_eq!(req.path(), "/v1/items/box");
+    let ct = req.header("content-type").unwrap().to_owned();
+    let boundary = ct.strip_prefix("multipart/form-data; boundary=").unwrap();
+    let part = |name: &str, head: &str, body: &str| {
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"{head}\r\n\r\n{body}\r\n"
+        )
+    };
+    let expected = [
+        part("count", "", "3"),
+        part("meta", "\r\nContent-Type: application/json", r#"{"k":"v"}"#),
+        part("name", "", "Box"),
+        part("public", "", "true"),
+        part("tags", "", "a"),
+        part("tags", "", "b"),
+        format!("--{boundary}--\r\n"),
+    ]
+    .concat();
+    assert_eq!(String::from_utf8_lossy(&req.body), expected);
 }

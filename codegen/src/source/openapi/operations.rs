@@ -225,10 +225,13 @@ fn operation(
     }
 
     let body = request_body(doc, op, pointer, &mut params, &mut fields, &mut meta);
+    if body.refused {
+        return None;
+    }
     let body_description = body.description.clone();
     let responses = responses(doc, op, pointer, &mut meta);
-    let security = security::requirements(doc, op, pointer, schemes);
-    credential_params(&mut params, &security, schemes, &mut meta);
+    let mut security = security::requirements(doc, op, pointer, schemes);
+    credential_params(&mut params, &mut security, schemes, &mut meta);
 
     let summary = op
         .get("summary")
@@ -500,6 +503,8 @@ struct Body {
     required: bool,
     /// Keywords the body adds to the tool's input schema.
     input_keywords: BTreeMap<String, Value>,
+    /// The body cannot be sent as its media type says: the operation is left out.
+    refused: bool,
 }
 
 /// A media type fit for the wire: a wildcard (`application/*+json`, `*/*`, `text/*`)
@@ -543,6 +548,7 @@ fn request_body(
         description: None,
         required: false,
         input_keywords: BTreeMap::new(),
+        refused: false,
     };
     let Some(body) = op.get("requestBody") else {
         return default;
@@ -589,6 +595,7 @@ fn request_body(
         description,
         required,
         input_keywords,
+        refused: false,
     };
     if matches!(encoding, BodyEncoding::Binary | BodyEncoding::Text) {
         let binary = encoding == BodyEncoding::Binary;
@@ -632,8 +639,10 @@ fn request_body(
         (None, _) => Some(schema.clone()),
         _ => None,
     };
+    // `type` wins over stray `properties` (`type: array` with them is an array).
     let flattenable = object.as_ref().filter(|o| {
-        o.variants.is_empty()
+        matches!(o.ty, SchemaType::Object | SchemaType::Any)
+            && o.variants.is_empty()
             && o.additional.is_none()
             && !o.properties.is_empty()
             && !o.nullable
@@ -644,7 +653,15 @@ fn request_body(
     if let Some(object) = flattenable {
         let encodings = media_object.get("encoding").and_then(Value::as_object);
         let mut body_fields: Vec<(String, bool)> = Vec::new();
-        for (prop, prop_schema) in object.properties.iter().filter(|(_, s)| !s.read_only) {
+        // `readOnly` where a property's `$ref` leads counts too (an `id` typed by a
+        // shared read-only `Id`): the server sets it, so it is not an argument.
+        super::schema::lower_referenced(doc);
+        let writable: Vec<&(String, Schema)> = object
+            .properties
+            .iter()
+            .filter(|(_, s)| !read_only(&doc.definitions, s))
+            .collect();
+        for (prop, prop_schema) in writable {
             let mut prop_schema = prop_schema.clone();
             if encoding == BodyEncoding::Multipart && prop_schema.is_binary() {
                 prop_schema
@@ -683,11 +700,47 @@ fn request_body(
         let about = description.or(object.description.clone());
         return done(about, optional_body_keywords(required, &body_fields));
     }
+    // Form and multipart bodies are named fields: a body of another type (a string, an
+    // array) has none to send, and validating servers refuse it whatever is sent.
+    let ty = object.as_ref().map_or(schema.ty, |o| o.ty);
+    if matches!(encoding, BodyEncoding::Form | BodyEncoding::Multipart)
+        && !matches!(ty, SchemaType::Object | SchemaType::Any)
+    {
+        doc.warn(
+            codes::UNSUPPORTED,
+            &schema_pointer,
+            format!(
+                "the `{media}` body is named fields, but this one is of type `{}`; the operation is left out rather than sent with an empty body",
+                ty.as_str().unwrap_or("any")
+            ),
+            "describe the body as an object whose properties are the fields",
+        );
+        return Body {
+            refused: true,
+            ..done(None, BTreeMap::new())
+        };
+    }
     if schema.description.is_none() {
         schema.description = description;
     }
     params.push(whole_body(fields, schema, required));
     done(None, BTreeMap::new())
+}
+
+/// Whether `schema` is `readOnly`, itself or where its references lead.
+fn read_only(definitions: &BTreeMap<String, Schema>, schema: &Schema) -> bool {
+    let mut current = schema;
+    // Bounded: a ring of bare references has no end.
+    for _ in 0..16 {
+        if current.read_only {
+            return true;
+        }
+        match current.reference.as_ref().and_then(|r| definitions.get(r)) {
+            Some(target) => current = target,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// An optional body whose object requires some properties, flattened into arguments:
@@ -771,40 +824,67 @@ fn form_encoding(doc: &mut Doc<'_>, spec: Option<&Value>, param: &mut ir::Param,
 /// An API key the security scheme supplies is not also asked of the model: a
 /// parameter with the scheme's name and location leaves the tool's input (the
 /// credential is sent in its place), with a note in the tool's metadata.
+///
+/// Alternatives (`security: [{api_token: []}, {api_key: []}]`) are applied one at a
+/// time — the first whose credentials are all at hand — so a parameter the operation
+/// requires is sent only if its scheme is the one applied. The requirements that supply
+/// every such required parameter are moved first (in their order, then the others in
+/// theirs): with those credentials at hand, the request carries all the operation
+/// requires; an AND-requirement (`{api_key: [], app_id: []}`) applies all its schemes.
 fn credential_params(
     params: &mut Vec<ir::Param>,
-    security: &[Vec<String>],
+    security: &mut [Vec<String>],
     schemes: &[ir::SecurityScheme],
     meta: &mut BTreeMap<String, Value>,
 ) {
-    let keys: Vec<(ParamLocation, &str)> = security
-        .iter()
-        .flatten()
-        .filter_map(|name| schemes.iter().find(|s| s.name == *name))
-        .filter_map(|s| match &s.kind {
+    let placement = |name: &str| -> Option<(ParamLocation, String)> {
+        let scheme = schemes.iter().find(|s| s.name == name)?;
+        match &scheme.kind {
             ir::SchemeKind::ApiKey { placement, .. } => Some(match placement {
-                ir::KeyPlacement::Header(n) => (ParamLocation::Header, n.as_str()),
-                ir::KeyPlacement::Query(n) => (ParamLocation::Query, n.as_str()),
-                ir::KeyPlacement::Cookie(n) => (ParamLocation::Cookie, n.as_str()),
+                ir::KeyPlacement::Header(n) => (ParamLocation::Header, n.clone()),
+                ir::KeyPlacement::Query(n) => (ParamLocation::Query, n.clone()),
+                ir::KeyPlacement::Cookie(n) => (ParamLocation::Cookie, n.clone()),
             }),
             _ => None,
-        })
+        }
+    };
+    let supplies = |(location, name): &(ParamLocation, String), p: &ir::Param| {
+        *location == p.location
+            && if p.location == ParamLocation::Header {
+                p.name.eq_ignore_ascii_case(name)
+            } else {
+                p.name == *name
+            }
+    };
+    let keys: Vec<(ParamLocation, String)> = security
+        .iter()
+        .flatten()
+        .filter_map(|name| placement(name))
         .collect();
     let mut dropped = Vec::new();
+    let mut required = Vec::new();
     params.retain(|p| {
-        let supplied = keys.iter().any(|(location, name)| {
-            *location == p.location
-                && if p.location == ParamLocation::Header {
-                    p.name.eq_ignore_ascii_case(name)
-                } else {
-                    p.name == *name
-                }
-        });
+        let supplied = keys.iter().any(|key| supplies(key, p));
         if supplied {
             dropped.push(json!({"name": p.name, "in": p.location.as_str()}));
+            if p.required {
+                required.push(p.clone());
+            }
         }
         !supplied
     });
+    if !required.is_empty() {
+        let covers = |requirement: &Vec<String>| {
+            required.iter().all(|p| {
+                requirement
+                    .iter()
+                    .filter_map(|name| placement(name))
+                    .any(|key| supplies(&key, p))
+            })
+        };
+        // Stable: each group keeps the description's order.
+        security.sort_by_key(|requirement| !covers(requirement));
+    }
     if !dropped.is_empty() {
         meta.insert(
             "credentialParameters".into(),

@@ -272,7 +272,22 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
             depth + 1,
         )));
     }
-    if let Some(Value::Object(props)) = object.get("properties") {
+    if let Some(Value::Object(props)) = object.get("properties")
+        && !props.is_empty()
+        && !matches!(s.ty, SchemaType::Any | SchemaType::Object)
+    {
+        // `type: array` with `properties` beside `items`: the properties describe
+        // nothing a value of the type has, and kept they would make it an object.
+        doc.warn(
+            codes::SCHEMA,
+            &format!("{pointer}/properties"),
+            format!(
+                "`properties` on a schema of type `{}` describe nothing; the type wins",
+                s.ty.as_str().unwrap_or("any")
+            ),
+            "remove `properties`, or move them into `items` if they describe the items",
+        );
+    } else if let Some(Value::Object(props)) = object.get("properties") {
         // `Schema` is large: grow once, not by doubling (measured on GitHub's spec).
         s.properties.reserve_exact(props.len());
         if s.ty == SchemaType::Any {
