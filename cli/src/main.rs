@@ -691,6 +691,19 @@ fn analyze(inputs: &Inputs, styled: bool) -> Option<Analysis> {
     Some(analysis)
 }
 
+/// [`analyze`], then the interpreted catalog of what it read (an error printed when
+/// there is none).
+fn analyze_to_catalog(inputs: &Inputs, styled: bool) -> Option<(Analysis, toolwright::Catalog)> {
+    let analysis = analyze(inputs, styled)?;
+    match interpret::catalog(&analysis.apis) {
+        Ok(catalog) => Some((analysis, catalog)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
+
 impl Selectors {
     fn selection(
         &self,
@@ -700,15 +713,8 @@ impl Selectors {
 }
 
 fn search(inputs: &Inputs, query: &str, k: usize, json: bool, styled: bool) -> ExitCode {
-    let Some(analysis) = analyze(inputs, styled) else {
+    let Some((_, catalog)) = analyze_to_catalog(inputs, styled) else {
         return ExitCode::FAILURE;
-    };
-    let catalog = match interpret::catalog(&analysis.apis) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
     };
     let hits = catalog.search(query, k);
     let summary = |t: &toolwright::Tool| -> String {
@@ -771,15 +777,8 @@ fn check(inputs: &Inputs, format: Format, styled: bool) -> ExitCode {
 /// `toolwright test`: a line per case (`test NAME ... ok`), then each failure with
 /// its diff, then `N passed, N failed`; exit 1 when a case failed.
 fn test(inputs: &Inputs, styled: bool) -> ExitCode {
-    let Some(analysis) = analyze(inputs, styled) else {
+    let Some((analysis, catalog)) = analyze_to_catalog(inputs, styled) else {
         return ExitCode::FAILURE;
-    };
-    let catalog = match interpret::catalog(&analysis.apis) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
     };
     let cases: Vec<_> = analysis
         .suites

@@ -44,29 +44,9 @@ struct Written {
 /// Reads the examples file of every adapter among `files` that has one, and attaches
 /// each example that fits its tool to the operation.
 pub fn attach(files: &[PathBuf], apis: &mut [ir::Api], diagnostics: &mut Diagnostics) {
-    for adapter in files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "md"))
-    {
-        let Some(path) = related::find(adapter, Kind::Examples) else {
-            continue;
-        };
-        let name = adapter.display().to_string();
-        let Some(api) = apis
-            .iter_mut()
-            .find(|a| a.source.as_ref().is_some_and(|l| l.file.path == name))
-        else {
-            continue;
-        };
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
-                let file = SourceFile::new(path.display().to_string(), text);
-                read(&file, api, diagnostics);
-            }
-            Err(e) => diagnostics.push(Diagnostic::error(
-                codes::IO,
-                format!("cannot read `{}`: {e}", path.display()),
-            )),
+    for (path, api) in related::with_apis(files, apis, Kind::Examples) {
+        if let Some(file) = related::read(&path, diagnostics) {
+            read(&file, &mut apis[api], diagnostics);
         }
     }
 }

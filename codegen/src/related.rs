@@ -44,6 +44,44 @@ pub fn find(adapter: &Path, kind: Kind) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Each adapter among `files` that has a related file of `kind`, as (that file, the
+/// position in `apis` of the API the adapter was read into). Adapters that did not
+/// load are left out: their own findings say why.
+pub fn with_apis(files: &[PathBuf], apis: &[crate::ir::Api], kind: Kind) -> Vec<(PathBuf, usize)> {
+    files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+        .filter_map(|adapter| {
+            let related = find(adapter, kind)?;
+            let name = adapter.display().to_string();
+            let api = apis
+                .iter()
+                .position(|a| a.source.as_ref().is_some_and(|l| l.file.path == name))?;
+            Some((related, api))
+        })
+        .collect()
+}
+
+/// `path` read into a source file, or an I/O finding.
+pub fn read(
+    path: &Path,
+    diagnostics: &mut crate::diagnostics::Diagnostics,
+) -> Option<std::sync::Arc<crate::diagnostics::SourceFile>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Some(crate::diagnostics::SourceFile::new(
+            path.display().to_string(),
+            text,
+        )),
+        Err(e) => {
+            diagnostics.push(crate::diagnostics::Diagnostic::error(
+                crate::diagnostics::codes::IO,
+                format!("cannot read `{}`: {e}", path.display()),
+            ));
+            None
+        }
+    }
+}
+
 /// What related file `path` is, by its name (`None`: not one).
 pub fn kind_of(path: &Path) -> Option<Kind> {
     let name = path.file_name()?.to_str()?;

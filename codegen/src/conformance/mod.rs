@@ -66,36 +66,14 @@ const RESPONSE_FIELDS: &[&str] = &["status", "headers", "body", "content_type"];
 /// case against the adapter's API in `apis`.
 pub fn load(files: &[PathBuf], apis: &[ir::Api], diagnostics: &mut Diagnostics) -> Vec<Suite> {
     let mut suites = Vec::new();
-    for adapter in files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "md"))
-    {
-        let Some(tests) = related::find(adapter, Kind::Tests) else {
+    for (tests, api) in related::with_apis(files, apis, Kind::Tests) {
+        let Some(file) = related::read(&tests, diagnostics) else {
             continue;
         };
-        let name = adapter.display().to_string();
-        let Some(api) = apis
-            .iter()
-            .find(|a| a.source.as_ref().is_some_and(|l| l.file.path == name))
-        else {
-            // The adapter did not load: its own findings say why.
-            continue;
-        };
-        let text = match std::fs::read_to_string(&tests) {
-            Ok(t) => t,
-            Err(e) => {
-                diagnostics.push(Diagnostic::error(
-                    codes::IO,
-                    format!("cannot read `{}`: {e}", tests.display()),
-                ));
-                continue;
-            }
-        };
-        let file = SourceFile::new(tests.display().to_string(), text);
-        let cases = read(&file, api, diagnostics);
+        let cases = read(&file, &apis[api], diagnostics);
         suites.push(Suite {
             file: tests,
-            api: api.name.clone(),
+            api: apis[api].name.clone(),
             cases,
         });
     }
