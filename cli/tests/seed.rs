@@ -89,3 +89,22 @@ fn supports_fields_sends_the_fields_asked_for() {
     let first = &result["data"][0];
     assert_eq!(first, &json!({"id": 0, "title": "r0"}), "{result}");
 }
+
+#[test]
+fn the_formats_own_example_makes_its_catalog() {
+    let (code, out, err) = toolwright(&["catalog", "tests/seed"]);
+    assert_eq!(code, 0, "{err}");
+    let catalog: Value = serde_json::from_str(&out).unwrap();
+    let tools = catalog["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["create_resource", "list_resources"]);
+    let create = &tools[0]["inputSchema"];
+    assert_eq!(create["required"], json!(["title"]));
+    // `pagination: {style: cursor}` and `supports_fields: true` bring their arguments,
+    // each described.
+    let list = &tools[1]["inputSchema"]["properties"];
+    assert_eq!(list["cursor"]["type"], "string", "{list}");
+    assert!(list["cursor"]["description"].is_string(), "{list}");
+    assert_eq!(list["fields"]["type"], "array", "{list}");
+    assert!(list["fields"]["description"].is_string(), "{list}");
+}
