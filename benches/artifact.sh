@@ -6,9 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-gunzip -c ../shared/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/stripe.com_api.json.gz > "$work/stripe.com_api.json"
+gunzip -c tests/data/corpus/big/kubernetes.io_api.json.gz > "$work/kubernetes.io_api.json"
 cargo build -q --release -p toolwright-cli
-for spec in ../shared/corpus/big/stripe.com_api.json "$work/github.json" ../shared/corpus/big/kubernetes.io_api.json; do
+for spec in "$work/stripe.com_api.json" "$work/github.json" "$work/kubernetes.io_api.json"; do
   runs=()
   for _ in 1 2 3 4 5; do
     runs+=("$( { /usr/bin/time -f '%e %M' target/release/toolwright artifact "$spec" --out "$work/out.json" 2>&1 >/dev/null; } | tail -1)")

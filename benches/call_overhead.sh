@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-gunzip -c ../shared/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
 cargo build -q --release -p toolwright-cli --example call_bench
 for run in 1 2 3; do
   echo "run $run:"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a user pays to compile generated code: for a fixed list of real specs (GitHub,
-# Stripe and Kubernetes from ../shared/corpus/big, the five largest of
-# ../shared/corpus/dev), generates each crate and times a non-incremental
+# Stripe and Kubernetes from tests/data/corpus/big, the five largest of
+# tests/data/corpus/dev), generates each crate and times a non-incremental
 # `cargo check` (CARGO_INCREMENTAL=0, dependencies built first, the crate itself
 # cleaned before each run; median of N), with its peak memory, and prints the lines of
 # generated Rust and the seconds per spec.
@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benches/lib.sh
-corpus=$(cd ../shared/corpus && pwd)
+corpus=$(cd tests/data/corpus && pwd)
 runs=${1:-3}
 root=$(cd "${2:-.}" && pwd)
 work=$(mktemp -d)
@@ -33,8 +33,8 @@ fi
 
 declare -A source=(
   [github]="$corpus/big/github.com_api.github.com.json.gz"
-  [stripe]="$corpus/big/stripe.com_api.json"
-  [kubernetes]="$corpus/big/kubernetes.io_api.json"
+  [stripe]="$corpus/big/stripe.com_api.json.gz"
+  [kubernetes]="$corpus/big/kubernetes.io_api.json.gz"
   [sendgrid]="$corpus/dev/sendgrid.com_api.json"
   [osisoft]="$corpus/dev/osisoft.com_api.json"
   [appstore]="$corpus/dev/apple.com_app-store-connect.json"

@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-gunzip -c ../shared/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
-cp ../shared/corpus/big/stripe.com_api.json "$work/stripe.json"
-cp ../shared/corpus/big/kubernetes.io_api.json "$work/kubernetes.json"
+gunzip -c tests/data/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/stripe.com_api.json.gz > "$work/stripe.json"
+gunzip -c tests/data/corpus/big/kubernetes.io_api.json.gz > "$work/kubernetes.json"
 cargo build -q --release -p toolwright-cli
 bin=target/release/toolwright
 printf '%-11s %-10s %12s %9s %8s\n' spec format bytes warnings median_s

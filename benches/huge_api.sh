@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A 22,000-operation API stays buildable: Microsoft Graph beta
-# (../shared/corpus/big/microsoft.com_graph-beta.json.gz) generated catalog-only, and
+# (tests/data/corpus/big/microsoft.com_graph-beta.json.gz) generated catalog-only, and
 # with one tag typed (`--typed tag:users.user`, the rest catalog-only):
 #   - generation time and peak memory (release generator; median of N);
 #   - non-incremental `cargo check` of each generated crate (CARGO_INCREMENTAL=0,
@@ -25,7 +25,7 @@ if [ -z "$bin" ]; then
   cargo build -q --release -p toolwright-cli
   bin=$root/target/release/toolwright
 fi
-gunzip -c ../shared/corpus/big/microsoft.com_graph-beta.json.gz > "$work/graph.json"
+gunzip -c tests/data/corpus/big/microsoft.com_graph-beta.json.gz > "$work/graph.json"
 ops=$("$bin" check "$work/graph.json" 2>&1 | grep -o '[0-9]* operation' | grep -o '[0-9]*' || true)
 echo "Microsoft Graph beta: ${ops:-?} operations, $(( $(stat -c %s "$work/graph.json") / 1048576 )) MB"
 

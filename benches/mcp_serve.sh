@@ -7,5 +7,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-gunzip -c ../shared/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
 cargo run -q --release -p toolwright-cli --example mcp_bench -- "$work/github.json"

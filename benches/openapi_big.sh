@@ -11,15 +11,15 @@ cd "$(dirname "$0")/.."
 source benches/lib.sh
 runs=${1:-3}
 root=$(pwd)
-big=../shared/corpus/big
+big=tests/data/corpus/big
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cargo build -q --release -p toolwright-cli
 bin=target/release/toolwright
 gunzip -c "$big/github.com_api.github.com.json.gz" > "$work/github.json"
-cp "$big/stripe.com_api.json" "$work/stripe.json"
-cp "$big/kubernetes.io_api.json" "$work/kubernetes.json"
+gunzip -c "$big/stripe.com_api.json.gz" > "$work/stripe.json"
+gunzip -c "$big/kubernetes.io_api.json.gz" > "$work/kubernetes.json"
 
 printf '%-11s %6s %10s %12s %10s\n' spec ops best_s max_rss_mb output_mb
 for spec in github stripe kubernetes; do

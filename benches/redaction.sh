@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build -q --release -p toolwright-cli
-for spec in ../shared/corpus/dev/*.json ../shared/corpus/dev/*.yaml; do
+for spec in tests/data/corpus/dev/*.json tests/data/corpus/dev/*.yaml; do
   [ -e "$spec" ] || continue
   target/release/toolwright artifact --out "$work/$(basename "$spec").json" "$spec" >/dev/null 2>&1 || true
 done

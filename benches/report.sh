@@ -9,9 +9,11 @@ source benches/lib.sh
 runs=${1:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-gunzip -c ../shared/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/stripe.com_api.json.gz > "$work/stripe.com_api.json"
+gunzip -c tests/data/corpus/big/kubernetes.io_api.json.gz > "$work/kubernetes.io_api.json"
 cargo build -q --release -p toolwright-cli
-for spec in "$work/github.json" ../shared/corpus/big/stripe.com_api.json ../shared/corpus/big/kubernetes.io_api.json; do
+for spec in "$work/github.json" "$work/stripe.com_api.json" "$work/kubernetes.io_api.json"; do
   name=$(basename "$spec" .json)
   times=(); peak=0
   for _ in $(seq "$runs"); do

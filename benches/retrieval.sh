@@ -8,4 +8,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo run -q --release -p toolwright-cli --example retrieval_eval -- \
-  "$(cd .. && pwd)/shared" benches/retrieval/queries.tsv benches/retrieval/catalogs.tsv "$@"
+  "$(pwd)" benches/retrieval/queries.tsv benches/retrieval/catalogs.tsv "$@"

@@ -14,7 +14,7 @@ root=$(pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build -q --release -p toolwright-cli
-gunzip -c ../shared/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
+gunzip -c tests/data/corpus/big/github.com_api.github.com.json.gz > "$work/github.json"
 target/release/toolwright generate "$work/github.json" --out "$work/with" 2>/dev/null
 cp -r "$work/with" "$work/without"
 sed -i 's/\.with_search_index(include_bytes!("toolwright_search.idx"))//' "$work/without/toolwright.rs"

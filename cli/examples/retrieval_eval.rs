@@ -4,7 +4,8 @@
 //! technique. Prints R@1, R@5 and MRR@10 per catalog and overall, then the search latency
 //! over the largest catalog.
 //!
-//! Usage: `retrieval_eval SHARED_DIR QUERIES CATALOGS [--misses]` (`PASSES=N` repeats the
+//! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses]` (catalog paths are relative
+//! to ROOT, the checkout) (`PASSES=N` repeats the
 //! latency loop N times instead of 50, for profiling).
 
 use std::collections::BTreeMap;
@@ -17,11 +18,11 @@ type Row = (String, Techniques);
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [shared, queries, catalogs, rest @ ..] = args.as_slice() else {
-        return Err("usage: retrieval_eval SHARED_DIR QUERIES CATALOGS [--misses]".into());
+    let [root, queries, catalogs, rest @ ..] = args.as_slice() else {
+        return Err("usage: retrieval_eval ROOT QUERIES CATALOGS [--misses]".into());
     };
     let show_misses = rest.iter().any(|a| a == "--misses");
-    let shared = Path::new(shared);
+    let root = Path::new(root);
     let queries = read_tsv(Path::new(queries))?;
     let catalogs = read_tsv(Path::new(catalogs))?;
     let work = std::env::temp_dir().join(format!("toolwright-retrieval-{}", std::process::id()));
@@ -29,7 +30,7 @@ fn main() -> Result<(), String> {
 
     let mut loaded = BTreeMap::new();
     for row in &catalogs {
-        let (key, file) = (&row[0], shared.parent().unwrap_or(shared).join(&row[1]));
+        let (key, file) = (&row[0], root.join(&row[1]));
         let path = plain_file(&file, &work)?;
         let analysis = toolwright_codegen::analyze(&[path], false);
         if analysis.has_errors() {

@@ -15,9 +15,7 @@ fn root() -> PathBuf {
 }
 
 fn corpus(name: &str) -> String {
-    root()
-        .join("../shared/corpus/dev")
-        .join(name)
+    toolwright_loopback::corpus::dev_spec(name)
         .to_string_lossy()
         .into_owned()
 }

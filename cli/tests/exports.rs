@@ -1,5 +1,5 @@
 //! Every export rule, checked on the catalogs of the 40 real specs in
-//! `../shared/corpus/dev` and of GitHub, Stripe and Kubernetes: each exported schema
+//! `tests/data/corpus/dev` and of GitHub, Stripe and Kubernetes: each exported schema
 //! obeys its profile (checked here by rules written from the providers' documentation,
 //! not by the exporter's code), names are unique and within budget, and a call made
 //! with the exported names and keys — as a model would send it — reaches the right
@@ -14,10 +14,6 @@ use toolwright::export::{Export, ExportOptions, Profile};
 use toolwright::{Catalog, CredentialSource, Executor, Method, ParamLocation};
 use toolwright_loopback::{Response, Server};
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-}
-
 /// Specs to check: every dev spec, and the big ones (GitHub unpacked to a temp dir).
 fn specs() -> Vec<PathBuf> {
     let mut out = specs_unfiltered();
@@ -29,26 +25,19 @@ fn specs() -> Vec<PathBuf> {
 }
 
 fn specs_unfiltered() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(corpus().join("dev"))
+    let mut out: Vec<PathBuf> = std::fs::read_dir(toolwright_loopback::corpus::dev())
         .expect("the dev corpus")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     out.sort();
-    let big = corpus().join("big");
-    out.push(big.join("stripe.com_api.json"));
-    out.push(big.join("kubernetes.io_api.json"));
-    let github = std::env::temp_dir().join("toolwright-exports-github.json");
-    if !github.exists() {
-        let unpacked = std::process::Command::new("gzip")
-            .arg("-dc")
-            .arg(big.join("github.com_api.github.com.json.gz"))
-            .output()
-            .expect("gzip runs");
-        assert!(unpacked.status.success());
-        std::fs::write(&github, unpacked.stdout).expect("temp dir is writable");
-    }
-    out.push(github);
+    use toolwright_loopback::corpus::big;
+    out.push(big("stripe.com_api.json", "stripe.com_api.json"));
+    out.push(big("kubernetes.io_api.json", "kubernetes.io_api.json"));
+    out.push(big(
+        "github.com_api.github.com.json",
+        "toolwright-exports-github.json",
+    ));
     out
 }
 

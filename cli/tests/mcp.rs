@@ -488,11 +488,7 @@ fn confirmations_are_put_to_the_user_as_elicitations() {
 /// through `call_tool`, against a loopback API.
 #[test]
 fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
-    let spec = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("github.json");
-    let gz = root().join("../shared/corpus/big/github.com_api.github.com.json.gz");
-    let data = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
-    assert!(data.status.success(), "gzip -dc {}", gz.display());
-    std::fs::write(&spec, data.stdout).unwrap();
+    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
     let api = Server::start(|req| match req.path() {
         "/user/starred/rust-lang/rust" => Response::text(204, ""),
         _ => Response::json(404, &json!({"message": "Not Found"})),

@@ -364,7 +364,7 @@ fn generate(input: &Path, out: &Path) -> Outcome {
 #[test]
 fn mutants_never_crash_hang_or_generate_code_that_does_not_compile() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let corpus = root.join("../shared/corpus/dev");
+    let corpus = toolwright_loopback::corpus::dev();
     let count: usize = std::env::var("TOOLWRIGHT_MUTANTS")
         .ok()
         .and_then(|n| n.parse().ok())

@@ -386,8 +386,7 @@ fn an_overridden_token_url_and_plain_http_rules() {
 
 #[test]
 fn the_corpus_client_credentials_scheme_lowers_to_a_token_flow() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/dev/twinehealth.com_api.json");
+    let corpus = toolwright_loopback::corpus::dev_spec("twinehealth.com_api.json");
     let analysis = toolwright_codegen::analyze(&[corpus], false);
     let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
     let schemes: Vec<&SchemeKind> = catalog

@@ -114,17 +114,12 @@ fn blocks(html: &str) -> Vec<String> {
 }
 
 fn github() -> PathBuf {
-    let dir = scratch("github");
-    let path = dir.join("github.json");
+    // Beside the report it is written with (`github.html`), named so the API is `github`.
+    let path = scratch("github").join("github.json");
     if !path.exists() {
-        let gz =
-            std::fs::read(root().join("../shared/corpus/big/github.com_api.github.com.json.gz"))
-                .expect("the big corpus (../shared/corpus/big) next to the checkout");
-        let mut text = Vec::new();
-        flate2::read::GzDecoder::new(&gz[..])
-            .read_to_end(&mut text)
-            .unwrap();
-        std::fs::write(&path, text).unwrap();
+        let unpacked =
+            toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
+        std::fs::copy(unpacked, &path).unwrap();
     }
     path
 }
@@ -360,9 +355,9 @@ paths:
 #[test]
 fn dev_corpus_reports_account_for_every_operation() {
     let dir = scratch("corpus");
-    let corpus = root().join("../shared/corpus/dev");
+    let corpus = toolwright_loopback::corpus::dev();
     let mut specs: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .expect("../shared/corpus/dev next to the checkout")
+        .expect("tests/data/corpus/dev")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();

@@ -9,20 +9,7 @@ use serde_json::Value;
 
 fn github() -> PathBuf {
     // Named `github.json`: the API is named after the file.
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("select");
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec = dir.join("github.json");
-    if !spec.exists() {
-        let gz = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/corpus/big/github.com_api.github.com.json.gz");
-        let data = Command::new("gzip").arg("-dc").arg(&gz).output().unwrap();
-        assert!(data.status.success(), "gzip -dc {}", gz.display());
-        // Tests run in parallel processes: write aside, then rename (atomic).
-        let part = spec.with_extension(format!("{}.part", std::process::id()));
-        std::fs::write(&part, data.stdout).unwrap();
-        std::fs::rename(&part, &spec).unwrap();
-    }
-    spec
+    toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json")
 }
 
 fn toolwright(args: &[&str]) -> (bool, String, String) {

@@ -252,7 +252,7 @@ fn edges_match_the_labels() {
         ),
         (
             "prss.org",
-            root().join("../shared/corpus/dev/prss.org_api.json"),
+            root().join("tests/data/corpus/dev/prss.org_api.json"),
             PRSS,
         ),
     ];

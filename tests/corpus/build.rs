@@ -1,4 +1,4 @@
-//! One module per spec of the dev corpus (`../shared/corpus/dev` next to the checkout),
+//! One module per spec of the dev corpus (`tests/data/corpus/dev`),
 //! and one per Google Discovery document of [`DISCOVERY`] (from the PyPI package
 //! `google-api-python-client`, which ships them). Each gets its own catalog: tool names
 //! only have to be unique per API.
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let corpus = manifest.join("../../../shared/corpus/dev");
+    let corpus = manifest.join("../data/corpus/dev");
     println!("cargo::rerun-if-changed={}", corpus.display());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let mut specs: Vec<PathBuf> = match std::fs::read_dir(&corpus) {

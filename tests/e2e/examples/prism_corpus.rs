@@ -1,4 +1,4 @@
-//! Corpus check: every operation of every spec in `../shared/corpus/dev`, called by
+//! Corpus check: every operation of every spec in `tests/data/corpus/dev`, called by
 //! name through the interpreted catalog (what `toolwright call`/`serve` run) against
 //! Prism mocking that spec with request validation (`--errors`), with arguments
 //! synthesized from the tool's own input schema. Prints, per spec, how many requests
@@ -191,7 +191,7 @@ fn reasons(body: &Value) -> Vec<String> {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/dev");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/corpus/dev");
     let mut specs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if specs.is_empty() {
         specs = std::fs::read_dir(&corpus)
