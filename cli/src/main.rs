@@ -255,6 +255,18 @@ struct ServeOptions {
     /// `--http`: seconds a connection may stay open with no request in progress.
     #[arg(long, value_name = "SECONDS", default_value_t = toolwright::serve::mcp::Limits::default().idle_timeout.as_secs_f64())]
     idle_timeout: f64,
+    /// `--http`: accept the bearer token in environment variable ENV_VAR, naming its
+    /// holder NAME in logs (repeatable; tokens at least 16 characters).
+    #[arg(long = "auth-token", value_name = "NAME=ENV_VAR", value_parser = api_url)]
+    auth_tokens: Vec<(String, String)>,
+    /// `--http`: accept the bearer tokens of FILE, one `NAME TOKEN` per line (`#`
+    /// starts a comment).
+    #[arg(long = "auth-tokens", value_name = "FILE")]
+    auth_token_file: Option<PathBuf>,
+    /// `--http`: serve a non-loopback address without authorization (a network where
+    /// every host is trusted); refused otherwise.
+    #[arg(long, conflicts_with_all = ["auth_tokens", "auth_token_file"])]
+    no_auth: bool,
     /// `--http`: seconds for a request's head to arrive whole (and as many for its body,
     /// at least the default 30).
     #[arg(long, value_name = "SECONDS", default_value_t = toolwright::serve::mcp::Limits::default().header_timeout.as_secs_f64())]
@@ -544,6 +556,18 @@ fn http_limits(options: &ServeOptions) -> Result<toolwright::serve::mcp::Limits,
     })
 }
 
+/// The `--http` server's bearer tokens (none: no authorization).
+fn bearer_tokens(options: &ServeOptions) -> Result<toolwright::serve::mcp::BearerTokens, String> {
+    let mut tokens = toolwright::serve::mcp::BearerTokens::new();
+    for (name, var) in &options.auth_tokens {
+        tokens = tokens.from_env(name, var).map_err(|e| e.to_string())?;
+    }
+    if let Some(file) = &options.auth_token_file {
+        tokens = tokens.from_file(file).map_err(|e| e.to_string())?;
+    }
+    Ok(tokens)
+}
+
 fn serve(
     inputs: &Inputs,
     upstream: &Upstream,
@@ -587,9 +611,18 @@ fn serve(
             Some(addr) => {
                 eprintln!("serving MCP on http://{addr}/mcp");
                 let limits = http_limits(options)?;
-                let endpoint = toolwright::serve::mcp::Http::new(server)
+                let mut endpoint = toolwright::serve::mcp::Http::new(server)
                     .limits(limits)
-                    .log(|message| eprintln!("warning: {message}"));
+                    .log(|message| eprintln!("warning: {message}"))
+                    .auth(bearer_tokens(options)?);
+                if options.no_auth {
+                    if !addr.ip().is_loopback() {
+                        eprintln!(
+                            "warning: serving {addr} without authorization (--no-auth): every host that reaches it can call the tools with this service's credentials"
+                        );
+                    }
+                    endpoint = endpoint.without_auth_off_loopback();
+                }
                 runtime.block_on(endpoint.serve(addr))
             }
             None => runtime.block_on(server.serve_stdio()),

@@ -1,7 +1,8 @@
 """An MCP client session against a stdio server, with the PyPI `mcp` 2.x client.
 
 usage: client.py --mode legacy|auto --calls JSON [--edit FROM TO] [--elicit accept|decline]
-                 [--discover QUERY ARGUMENTS] (--url URL | -- CMD [ARG...])
+                 [--discover QUERY ARGUMENTS] (--url URL [--bearer-env VAR] | -- CMD [ARG...])
+--bearer-env: send `Authorization: Bearer $VAR` with every request to URL.
 --edit: after the first listing, copy FROM over TO, wait for the server's
 `notifications/tools/list_changed`, and list again (printed as "relisted").
 --elicit: declare the elicitation capability and answer every elicitation this way
@@ -29,6 +30,14 @@ def dump(m):
 async def session(ns):
     env = {k: v for k, v in os.environ.items() if k.startswith(("TRACKER_", "PATH", "HOME"))}
     params = ns.url or StdioServerParameters(command=ns.cmd[0], args=ns.cmd[1:], env=env)
+    if ns.url and ns.bearer_env:
+        # The endpoint's bearer token, sent on every request.
+        from mcp.client.streamable_http import streamable_http_client
+        import httpx2
+
+        token = os.environ[ns.bearer_env]
+        client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
+        params = streamable_http_client(ns.url, http_client=client)
     out = {"calls": []}
     changed = anyio.Event()
 
@@ -94,6 +103,7 @@ if __name__ == "__main__":
     p.add_argument("--mode", default="legacy")
     p.add_argument("--calls", default="[]")
     p.add_argument("--url")
+    p.add_argument("--bearer-env")
     p.add_argument("--edit", nargs=2)
     p.add_argument("--elicit", choices=["accept", "decline"])
     p.add_argument("--discover", nargs=2)

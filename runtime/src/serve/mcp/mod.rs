@@ -33,7 +33,7 @@ mod stdio;
 
 pub(crate) use elicit::Peer;
 #[cfg(feature = "mcp-http")]
-pub use http::{Body, Http, Limits};
+pub use http::{BearerTokens, Body, Http, Limits, MIN_TOKEN_LEN, TokenError};
 pub use modes::ToolMode;
 
 use serde_json::{Map, Value, json};

@@ -205,7 +205,8 @@ impl Http {
     /// taken) are reported to [`Http::log`] and the server goes on.
     ///
     /// # Errors
-    /// The address cannot be bound.
+    /// The address cannot be bound, or is off loopback without [`Http::auth`] (see
+    /// [`Http::serve_on`]).
     pub async fn serve(self, addr: SocketAddr) -> std::io::Result<()> {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         self.serve_on(listener).await
@@ -223,9 +224,18 @@ impl Http {
     /// handed over by a service manager).
     ///
     /// # Errors
-    /// None so far: accept errors are logged and waited out. The result leaves room
-    /// for a shutdown signal that fails.
+    /// A listener off loopback without [`Http::auth`] (unless
+    /// [`Http::without_auth_off_loopback`]); accept errors are logged and waited out.
     pub async fn serve_on(self, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+        let addr = listener.local_addr()?;
+        if !addr.ip().is_loopback() && self.auth.is_none() && !self.open {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "refusing to serve MCP on {addr} without authorization: anyone who reaches it would call the tools with this service's credentials. Add bearer tokens (`Http::auth`; `serve --auth-token NAME=ENV_VAR` or `--auth-tokens FILE`), bind to 127.0.0.1, or, on a network where every host is trusted, allow it (`Http::without_auth_off_loopback`; `serve --no-auth`)"
+                ),
+            ));
+        }
         let limits = self.limits;
         let connections = Arc::new(Connections::default());
         let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));

@@ -10,9 +10,11 @@
 //! [`Http::handle`] answers one `http::Request`, so a service can mount the endpoint in
 //! its own hyper/axum server; [`Http::serve`] is a standalone hyper server.
 
+mod auth;
 mod listen;
 mod sessions;
 
+pub use auth::{BearerTokens, MIN_TOKEN_LEN, TokenError};
 pub use listen::Limits;
 
 use std::collections::BTreeSet;
@@ -34,6 +36,10 @@ pub struct Http {
     sessions: Arc<sessions::Sessions>,
     limits: Limits,
     log: listen::Log,
+    /// Who may call; `None`: anyone who reaches the socket.
+    auth: Option<BearerTokens>,
+    /// Serving off loopback without `auth` was asked for explicitly.
+    open: bool,
 }
 
 impl Http {
@@ -50,7 +56,24 @@ impl Http {
             )),
             limits: Limits::default(),
             log: listen::Log::new(None),
+            auth: None,
+            open: false,
         }
+    }
+
+    /// Requires `Authorization: Bearer <token>` with one of `tokens` on every request;
+    /// others get `401` with `WWW-Authenticate: Bearer` before their body is read.
+    pub fn auth(mut self, tokens: BearerTokens) -> Self {
+        self.auth = (!tokens.is_empty()).then_some(tokens);
+        self
+    }
+
+    /// Lets [`Http::serve`] listen on a non-loopback address without [`Http::auth`]:
+    /// for a network where every host is trusted. Without it such a server refuses to
+    /// start, since anyone who reaches the port acts with the service's credentials.
+    pub fn without_auth_off_loopback(mut self) -> Self {
+        self.open = true;
+        self
     }
 
     /// Connection and session limits (see [`Limits`]); the defaults otherwise.
@@ -97,6 +120,21 @@ impl Http {
             if !is_loopback_origin(origin) && !self.origins.contains(origin) {
                 return plain(StatusCode::FORBIDDEN, "origin not allowed");
             }
+        }
+        if let Some(tokens) = &self.auth
+            && let Err(refused) = tokens.caller(
+                request
+                    .headers()
+                    .get(header::AUTHORIZATION)
+                    .map(header::HeaderValue::as_bytes),
+            )
+        {
+            let mut response = plain(StatusCode::UNAUTHORIZED, "a bearer token is required");
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                header::HeaderValue::from_static(refused.challenge()),
+            );
+            return response;
         }
         if let Some(version) = request.headers().get("mcp-protocol-version") {
             let version = version.to_str().unwrap_or("");
