@@ -433,9 +433,12 @@ impl Catalog {
             walked = walk(false);
             strict = false;
         }
+        // Parsed only where it is used: the MCP entry carries it whole; elsewhere only
+        // usage examples are read from it, and most tools have none.
         let meta = tool
             .meta
             .as_deref()
+            .filter(|m| options.profile == Profile::Mcp || m.contains("\"examples\""))
             .and_then(|m| serde_json::from_str::<Value>(m).ok());
         // Usage examples, with the keys this export shows.
         let examples: Vec<(&str, Value)> = meta
