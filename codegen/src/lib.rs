@@ -163,6 +163,45 @@ fn analyze_described(
 }
 
 /// Configures generation, in the style of `prost_build::Config`.
+///
+/// In a build script, `generate` writes to `OUT_DIR` and speaks to cargo
+/// (`rerun-if-changed`, warnings, errors). Elsewhere, name the output directory:
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("toolwright-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("adapters"))?;
+/// std::fs::write(dir.join("adapters/resources-adapter.md"), r#"---
+/// name: resources
+/// type: adapter
+/// version: "1.0.0"
+/// description: "Create and list resources"
+/// target:
+///   base_url: "https://api.example.com"
+///   transport: http
+///   protocol: rest
+///   serialization: json
+/// operations:
+///   read:
+///     - name: list_resources
+///       maps_to: GET /resources
+///       description: "List the resources, newest first"
+/// ---
+/// "#)?;
+/// let generated = toolwright_codegen::Config::new()
+///     .adapters(dir.join("adapters"))
+///     .out_dir(dir.join("out"))
+///     .generate()?;
+/// assert!(generated.files.contains(&"toolwright.rs".to_string()));
+/// assert!(generated.warnings.is_empty(), "{}", generated.warnings);
+/// // Nothing changed, nothing rewritten: cargo does not rebuild the user's crate.
+/// let again = toolwright_codegen::Config::new()
+///     .adapters(dir.join("adapters"))
+///     .out_dir(dir.join("out"))
+///     .generate()?;
+/// assert!(again.written.is_empty());
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Default, Clone)]
 pub struct Config {
     /// Each input with what the user called it (`adapters(..)`, `openapi(..)`).

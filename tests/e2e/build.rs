@@ -37,5 +37,53 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         .adapters("../seed")
         .out_dir(out.join("seed"))
         .generate()?;
+    guide_snippets(&out);
     Ok(())
+}
+
+/// Every ```rust block of the guide (`docs/*.md`), each as the body of an async function
+/// in `OUT_DIR/guide.rs`, which `tests/guide.rs` compiles: a snippet that stops compiling
+/// fails the build of that test. The function gets what the guide's prose assumes:
+/// an `executor`, the model's `call`, and the generated `catalog()` in scope.
+fn guide_snippets(out: &std::path::Path) {
+    let docs = std::path::Path::new("../../docs");
+    println!("cargo::rerun-if-changed={}", docs.display());
+    let mut files: Vec<_> = std::fs::read_dir(docs)
+        .expect("docs/ is readable")
+        .map(|entry| entry.expect("a docs/ entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    files.sort();
+    let mut code = String::new();
+    let mut count = 0;
+    for file in &files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(file).expect("a guide page is readable");
+        let mut lines = text.lines().enumerate();
+        while let Some((number, line)) = lines.next() {
+            if line != "```rust" {
+                continue;
+            }
+            let body: Vec<&str> = lines
+                .by_ref()
+                .map(|(_, line)| line)
+                .take_while(|line| *line != "```")
+                .collect();
+            count += 1;
+            let ident = format!(
+                "docs_{}_line_{}",
+                name.trim_end_matches(".md").replace('-', "_"),
+                number + 1
+            );
+            code.push_str(&format!(
+                "/// docs/{name}:{}\n#[allow(unused, unreachable_code, clippy::all)]\npub async fn {ident}(executor: ::toolwright::Executor, call: Call) -> Result<(), Box<dyn std::error::Error>> {{\n{}\nOk(())\n}}\n\n",
+                number + 1,
+                body.join("\n")
+            ));
+        }
+    }
+    code.push_str(&format!(
+        "/// How many snippets the guide has.\npub const SNIPPETS: usize = {count};\n"
+    ));
+    std::fs::write(out.join("guide.rs"), code).expect("OUT_DIR is writable");
 }

@@ -152,6 +152,47 @@ fn parse_rendered(text: &str) -> Value {
 }
 
 /// A set of tools and the APIs they call.
+///
+/// Generated code builds one at compile time (`catalog()`); an executor adds the tools of
+/// the resources it serves. Look a tool up by the name a model gives, or hand them all
+/// to a client as MCP `tools/list` does:
+///
+/// ```
+/// # use serde::{Deserialize, Serialize};
+/// # use toolwright::{Catalog, Executor, Resource, ToolSchema, resource::ResourceError};
+/// #
+/// # /// A city.
+/// # #[derive(Clone, ToolSchema, Serialize, Deserialize)]
+/// # #[tool(resource(get))]
+/// # struct City {
+/// #     /// Its name.
+/// #     #[tool(primary_key)]
+/// #     name: String,
+/// #     /// Inhabitants.
+/// #     population: u32,
+/// # }
+/// #
+/// # /// The service's own store of cities.
+/// # struct Cities;
+/// #
+/// # impl Resource for Cities {
+/// #     type Record = City;
+/// #     async fn get(&self, name: String) -> Result<City, ResourceError> {
+/// #         Ok(City { name, population: 1_000 })
+/// #     }
+/// # }
+/// #
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let executor = Executor::builder(Catalog::empty()).resource(Cities).build()?;
+/// let catalog = executor.catalog();
+/// let tool = catalog.get("get_City").expect("the resource's get verb is a tool");
+/// assert_eq!(catalog.input_schema_value(tool)["required"], serde_json::json!(["name"]));
+/// // A name a model got slightly wrong gets a suggestion.
+/// assert_eq!(catalog.suggest("get_city"), Some("get_City"));
+/// assert_eq!(catalog.to_tools_list()["tools"][0]["name"], "get_City");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Catalog {
     tools: Cow<'static, [Tool]>,

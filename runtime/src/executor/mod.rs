@@ -27,6 +27,47 @@ pub(crate) struct Reply {
 }
 
 /// Runs the tools of a [`Catalog`]. Cheap to clone (shared state behind an `Arc`).
+///
+/// The catalog usually comes from `toolwright-codegen` (`catalog()` in the generated
+/// `toolwright.rs`); here it is empty and a service's own resource answers the call:
+///
+/// ```
+/// use serde::{Deserialize, Serialize};
+/// use toolwright::{Catalog, Executor, Resource, ToolSchema, resource::ResourceError};
+///
+/// /// A city.
+/// #[derive(Clone, ToolSchema, Serialize, Deserialize)]
+/// #[tool(resource(get))]
+/// struct City {
+///     /// Its name.
+///     #[tool(primary_key)]
+///     name: String,
+///     /// Inhabitants.
+///     population: u32,
+/// }
+///
+/// /// The service's own store of cities.
+/// struct Cities;
+///
+/// impl Resource for Cities {
+///     type Record = City;
+///     async fn get(&self, name: String) -> Result<City, ResourceError> {
+///         Ok(City { name, population: 1_000 })
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let executor = Executor::builder(Catalog::empty()).resource(Cities).build()?;
+/// // By name, with JSON arguments, as a model sends them:
+/// let city = executor.call("get_City", serde_json::json!({"name": "Lyon"})).await?;
+/// assert_eq!(city["population"], 1000);
+/// // A model's mistake is refused before anything runs, naming the argument:
+/// let error = executor.call("get_City", serde_json::json!({})).await.unwrap_err();
+/// assert_eq!(error.code(), "VALIDATION_ARGUMENTS");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct Executor {
     inner: Arc<Inner>,
@@ -82,7 +123,21 @@ impl fmt::Debug for Executor {
 /// A registered resource: its verb tools and the handler that answers them.
 type Registered = (Vec<(Verb, Tool)>, Arc<dyn Handler>);
 
-/// Configures an [`Executor`].
+/// Configures an [`Executor`]: where each API lives, how requests travel, what runs
+/// beside the generated tools.
+///
+/// ```no_run
+/// # fn catalog() -> toolwright::Catalog { toolwright::Catalog::empty() }
+/// # fn main() -> Result<(), toolwright::Error> {
+/// let executor = toolwright::Executor::builder(catalog()) // the generated catalog
+///     .base_url("tracker", "https://staging.tracker.example.com/api/v1") // never from arguments
+///     .build()?;
+/// // Every call of this handle gives up after 10 s; clones share everything else.
+/// let quick = executor.with_timeout(std::time::Duration::from_secs(10));
+/// # let _ = quick;
+/// # Ok(())
+/// # }
+/// ```
 pub struct ExecutorBuilder {
     catalog: Catalog,
     media_types: BTreeMap<String, String>,

@@ -71,6 +71,48 @@ pub mod codes {
 
 /// Serves an executor's catalog over MCP. Cheap to clone; clones share the catalog,
 /// so [`Server::replace`] on one is seen by every transport serving another.
+///
+/// `serve_stdio()` answers a client on stdin/stdout; `Http` (feature `mcp-http`) over
+/// streamable HTTP; `handle` answers one JSON-RPC message, whatever carried it:
+///
+/// ```
+/// # use serde::{Deserialize, Serialize};
+/// # use toolwright::{Catalog, Executor, Resource, ToolSchema, resource::ResourceError};
+/// #
+/// # /// A city.
+/// # #[derive(Clone, ToolSchema, Serialize, Deserialize)]
+/// # #[tool(resource(get))]
+/// # struct City {
+/// #     /// Its name.
+/// #     #[tool(primary_key)]
+/// #     name: String,
+/// #     /// Inhabitants.
+/// #     population: u32,
+/// # }
+/// #
+/// # /// The service's own store of cities.
+/// # struct Cities;
+/// #
+/// # impl Resource for Cities {
+/// #     type Record = City;
+/// #     async fn get(&self, name: String) -> Result<City, ResourceError> {
+/// #         Ok(City { name, population: 1_000 })
+/// #     }
+/// # }
+/// #
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use serde_json::json;
+/// let executor = Executor::builder(Catalog::empty()).resource(Cities).build()?;
+/// let server = toolwright::serve::mcp::Server::new(executor);
+/// let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+///                   "params": {"name": "get_City", "arguments": {"name": "Lyon"}}});
+/// let answer = server.handle(call).await.expect("a request gets an answer");
+/// assert_eq!(answer["result"]["structuredContent"]["population"], 1000);
+/// // Over stdio, in a service's main: server.serve_stdio().await?
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Server {
     executor: std::sync::Arc<std::sync::RwLock<Executor>>,
