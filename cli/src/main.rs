@@ -38,6 +38,8 @@ enum Color {
     Never,
 }
 
+// Parsed once per run: the size of the largest variant (`serve`'s options) costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check the inputs and report every problem at once (file:line:col).
@@ -222,6 +224,10 @@ struct Upstream {
     /// (`https://...`, or `http://` on loopback) over streamable HTTP.
     #[arg(long = "mcp-server", value_name = "API=COMMAND|URL", value_parser = api_url)]
     mcp_servers: Vec<(String, String)>,
+    /// `serve --http` with authorization: call API with each MCP client's own access
+    /// token instead of this service's credentials (repeatable).
+    #[arg(long = "pass-through", value_name = "API")]
+    pass_through: Vec<String>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -265,8 +271,37 @@ struct ServeOptions {
     auth_token_file: Option<PathBuf>,
     /// `--http`: serve a non-loopback address without authorization (a network where
     /// every host is trusted); refused otherwise.
-    #[arg(long, conflicts_with_all = ["auth_tokens", "auth_token_file"])]
+    #[arg(long, conflicts_with_all = ["auth_tokens", "auth_token_file", "oauth_issuer"])]
     no_auth: bool,
+    /// `--http`: accept OAuth 2.1 access tokens (JWTs) this authorization server
+    /// issued for `--oauth-resource`, checked against its published keys.
+    #[arg(long, value_name = "URL", requires = "oauth_resource", conflicts_with_all = ["auth_tokens", "auth_token_file"])]
+    oauth_issuer: Option<String>,
+    /// `--http` with `--oauth-issuer`: this endpoint's URL as clients reach it
+    /// (`https://mcp.example.com/mcp`), the audience tokens must name.
+    #[arg(long, value_name = "URL", requires = "oauth_issuer")]
+    oauth_resource: Option<String>,
+    /// `--oauth-issuer`'s JWK Set URL (default: found through its metadata).
+    #[arg(long, value_name = "URL", requires = "oauth_issuer")]
+    oauth_jwks: Option<String>,
+    /// `--oauth-issuer`: holders of SCOPE see and call the tools SELECTOR chooses
+    /// (repeatable; a scope's selectors add up). Once any is given, a token without
+    /// one of these scopes is refused.
+    #[arg(long = "oauth-scope", value_name = "SCOPE=SELECTOR", value_parser = api_url, requires = "oauth_issuer")]
+    oauth_scopes: Vec<(String, String)>,
+    /// `--oauth-issuer`: a token with an unknown key id refetches the keys at most
+    /// this often.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        requires = "oauth_issuer"
+    )]
+    oauth_key_refresh: f64,
+    /// Print one audit line per tool call on stderr (`audit: {caller, tool, api,
+    /// outcome, duration_ms, request_id}`; never arguments, results or credentials).
+    #[arg(long)]
+    audit: bool,
     /// `--http`: seconds for a request's head to arrive whole (and as many for its body,
     /// at least the default 30).
     #[arg(long, value_name = "SECONDS", default_value_t = toolwright::serve::mcp::Limits::default().header_timeout.as_secs_f64())]
@@ -534,6 +569,9 @@ fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Exec
             .ok_or(format!("`--mcp-server {api}=`: no command"))?;
         builder = builder.mcp_stdio(api, program, words);
     }
+    for api in &upstream.pass_through {
+        builder = builder.pass_through(api);
+    }
     builder.build().map_err(|e| e.to_string())
 }
 
@@ -554,6 +592,33 @@ fn http_limits(options: &ServeOptions) -> Result<toolwright::serve::mcp::Limits,
         body_timeout: defaults.body_timeout.max(header_timeout),
         ..defaults
     })
+}
+
+/// The `--http` server's authorization: OAuth, or bearer tokens (none: no authorization).
+fn authorization(options: &ServeOptions) -> Result<toolwright::serve::mcp::Authorization, String> {
+    let Some(issuer) = &options.oauth_issuer else {
+        return bearer_tokens(options).map(Into::into);
+    };
+    let resource = options.oauth_resource.as_deref().unwrap_or_default();
+    let error = |e: toolwright::serve::mcp::OAuthError| e.to_string();
+    let mut oauth = toolwright::serve::mcp::OAuth::new(issuer, resource).map_err(error)?;
+    if let Some(jwks) = &options.oauth_jwks {
+        oauth = oauth.jwks_uri(jwks).map_err(error)?;
+    }
+    let refresh = std::time::Duration::try_from_secs_f64(options.oauth_key_refresh)
+        .map_err(|_| "`--oauth-key-refresh` takes seconds, 0 or more".to_owned())?;
+    oauth = oauth.key_refresh(refresh, std::time::Duration::from_secs(600));
+    let mut scopes: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (scope, selector) in &options.oauth_scopes {
+        match scopes.iter_mut().find(|(s, _)| s == scope) {
+            Some((_, selectors)) => selectors.push(selector),
+            None => scopes.push((scope, vec![selector])),
+        }
+    }
+    for (scope, selectors) in scopes {
+        oauth = oauth.scope(scope, selectors).map_err(error)?;
+    }
+    Ok(oauth.into())
 }
 
 /// The `--http` server's bearer tokens (none: no authorization).
@@ -606,6 +671,11 @@ fn serve(
             })
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
+        let server = if options.audit {
+            server.audit(|record| eprintln!("audit: {}", record.to_json()))
+        } else {
+            server
+        };
         watch_inputs(inputs, &analysis, upstream, &server, styled);
         match http {
             Some(addr) => {
@@ -614,7 +684,7 @@ fn serve(
                 let mut endpoint = toolwright::serve::mcp::Http::new(server)
                     .limits(limits)
                     .log(|message| eprintln!("warning: {message}"))
-                    .auth(bearer_tokens(options)?);
+                    .auth(authorization(options)?);
                 if options.no_auth {
                     if !addr.ip().is_loopback() {
                         eprintln!(

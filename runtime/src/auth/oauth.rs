@@ -261,27 +261,10 @@ pub(crate) fn resolve_url(base_url: &str, token_url: &str) -> String {
 
 /// Client secrets travel over TLS, except to this machine (tests, sidecars).
 fn check_scheme(url: &str) -> Result<(), String> {
-    let lower = url.to_ascii_lowercase();
-    if lower.starts_with("https://") {
+    if secure_url(url) {
         return Ok(());
     }
-    if let Some(rest) = lower.strip_prefix("http://") {
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-        // After any user part; up to the port.
-        let host_port = authority.rsplit('@').next().unwrap_or(authority);
-        let host = if host_port.starts_with('[') {
-            host_port.split_inclusive(']').next().unwrap_or(host_port)
-        } else {
-            host_port.split(':').next().unwrap_or(host_port)
-        };
-        let loopback_ip = host
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-        if host == "localhost" || loopback_ip {
-            return Ok(());
-        }
+    if url.to_ascii_lowercase().starts_with("http://") {
         return Err(format!(
             "refusing to send client credentials to `{url}` over plain HTTP; the token endpoint must use https"
         ));
@@ -289,6 +272,32 @@ fn check_scheme(url: &str) -> Result<(), String> {
     Err(format!(
         "the token URL `{url}` is not an http(s) URL; give an absolute https URL"
     ))
+}
+
+/// Whether `url` is https, or plain http to this machine (`localhost`, a loopback
+/// address): where secrets and keys may travel.
+pub(crate) fn secure_url(url: &str) -> bool {
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("https://") {
+        return true;
+    }
+    let Some(rest) = lower.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    // After any user part; up to the port.
+    let host_port = authority.rsplit('@').next().unwrap_or(authority);
+    let host = if host_port.starts_with('[') {
+        host_port.split_inclusive(']').next().unwrap_or(host_port)
+    } else {
+        host_port.split(':').next().unwrap_or(host_port)
+    };
+    let loopback_ip = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<std::net::IpAddr>()
+        .is_ok_and(|ip| ip.is_loopback());
+    host == "localhost" || loopback_ip
 }
 
 /// Form encoding (RFC 6749 §2.3.1 also asks it of the id and secret before they are

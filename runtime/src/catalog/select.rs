@@ -12,10 +12,15 @@ impl Catalog {
         if selection.is_all() {
             return self.clone();
         }
+        self.subset(|tool| with_facts(tool, |facts| selection.keeps(facts)))
+    }
+
+    /// The tools `keep` keeps, and the APIs they call.
+    pub(crate) fn subset(&self, keep: impl Fn(&Tool) -> bool) -> Catalog {
         let tools: Vec<Tool> = self
             .tools()
             .iter()
-            .filter(|tool| with_facts(tool, |facts| selection.keeps(facts)))
+            .filter(|tool| keep(tool))
             .cloned()
             .collect();
         let apis = self

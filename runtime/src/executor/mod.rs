@@ -86,6 +86,8 @@ struct Inner {
     tokens: auth::oauth::Tokens,
     /// Token endpoints set by the service, by API name (else the scheme's own).
     token_urls: BTreeMap<String, String>,
+    /// APIs called with the MCP caller's own token instead of the service's credentials.
+    pass_through: std::collections::BTreeSet<String>,
     /// Operations sent with another of their request media types, by tool name.
     media_types: BTreeMap<String, Operation>,
     /// Each tool's input schema, compiled on the tool's first call.
@@ -146,6 +148,8 @@ pub struct ExecutorBuilder {
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
     token_urls: BTreeMap<String, String>,
+    /// APIs called with the MCP caller's own token instead of the service's credentials.
+    pass_through: std::collections::BTreeSet<String>,
     policy: CallPolicy,
     limits: Vec<(String, crate::transport::Limit)>,
     gate: crate::gate::Policy,
@@ -304,6 +308,18 @@ impl ExecutorBuilder {
         self
     }
 
+    /// Calls API `api` with the MCP caller's own access token (`Authorization: Bearer`)
+    /// instead of the credentials its description names: each call a client makes
+    /// through an [`Http`](crate::serve::mcp::Http) endpoint with authorization carries
+    /// that client's token, and only on its own calls. A call without an authenticated
+    /// caller (stdio, typed, by name in the service) is refused, never sent with the
+    /// service's credentials. Feature `mcp-http`.
+    #[cfg(feature = "mcp-http")]
+    pub fn pass_through(mut self, api: impl Into<String>) -> Self {
+        self.pass_through.insert(api.into());
+        self
+    }
+
     /// Answers the tools of MCP API `api` (read from a saved `tools/list`; its base URL
     /// is `mcp://<api>`) through the MCP server started as `program args...` over
     /// stdio, on the first call (feature `mcp-client`).
@@ -356,6 +372,7 @@ impl ExecutorBuilder {
             .base_urls
             .keys()
             .chain(self.token_urls.keys())
+            .chain(self.pass_through.iter())
             .chain(self.mcp_apis())
             .find(|n| self.catalog.api(n).is_none())
         {
@@ -471,6 +488,7 @@ impl ExecutorBuilder {
                 credentials: self.credentials,
                 tokens: auth::oauth::Tokens::default(),
                 token_urls: self.token_urls,
+                pass_through: self.pass_through,
                 checks,
                 targets,
                 plans,
@@ -600,6 +618,7 @@ impl Executor {
             base_urls: BTreeMap::new(),
             credentials: CredentialSource::env(),
             token_urls: BTreeMap::new(),
+            pass_through: std::collections::BTreeSet::new(),
             policy: CallPolicy::default(),
             limits: Vec::new(),
             gate: Arc::new(crate::gate::default_policy),
@@ -616,6 +635,13 @@ impl Executor {
         let mut out = self.clone();
         out.policy.timeout = timeout;
         out
+    }
+
+    /// The transport requests go through (the MCP endpoint fetches the token
+    /// issuer's keys with it).
+    #[cfg(feature = "mcp-http")]
+    pub(crate) fn transport(&self) -> &dyn Transport {
+        &*self.inner.transport
     }
 
     /// The catalog this executor runs.
@@ -1082,6 +1108,9 @@ impl Executor {
         base_url: &str,
         rejected: Option<&str>,
     ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
+        if self.inner.pass_through.contains(api.name.as_ref()) {
+            return self.caller_credentials(api, op);
+        }
         let mut applied = Vec::new();
         let mut token = None;
         for planned in auth::resolve(api, &op.security, &self.inner.credentials)? {
@@ -1108,6 +1137,26 @@ impl Executor {
             }
         }
         Ok((applied, token))
+    }
+
+    /// The MCP caller's own token, for an API that passes it through.
+    #[allow(clippy::unused_self)]
+    fn caller_credentials(
+        &self,
+        api: &crate::descriptor::Api,
+        op: &Operation,
+    ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
+        #[cfg(feature = "mcp-http")]
+        if let Some(token) = auth::caller_token() {
+            return Ok((vec![auth::bearer(&token)], None));
+        }
+        Err(Error::Request {
+            tool: op.name.to_string(),
+            message: format!(
+                "API `{}` is called with the caller's own token, and this call has no authenticated caller (it did not come through an MCP endpoint with authorization)",
+                api.name
+            ),
+        })
     }
 
     /// `op`'s request, with the limits and permissions it carries to the transport.

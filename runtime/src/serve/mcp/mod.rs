@@ -22,6 +22,7 @@
 //!   revisions removed) `-32600`, unknown methods `-32601`, bad params and invalid
 //!   cursors `-32602`; `notifications/cancelled` stops the call in flight.
 
+mod audit;
 mod budget;
 mod elicit;
 #[cfg(feature = "mcp-http")]
@@ -31,9 +32,14 @@ mod progress;
 mod projection;
 mod stdio;
 
+pub use audit::AuditRecord;
 pub(crate) use elicit::Peer;
 #[cfg(feature = "mcp-http")]
-pub use http::{BearerTokens, Body, Http, Limits, MIN_TOKEN_LEN, TokenError};
+pub use http::{
+    Authorization, BearerTokens, Body, Caller, Http, Limits, MIN_TOKEN_LEN, TokenError,
+};
+#[cfg(feature = "mcp-oauth")]
+pub use http::{OAuth, OAuthError};
 pub use modes::ToolMode;
 
 use serde_json::{Map, Value, json};
@@ -42,8 +48,10 @@ use crate::error::Error;
 use crate::executor::Executor;
 use crate::export::{ExportOptions, Mapping, Profile};
 
-/// Handshake-era revisions this server speaks, newest first.
-pub const PROTOCOL_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+/// Handshake-era revisions this server speaks, newest first. 2025-03-26 clients get
+/// the same answers: what later revisions added (`title`, `outputSchema`,
+/// `structuredContent`) is extra to them, and they ignore it.
+pub const PROTOCOL_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
 /// Largest message read, on any transport (a tool call's arguments): an HTTP body or
 /// a stdio line longer than this is refused without being held.
@@ -68,6 +76,9 @@ pub mod codes {
     /// 2026-07-28: the request names a revision this server does not speak.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 }
+
+/// A listing and the catalog generation it was made for.
+type Made = (u64, std::sync::Arc<Listing>);
 
 /// Serves an executor's catalog over MCP. Cheap to clone; clones share the catalog,
 /// so [`Server::replace`] on one is seen by every transport serving another.
@@ -121,7 +132,11 @@ pub struct Server {
     changes: std::sync::Arc<tokio::sync::watch::Sender<u64>>,
     /// Every tool's `tools/list` entry, exported once per catalog (exporting means
     /// walking each schema: milliseconds per page if repeated on every request).
-    listing: std::sync::Arc<std::sync::RwLock<Option<std::sync::Arc<Listing>>>>,
+    /// Tagged with the catalog generation (`changes`) it was made for.
+    listing: std::sync::Arc<std::sync::RwLock<Option<Made>>>,
+    /// Only the tools these selections keep (any of them) are listed and callable:
+    /// a caller's view (scopes over HTTP). `None`: every tool.
+    view: Option<std::sync::Arc<Vec<toolwright_query::select::Selection>>>,
     /// How tools are exported to clients (names within budget, portable schemas).
     export: ExportOptions,
     list_changes: bool,
@@ -135,6 +150,8 @@ pub struct Server {
     progress_every: std::time::Duration,
     /// Every tool, meta-tools, or group tools.
     mode: ToolMode,
+    /// Where each call's audit record goes (besides `tracing`).
+    audit: Option<audit::Sink>,
 }
 
 impl Server {
@@ -144,6 +161,7 @@ impl Server {
             executor: std::sync::Arc::new(std::sync::RwLock::new(executor)),
             changes: std::sync::Arc::new(tokio::sync::watch::channel(0).0),
             listing: std::sync::Arc::default(),
+            view: None,
             export: ExportOptions::new(Profile::Mcp),
             list_changes: false,
             ttl_ms: LIST_TTL_MS,
@@ -153,7 +171,18 @@ impl Server {
             page_size: 100,
             progress_every: std::time::Duration::from_secs(1),
             mode: ToolMode::DEFAULT,
+            audit: None,
         }
+    }
+
+    /// Hands `sink` an [`AuditRecord`] after every `tools/call`: caller, tool, API,
+    /// outcome, duration, request id — never arguments, results or credentials. With
+    /// the `tracing` feature the same records are `INFO` events of target
+    /// `toolwright::audit` whether or not a sink is set.
+    #[must_use]
+    pub fn audit(mut self, sink: impl Fn(&AuditRecord) + Send + Sync + 'static) -> Self {
+        self.audit = Some(audit::Sink(std::sync::Arc::new(sink)));
+        self
     }
 
     /// What `tools/list` shows (default [`ToolMode::DEFAULT`]: every tool up to 128,
@@ -205,11 +234,50 @@ impl Server {
             .executor
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = executor;
-        *self
-            .listing
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        // Listings of the old catalog (this server's and its views') are stale now.
         self.changes.send_modify(|n| *n += 1);
+    }
+
+    /// This server as a caller with `selections` sees it: only the tools one of them
+    /// keeps are listed, searched and callable (others are unknown tools); calls in
+    /// flight, the catalog and its replacements are shared.
+    #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
+    pub(crate) fn view(&self, selections: Vec<toolwright_query::select::Selection>) -> Server {
+        Server {
+            listing: std::sync::Arc::default(),
+            view: Some(std::sync::Arc::new(selections)),
+            ..self.clone()
+        }
+    }
+
+    /// The tool a client's name for it stands for, in this server's view.
+    pub(crate) fn tool_named(&self, exported: &str) -> Option<crate::catalog::Tool> {
+        let listing = self.listing();
+        let own = &listing.mapping.get(exported)?.tool;
+        self.current().catalog().get(own).cloned()
+    }
+
+    /// The audit record of one `tools/call`.
+    fn record(
+        &self,
+        id: &Value,
+        params: &Value,
+        result: &Result<Value, (i64, String)>,
+        duration: std::time::Duration,
+    ) {
+        let tool = params
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let record = AuditRecord {
+            caller: audit::caller(),
+            tool: tool.to_owned(),
+            api: self.tool_named(tool).map(|t| t.operation.api.to_string()),
+            outcome: audit::outcome(result),
+            duration,
+            request_id: id.to_string(),
+        };
+        audit::emit(self.audit.as_ref(), &record);
     }
 
     /// The executor serving now.
@@ -367,7 +435,10 @@ impl Server {
                 } else {
                     peer.filter(Peer::elicits).map(Asker::Peer)
                 };
-                self.call(&params, notify, asker).await
+                let started = std::time::Instant::now();
+                let result = self.call(&params, notify, asker).await;
+                self.record(&id, &params, &result, started.elapsed());
+                result
             }
             other => Err((
                 codes::METHOD_NOT_FOUND,
@@ -418,16 +489,29 @@ impl Server {
 
     /// The exported entries of every tool, in catalog order.
     fn listing(&self) -> std::sync::Arc<Listing> {
-        if let Some(done) = self
+        let generation = *self.changes.borrow();
+        if let Some((made_for, done)) = self
             .listing
             .read()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .as_ref()
+            && *made_for == generation
         {
             return std::sync::Arc::clone(done);
         }
         let executor = self.current();
-        let catalog = executor.catalog();
+        let viewed;
+        let catalog = match &self.view {
+            Some(view) => {
+                viewed = executor.catalog().subset(|tool| {
+                    crate::catalog::select::with_facts(tool, |facts| {
+                        view.iter().any(|selection| selection.keeps(facts))
+                    })
+                });
+                &viewed
+            }
+            None => executor.catalog(),
+        };
         let export = catalog.export_with(&self.export);
         let mut listing = Listing {
             entries: Vec::new(),
@@ -481,7 +565,7 @@ impl Server {
             .listing
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(std::sync::Arc::clone(&entries));
+            Some((generation, std::sync::Arc::clone(&entries)));
         entries
     }
 

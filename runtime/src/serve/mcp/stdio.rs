@@ -302,7 +302,7 @@ mod tests {
         let discover = by_id(1)["result"].clone();
         assert_eq!(
             discover["supportedVersions"],
-            json!(["2025-06-18", "2025-11-25", "2026-07-28"])
+            json!(["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"])
         );
         assert_eq!(discover["resultType"], "complete");
         assert_eq!(
@@ -315,7 +315,7 @@ mod tests {
         assert!(list["ttlMs"].as_u64().unwrap() > 0);
         let refused = by_id(3)["error"].clone();
         assert_eq!(refused["code"], json!(-32022));
-        assert_eq!(refused["data"]["supported"][2], "2026-07-28");
+        assert_eq!(refused["data"]["supported"][3], "2026-07-28");
     }
 
     #[tokio::test]
@@ -323,6 +323,7 @@ mod tests {
         let answers = exchange(concat!(
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\"}}\n",
             "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2024-11-05\"}}\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-03-26\"}}\n",
         ))
         .await;
         let version = |id: i64| {
@@ -331,6 +332,8 @@ mod tests {
         };
         assert_eq!(version(1), json!("2025-06-18"));
         assert_eq!(version(2), json!("2025-11-25"));
+        // Clients still speaking 2025-03-26 get it.
+        assert_eq!(version(3), json!("2025-03-26"));
         let first = answers.iter().find(|a| a["id"] == json!(1)).unwrap();
         assert_eq!(
             first["result"]["capabilities"],

@@ -14,7 +14,9 @@ mod auth;
 mod listen;
 mod sessions;
 
-pub use auth::{BearerTokens, MIN_TOKEN_LEN, TokenError};
+pub use auth::{Authorization, BearerTokens, Caller, MIN_TOKEN_LEN, TokenError};
+#[cfg(feature = "mcp-oauth")]
+pub use auth::{OAuth, OAuthError};
 pub use listen::Limits;
 
 use std::collections::BTreeSet;
@@ -37,7 +39,10 @@ pub struct Http {
     limits: Limits,
     log: listen::Log,
     /// Who may call; `None`: anyone who reaches the socket.
-    auth: Option<BearerTokens>,
+    auth: Option<Authorization>,
+    /// The server as each combination of scopes sees it (OAuth scopes mapped to tools).
+    #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
+    views: Arc<std::sync::Mutex<std::collections::BTreeMap<Vec<String>, Server>>>,
     /// Serving off loopback without `auth` was asked for explicitly.
     open: bool,
 }
@@ -57,14 +62,17 @@ impl Http {
             limits: Limits::default(),
             log: listen::Log::new(None),
             auth: None,
+            views: Arc::default(),
             open: false,
         }
     }
 
-    /// Requires `Authorization: Bearer <token>` with one of `tokens` on every request;
-    /// others get `401` with `WWW-Authenticate: Bearer` before their body is read.
-    pub fn auth(mut self, tokens: BearerTokens) -> Self {
-        self.auth = (!tokens.is_empty()).then_some(tokens);
+    /// Requires `Authorization: Bearer <token>` on every request: one of a set of
+    /// [`BearerTokens`], or (feature `mcp-oauth`) an access token [`OAuth`] accepts.
+    /// Others get `401` with `WWW-Authenticate: Bearer` before their body is read.
+    pub fn auth(mut self, auth: impl Into<Authorization>) -> Self {
+        let auth = auth.into();
+        self.auth = (!auth.is_empty()).then_some(auth);
         self
     }
 
@@ -112,6 +120,12 @@ impl Http {
         B: http_body::Body + Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
+        #[cfg(feature = "mcp-oauth")]
+        if let Some(Authorization::OAuth(oauth)) = &self.auth
+            && let Some(response) = metadata(oauth, &request)
+        {
+            return response;
+        }
         if request.uri().path() != self.path {
             return plain(StatusCode::NOT_FOUND, "not found");
         }
@@ -121,21 +135,20 @@ impl Http {
                 return plain(StatusCode::FORBIDDEN, "origin not allowed");
             }
         }
-        if let Some(tokens) = &self.auth
-            && let Err(refused) = tokens.caller(
-                request
+        let caller = match &self.auth {
+            None => None,
+            Some(auth) => {
+                let presented = request
                     .headers()
                     .get(header::AUTHORIZATION)
-                    .map(header::HeaderValue::as_bytes),
-            )
-        {
-            let mut response = plain(StatusCode::UNAUTHORIZED, "a bearer token is required");
-            response.headers_mut().insert(
-                header::WWW_AUTHENTICATE,
-                header::HeaderValue::from_static(refused.challenge()),
-            );
-            return response;
-        }
+                    .map(header::HeaderValue::as_bytes);
+                let executor = self.server.current();
+                match auth.caller(presented, executor.transport()).await {
+                    Ok(caller) => Some(caller),
+                    Err(refused) => return self.refuse(auth, &refused),
+                }
+            }
+        };
         if let Some(version) = request.headers().get("mcp-protocol-version") {
             let version = version.to_str().unwrap_or("");
             if !PROTOCOL_VERSIONS.contains(&version) && version != MODERN_VERSION {
@@ -154,7 +167,7 @@ impl Http {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         match *request.method() {
-            Method::POST => self.post(request, session).await,
+            Method::POST => self.post(request, session, caller).await,
             Method::DELETE => match session {
                 Some(id) if self.sessions.end(&id) => plain(StatusCode::OK, ""),
                 Some(_) => plain(StatusCode::NOT_FOUND, "unknown session"),
@@ -172,7 +185,65 @@ impl Http {
         }
     }
 
-    async fn post<B>(&self, request: Request<B>, session: Option<String>) -> Response<Body>
+    /// A `401`/`403`/`503` saying why, with the challenge that tells a client what to do.
+    fn refuse(&self, auth: &Authorization, refused: &auth::Refusal) -> Response<Body> {
+        let mut response = plain(refused.status(), &refused.text());
+        if let Ok(challenge) = header::HeaderValue::from_str(&auth.challenge(refused)) {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, challenge);
+        }
+        response
+    }
+
+    /// The server as `caller` sees it: every tool, or the ones its scopes grant.
+    fn server_for(&self, caller: Option<&Caller>) -> Server {
+        #[cfg(feature = "mcp-oauth")]
+        if let (Some(Authorization::OAuth(oauth)), Some(caller)) = (&self.auth, caller)
+            && let Some(view) = oauth.view(caller)
+        {
+            let mut key = caller.scopes().to_vec();
+            key.sort();
+            key.dedup();
+            return lock(&self.views)
+                .entry(key)
+                .or_insert_with(|| self.server.view(view))
+                .clone();
+        }
+        let _ = caller;
+        self.server.clone()
+    }
+
+    /// `403 insufficient_scope` for a call of a tool the caller's scopes do not grant
+    /// but others do (a client may then ask for more: step-up authorization); `None`
+    /// when the call may go on (to be answered as any call, or as an unknown tool).
+    fn beyond_scopes(&self, server: &Server, message: &Value) -> Option<Response<Body>> {
+        #[cfg(feature = "mcp-oauth")]
+        if let Some(auth @ Authorization::OAuth(oauth)) = &self.auth
+            && message.get("method").and_then(Value::as_str) == Some("tools/call")
+            && let Some(name) = message.pointer("/params/name").and_then(Value::as_str)
+            && server.tool_named(name).is_none()
+            && let Some(tool) = self.server.tool_named(name)
+        {
+            let granting = oauth.scopes_granting(|selection| {
+                crate::catalog::select::with_facts(&tool, |facts| selection.keeps(facts))
+            });
+            if !granting.is_empty() {
+                return Some(
+                    self.refuse(auth, &auth::Refusal::InsufficientScope(granting.join(" "))),
+                );
+            }
+        }
+        let _ = (server, message);
+        None
+    }
+
+    async fn post<B>(
+        &self,
+        request: Request<B>,
+        session: Option<String>,
+        caller: Option<Caller>,
+    ) -> Response<Body>
     where
         B: http_body::Body + Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -247,10 +318,14 @@ impl Http {
         let streams = accepts_event_stream
             && method == Some("tools/call")
             && message.pointer("/params/_meta/progressToken").is_some();
-        if streams {
-            return self.stream(message, issued);
+        let server = self.server_for(caller.as_ref());
+        if let Some(refused) = self.beyond_scopes(&server, &message) {
+            return refused;
         }
-        match self.server.respond(message).await {
+        if streams {
+            return self.stream(server, message, issued, caller);
+        }
+        match on_behalf(caller.as_ref(), server.respond(message)).await {
             Some(answer) => json(StatusCode::OK, answer, issued),
             None => plain(StatusCode::ACCEPTED, ""),
         }
@@ -258,16 +333,23 @@ impl Http {
 
     /// The answer to `message` as `text/event-stream`: each notification the call
     /// sends, then the response, each one `message` event; the stream then ends.
-    fn stream(&self, message: Value, session: Option<String>) -> Response<Body> {
+    fn stream(
+        &self,
+        server: Server,
+        message: Value,
+        session: Option<String>,
+        caller: Option<Caller>,
+    ) -> Response<Body> {
         let (events, body) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
         // Notifications and then the answer go through one channel, so they reach
         // the client in the order they were sent.
         let (messages, mut queued) = tokio::sync::mpsc::unbounded_channel::<String>();
-        let server = self.server.clone();
         tokio::spawn(async move {
-            let answer = server
-                .respond_notifying(message, Some(messages.clone()))
-                .await;
+            let answer = on_behalf(
+                caller.as_ref(),
+                server.respond_notifying(message, Some(messages.clone())),
+            )
+            .await;
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
             }
@@ -295,6 +377,42 @@ impl Http {
         }
         response
     }
+}
+
+/// Runs `answer` for `caller`: the audit names them, and APIs that pass the caller's
+/// token through get theirs.
+async fn on_behalf<F: std::future::Future>(caller: Option<&Caller>, answer: F) -> F::Output {
+    let name = caller.map(|c| Arc::<str>::from(c.name()));
+    let token = caller.map(|c| Arc::<str>::from(c.token()));
+    super::audit::as_caller(name, crate::auth::on_behalf(token, answer)).await
+}
+
+/// RFC 9728's protected-resource metadata, at the well-known path for the resource
+/// (`/.well-known/oauth-protected-resource/mcp`) and at the root one, for clients that
+/// look there first. Public: a client reads it before it has a token.
+#[cfg(feature = "mcp-oauth")]
+fn metadata<B>(oauth: &OAuth, request: &Request<B>) -> Option<Response<Body>> {
+    const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+    let path = request.uri().path();
+    let own = oauth.metadata_url();
+    let own_path = own.find(WELL_KNOWN).map_or(WELL_KNOWN, |i| &own[i..]);
+    if path != WELL_KNOWN && path != own_path {
+        return None;
+    }
+    if request.method() != Method::GET {
+        let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "use GET");
+        response
+            .headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("GET"));
+        return Some(response);
+    }
+    let mut response = json(StatusCode::OK, oauth.metadata().to_string(), None);
+    // Any web client may read it (the MCP authorization specification's browser clients).
+    response.headers_mut().insert(
+        header::ACCESS_CONTROL_ALLOW_ORIGIN,
+        header::HeaderValue::from_static("*"),
+    );
+    Some(response)
 }
 
 /// Whether `origin` is a loopback web origin, read as browsers serialize one
@@ -492,6 +610,12 @@ mod tests {
             ("mcp-protocol-version", "2024-11-05"),
         ];
         assert_eq!(http.handle(post(&ping, &old)).await.status(), 400);
+        // 2025-03-26 is still spoken (many clients in the field).
+        let march = [
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "2025-03-26"),
+        ];
+        assert_eq!(http.handle(post(&ping, &march)).await.status(), 200);
         // GET opens no stream; DELETE ends the session, after which it is unknown.
         let get = Request::get("/mcp").body(Full::new(Bytes::new())).unwrap();
         assert_eq!(http.handle(get).await.status(), 405);

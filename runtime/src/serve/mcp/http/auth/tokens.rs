@@ -1,7 +1,5 @@
-//! Who may use the HTTP endpoint: static bearer tokens, each with a name for logs — the
-//! simple case of a team sharing a server. Every request must carry
-//! `Authorization: Bearer <token>` for one of them; anything else is answered `401` with
-//! `WWW-Authenticate: Bearer` (RFC 6750), before the body is read.
+//! Static bearer tokens, each with a name for logs — the simple case of a team sharing
+//! a server.
 
 use std::fmt;
 use std::path::Path;
@@ -110,14 +108,8 @@ impl BearerTokens {
         self.tokens.is_empty()
     }
 
-    /// The name of the holder of the token in `authorization` (the header's value).
-    pub(super) fn caller(&self, authorization: Option<&[u8]>) -> Result<&str, Refusal> {
-        let Some(value) = authorization else {
-            return Err(Refusal::Missing);
-        };
-        let Some(presented) = strip_scheme(value) else {
-            return Err(Refusal::Invalid);
-        };
+    /// The name of the holder of `presented` (the token after `Bearer `).
+    pub(super) fn holder(&self, presented: &[u8]) -> Option<&str> {
         // Every token is compared, whatever matched: the time says nothing of which.
         let mut found = None;
         for (name, token) in self.tokens.iter() {
@@ -125,34 +117,8 @@ impl BearerTokens {
                 found = Some(name.as_str());
             }
         }
-        found.ok_or(Refusal::Invalid)
+        found
     }
-}
-
-/// Why a request was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Refusal {
-    /// No credentials: `WWW-Authenticate` says which scheme.
-    Missing,
-    /// Credentials that are not a known token (`error="invalid_token"`).
-    Invalid,
-}
-
-impl Refusal {
-    pub(super) fn challenge(self) -> &'static str {
-        match self {
-            Refusal::Missing => "Bearer realm=\"mcp\"",
-            Refusal::Invalid => "Bearer realm=\"mcp\", error=\"invalid_token\"",
-        }
-    }
-}
-
-/// The token after `Bearer ` (the scheme's case does not matter).
-fn strip_scheme(value: &[u8]) -> Option<&[u8]> {
-    let (scheme, rest) = value.split_at_checked(7)?;
-    scheme
-        .eq_ignore_ascii_case(b"bearer ")
-        .then(|| rest.trim_ascii())
 }
 
 /// Equal bytes, in time that depends only on the lengths.
@@ -178,25 +144,10 @@ mod tests {
             .unwrap()
             .token("bob", B)
             .unwrap();
-        let header = |t: &str| format!("Bearer {t}").into_bytes();
-        assert_eq!(tokens.caller(Some(&header(A))), Ok("alice"));
-        assert_eq!(
-            tokens.caller(Some(&format!("bearer  {B} ").into_bytes())),
-            Ok("bob")
-        );
-        assert_eq!(tokens.caller(None), Err(Refusal::Missing));
-        assert_eq!(
-            tokens.caller(Some(&header(&A[..20]))),
-            Err(Refusal::Invalid)
-        );
-        assert_eq!(
-            tokens.caller(Some(&header(&format!("{A}x")))),
-            Err(Refusal::Invalid)
-        );
-        assert_eq!(
-            tokens.caller(Some(format!("Basic {A}").as_bytes())),
-            Err(Refusal::Invalid)
-        );
+        assert_eq!(tokens.holder(A.as_bytes()), Some("alice"));
+        assert_eq!(tokens.holder(B.as_bytes()), Some("bob"));
+        assert_eq!(tokens.holder(&A.as_bytes()[..20]), None);
+        assert_eq!(tokens.holder(format!("{A}x").as_bytes()), None);
         assert!(!format!("{tokens:?}").contains(A));
     }
 

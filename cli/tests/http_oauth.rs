@@ -1,0 +1,559 @@
+//! `serve --http` as an OAuth 2.1 resource server, against a loopback identity provider
+//! (a JWK Set endpoint serving Ed25519 keys the test signs tokens with, by hand with
+//! ring — not with the JWT library the server uses). A valid token is served; expired,
+//! wrong audience, wrong issuer, `alg: none`, a tampered signature and an unknown key
+//! get `401` with a `WWW-Authenticate` naming the metadata, and nothing reaches the
+//! API; a rotated key is fetched; scopes choose the tools (`403 insufficient_scope`
+//! beyond them); the caller's own token passes through to the API on its own calls
+//! only; the PyPI `mcp` client connects with a token; the audit names callers, never
+//! tokens.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use ring::signature::{Ed25519KeyPair, KeyPair};
+use serde_json::{Value, json};
+use toolwright_loopback::{Response, Server};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A signing key and its id.
+struct Key {
+    kid: String,
+    pair: Ed25519KeyPair,
+}
+
+impl Key {
+    fn new(kid: &str) -> Key {
+        let rng = ring::rand::SystemRandom::new();
+        let pkcs8 = Ed25519KeyPair::generate_pkcs8(&rng).unwrap();
+        Key {
+            kid: kid.into(),
+            pair: Ed25519KeyPair::from_pkcs8(pkcs8.as_ref()).unwrap(),
+        }
+    }
+
+    fn jwk(&self) -> Value {
+        json!({"kty": "OKP", "crv": "Ed25519", "use": "sig", "alg": "EdDSA",
+               "kid": self.kid, "x": B64.encode(self.pair.public_key().as_ref())})
+    }
+
+    /// A compact JWS of `claims`, with `header` fields over the defaults.
+    fn sign(&self, claims: &Value, header: &Value) -> String {
+        let mut head = json!({"alg": "EdDSA", "typ": "at+jwt", "kid": self.kid});
+        for (k, v) in header.as_object().unwrap() {
+            head[k] = v.clone();
+        }
+        let input = format!(
+            "{}.{}",
+            B64.encode(head.to_string()),
+            B64.encode(claims.to_string())
+        );
+        let signature = self.pair.sign(input.as_bytes());
+        format!("{input}.{}", B64.encode(signature.as_ref()))
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// The identity provider: its issuer URL and the keys its JWK Set publishes.
+struct Idp {
+    server: Server,
+    keys: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Idp {
+    fn start(keys: &[&Key]) -> Idp {
+        let published = Arc::new(Mutex::new(keys.iter().map(|k| k.jwk()).collect::<Vec<_>>()));
+        let shared = Arc::clone(&published);
+        let server = Server::start(move |request| {
+            let keys = shared.lock().unwrap().clone();
+            match request.path() {
+                "/jwks" => Response::json(200, &json!({"keys": keys})),
+                _ => Response::json(404, &json!({"error": "not found"})),
+            }
+        });
+        Idp {
+            server,
+            keys: published,
+        }
+    }
+
+    fn issuer(&self) -> String {
+        self.server.url()
+    }
+
+    fn publish(&self, keys: &[&Key]) {
+        *self.keys.lock().unwrap() = keys.iter().map(|k| k.jwk()).collect();
+    }
+}
+
+/// A child process killed when dropped; its stderr is collected.
+struct Serving {
+    child: Child,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Serving {
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+/// `serve` of the example adapter on a free loopback port, accepting the IdP's tokens
+/// for `http://127.0.0.1:PORT/mcp`.
+fn serve(api: &Server, idp: &Idp, extra: &[&str]) -> (Serving, u16) {
+    let port = toolwright_loopback::free_port();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(["--oauth-issuer", &idp.issuer()])
+        .args(["--oauth-resource", &resource(port)])
+        .args(["--oauth-jwks", &format!("{}/jwks", idp.issuer())])
+        .args(["--oauth-key-refresh", "0", "--audit"])
+        .args(extra)
+        .current_dir(root())
+        .env_clear()
+        .env("TRACKER_TOKEN", "upstream-t0ken")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = Arc::new(Mutex::new(String::new()));
+    let sink = Arc::clone(&stderr);
+    let pipe = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            let mut all = sink.lock().unwrap();
+            all.push_str(&line);
+            all.push('\n');
+        }
+    });
+    let serving = Serving { child, stderr };
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    (serving, port)
+}
+
+fn resource(port: u16) -> String {
+    format!("http://127.0.0.1:{port}/mcp")
+}
+
+/// Claims of a token for `port`'s endpoint from `idp`, with `extra` over them.
+fn claims(idp: &Idp, port: u16, extra: &Value) -> Value {
+    let mut claims = json!({"iss": idp.issuer(), "aud": resource(port), "sub": "alice",
+                            "iat": now(), "exp": now() + 300, "scope": "tools:read tools:write"});
+    for (k, v) in extra.as_object().unwrap() {
+        claims[k] = v.clone();
+    }
+    claims
+}
+
+/// One HTTP request: the status line, headers and body.
+fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> String {
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if let Some(token) = token {
+        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    write!(stream, "{head}\r\n{body}").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+/// A 2026-07-28 (stateless) request: no session needed.
+fn rpc(method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+    json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+}
+
+fn call(name: &str, arguments: Value) -> Value {
+    rpc("tools/call", json!({"name": name, "arguments": arguments}))
+}
+
+fn post(port: u16, token: Option<&str>, body: &Value) -> String {
+    request(port, "POST", "/mcp", token, Some(body))
+}
+
+fn body_json(answer: &str) -> Value {
+    let (_, mut body) = answer.split_once("\r\n\r\n").unwrap_or_default();
+    let mut whole = String::new();
+    if header(answer, "transfer-encoding") == Some("chunked") {
+        // `SIZE\r\nDATA\r\n` ... `0\r\n\r\n`
+        while let Some((size, rest)) = body.split_once("\r\n") {
+            let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if size == 0 {
+                break;
+            }
+            whole.push_str(&rest[..size]);
+            body = &rest[size + 2..];
+        }
+        body = &whole;
+    }
+    serde_json::from_str(body).unwrap_or(Value::Null)
+}
+
+fn header<'a>(answer: &'a str, name: &str) -> Option<&'a str> {
+    let head = answer.split("\r\n\r\n").next()?;
+    head.lines().find_map(|line| {
+        let (k, v) = line.split_once(':')?;
+        k.eq_ignore_ascii_case(name).then(|| v.trim())
+    })
+}
+
+fn issue_api() -> Server {
+    Server::start(|_| Response::json(200, &json!({"number": 7, "title": "T", "state": "open"})))
+}
+
+#[test]
+fn valid_tokens_are_served_and_every_bad_one_is_refused_before_the_api() {
+    let key = Key::new("k1");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (serving, port) = serve(&api, &idp, &[]);
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+
+    // The metadata is public, at the resource's well-known path and the root one.
+    for path in [
+        "/.well-known/oauth-protected-resource/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let answer = request(port, "GET", path, None, None);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
+        let metadata = body_json(&answer);
+        assert_eq!(metadata["resource"], resource(port));
+        assert_eq!(metadata["authorization_servers"], json!([idp.issuer()]));
+    }
+
+    let challenge_url = format!(
+        "resource_metadata=\"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp\""
+    );
+    let none = post(port, None, &get);
+    assert!(none.starts_with("HTTP/1.1 401"), "{none}");
+    let challenge = header(&none, "www-authenticate").unwrap();
+    assert_eq!(challenge, format!("Bearer {challenge_url}"));
+
+    let stranger = Key::new("k1"); // the same key id, another key: a forged signature
+    let valid = key.sign(&claims(&idp, port, &json!({})), &json!({}));
+    let mut tampered = valid.clone();
+    // Another subject, the signature left as it was.
+    let parts: Vec<&str> = valid.split('.').collect();
+    let other_claims = B64.encode(claims(&idp, port, &json!({"sub": "mallory"})).to_string());
+    tampered = tampered.replace(parts[1], &other_claims);
+    let unsigned = format!(
+        "{}.{}.",
+        B64.encode(json!({"alg": "none", "typ": "JWT"}).to_string()),
+        parts[1]
+    );
+    let bad = [
+        (
+            "expired",
+            key.sign(
+                &claims(&idp, port, &json!({"exp": now() - 600})),
+                &json!({}),
+            ),
+        ),
+        (
+            "not yet valid",
+            key.sign(
+                &claims(&idp, port, &json!({"nbf": now() + 600})),
+                &json!({}),
+            ),
+        ),
+        (
+            "wrong audience",
+            key.sign(
+                &claims(&idp, port, &json!({"aud": "https://other.example/mcp"})),
+                &json!({}),
+            ),
+        ),
+        (
+            "wrong issuer",
+            key.sign(
+                &claims(&idp, port, &json!({"iss": "https://evil.example"})),
+                &json!({}),
+            ),
+        ),
+        (
+            "no exp",
+            key.sign(
+                &{
+                    let mut c = claims(&idp, port, &json!({}));
+                    c.as_object_mut().unwrap().remove("exp");
+                    c
+                },
+                &json!({}),
+            ),
+        ),
+        ("alg none", unsigned),
+        (
+            "HS256 with the public key as secret",
+            key.sign(&claims(&idp, port, &json!({})), &json!({"alg": "HS256"})),
+        ),
+        ("tampered", tampered),
+        (
+            "forged signature",
+            stranger.sign(&claims(&idp, port, &json!({})), &json!({})),
+        ),
+        (
+            "unknown kid",
+            key.sign(&claims(&idp, port, &json!({})), &json!({"kid": "nope"})),
+        ),
+        ("not a JWT", "abc.def".to_owned()),
+    ];
+    for (what, token) in &bad {
+        let answer = post(port, Some(token), &get);
+        assert!(answer.starts_with("HTTP/1.1 401"), "{what}: {answer}");
+        let challenge = header(&answer, "www-authenticate").unwrap_or_default();
+        assert!(challenge.contains(&challenge_url), "{what}: {challenge}");
+        assert!(
+            challenge.contains("error=\"invalid_token\""),
+            "{what}: {challenge}"
+        );
+        assert!(
+            !answer.contains(token.as_str()),
+            "{what}: the token is not echoed"
+        );
+    }
+    assert!(api.requests().is_empty(), "no bad token reached the API");
+
+    let answer = post(port, Some(&valid), &get);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(
+        body_json(&answer)["result"]["structuredContent"]["title"],
+        "T"
+    );
+    let requests = api.requests();
+    assert_eq!(requests.len(), 1);
+    // Without pass-through the API gets the service's credential, not the caller's.
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some("Bearer upstream-t0ken")
+    );
+
+    // The audit line names the caller and the tool, never the token.
+    let stderr = serving.stderr();
+    let audit = stderr
+        .lines()
+        .find(|l| l.starts_with("audit: ") && l.contains("\"outcome\":\"ok\""))
+        .unwrap_or_else(|| panic!("an audit line: {stderr}"));
+    let record: Value = serde_json::from_str(&audit["audit: ".len()..]).unwrap();
+    assert_eq!(record["caller"], "alice");
+    assert_eq!(record["tool"], "get_issue");
+    assert_eq!(record["api"], "tracker");
+    for (_, token) in &bad {
+        assert!(!stderr.contains(token.as_str()));
+    }
+    assert!(!stderr.contains(&valid));
+}
+
+#[test]
+fn a_rotated_key_is_fetched_and_a_retired_one_refused() {
+    let old = Key::new("2026-01");
+    let idp = Idp::start(&[&old]);
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &idp, &[]);
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+    let by_old = old.sign(&claims(&idp, port, &json!({})), &json!({}));
+    assert!(post(port, Some(&by_old), &get).starts_with("HTTP/1.1 200"));
+
+    let new = Key::new("2026-02");
+    idp.publish(&[&new]);
+    let by_new = new.sign(&claims(&idp, port, &json!({})), &json!({}));
+    let answer = post(port, Some(&by_new), &get);
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "the new key is fetched: {answer}"
+    );
+    // The old key was retired with that fetch.
+    let answer = post(port, Some(&by_old), &get);
+    assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+    let fetches = idp
+        .server
+        .requests()
+        .iter()
+        .filter(|r| r.path() == "/jwks")
+        .count();
+    assert!(
+        (2..=3).contains(&fetches),
+        "{fetches} fetches of the key set"
+    );
+}
+
+#[test]
+fn scopes_choose_the_tools_a_caller_lists_and_calls() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (_serving, port) = serve(
+        &api,
+        &idp,
+        &[
+            "--oauth-scope",
+            "tools:read=read-only",
+            "--oauth-scope",
+            "tools:write=group:create,update",
+            "--oauth-scope",
+            "tools:write=read-only",
+        ],
+    );
+    let token = |scope: &str| key.sign(&claims(&idp, port, &json!({"scope": scope})), &json!({}));
+    let names = |token: &str| -> Vec<String> {
+        let answer = post(port, Some(token), &rpc("tools/list", json!({})));
+        body_json(&answer)["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let reader = token("tools:read");
+    assert_eq!(names(&reader), ["get_issue", "list_issues"]);
+    assert_eq!(
+        names(&token("tools:write")),
+        ["close_issue", "create_issue", "get_issue", "list_issues"]
+    );
+    assert_eq!(names(&token("tools:read tools:write")).len(), 4);
+
+    // A write tool with a read scope: 403 naming the scope that grants it, nothing sent.
+    let create = call("create_issue", json!({"project": "web", "title": "x"}));
+    let answer = post(port, Some(&reader), &create);
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    let challenge = header(&answer, "www-authenticate").unwrap();
+    assert!(
+        challenge.contains("error=\"insufficient_scope\""),
+        "{challenge}"
+    );
+    assert!(challenge.contains("scope=\"tools:write\""), "{challenge}");
+    // A tool no scope grants is unknown to everyone.
+    let delete = call("delete_issue", json!({"project": "web", "number": 7}));
+    let answer = post(port, Some(&token("tools:read tools:write")), &delete);
+    assert!(answer.contains("unknown tool `delete_issue`"), "{answer}");
+    // A token with none of the mapped scopes is refused outright.
+    let answer = post(port, Some(&token("profile")), &rpc("tools/list", json!({})));
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    assert!(api.requests().is_empty(), "nothing reached the API");
+    assert!(
+        post(
+            port,
+            Some(&reader),
+            &call("get_issue", json!({"project": "web", "number": 7}))
+        )
+        .starts_with("HTTP/1.1 200")
+    );
+    assert_eq!(api.requests().len(), 1);
+}
+
+#[test]
+fn each_callers_own_token_reaches_the_api_on_its_own_calls() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (serving, port) = serve(&api, &idp, &["--pass-through", "tracker"]);
+    let alice = key.sign(&claims(&idp, port, &json!({"sub": "alice"})), &json!({}));
+    let bob = key.sign(&claims(&idp, port, &json!({"sub": "bob"})), &json!({}));
+    // Interleaved, from threads at once.
+    let threads: Vec<_> = (0..8u64)
+        .map(|i| {
+            let token = if i.is_multiple_of(2) {
+                alice.clone()
+            } else {
+                bob.clone()
+            };
+            std::thread::spawn(move || {
+                let number = 100 + i;
+                let answer = post(
+                    port,
+                    Some(&token),
+                    &call("get_issue", json!({"project": "web", "number": number})),
+                );
+                assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    let requests = api.requests();
+    assert_eq!(requests.len(), 8);
+    for request in &requests {
+        let number: u64 = request.path().rsplit('/').next().unwrap().parse().unwrap();
+        let expected = if number.is_multiple_of(2) {
+            &alice
+        } else {
+            &bob
+        };
+        assert_eq!(
+            request.header("authorization"),
+            Some(format!("Bearer {expected}").as_str()),
+            "call {number}"
+        );
+    }
+    let stderr = serving.stderr();
+    assert!(
+        !stderr.contains(&alice) && !stderr.contains(&bob),
+        "tokens stay out of logs"
+    );
+    assert!(!stderr.contains("upstream-t0ken"));
+}
+
+#[test]
+fn the_mcp_client_connects_with_an_access_token() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &idp, &[]);
+    let token = key.sign(&claims(&idp, port, &json!({})), &json!({}));
+    let calls = json!([["get_issue", {"project": "web", "number": 7}]]);
+    let output = Command::new("python3")
+        .arg(root().join("cli/tests/mcp/client.py"))
+        .args(["--mode", "legacy", "--calls", &calls.to_string()])
+        .args(["--url", &resource(port), "--bearer-env", "MCP_ACCESS_TOKEN"])
+        .env("MCP_ACCESS_TOKEN", &token)
+        .output()
+        .expect("python3 with the MCP client (pip install \"mcp>=2.3,<3\")");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let session: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        session["calls"][0]["structuredContent"]["title"], "T",
+        "{session}"
+    );
+}

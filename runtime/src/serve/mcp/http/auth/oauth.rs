@@ -1,0 +1,363 @@
+//! The endpoint as an OAuth 2.1 resource server (the MCP authorization specification,
+//! 2025-06-18 onward): access tokens are JWTs an authorization server issued for this
+//! endpoint, checked against the issuer's published keys — signature, `iss`, `aud`
+//! (this server's resource URI, RFC 8707), `exp` and `nbf` with a small leeway, and an
+//! algorithm from an allow-list of asymmetric ones (never `none`, never a shared-secret
+//! `HS*`, which anyone holding the public JWK Set could forge). The token's scopes can
+//! choose which tools its holder sees and calls.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use toolwright_query::select::Selection;
+
+use super::jwks::{Jwks, KeyError};
+use super::{Caller, Refusal};
+use crate::transport::Transport;
+
+/// Algorithms accepted unless [`OAuth::algorithms`] says otherwise.
+const DEFAULT_ALGORITHMS: [Algorithm; 9] = [
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::EdDSA,
+];
+
+/// An OAuth 2.1 resource server's settings (cheap to clone; clones share the key cache).
+///
+/// ```
+/// use toolwright::serve::mcp::OAuth;
+/// let oauth = OAuth::new("https://id.example.com", "https://mcp.example.com/mcp")?
+///     .jwks_uri("https://id.example.com/.well-known/jwks.json")?
+///     .scope("tools:read", ["read-only"])?       // holders of `tools:read` see read-only tools
+///     .scope("tools:admin", ["api:*"])?;          // ... and of `tools:admin` every tool
+/// # Ok::<(), toolwright::serve::mcp::OAuthError>(())
+/// ```
+#[derive(Clone)]
+pub struct OAuth {
+    issuer: String,
+    resource: String,
+    /// The key cache, rebuilt by the settings below (clones made after share it).
+    jwks: Arc<Jwks>,
+    jwks_uri: Option<String>,
+    min_refresh: Duration,
+    max_age: Duration,
+    algorithms: Vec<Algorithm>,
+    leeway: Duration,
+    /// Scope → the tools it grants; empty: every valid token sees every tool.
+    scopes: Arc<Vec<(String, Selection)>>,
+}
+
+impl fmt::Debug for OAuth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OAuth")
+            .field("issuer", &self.issuer)
+            .field("resource", &self.resource)
+            .field("algorithms", &self.algorithms)
+            .field(
+                "scopes",
+                &self.scopes.iter().map(|(s, _)| s).collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+/// A setting [`OAuth`] cannot use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuthError(String);
+
+impl fmt::Display for OAuthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OAuthError {}
+
+/// The claims read from a token (the registered ones are checked by `jsonwebtoken`).
+#[derive(Deserialize)]
+struct Claims {
+    sub: Option<String>,
+    client_id: Option<String>,
+    azp: Option<String>,
+    /// RFC 8693/9068: space-separated.
+    scope: Option<String>,
+    /// What some issuers send instead: an array (or a string).
+    scp: Option<Value>,
+}
+
+impl OAuth {
+    /// Accepts access tokens `issuer` issued for `resource` — this endpoint's URL as
+    /// clients reach it (`https://mcp.example.com/mcp`), the audience tokens must name.
+    /// The keys are found through the issuer's metadata unless [`OAuth::jwks_uri`]
+    /// names them.
+    ///
+    /// # Errors
+    /// Either URL is not https (plain http is accepted for this machine only) or has a
+    /// fragment.
+    pub fn new(issuer: impl Into<String>, resource: impl Into<String>) -> Result<Self, OAuthError> {
+        let issuer = issuer.into();
+        let resource = resource.into();
+        for (what, url) in [("issuer", &issuer), ("resource", &resource)] {
+            if !crate::auth::oauth::secure_url(url) || url.contains('#') {
+                return Err(OAuthError(format!(
+                    "the {what} `{url}` must be an https URL without a fragment (http only for localhost)"
+                )));
+            }
+        }
+        let (min_refresh, max_age) = (Duration::from_secs(10), Duration::from_secs(600));
+        Ok(OAuth {
+            jwks: Arc::new(Jwks::new(issuer.clone(), None, min_refresh, max_age)),
+            jwks_uri: None,
+            min_refresh,
+            max_age,
+            issuer,
+            resource,
+            algorithms: DEFAULT_ALGORITHMS.to_vec(),
+            leeway: Duration::from_secs(60),
+            scopes: Arc::default(),
+        })
+    }
+
+    /// Where the issuer publishes its keys (a JWK Set).
+    ///
+    /// # Errors
+    /// The URL is not https (http only for this machine).
+    pub fn jwks_uri(mut self, uri: impl Into<String>) -> Result<Self, OAuthError> {
+        let uri = uri.into();
+        if !crate::auth::oauth::secure_url(&uri) {
+            return Err(OAuthError(format!(
+                "the JWK Set URL `{uri}` must be https (http only for localhost)"
+            )));
+        }
+        self.jwks_uri = Some(uri);
+        Ok(self.fresh_keys())
+    }
+
+    /// Tokens may be this long past `exp` or before `nbf` (clock skew; default 60 s).
+    pub fn leeway(mut self, leeway: Duration) -> Self {
+        self.leeway = leeway;
+        self
+    }
+
+    /// A token whose key id is unknown refetches the keys at most this often (default
+    /// 10 s); the keys are refetched anyway once `max_age` old (default 10 minutes).
+    pub fn key_refresh(mut self, min_interval: Duration, max_age: Duration) -> Self {
+        self.min_refresh = min_interval;
+        self.max_age = max_age;
+        self.fresh_keys()
+    }
+
+    /// Accepts only tokens signed with these algorithms (`RS256`, `PS256`, `ES256`,
+    /// `ES384`, `EdDSA`, ...).
+    ///
+    /// # Errors
+    /// A name that is not an asymmetric JWS algorithm (`none` and `HS*` included).
+    pub fn algorithms<I, S>(mut self, names: I) -> Result<Self, OAuthError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut algorithms = Vec::new();
+        for name in names {
+            let name = name.as_ref();
+            let found = DEFAULT_ALGORITHMS
+                .iter()
+                .find(|a| format!("{a:?}") == name)
+                .ok_or_else(|| {
+                    OAuthError(format!(
+                        "`{name}` is not an accepted token algorithm; use one of RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, EdDSA"
+                    ))
+                })?;
+            algorithms.push(*found);
+        }
+        if algorithms.is_empty() {
+            return Err(OAuthError("at least one algorithm is needed".into()));
+        }
+        self.algorithms = algorithms;
+        Ok(self)
+    }
+
+    /// Holders of `scope` see and may call the tools `selectors` choose (the selector
+    /// syntax of `--include`: `read-only`, `tag:issues`, `api:github`, ...). Once any
+    /// scope is mapped, a caller sees the union of its scopes' tools, and a token
+    /// without any mapped scope is refused with `403 insufficient_scope`.
+    ///
+    /// # Errors
+    /// A selector does not parse.
+    pub fn scope<I, S>(mut self, scope: impl Into<String>, selectors: I) -> Result<Self, OAuthError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let scope = scope.into();
+        let selection =
+            Selection::parse(selectors, std::iter::empty::<&str>()).map_err(|errors| {
+                OAuthError(
+                    errors
+                        .iter()
+                        .map(|e| format!("scope `{scope}`: {e}"))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                )
+            })?;
+        Arc::make_mut(&mut self.scopes).push((scope, selection));
+        Ok(self)
+    }
+
+    /// A key cache for the settings as they are now.
+    fn fresh_keys(mut self) -> Self {
+        self.jwks = Arc::new(Jwks::new(
+            self.issuer.clone(),
+            self.jwks_uri.clone(),
+            self.min_refresh,
+            self.max_age,
+        ));
+        self
+    }
+
+    /// RFC 9728: where clients find [`OAuth::metadata`] — the well-known path inserted
+    /// between the resource's host and path.
+    pub(in crate::serve::mcp::http) fn metadata_url(&self) -> String {
+        let after_scheme = self.resource.find("://").map_or(0, |i| i + 3);
+        let (origin, path) = match self.resource[after_scheme..].find('/') {
+            Some(i) => self.resource.split_at(after_scheme + i),
+            None => (self.resource.as_str(), ""),
+        };
+        format!(
+            "{origin}/.well-known/oauth-protected-resource{}",
+            path.trim_end_matches('/')
+        )
+    }
+
+    /// The protected-resource metadata document (RFC 9728).
+    pub(in crate::serve::mcp::http) fn metadata(&self) -> Value {
+        let mut document = json!({
+            "resource": self.resource,
+            "authorization_servers": [self.issuer],
+            "bearer_methods_supported": ["header"],
+            "resource_signing_alg_values_supported": self
+                .algorithms
+                .iter()
+                .map(|a| format!("{a:?}"))
+                .collect::<Vec<_>>(),
+        });
+        if !self.scopes.is_empty() {
+            document["scopes_supported"] =
+                json!(self.scopes.iter().map(|(s, _)| s).collect::<Vec<_>>());
+        }
+        document
+    }
+
+    /// The scopes that grant a tool, for a `403`'s `scope` parameter.
+    pub(in crate::serve::mcp::http) fn scopes_granting(
+        &self,
+        keeps: impl Fn(&Selection) -> bool,
+    ) -> Vec<String> {
+        self.scopes
+            .iter()
+            .filter(|(_, selection)| keeps(selection))
+            .map(|(scope, _)| scope.clone())
+            .collect()
+    }
+
+    /// What `caller` may see: `None` for everything, else the selections of its
+    /// mapped scopes.
+    pub(in crate::serve::mcp::http) fn view(&self, caller: &Caller) -> Option<Vec<Selection>> {
+        if self.scopes.is_empty() {
+            return None;
+        }
+        Some(
+            self.scopes
+                .iter()
+                .filter(|(scope, _)| caller.scopes.contains(scope))
+                .map(|(_, selection)| selection.clone())
+                .collect(),
+        )
+    }
+
+    /// Checks `token`; the caller it names.
+    pub(super) async fn validate(
+        &self,
+        token: &str,
+        transport: &dyn Transport,
+    ) -> Result<Caller, Refusal> {
+        let invalid = |why: &str| Refusal::Invalid(why.to_owned());
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|_| invalid("the access token is not a JWT this server accepts"))?;
+        if !self.algorithms.contains(&header.alg) {
+            return Err(invalid(
+                "the access token is signed with an algorithm this server does not accept",
+            ));
+        }
+        let jwk = match self
+            .jwks
+            .key(header.kid.as_deref(), header.alg, transport)
+            .await
+        {
+            Ok(jwk) => jwk,
+            Err(KeyError::Unknown(why)) => return Err(Refusal::Invalid(why)),
+            Err(KeyError::Unavailable(why)) => return Err(Refusal::Unavailable(why)),
+        };
+        let key =
+            DecodingKey::from_jwk(&jwk).map_err(|_| invalid("the issuer's key cannot be used"))?;
+        let mut validation = Validation::new(header.alg);
+        validation.algorithms = vec![header.alg];
+        validation.leeway = self.leeway.as_secs();
+        validation.validate_nbf = true;
+        validation.set_issuer(&[self.issuer.as_str()]);
+        validation.set_audience(&[self.resource.as_str()]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        let data = jsonwebtoken::decode::<Claims>(token, &key, &validation).map_err(|e| {
+            use jsonwebtoken::errors::ErrorKind;
+            invalid(match e.kind() {
+                ErrorKind::ExpiredSignature => "the access token has expired",
+                ErrorKind::ImmatureSignature => "the access token is not valid yet",
+                ErrorKind::InvalidAudience => "the access token was not issued for this server",
+                ErrorKind::InvalidIssuer => "the access token comes from another issuer",
+                ErrorKind::InvalidSignature => "the access token's signature does not verify",
+                ErrorKind::MissingRequiredClaim(_) => {
+                    "the access token lacks `exp`, `iss` or `aud`"
+                }
+                _ => "the access token is not valid",
+            })
+        })?;
+        let claims = data.claims;
+        let mut scopes: Vec<String> = claims
+            .scope
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        match claims.scp {
+            Some(Value::String(s)) => scopes.extend(s.split_whitespace().map(str::to_owned)),
+            Some(Value::Array(items)) => {
+                scopes.extend(items.iter().filter_map(Value::as_str).map(str::to_owned));
+            }
+            _ => {}
+        }
+        let name = claims
+            .sub
+            .or(claims.client_id)
+            .or(claims.azp)
+            .unwrap_or_else(|| "(no subject)".to_owned());
+        let caller = Caller::new(name, scopes, token);
+        if let Some(view) = self.view(&caller)
+            && view.is_empty()
+        {
+            let all: Vec<&str> = self.scopes.iter().map(|(s, _)| s.as_str()).collect();
+            return Err(Refusal::InsufficientScope(all.join(" ")));
+        }
+        Ok(caller)
+    }
+}
