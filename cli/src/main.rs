@@ -258,6 +258,13 @@ struct ServeOptions {
     /// closed to make room.
     #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_connections)]
     max_connections: usize,
+    /// `--http`: tool calls one caller may make per second (also its burst; 0: no
+    /// limit); past it `429` with `Retry-After`.
+    #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().calls_per_second_per_caller)]
+    calls_per_second: u32,
+    /// `--http`: tool calls answered at once, all callers together; past it `503`.
+    #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_calls_in_flight)]
+    max_calls_in_flight: usize,
     /// `--http`: seconds a connection may stay open with no request in progress.
     #[arg(long, value_name = "SECONDS", default_value_t = toolwright::serve::mcp::Limits::default().idle_timeout.as_secs_f64())]
     idle_timeout: f64,
@@ -590,6 +597,8 @@ fn http_limits(options: &ServeOptions) -> Result<toolwright::serve::mcp::Limits,
         idle_timeout: seconds("idle-timeout", options.idle_timeout)?,
         header_timeout,
         body_timeout: defaults.body_timeout.max(header_timeout),
+        calls_per_second_per_caller: options.calls_per_second,
+        max_calls_in_flight: options.max_calls_in_flight.max(1),
         ..defaults
     })
 }

@@ -557,3 +557,67 @@ fn the_mcp_client_connects_with_an_access_token() {
         "{session}"
     );
 }
+
+#[test]
+fn one_busy_caller_is_held_back_while_others_are_served_and_sessions_stay_their_own() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &idp, &["--calls-per-second", "5"]);
+    let alice = key.sign(&claims(&idp, port, &json!({"sub": "alice"})), &json!({}));
+    let bob = key.sign(&claims(&idp, port, &json!({"sub": "bob"})), &json!({}));
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+
+    let flood: Vec<String> = (0..20).map(|_| post(port, Some(&alice), &get)).collect();
+    let limited: Vec<&String> = flood
+        .iter()
+        .filter(|a| a.starts_with("HTTP/1.1 429"))
+        .collect();
+    assert!(limited.len() >= 10, "{} of 20 limited", limited.len());
+    assert!(
+        limited
+            .iter()
+            .all(|a| header(a, "retry-after")
+                .is_some_and(|s| s.parse::<u64>().is_ok_and(|n| n >= 1)))
+    );
+    for _ in 0..5 {
+        assert!(
+            post(port, Some(&bob), &get).starts_with("HTTP/1.1 200"),
+            "bob keeps being served"
+        );
+    }
+    let served = api.requests().len();
+    assert_eq!(
+        served,
+        20 - limited.len() + 5,
+        "a refused call sends nothing"
+    );
+
+    // Alice's session is unknown to bob.
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                      "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                 "clientInfo": {"name": "t", "version": "1"}}});
+    let started = post(port, Some(&alice), &init);
+    let session = header(&started, "mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
+    let with_session = |token: &str| {
+        let body = ping.to_string();
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nMcp-Session-Id: {session}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    assert!(
+        with_session(&bob).starts_with("HTTP/1.1 404"),
+        "not bob's session"
+    );
+    assert!(with_session(&alice).starts_with("HTTP/1.1 200"));
+}

@@ -42,6 +42,14 @@ pub struct Limits {
     /// Time an MCP session lives without a request (1 h); then it is unknown and the
     /// client initializes again, as the protocol says it must after a `404`.
     pub session_ttl: Duration,
+    /// MCP sessions one authenticated caller holds at once (64); its oldest ends first.
+    pub max_sessions_per_caller: usize,
+    /// `tools/call`s one authenticated caller may make per second, also its burst
+    /// (100; 0: no limit); past it the answer is `429` with `Retry-After`.
+    pub calls_per_second_per_caller: u32,
+    /// `tools/call`s answered at once, every caller together (256); past it the
+    /// answer is `503` with `Retry-After`.
+    pub max_calls_in_flight: usize,
 }
 
 impl Default for Limits {
@@ -53,6 +61,9 @@ impl Default for Limits {
             body_timeout: Duration::from_secs(30),
             max_sessions: 10_000,
             session_ttl: Duration::from_secs(3600),
+            max_sessions_per_caller: 64,
+            calls_per_second_per_caller: 100,
+            max_calls_in_flight: 256,
         }
     }
 }

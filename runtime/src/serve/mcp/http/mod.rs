@@ -11,6 +11,7 @@
 //! its own hyper/axum server; [`Http::serve`] is a standalone hyper server.
 
 mod auth;
+mod callers;
 mod listen;
 mod sessions;
 
@@ -36,6 +37,8 @@ pub struct Http {
     path: String,
     origins: Arc<BTreeSet<String>>,
     sessions: Arc<sessions::Sessions>,
+    /// Per-caller call rates and the cap on calls in flight.
+    callers: Arc<callers::Callers>,
     limits: Limits,
     log: listen::Log,
     /// Who may call; `None`: anyone who reaches the socket.
@@ -55,10 +58,8 @@ impl Http {
             server,
             path: "/mcp".into(),
             origins: Arc::default(),
-            sessions: Arc::new(sessions::Sessions::new(
-                Limits::default().max_sessions,
-                Limits::default().session_ttl,
-            )),
+            sessions: Arc::new(sessions_for(&Limits::default())),
+            callers: Arc::new(callers_for(&Limits::default())),
             limits: Limits::default(),
             log: listen::Log::new(None),
             auth: None,
@@ -86,10 +87,8 @@ impl Http {
 
     /// Connection and session limits (see [`Limits`]); the defaults otherwise.
     pub fn limits(mut self, limits: Limits) -> Self {
-        self.sessions = Arc::new(sessions::Sessions::new(
-            limits.max_sessions,
-            limits.session_ttl,
-        ));
+        self.sessions = Arc::new(sessions_for(&limits));
+        self.callers = Arc::new(callers_for(&limits));
         self.limits = limits;
         self
     }
@@ -166,10 +165,11 @@ impl Http {
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
+        let owner = caller.as_ref().map(Caller::name);
         match *request.method() {
-            Method::POST => self.post(request, session, caller).await,
+            Method::POST => self.post(request, session, caller.clone()).await,
             Method::DELETE => match session {
-                Some(id) if self.sessions.end(&id) => plain(StatusCode::OK, ""),
+                Some(id) if self.sessions.end(&id, owner) => plain(StatusCode::OK, ""),
                 Some(_) => plain(StatusCode::NOT_FOUND, "unknown session"),
                 None => plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
             },
@@ -292,13 +292,14 @@ impl Http {
             || message
                 .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
                 .is_some();
+        let owner = caller.as_ref().map(Caller::name);
         let issued = if initialize {
-            Some(self.sessions.start())
+            Some(self.sessions.start(owner))
         } else if stateless {
             None
         } else {
             match &session {
-                Some(id) if !self.sessions.touch(id) => {
+                Some(id) if !self.sessions.touch(id, owner) => {
                     return plain(
                         StatusCode::NOT_FOUND,
                         "unknown or ended session; initialize again",
@@ -322,10 +323,22 @@ impl Http {
         if let Some(refused) = self.beyond_scopes(&server, &message) {
             return refused;
         }
+        let slot = if method == Some("tools/call") {
+            // Without authorization there is no caller to hold back: only the cap on
+            // calls in flight applies.
+            match self.callers.admit(owner) {
+                Ok(slot) => Some(slot),
+                Err(refused) => return too_many(refused),
+            }
+        } else {
+            None
+        };
         if streams {
-            return self.stream(server, message, issued, caller);
+            return self.stream(server, message, issued, caller, slot);
         }
-        match on_behalf(caller.as_ref(), server.respond(message)).await {
+        let answer = on_behalf(caller.as_ref(), server.respond(message)).await;
+        drop(slot);
+        match answer {
             Some(answer) => json(StatusCode::OK, answer, issued),
             None => plain(StatusCode::ACCEPTED, ""),
         }
@@ -339,6 +352,7 @@ impl Http {
         message: Value,
         session: Option<String>,
         caller: Option<Caller>,
+        slot: Option<callers::Slot>,
     ) -> Response<Body> {
         let (events, body) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
         // Notifications and then the answer go through one channel, so they reach
@@ -350,6 +364,7 @@ impl Http {
                 server.respond_notifying(message, Some(messages.clone())),
             )
             .await;
+            drop(slot);
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
             }
@@ -377,6 +392,43 @@ impl Http {
         }
         response
     }
+}
+
+fn sessions_for(limits: &Limits) -> sessions::Sessions {
+    sessions::Sessions::new(
+        limits.max_sessions,
+        limits.max_sessions_per_caller,
+        limits.session_ttl,
+    )
+}
+
+fn callers_for(limits: &Limits) -> callers::Callers {
+    callers::Callers::new(
+        limits.calls_per_second_per_caller,
+        limits.max_calls_in_flight,
+    )
+}
+
+/// `429` with `Retry-After` for a caller past its rate, `503` when every slot for
+/// calls is taken: the client is told when to come back, nothing else changes.
+fn too_many(refused: callers::Refused) -> Response<Body> {
+    let (status, text, after) = match refused {
+        callers::Refused::Rate(wait) => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many calls from this caller; retry later",
+            wait.as_secs_f64().ceil().max(1.0),
+        ),
+        callers::Refused::Busy => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is answering as many calls as it takes; retry shortly",
+            1.0,
+        ),
+    };
+    let mut response = plain(status, text);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, header::HeaderValue::from(after as u64));
+    response
 }
 
 /// Runs `answer` for `caller`: the audit names them, and APIs that pass the caller's

@@ -1,57 +1,80 @@
 //! MCP sessions of the streamable HTTP endpoint: issued by `initialize`, ended by
 //! `DELETE`, by idling past their time to live, or — when the set is full — by being
 //! the least recently used. Without the last two a client that initializes in a loop
-//! grows the set for as long as the server runs.
+//! grows the set for as long as the server runs. A session belongs to the caller who
+//! started it: another caller presenting its id is told it does not exist, and one
+//! caller holds at most `per_caller` (its oldest ends first), so one client cannot push
+//! everyone else's sessions out.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::lock;
 
+/// When a session was last used, and who started it.
+type Session = (Instant, Option<Arc<str>>);
+
 #[derive(Debug)]
 pub(super) struct Sessions {
-    last_used: Mutex<HashMap<String, Instant>>,
+    /// Session id → when last used, and who started it (`None`: no authorization).
+    last_used: Mutex<HashMap<String, Session>>,
     max: usize,
+    per_caller: usize,
     ttl: Duration,
 }
 
 impl Sessions {
-    pub(super) fn new(max: usize, ttl: Duration) -> Self {
+    pub(super) fn new(max: usize, per_caller: usize, ttl: Duration) -> Self {
         Sessions {
             last_used: Mutex::default(),
             max: max.max(1),
+            per_caller: per_caller.max(1),
             ttl,
         }
     }
 
-    /// A new session's id, made room for.
-    pub(super) fn start(&self) -> String {
+    /// A new session of `owner`, made room for.
+    pub(super) fn start(&self, owner: Option<&str>) -> String {
         let id = new_session_id();
         let now = Instant::now();
         let mut sessions = lock(&self.last_used);
         if sessions.len() >= self.max {
-            sessions.retain(|_, used| now.duration_since(*used) < self.ttl);
+            sessions.retain(|_, (used, _)| now.duration_since(*used) < self.ttl);
         }
-        if sessions.len() >= self.max {
+        let owned = |who: &Option<Arc<str>>| who.as_deref() == owner;
+        if owner.is_some()
+            && sessions.values().filter(|(_, who)| owned(who)).count() >= self.per_caller
+        {
             let oldest = sessions
                 .iter()
-                .min_by_key(|(_, used)| **used)
+                .filter(|(_, (_, who))| owned(who))
+                .min_by_key(|(_, (used, _))| *used)
                 .map(|(id, _)| id.clone());
             if let Some(oldest) = oldest {
                 sessions.remove(&oldest);
             }
         }
-        sessions.insert(id.clone(), now);
+        if sessions.len() >= self.max {
+            let oldest = sessions
+                .iter()
+                .min_by_key(|(_, (used, _))| *used)
+                .map(|(id, _)| id.clone());
+            if let Some(oldest) = oldest {
+                sessions.remove(&oldest);
+            }
+        }
+        sessions.insert(id.clone(), (now, owner.map(Arc::from)));
         id
     }
 
-    /// Whether `id` is a live session; using it keeps it alive.
-    pub(super) fn touch(&self, id: &str) -> bool {
+    /// Whether `id` is a live session of `owner`; using it keeps it alive.
+    pub(super) fn touch(&self, id: &str, owner: Option<&str>) -> bool {
         let now = Instant::now();
         let mut sessions = lock(&self.last_used);
         match sessions.get_mut(id) {
-            Some(used) if now.duration_since(*used) < self.ttl => {
+            Some((_, who)) if who.as_deref() != owner => false,
+            Some((used, _)) if now.duration_since(*used) < self.ttl => {
                 *used = now;
                 true
             }
@@ -63,9 +86,17 @@ impl Sessions {
         }
     }
 
-    /// Ends `id`; false when there was no such session.
-    pub(super) fn end(&self, id: &str) -> bool {
-        lock(&self.last_used).remove(id).is_some()
+    /// Ends `owner`'s session `id`; false when it has no such session.
+    pub(super) fn end(&self, id: &str, owner: Option<&str>) -> bool {
+        let mut sessions = lock(&self.last_used);
+        if sessions
+            .get(id)
+            .is_some_and(|(_, who)| who.as_deref() == owner)
+        {
+            sessions.remove(id);
+            return true;
+        }
+        false
     }
 
     #[cfg(test)]
@@ -96,22 +127,44 @@ mod tests {
 
     #[test]
     fn full_sets_drop_the_least_recently_used_and_idle_ones_expire() {
-        let sessions = Sessions::new(3, Duration::from_secs(3600));
-        let ids: Vec<String> = (0..3).map(|_| sessions.start()).collect();
+        let sessions = Sessions::new(3, 10, Duration::from_secs(3600));
+        let ids: Vec<String> = (0..3).map(|_| sessions.start(None)).collect();
         std::thread::sleep(Duration::from_millis(2));
-        assert!(sessions.touch(&ids[0]));
-        let fourth = sessions.start();
+        assert!(sessions.touch(&ids[0], None));
+        let fourth = sessions.start(None);
         assert_eq!(sessions.len(), 3);
-        assert!(sessions.touch(&ids[0]), "recently used, kept");
-        assert!(!sessions.touch(&ids[1]), "least recently used, ended");
-        assert!(sessions.touch(&fourth));
-        assert!(sessions.end(&fourth) && !sessions.end(&fourth));
+        assert!(sessions.touch(&ids[0], None), "recently used, kept");
+        assert!(!sessions.touch(&ids[1], None), "least recently used, ended");
+        assert!(sessions.touch(&fourth, None));
+        assert!(sessions.end(&fourth, None) && !sessions.end(&fourth, None));
 
-        let short = Sessions::new(10, Duration::from_millis(50));
-        let id = short.start();
-        assert!(short.touch(&id));
+        let short = Sessions::new(10, 10, Duration::from_millis(50));
+        let id = short.start(None);
+        assert!(short.touch(&id, None));
         std::thread::sleep(Duration::from_millis(150));
-        assert!(!short.touch(&id), "idle past its time to live");
+        assert!(!short.touch(&id, None), "idle past its time to live");
         assert_eq!(short.len(), 0);
+    }
+
+    #[test]
+    fn a_session_is_its_callers_alone_and_one_caller_cannot_crowd_out_others() {
+        let sessions = Sessions::new(100, 2, Duration::from_secs(3600));
+        let bobs = sessions.start(Some("bob"));
+        let first = sessions.start(Some("alice"));
+        assert!(
+            !sessions.touch(&first, Some("bob")),
+            "another caller's session is unknown"
+        );
+        assert!(!sessions.end(&first, Some("bob")));
+        assert!(!sessions.touch(&first, None));
+        std::thread::sleep(Duration::from_millis(2));
+        let _second = sessions.start(Some("alice"));
+        let _third = sessions.start(Some("alice"));
+        assert!(
+            !sessions.touch(&first, Some("alice")),
+            "alice's oldest ended"
+        );
+        assert!(sessions.touch(&bobs, Some("bob")), "bob's untouched");
+        assert_eq!(sessions.len(), 3);
     }
 }
