@@ -516,6 +516,34 @@ fn json(status: StatusCode, text: String, session: Option<String>) -> Response<B
     response
 }
 
+/// The endpoint as a `tower::Service`, to mount in a service's own router beside its
+/// routes (axum: `Router::new().route_service("/mcp", http)`) or wrap in its tower
+/// layers. Never fails: every problem is an HTTP answer.
+impl<B> tower_service::Service<Request<B>> for Http
+where
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = Response<Body>;
+    type Error = std::convert::Infallible;
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Response<Body>, Self::Error>> + Send>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let http = self.clone();
+        Box::pin(async move { Ok(http.handle(request).await) })
+    }
+}
+
 /// A response body: whole (JSON, text) or streamed (SSE), as hyper sends it.
 #[derive(Debug)]
 pub struct Body {
