@@ -165,11 +165,12 @@ impl Http {
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        let owner = caller.as_ref().map(Caller::name);
         match *request.method() {
-            Method::POST => self.post(request, session, caller.clone()).await,
+            Method::POST => self.post(request, session, caller).await,
             Method::DELETE => match session {
-                Some(id) if self.sessions.end(&id, owner) => plain(StatusCode::OK, ""),
+                Some(id) if self.sessions.end(&id, caller.as_ref().map(Caller::name)) => {
+                    plain(StatusCode::OK, "")
+                }
                 Some(_) => plain(StatusCode::NOT_FOUND, "unknown session"),
                 None => plain(StatusCode::BAD_REQUEST, "missing Mcp-Session-Id"),
             },

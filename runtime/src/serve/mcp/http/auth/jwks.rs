@@ -132,9 +132,8 @@ impl Jwks {
     /// Connect's. The document must name the same issuer (RFC 8414 §3.3).
     async fn discover(&self, transport: &dyn Transport) -> Result<String, String> {
         let issuer = self.issuer.trim_end_matches('/');
-        let (origin, path) = split_origin(issuer);
         let candidates = [
-            format!("{origin}/.well-known/oauth-authorization-server{path}"),
+            super::well_known(issuer, "oauth-authorization-server"),
             format!("{issuer}/.well-known/openid-configuration"),
         ];
         let mut failures = Vec::new();
@@ -202,15 +201,6 @@ fn find<'a>(keys: &'a [Jwk], kid: Option<&str>, alg: Algorithm) -> Option<&'a Jw
     }
 }
 
-/// `https://host:port` and the path after it (`/tenant`, or empty).
-fn split_origin(url: &str) -> (&str, &str) {
-    let after_scheme = url.find("://").map_or(0, |i| i + 3);
-    match url[after_scheme..].find('/') {
-        Some(i) => url.split_at(after_scheme + i),
-        None => (url, ""),
-    }
-}
-
 /// GETs `url` (https, or http to loopback) and reads it as JSON.
 async fn get_json(url: &str, transport: &dyn Transport) -> Result<Value, String> {
     if !crate::auth::oauth::secure_url(url) {
@@ -240,18 +230,6 @@ async fn get_json(url: &str, transport: &dyn Transport) -> Result<Value, String>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn origins_and_paths_of_issuers() {
-        assert_eq!(
-            split_origin("https://id.example.com/tenant/a"),
-            ("https://id.example.com", "/tenant/a")
-        );
-        assert_eq!(
-            split_origin("https://id.example.com"),
-            ("https://id.example.com", "")
-        );
-    }
 
     #[test]
     fn a_key_fits_by_id_type_and_stated_algorithm() {

@@ -187,6 +187,19 @@ impl Authorization {
     }
 }
 
+/// The well-known URL `name` of `url`: `/.well-known/<name>` put between the origin
+/// and the path (RFC 8414 §3, RFC 9728 §3.1), `https://id.example/tenant` →
+/// `https://id.example/.well-known/<name>/tenant`.
+#[cfg(feature = "mcp-oauth")]
+fn well_known(url: &str, name: &str) -> String {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let (origin, path) = match url[after_scheme..].find('/') {
+        Some(i) => url.split_at(after_scheme + i),
+        None => (url, ""),
+    };
+    format!("{origin}/.well-known/{name}{}", path.trim_end_matches('/'))
+}
+
 /// Text fit for a quoted-string of a header: no quotes, backslashes or controls.
 fn quoted(text: &str) -> String {
     text.chars()
@@ -222,5 +235,22 @@ mod tests {
         );
         assert_eq!(strip_scheme(b"bearer  abc "), Some(&b"abc"[..]));
         assert_eq!(strip_scheme(b"Basic abc"), None);
+    }
+
+    #[cfg(feature = "mcp-oauth")]
+    #[test]
+    fn well_known_urls_go_between_origin_and_path() {
+        assert_eq!(
+            well_known("https://id.example.com/tenant/a", "x"),
+            "https://id.example.com/.well-known/x/tenant/a"
+        );
+        assert_eq!(
+            well_known("https://mcp.example.com/mcp/", "x"),
+            "https://mcp.example.com/.well-known/x/mcp"
+        );
+        assert_eq!(
+            well_known("https://id.example.com", "x"),
+            "https://id.example.com/.well-known/x"
+        );
     }
 }

@@ -228,15 +228,7 @@ impl OAuth {
     /// RFC 9728: where clients find [`OAuth::metadata`] — the well-known path inserted
     /// between the resource's host and path.
     pub(in crate::serve::mcp::http) fn metadata_url(&self) -> String {
-        let after_scheme = self.resource.find("://").map_or(0, |i| i + 3);
-        let (origin, path) = match self.resource[after_scheme..].find('/') {
-            Some(i) => self.resource.split_at(after_scheme + i),
-            None => (self.resource.as_str(), ""),
-        };
-        format!(
-            "{origin}/.well-known/oauth-protected-resource{}",
-            path.trim_end_matches('/')
-        )
+        super::well_known(&self.resource, "oauth-protected-resource")
     }
 
     /// The protected-resource metadata document (RFC 9728).
