@@ -135,7 +135,11 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
     ToolPlan {
         name: op.name.clone(),
         api: api.name.clone(),
-        title: text::title(&op.name),
+        title: op
+            .summary
+            .as_deref()
+            .and_then(text::title_from_summary)
+            .unwrap_or_else(|| text::title(&op.name)),
         description: toolwright_query::redact::text(&description(api, op)).into_owned(),
         input_schema,
         output_schema,

@@ -51,6 +51,43 @@ pub fn title(name: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A title from an operation's summary ("Create a refund", not the name's "Post
+/// refunds"): one line of plain words, markup and a final period dropped; `None` when
+/// the summary is no title (empty, a paragraph, or longer than a title reads).
+pub fn title_from_summary(summary: &str) -> Option<String> {
+    const LONGEST: usize = 80;
+    let mut title = String::with_capacity(summary.len());
+    let mut in_tag = false;
+    for c in summary.trim().chars() {
+        match c {
+            '<' if !in_tag => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            '`' | '*' if !in_tag => {}
+            _ if in_tag => {}
+            c if c.is_whitespace() => {
+                if !title.ends_with(' ') {
+                    title.push(' ');
+                }
+            }
+            c => title.push(c),
+        }
+    }
+    let title = title.trim().trim_end_matches('.').trim();
+    let words = title.split(' ').count();
+    if title.is_empty()
+        || in_tag
+        || title.chars().count() > LONGEST
+        || words > 12
+        || summary.trim().contains('\n')
+    {
+        return None;
+    }
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+}
+
 /// A naive English singular, good enough for composed descriptions.
 pub fn singular(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("ies") {
@@ -483,6 +520,30 @@ mod tests {
         assert_eq!(doc("a\u{202E}b\u{2066}c\u{2069}"), "abc");
         assert_eq!(doc("a\r\nb\rc"), "a\nb\nc");
         assert_eq!(doc("nul\u{0}"), "nul");
+    }
+
+    #[test]
+    fn titles_come_from_summaries_that_read_as_titles() {
+        assert_eq!(
+            title_from_summary("Create a refund").as_deref(),
+            Some("Create a refund")
+        );
+        assert_eq!(
+            title_from_summary("  list <b>repository</b> `issues`. ").as_deref(),
+            Some("List repository issues")
+        );
+        assert_eq!(
+            title_from_summary("Set cancel_at_period_end").as_deref(),
+            Some("Set cancel_at_period_end")
+        );
+        for not_a_title in [
+            "",
+            "<p>",
+            "Line one\nline two",
+            "This summary goes on and on, the way a paragraph does when an API puts its whole description into the summary field",
+        ] {
+            assert_eq!(title_from_summary(not_a_title), None, "{not_a_title}");
+        }
     }
 
     #[test]

@@ -378,6 +378,9 @@ pub struct Operation {
     pub method: Method,
     /// Path template with `{placeholders}`.
     pub path: String,
+    /// The source's one-line name for what the operation does (OpenAPI's `summary`):
+    /// the tool's title when it reads as one.
+    pub summary: Option<String>,
     pub description: Option<String>,
     pub params: Vec<Param>,
     pub body: BodyEncoding,

@@ -191,6 +191,36 @@ impl<'a> Index<'a> {
         None
     }
 
+    /// The term, longer than `prefix` and beginning with it, that the most documents
+    /// hold (ties: the first in order); `None` for a prefix under two letters.
+    pub(super) fn commonest_with_prefix(&self, prefix: &str) -> Option<&'a str> {
+        if prefix.len() < 2 {
+            return None;
+        }
+        let needle = prefix.as_bytes();
+        let (mut lo, mut hi) = (0, self.terms);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.term(mid) < needle {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut best: Option<(usize, usize)> = None;
+        for i in lo..self.terms {
+            let term = self.term(i);
+            if !term.starts_with(needle) {
+                break;
+            }
+            let df = self.posting_end(i + 1) - self.posting_end(i);
+            if term.len() > needle.len() && best.is_none_or(|(_, d)| df > d) {
+                best = Some((i, df));
+            }
+        }
+        best.and_then(|(i, _)| std::str::from_utf8(self.term(i)).ok())
+    }
+
     /// A term's postings as (document, impact), by binary search over the sorted terms.
     pub(super) fn postings(&self, term: &str) -> Option<impl Iterator<Item = (u32, f32)> + 'a> {
         let i = self.find(term)?;

@@ -11,6 +11,7 @@ mod document;
 mod format;
 pub mod lexicon;
 pub mod text;
+pub mod values;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -46,6 +47,24 @@ impl Techniques {
     pub const GRAPH: Techniques = Techniques(1 << 8);
     /// The square root of BM25's idf: rare words weigh less against common ones.
     pub const DAMP_IDF: Techniques = Techniques(1 << 9);
+    /// Values in the query (`#42`, `@bob`, `owner/name`, `cus_9s6X`) stand for the kind
+    /// of parameter they fill instead of being split into words ([`values`]).
+    pub const VALUES: Techniques = Techniques(1 << 10);
+    /// The values a parameter's `enum` allows (`draft`, `locked`, `2fa_disabled`): what
+    /// a tool can set or filter by, at a parameter's weight.
+    pub const ENUMS: Techniques = Techniques(1 << 11);
+    /// Initials of the two-word names the API uses often (`pull request` → `pr`,
+    /// `payment intent` → `pi`): the abbreviations its users write.
+    pub const INITIALS: Techniques = Techniques(1 << 12);
+    /// The result's field names (`default_branch`, `stargazers_count`), at a low
+    /// weight: what a tool tells, for questions about it.
+    pub const RESULTS: Techniques = Techniques(1 << 13);
+    /// The boolean arguments of a tool that changes something weigh as its verb: a
+    /// goal ("archive the repo") names the state an update sets.
+    pub const FLAGS: Techniques = Techniques(1 << 14);
+    /// A question ("who has access…", "how many…", "is bob a member…") asks to read:
+    /// it also looks for the verbs reads imply.
+    pub const QUESTIONS: Techniques = Techniques(1 << 15);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -56,7 +75,11 @@ impl Techniques {
             | Self::VERBS.0
             | Self::PATH.0
             | Self::COVERAGE.0
-            | Self::DAMP_IDF.0,
+            | Self::DAMP_IDF.0
+            | Self::VALUES.0
+            | Self::ENUMS.0
+            | Self::INITIALS.0
+            | Self::QUESTIONS.0,
     );
 
     pub const fn has(self, other: Techniques) -> bool {
@@ -87,6 +110,10 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 /// A synonym counts this much of the word it stands for.
 const SYNONYM_WEIGHT: f32 = 0.3;
+/// A parameter word a value in the query stands for counts this much.
+const VALUE_WEIGHT: f32 = 0.5;
+/// The read verbs a question implies count this much.
+const QUESTION_WEIGHT: f32 = 0.5;
 
 /// Builds an [`Index`] from documents in catalog order.
 #[derive(Debug)]
@@ -97,7 +124,16 @@ pub struct IndexBuilder {
     /// The terms of long texts already analysed: large APIs repeat the same parameter
     /// prose on hundreds of operations (compute v1's `filter`, 2.5 KB, on every list).
     analysed: std::collections::HashMap<String, Vec<String>>,
+    /// Per document: the adjacent word pairs of its name, title and summary, for
+    /// [`Techniques::INITIALS`].
+    pairs: Vec<Vec<(String, String)>>,
 }
+
+/// A word pair is a name of the API's, whose initials its users write, when this many
+/// tools' names or summaries use it.
+const INITIALS_MIN_TOOLS: usize = 3;
+/// Initials weigh as much as a parameter name.
+const INITIALS_WEIGHT: f32 = 0.5;
 
 impl IndexBuilder {
     pub fn new(techniques: Techniques) -> IndexBuilder {
@@ -105,6 +141,7 @@ impl IndexBuilder {
             techniques,
             docs: Vec::new(),
             analysed: std::collections::HashMap::new(),
+            pairs: Vec::new(),
         }
     }
 
@@ -141,6 +178,22 @@ impl IndexBuilder {
             for (name, description) in &doc.params {
                 put(name, 0.5);
                 put(description, 0.1);
+            }
+            if t.has(Techniques::ENUMS) {
+                for value in &doc.enum_values {
+                    put(value, 0.3);
+                }
+            }
+            if t.has(Techniques::RESULTS) && matches!(doc.method.as_str(), "GET" | "HEAD") {
+                for field in &doc.result_fields {
+                    put(field, 0.3);
+                }
+            }
+            if t.has(Techniques::FLAGS) {
+                // On top of the parameter's own weight: a state is what the tool does.
+                for flag in &doc.flags {
+                    put(flag, 1.0);
+                }
             }
             for tag in &doc.tags {
                 put(tag, 1.5);
@@ -192,11 +245,51 @@ impl IndexBuilder {
                 *terms.entry(synonym).or_insert(0.0) += 0.3;
             }
         }
+        if t.has(Techniques::INITIALS) {
+            let mut pairs = Vec::new();
+            for text in [&doc.name, &doc.title, &doc.summary] {
+                let mut words = Vec::new();
+                text::words(text, t.has(Techniques::SPLIT), &mut words);
+                words.retain(|w| !text::is_stop_word(w));
+                for pair in words.windows(2) {
+                    let pair = (pair[0].clone(), pair[1].clone());
+                    if pair.0.len() > 1 && pair.1.len() > 1 && !pairs.contains(&pair) {
+                        pairs.push(pair);
+                    }
+                }
+            }
+            self.pairs.push(pairs);
+        }
         self.docs.push(terms);
     }
 
+    /// Adds to each document the initials of its word pairs that enough tools share.
+    fn add_initials(&mut self) {
+        let mut tools: HashMap<&(String, String), usize> = HashMap::new();
+        for pairs in &self.pairs {
+            for pair in pairs {
+                *tools.entry(pair).or_default() += 1;
+            }
+        }
+        for (doc, pairs) in self.pairs.iter().enumerate() {
+            for pair in pairs {
+                if tools[pair] < INITIALS_MIN_TOOLS {
+                    continue;
+                }
+                let initials: String = [&pair.0, &pair.1]
+                    .iter()
+                    .filter_map(|w| w.chars().next())
+                    .collect();
+                *self.docs[doc].entry(initials).or_insert(0.0) += INITIALS_WEIGHT;
+            }
+        }
+    }
+
     /// The index, as the bytes [`Index::new`] reads.
-    pub fn build(self) -> Vec<u8> {
+    pub fn build(mut self) -> Vec<u8> {
+        if self.techniques.has(Techniques::INITIALS) {
+            self.add_initials();
+        }
         let n = self.docs.len();
         let lengths: Vec<f32> = self.docs.iter().map(|d| d.values().sum()).collect();
         let average = (lengths.iter().sum::<f32>() / n.max(1) as f32).max(f32::EPSILON);
@@ -252,6 +345,22 @@ fn implied_verb(method: &str, path: &str, group: &str) -> &'static str {
     }
 }
 
+/// Whether `query` is a question: it opens with a question word or an auxiliary verb
+/// ("who…", "how many…", "is bob…", "can it…"), or ends with a question mark.
+fn is_question(query: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "who", "whom", "whose", "what", "what's", "whats", "which", "when", "where", "why", "how",
+        "is", "are", "was", "were", "does", "do", "did", "can", "could", "has", "have", "who's",
+        "whos", "any",
+    ];
+    let first = query
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    OPENERS.contains(&first.as_str()) || query.trim_end().ends_with('?')
+}
+
 /// The terms of `text` under `techniques`.
 pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
     let mut words = Vec::new();
@@ -272,7 +381,22 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Ve
     let mut seen = HashMap::new();
     // Term → the slot it is in.
     let mut owner: HashMap<String, usize> = HashMap::new();
-    let words = analyze(query, techniques);
+    let (rest, kinds) = if techniques.has(Techniques::VALUES) {
+        values::extract(query)
+    } else {
+        (query.to_owned(), Vec::new())
+    };
+    let words = analyze(&rest, techniques);
+    if techniques.has(Techniques::QUESTIONS) && is_question(query) {
+        let terms: Vec<(String, f32)> = ["get", "list"]
+            .iter()
+            .map(|w| (analyze(w, techniques).concat(), QUESTION_WEIGHT))
+            .collect();
+        for (term, _) in &terms {
+            owner.insert(term.clone(), out.len());
+        }
+        out.push(terms);
+    }
     let mut i = 0;
     while i < words.len() {
         let word = words[i].clone();
@@ -329,6 +453,30 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Ve
         }
         for (term, _) in &terms {
             owner.insert(term.clone(), out.len());
+        }
+        out.push(terms);
+    }
+    // Each kind of value once: the parameter it fills is one thing the query asks for.
+    let mut done: Vec<&values::ValueKind> = Vec::new();
+    for kind in &kinds {
+        if done.contains(&kind) {
+            continue;
+        }
+        done.push(kind);
+        let mut terms: Vec<(String, f32)> = Vec::new();
+        let push = |term: String, weight: f32, terms: &mut Vec<(String, f32)>| {
+            if !terms.iter().any(|(t, _)| *t == term) {
+                terms.push((term, weight));
+            }
+        };
+        for word in kind.words() {
+            push(analyze(word, techniques).concat(), VALUE_WEIGHT, &mut terms);
+        }
+        if let values::ValueKind::PrefixedId(prefix) = kind
+            && let Some(resource) = index.commonest_with_prefix(prefix)
+        {
+            // `cus_…` is a customer's id: the commonest word the prefix begins.
+            push(resource.to_owned(), 1.0, &mut terms);
         }
         out.push(terms);
     }

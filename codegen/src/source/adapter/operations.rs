@@ -195,6 +195,7 @@ fn operation(
         kind,
         method,
         path,
+        summary: None,
         description,
         params,
         content_type: match body {

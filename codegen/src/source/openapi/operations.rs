@@ -328,6 +328,7 @@ fn operation(
         // (AWS and OSIsoft do this); it is never sent, so the request goes to the
         // path before it (with it, the query would land in the fragment).
         path: path.split('#').next().unwrap_or(path).to_owned(),
+        summary: summary.map(str::to_owned),
         description: (!description.is_empty()).then_some(description),
         params,
         body: body.encoding,

@@ -1,0 +1,269 @@
+//! Values in a query. People name the thing they mean by its value — `#42`, `@bob`,
+//! `octo-org/widgets`, `v2.0...v2.1`, `cus_9s6XKz`, `jane@example.com`, `$50` — where
+//! a tool declares a parameter. Split into words, a value is noise that matches the
+//! wrong tools (`octo-org` → "org"); recognised, it says which kind of parameter the
+//! wanted tool takes. Each kind stands for the words APIs commonly name such a
+//! parameter with; nothing here is specific to one API.
+
+/// What kind of parameter a value in a query fills.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueKind {
+    /// `#42`, `42`: an issue, order or item number.
+    Number,
+    /// `@bob`: a user's handle.
+    Handle,
+    /// `owner/name`: a repository (or any two-part name).
+    OwnerName,
+    /// `v2.0...v2.1`, `main..dev`: two refs to compare.
+    Range,
+    /// `jane@example.com`.
+    Email,
+    /// `$50`, `30 EUR`, `€9.99`.
+    Money,
+    /// `20%`.
+    Percent,
+    /// `9fceb02`: a commit hash.
+    Hash,
+    /// `v1.4.0`, `2.0`: a version or tag.
+    Version,
+    /// `src/main.rs`: a file's path.
+    FilePath,
+    /// `https://…`.
+    Url,
+    /// `cus_9s6XKz`: an identifier whose prefix names its resource (`cus`).
+    PrefixedId(String),
+}
+
+impl ValueKind {
+    /// The words APIs name a parameter of this kind with (the index stems them).
+    pub fn words(&self) -> &'static [&'static str] {
+        match self {
+            ValueKind::Number => &["number", "id"],
+            ValueKind::Handle => &["username", "user", "login"],
+            ValueKind::OwnerName => &["owner", "repo", "repository"],
+            ValueKind::Range => &["compare", "base", "head"],
+            ValueKind::Email => &["email"],
+            ValueKind::Money => &["amount", "currency"],
+            ValueKind::Percent => &["percent"],
+            ValueKind::Hash => &["sha", "commit", "ref"],
+            ValueKind::Version => &["tag", "version", "release"],
+            ValueKind::FilePath => &["path", "file", "content"],
+            ValueKind::Url => &["url"],
+            ValueKind::PrefixedId(_) => &["id"],
+        }
+    }
+}
+
+/// Currency codes and signs money is written with (ISO 4217's most traded, which no
+/// query means as a word).
+const CURRENCIES: &[&str] = &[
+    "usd", "eur", "gbp", "jpy", "chf", "cad", "aud", "nzd", "cny", "inr", "sek", "nok", "dkk",
+    "pln", "brl", "mxn", "sgd", "hkd", "zar", "krw",
+];
+const CURRENCY_SIGNS: &[char] = &['$', '€', '£', '¥', '₹'];
+
+/// The query without its values, and the kinds of the values taken out, in order.
+pub fn extract(query: &str) -> (String, Vec<ValueKind>) {
+    let tokens: Vec<&str> = query.split_whitespace().collect();
+    let mut rest = Vec::with_capacity(tokens.len());
+    let mut kinds = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let raw = tokens[i];
+        let token = raw.trim_matches(|c: char| {
+            matches!(c, ',' | ';' | '?' | '!' | '(' | ')' | '"' | '\'' | '`')
+        });
+        let token = token.strip_suffix(['.', ':']).unwrap_or(token);
+        i += 1;
+        // "30 EUR": a number, then a currency code.
+        if is_amount(token)
+            && let Some(next) = tokens.get(i)
+            && CURRENCIES.contains(
+                &next
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_ascii_lowercase()
+                    .as_str(),
+            )
+        {
+            kinds.push(ValueKind::Money);
+            i += 1;
+            continue;
+        }
+        match classify(token) {
+            Some(kind) => kinds.push(kind),
+            None => rest.push(raw),
+        }
+    }
+    (rest.join(" "), kinds)
+}
+
+fn classify(token: &str) -> Option<ValueKind> {
+    if token.is_empty() {
+        return None;
+    }
+    if let Some(number) = token.strip_prefix('#') {
+        return (!number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()))
+            .then_some(ValueKind::Number);
+    }
+    if let Some(handle) = token.strip_prefix('@') {
+        return (!handle.is_empty()
+            && handle
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_')))
+        .then_some(ValueKind::Handle);
+    }
+    if token.starts_with("http://") || token.starts_with("https://") {
+        return Some(ValueKind::Url);
+    }
+    if token.starts_with(CURRENCY_SIGNS) && is_amount(&token[token.chars().next()?.len_utf8()..]) {
+        return Some(ValueKind::Money);
+    }
+    if let Some(number) = token.strip_suffix('%') {
+        return is_amount(number).then_some(ValueKind::Percent);
+    }
+    if let Some((user, host)) = token.split_once('@') {
+        return (!user.is_empty() && host.contains('.') && !host.ends_with('.'))
+            .then_some(ValueKind::Email);
+    }
+    if let Some((a, b)) = token.split_once("..") {
+        let b = b.trim_start_matches('.');
+        return (is_name(a) && is_name(b)).then_some(ValueKind::Range);
+    }
+    if token.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(ValueKind::Number);
+    }
+    if is_version(token) {
+        return Some(ValueKind::Version);
+    }
+    if token.contains('/') {
+        let parts: Vec<&str> = token.split('/').collect();
+        if parts.iter().any(|p| p.is_empty()) || !parts.iter().all(|p| is_name(p)) {
+            return None;
+        }
+        let last = parts[parts.len() - 1];
+        // `a/b.rs` or three parts is a path; `owner/name` (a dot may sit in a name:
+        // `user/user.github.io`, but then no extension-like tail of 1-4 letters).
+        let extension = last.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && (1..=4).contains(&ext.len())
+                && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+        return Some(if parts.len() == 2 && !extension {
+            ValueKind::OwnerName
+        } else {
+            ValueKind::FilePath
+        });
+    }
+    if let Some((prefix, tail)) = token.split_once('_')
+        && (1..=8).contains(&prefix.len())
+        && prefix.bytes().all(|b| b.is_ascii_lowercase())
+        && tail.len() >= 3
+        && tail.bytes().all(|b| b.is_ascii_alphanumeric())
+        && tail.bytes().any(|b| b.is_ascii_digit())
+    {
+        return Some(ValueKind::PrefixedId(prefix.to_owned()));
+    }
+    let hex = token.len() >= 6
+        && token.len() <= 40
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase());
+    if hex
+        && token.bytes().any(|b| b.is_ascii_digit())
+        && token.bytes().any(|b| b.is_ascii_alphabetic())
+    {
+        return Some(ValueKind::Hash);
+    }
+    None
+}
+
+/// `50`, `9.99`, `1,000`.
+fn is_amount(token: &str) -> bool {
+    !token.is_empty()
+        && token.bytes().next().is_some_and(|b| b.is_ascii_digit())
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+}
+
+/// `v2.0`, `1.4.0`, `v3` (a `v` and digits, or digits with dots).
+fn is_version(token: &str) -> bool {
+    let (v, digits) = match token.strip_prefix(['v', 'V']) {
+        Some(rest) => (true, rest),
+        None => (false, token),
+    };
+    let parts: Vec<&str> = digits.split('.').collect();
+    !digits.is_empty()
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        && (v || parts.len() >= 2)
+}
+
+/// A name a value may be made of (letters, digits, `-`, `_`, `.`).
+fn is_name(part: &str) -> bool {
+    !part.is_empty()
+        && part
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ValueKind::*;
+    use super::*;
+
+    #[test]
+    fn values_are_taken_out_and_classified() {
+        let cases: &[(&str, &str, &[ValueKind])] = &[
+            (
+                "PR #42 in octo-org/widgets, what changed?",
+                "PR in what changed?",
+                &[Number, OwnerName],
+            ),
+            ("add @alice as a reviewer", "add as a reviewer", &[Handle]),
+            (
+                "what's different between v2.0...v2.1",
+                "what's different between",
+                &[Range],
+            ),
+            (
+                "who is cus_9s6XKzkNRiz8i3",
+                "who is",
+                &[PrefixedId("cus".into())],
+            ),
+            ("find jane@example.com", "find", &[Email]),
+            ("bill them $50 today", "bill them today", &[Money]),
+            ("take 30 EUR now", "take now", &[Money]),
+            ("a 20% off coupon", "a off coupon", &[Percent]),
+            ("what did 9fceb02 change", "what did change", &[Hash]),
+            ("tag it as v1.4.0", "tag it as", &[Version]),
+            ("show src/main.rs", "show", &[FilePath]),
+            (
+                "download the logs of run 12345",
+                "download the logs of run",
+                &[Number],
+            ),
+            ("open https://example.com/x", "open", &[Url]),
+        ];
+        for (query, rest, kinds) in cases {
+            let (got_rest, got_kinds) = extract(query);
+            assert_eq!(&got_rest, rest, "{query}");
+            assert_eq!(&got_kinds, kinds, "{query}");
+        }
+    }
+
+    #[test]
+    fn words_are_not_values() {
+        for query in [
+            "delete the old feature branch",
+            "2fa",
+            "the order_id field",
+            "make a new repo",
+            "a deadbeef cafe", // no digit: a word, not a hash
+        ] {
+            let (_, kinds) = extract(query);
+            assert!(kinds.is_empty(), "{query}: {kinds:?}");
+        }
+    }
+}
