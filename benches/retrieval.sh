@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Retrieval quality and speed (release build): R@1, R@5 and MRR@10 per catalog on the
-# labelled intent queries of benches/retrieval/queries.tsv (171 queries over GitHub,
-# Stripe and five dev-corpus specs), for plain BM25, each technique added in turn, the
-# default, and the default without each technique; then search latency over GitHub
-# (p50/p99, target p50 <= 25 µs), lookup by name (target <= 50 ns) and the index size.
-# Pass --misses to list the default's misses. Usage: benches/retrieval.sh [--misses]
+# Retrieval quality and speed (release build): R@1, R@5, R@10 and MRR@10 per catalog,
+# for plain BM25, each technique added in turn, the default, and the default without
+# each technique; then search latency over the largest catalog (p50/p99, target p50
+# <= 25 µs), lookup by name (target <= 50 ns) and the index size.
+#
+# Query sets (each file's header says how it was made):
+#   queries.tsv         171 intent-level queries, GitHub, Stripe, five dev specs (default)
+#   intent.tsv          126 requests as people type them to an agent (tuning half)
+#   intent-heldout.tsv   82 more of the same, held out: score it only to report
+# Usage: benches/retrieval.sh [SET] [--misses]   (SET: queries, intent, intent-heldout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+set_name=queries
+if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then
+  set_name=$1
+  shift
+fi
 cargo run -q --release -p toolwright-cli --example retrieval_eval -- \
-  "$(pwd)" benches/retrieval/queries.tsv benches/retrieval/catalogs.tsv "$@"
+  "$(pwd)" "benches/retrieval/$set_name.tsv" benches/retrieval/catalogs.tsv "$@"

@@ -58,8 +58,6 @@ fn main() -> Result<(), String> {
         ("+ values", Techniques::VALUES),
         ("+ enum values", Techniques::ENUMS),
         ("+ initials", Techniques::INITIALS),
-        ("+ result fields", Techniques::RESULTS),
-        ("+ update flags", Techniques::FLAGS),
         ("+ questions read", Techniques::QUESTIONS),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));

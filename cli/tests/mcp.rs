@@ -525,6 +525,41 @@ fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
     assert_eq!(sent[0].path(), "/user/starred/rust-lang/rust");
 }
 
+/// A request in shorthand, as people type it to an agent ("PR", `#42`, `owner/name`):
+/// a real MCP client's `search_tools` finds the tool first, and the call reaches the
+/// API with the values the request named.
+#[test]
+fn a_client_finds_a_tool_from_a_shorthand_request() {
+    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
+    let api = Server::start(|req| match req.path() {
+        "/repos/octo-org/widgets/pulls/42/files" => Response::json(
+            200,
+            &json!([{"filename": "src/lib.rs", "status": "modified"}]),
+        ),
+        _ => Response::json(404, &json!({"message": "Not Found"})),
+    });
+    let mut args = os(&[
+        "--mode",
+        "legacy",
+        "--discover",
+        "files changed in PR #42 of octo-org/widgets",
+        r#"{"owner": "octo-org", "repo": "widgets", "pull_number": 42}"#,
+        "--",
+        env!("CARGO_BIN_EXE_toolwright"),
+        "serve",
+    ]);
+    args.push(spec.clone().into());
+    args.extend(os(&["--base-url", &format!("github={}", api.url())]));
+    let out = client(&args);
+    let found = &out["discovered"]["search"]["structuredContent"]["tools"];
+    assert_eq!(found[0]["name"], "pulls_list_files", "{found}");
+    let called = &out["discovered"]["call"];
+    assert_eq!(called["isError"], false, "{called}");
+    let sent = api.requests();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].path(), "/repos/octo-org/widgets/pulls/42/files");
+}
+
 /// The adapter spec's semantic endpoints: one tool per CRUDE group, `{operation,
 /// params}`; an operation of another group is refused without a request.
 #[test]

@@ -16,6 +16,7 @@
 //! every build script and every service.
 
 pub mod base64;
+pub mod prose;
 pub mod redact;
 pub mod schema;
 pub mod search;

@@ -135,10 +135,13 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
     ToolPlan {
         name: op.name.clone(),
         api: api.name.clone(),
+        // A summary is the document's prose like a description: no credential it
+        // happened to hold reaches the catalog.
         title: op
             .summary
             .as_deref()
             .and_then(text::title_from_summary)
+            .map(|t| toolwright_query::redact::text(&t).into_owned())
             .unwrap_or_else(|| text::title(&op.name)),
         description: toolwright_query::redact::text(&description(api, op)).into_owned(),
         input_schema,
@@ -290,13 +293,24 @@ pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, 
 /// The author's description, or a composed, verb-led one; never empty.
 fn description(api: &ir::Api, op: &ir::Operation) -> String {
     let mut out = match &op.description {
-        Some(d) if !d.trim().is_empty() => text::fold(d),
+        // HTML (Stripe's `<p>`s, entities) cleaned here, in the catalog itself, not
+        // only in exports: every client reads this text. Relative links resolve
+        // against the operation's documentation site, as exports do.
+        Some(d) if !d.trim().is_empty() => text::fold(&toolwright_query::prose::clean(
+            d,
+            docs_origin(op).as_deref(),
+        )),
         _ => composed(api, op),
     };
     if op.safety.requires_confirmation {
         out.push_str("\n\nRequires confirmation: ask the user before calling this tool.");
     }
     out
+}
+
+/// `https://host` of the operation's `externalDocs` URL.
+fn docs_origin(op: &ir::Operation) -> Option<String> {
+    toolwright_query::prose::origin(op.meta.get("externalDocs")?.get("url")?.as_str()?)
 }
 
 fn composed(api: &ir::Api, op: &ir::Operation) -> String {

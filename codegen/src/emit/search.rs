@@ -39,7 +39,6 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
                 title: &plan.title,
                 description: &plan.description,
                 input_schema: &plan.input_schema,
-                output_schema: plan.output_schema.as_ref(),
                 meta: &plan.meta,
                 method: plan.method.as_str(),
                 path: &plan.path,

@@ -18,11 +18,6 @@ pub struct Document {
     pub params: Vec<(String, String)>,
     /// The values the arguments' `enum`s allow (of an array argument, its items').
     pub enum_values: Vec<String>,
-    /// The names of the result's fields (of a list's items): what the tool tells.
-    pub result_fields: Vec<String>,
-    /// The boolean arguments of a tool that changes something (`archived`, `private`,
-    /// `locked`): states it can set, which people ask for as the goal ("archive it").
-    pub flags: Vec<String>,
     pub tags: Vec<String>,
     /// Upper-case HTTP method.
     pub method: String,
@@ -50,7 +45,6 @@ pub struct ToolTexts<'a> {
     pub title: &'a str,
     pub description: &'a str,
     pub input_schema: &'a Value,
-    pub output_schema: Option<&'a Value>,
     /// The tool's `_meta`.
     pub meta: &'a Value,
     pub method: &'a str,
@@ -76,62 +70,6 @@ pub fn contract_links(contract: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// `type: boolean`, or a list of types that allows one (`["boolean", "null"]`).
-fn is_boolean(schema: &Value) -> bool {
-    match schema.get("type") {
-        Some(Value::String(t)) => t == "boolean",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "boolean"),
-        _ => false,
-    }
-}
-
-/// The field names of a result: its object's properties, or its items' when it is a
-/// list, or the items' of the one array property a list envelope wraps them in
-/// (`{"data": [...], "has_more": ...}`). References into the schema's own `$defs`
-/// are followed.
-fn result_fields(schema: &Value) -> Vec<String> {
-    let resolve = |s: &'_ Value| -> Option<Value> {
-        let mut s = s.clone();
-        for _ in 0..8 {
-            let Some(name) = s
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix("#/$defs/"))
-            else {
-                return Some(s);
-            };
-            s = schema.get("$defs")?.get(name)?.clone();
-        }
-        None
-    };
-    let properties = |s: &Value| -> Vec<(String, Value)> {
-        s.get("properties")
-            .and_then(Value::as_object)
-            .map(|p| p.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-            .unwrap_or_default()
-    };
-    let Some(root) = resolve(schema) else {
-        return Vec::new();
-    };
-    let mut object = root.clone();
-    if let Some(items) = root.get("items") {
-        object = resolve(items).unwrap_or_default();
-    } else {
-        let props = properties(&root);
-        let arrays: Vec<Value> = props
-            .iter()
-            .filter_map(|(_, v)| resolve(v))
-            .filter_map(|v| v.get("items").cloned())
-            .collect();
-        if let [items] = arrays.as_slice()
-            && let Some(items) = resolve(items)
-        {
-            object = items;
-        }
-    }
-    properties(&object).into_iter().map(|(k, _)| k).collect()
-}
-
 impl Document {
     /// The document of a catalog tool: its texts, `inputSchema` (argument names and
     /// descriptions), `_meta.toolwright` (tags, CRUDE group, operation id, usage
@@ -143,7 +81,6 @@ impl Document {
             title,
             description,
             input_schema,
-            output_schema,
             meta,
             method,
             path,
@@ -179,19 +116,6 @@ impl Document {
             .filter_map(Value::as_str)
             .map(str::to_owned)
             .collect();
-        let flags = if matches!(method, "GET" | "HEAD") {
-            Vec::new()
-        } else {
-            input_schema
-                .get("properties")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .filter(|(_, schema)| is_boolean(schema))
-                .map(|(name, _)| name.clone())
-                .collect()
-        };
-        let result_fields = output_schema.map(result_fields).unwrap_or_default();
         let strings = |value: Option<&Value>| -> Vec<String> {
             value
                 .and_then(Value::as_array)
@@ -214,8 +138,6 @@ impl Document {
             description: rest.trim().to_owned(),
             params,
             enum_values,
-            result_fields,
-            flags,
             tags,
             method: method.to_owned(),
             path: path.to_owned(),

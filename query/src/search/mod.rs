@@ -56,15 +56,9 @@ impl Techniques {
     /// Initials of the two-word names the API uses often (`pull request` → `pr`,
     /// `payment intent` → `pi`): the abbreviations its users write.
     pub const INITIALS: Techniques = Techniques(1 << 12);
-    /// The result's field names (`default_branch`, `stargazers_count`), at a low
-    /// weight: what a tool tells, for questions about it.
-    pub const RESULTS: Techniques = Techniques(1 << 13);
-    /// The boolean arguments of a tool that changes something weigh as its verb: a
-    /// goal ("archive the repo") names the state an update sets.
-    pub const FLAGS: Techniques = Techniques(1 << 14);
     /// A question ("who has access…", "how many…", "is bob a member…") asks to read:
     /// it also looks for the verbs reads imply.
-    pub const QUESTIONS: Techniques = Techniques(1 << 15);
+    pub const QUESTIONS: Techniques = Techniques(1 << 13);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -182,17 +176,6 @@ impl IndexBuilder {
             if t.has(Techniques::ENUMS) {
                 for value in &doc.enum_values {
                     put(value, 0.3);
-                }
-            }
-            if t.has(Techniques::RESULTS) && matches!(doc.method.as_str(), "GET" | "HEAD") {
-                for field in &doc.result_fields {
-                    put(field, 0.3);
-                }
-            }
-            if t.has(Techniques::FLAGS) {
-                // On top of the parameter's own weight: a state is what the tool does.
-                for flag in &doc.flags {
-                    put(flag, 1.0);
                 }
             }
             for tag in &doc.tags {
@@ -376,7 +359,13 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
 
 /// A query's words, each with the terms that stand for it and their weights. Words
 /// of one lexicon group ("make a new") are one slot: they ask for one thing.
-fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Vec<(String, f32)>> {
+/// The slots and how many at the end are auxiliary: they rank the tools the others
+/// found but find none themselves.
+fn query_terms(
+    query: &str,
+    techniques: Techniques,
+    index: &Index<'_>,
+) -> (Vec<Vec<(String, f32)>>, usize) {
     let mut out: Vec<Vec<(String, f32)>> = Vec::new();
     let mut seen = HashMap::new();
     // Term → the slot it is in.
@@ -387,16 +376,6 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Ve
         (query.to_owned(), Vec::new())
     };
     let words = analyze(&rest, techniques);
-    if techniques.has(Techniques::QUESTIONS) && is_question(query) {
-        let terms: Vec<(String, f32)> = ["get", "list"]
-            .iter()
-            .map(|w| (analyze(w, techniques).concat(), QUESTION_WEIGHT))
-            .collect();
-        for (term, _) in &terms {
-            owner.insert(term.clone(), out.len());
-        }
-        out.push(terms);
-    }
     let mut i = 0;
     while i < words.len() {
         let word = words[i].clone();
@@ -480,14 +459,26 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Vec<Ve
         }
         out.push(terms);
     }
-    out
+    // Last, as it only ranks what the query's own words found (a question alone
+    // finds no tool: "do I need an umbrella" is no request to list everything).
+    let mut auxiliary = 0;
+    if techniques.has(Techniques::QUESTIONS) && is_question(query) && !out.is_empty() {
+        let terms: Vec<(String, f32)> = ["get", "list"]
+            .iter()
+            .map(|w| (analyze(w, techniques).concat(), QUESTION_WEIGHT))
+            .collect();
+        out.push(terms);
+        auxiliary = 1;
+    }
+    (out, auxiliary)
 }
 
 impl Index<'_> {
     /// The `k` best tools for `query`, best first (ties: catalog order).
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
         let techniques = self.techniques();
-        let words = query_terms(query, techniques, self);
+        let (words, auxiliary) = query_terms(query, techniques, self);
+        let core = words.len() - auxiliary;
         let n = self.len();
         if words.is_empty() || n == 0 || k == 0 {
             return Vec::new();
@@ -497,7 +488,8 @@ impl Index<'_> {
         let mut best = vec![0.0f32; n];
         let mut touched: Vec<u32> = Vec::new();
         let coverage = techniques.has(Techniques::COVERAGE);
-        for terms in &words {
+        for (i, terms) in words.iter().enumerate() {
+            let auxiliary = i >= core;
             touched.clear();
             for (term, weight) in terms {
                 let Some(postings) = self.postings(term) else {
@@ -521,6 +513,10 @@ impl Index<'_> {
             }
             for &doc in &touched {
                 let d = doc as usize;
+                if auxiliary && matched[d] == 0 {
+                    best[d] = 0.0;
+                    continue;
+                }
                 total[d] += best[d];
                 matched[d] += 1;
                 best[d] = 0.0;
@@ -622,6 +618,49 @@ mod tests {
         // Plain BM25 has no way from "bug" to an issue.
         let plain = index_plain();
         assert!(Index::new(&plain).unwrap().search("bug", 3).is_empty());
+    }
+
+    #[test]
+    fn a_question_reads_but_finds_nothing_alone() {
+        let bytes = index(Techniques::DEFAULT);
+        let index = Index::new(&bytes).unwrap();
+        // "who … issues" prefers the list over the create that shares the noun.
+        let hits = index.search("which issues are there", 2);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
+        assert!(index.search("do I need an umbrella?", 3).is_empty());
+    }
+
+    #[test]
+    fn values_stand_for_their_parameters_not_their_words() {
+        let mut builder = IndexBuilder::new(Techniques::DEFAULT);
+        let mut get_issue = doc(
+            "issues_get",
+            "Get an issue",
+            "GET",
+            "/repos/{owner}/{repo}/issues/{issue_number}",
+        );
+        get_issue.params = vec![
+            ("owner".into(), String::new()),
+            ("repo".into(), String::new()),
+            ("issue_number".into(), String::new()),
+        ];
+        let org = doc("orgs_get", "Get an organization", "GET", "/orgs/{org}");
+        builder.add(&get_issue);
+        builder.add(&org);
+        let bytes = builder.build();
+        let index = Index::new(&bytes).unwrap();
+        // `octo-org/widgets` split into words would ask for an org.
+        let hits = index.search("show octo-org/widgets #42", 2);
+        assert_eq!(hits[0].doc, 0, "{hits:?}");
+        let without = Techniques::DEFAULT.without(Techniques::VALUES);
+        let mut plain = IndexBuilder::new(without);
+        plain.add(&get_issue);
+        plain.add(&org);
+        let bytes = plain.build();
+        let hits = Index::new(&bytes)
+            .unwrap()
+            .search("show octo-org/widgets #42", 2);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
     }
 
     fn index_plain() -> Vec<u8> {

@@ -44,7 +44,8 @@ pub fn tools(count: usize) -> Catalog {
         "Search tools",
         &format!(
             "Find the tools for a task among {count}: describe the task in words (\"open a \
-             new bug report\"); returns tool names, best first, with one-line descriptions. \
+             new bug report\"); returns tool names, best first, with one-line descriptions and \
+             required arguments (values such as `#42` or `owner/name` may be in the words). \
              Then `{DESCRIBE}` for a tool's arguments and `{CALL}` to run it."
         ),
         json!({
@@ -193,12 +194,54 @@ impl Tool {
 
 /// One `search_tools` result, under the name the caller knows the tool by.
 pub(crate) fn hit_json(hit: &super::SearchHit<'_>, name: &str) -> Value {
+    // The arguments a call cannot do without: enough to choose between near tools
+    // without a `describe_tool` for each.
+    let required = serde_json::from_str::<Value>(&hit.tool.input_schema)
+        .ok()
+        .and_then(|s| s.get("required").cloned())
+        .unwrap_or_else(|| json!([]));
     json!({
         "name": name,
         "title": hit.tool.title,
         "description": hit.tool.description.lines().next().unwrap_or_default(),
+        "required": required,
         "score": (f64::from(hit.score) * 1000.0).round() / 1000.0,
     })
+}
+
+/// What a search that found nothing says instead: the catalog's commonest tags, to
+/// phrase the next query in the API's own words.
+fn no_match(catalog: &Catalog, query: &str) -> String {
+    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    for tool in catalog.tools() {
+        let Some(meta) = tool.meta.as_deref() else {
+            continue;
+        };
+        let Ok(meta) = serde_json::from_str::<Value>(meta) else {
+            continue;
+        };
+        for tags in [
+            meta.pointer("/toolwright/native/tags"),
+            meta.pointer("/toolwright/tags"),
+        ] {
+            for tag in tags.and_then(Value::as_array).into_iter().flatten() {
+                if let Some(tag) = tag.as_str() {
+                    *counts.entry(tag.to_owned()).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut tags: Vec<(String, usize)> = counts.into_iter().collect();
+    tags.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let tags: Vec<String> = tags.into_iter().take(10).map(|(t, _)| t).collect();
+    if tags.is_empty() {
+        format!("No tool matches `{query}`. Try other words for the task.")
+    } else {
+        format!(
+            "No tool matches `{query}`. Try the API's own words; its tools are grouped as: {}.",
+            tags.join(", ")
+        )
+    }
 }
 
 /// The `limit` a `search_tools` call asked for, within bounds.
@@ -215,7 +258,8 @@ pub(crate) fn limit(arguments: &Value) -> Result<usize, String> {
 
 impl Executor {
     /// Answers a model's call to a meta-tool ([`tools`]) against this executor's
-    /// catalog: `search_tools` → `{tools: [{name, title, description, score}]}`,
+    /// catalog: `search_tools` → `{tools: [{name, title, description, required,
+    /// score}]}` (with a `note` naming the catalog's tags when nothing matches),
     /// `describe_tool` → `{tool}` (its `tools/list` entry, schemas self-contained),
     /// `call_tool` → the tool's own result ([`Executor::call`]: checked and gated the
     /// same). Any other name is called as a tool of the catalog.
@@ -241,6 +285,9 @@ impl Executor {
                     .iter()
                     .map(|hit| hit_json(hit, &hit.tool.name))
                     .collect();
+                if tools.is_empty() {
+                    return Ok(json!({ "tools": [], "note": no_match(catalog, query) }));
+                }
                 Ok(json!({ "tools": tools }))
             }
             DESCRIBE => {

@@ -157,11 +157,6 @@ fn document(tool: &Tool, api_meta: &Value) -> Document {
         title: &tool.title,
         description: &tool.description,
         input_schema: &parse(Some(&tool.input_schema)),
-        output_schema: tool
-            .output_schema
-            .as_deref()
-            .map(|s| parse(Some(s)))
-            .as_ref(),
         meta: &parse(tool.meta.as_deref()),
         method: tool.operation.method.as_str(),
         path: &tool.operation.path,

@@ -30,7 +30,9 @@
 mod mapping;
 pub mod names;
 mod schema;
-pub mod text;
+// Prose cleaning lives in the leaf crate: the generator cleans catalog descriptions
+// with it too.
+pub use toolwright_query::prose as text;
 
 use std::fmt;
 
@@ -591,12 +593,10 @@ fn parse(text: &str) -> Value {
 /// relative links in its description resolve.
 fn docs_origin(tool: &Tool) -> Option<String> {
     let meta: Value = serde_json::from_str(tool.meta.as_deref()?).ok()?;
-    let url = meta
-        .pointer("/toolwright/native/externalDocs/url")?
-        .as_str()?;
-    let rest = url.strip_prefix("https://")?;
-    let host = rest.split('/').next()?;
-    Some(format!("https://{host}"))
+    text::origin(
+        meta.pointer("/toolwright/native/externalDocs/url")?
+            .as_str()?,
+    )
 }
 
 /// The group a tool belongs to for OpenAI namespaces: its first tag, else its API.

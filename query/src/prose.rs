@@ -30,6 +30,13 @@ static SEE_ALSO: LazyLock<Regex> = LazyLock::new(|| {
 static BLANKS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\n{3,}").expect("a valid pattern"));
 static SPACES: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t]+").expect("a valid pattern"));
 
+/// `https://host` of an `https://` URL: the base [`clean`] resolves relative links
+/// against (an operation's `externalDocs`).
+pub fn origin(url: &str) -> Option<String> {
+    let host = url.strip_prefix("https://")?.split('/').next()?;
+    Some(format!("https://{host}"))
+}
+
 /// `text` as a model should read it. Relative links resolve against `base` (an origin
 /// such as `https://docs.github.com`) or lose their target.
 pub fn clean(text: &str, base: Option<&str>) -> String {
