@@ -483,29 +483,40 @@ fn confirmations_are_put_to_the_user_as_elicitations() {
     }
 }
 
+/// A client session against the GitHub catalog served as meta-tools (`legacy` mode):
+/// `search_tools` for `query`, `describe_tool` and `call_tool` with `arguments` on the
+/// first hit, against `api`.
+fn discover_in_github(api: &Server, query: &str, arguments: &str) -> Value {
+    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
+    let mut args = os(&[
+        "--mode",
+        "legacy",
+        "--discover",
+        query,
+        arguments,
+        "--",
+        env!("CARGO_BIN_EXE_toolwright"),
+        "serve",
+    ]);
+    args.push(spec.into());
+    args.extend(os(&["--base-url", &format!("github={}", api.url())]));
+    client(&args)
+}
+
 /// The GitHub catalog (1,223 tools) served as meta-tools, as `auto` does above 128
 /// tools: a real MCP client finds a tool by intent, reads its schema and calls it
 /// through `call_tool`, against a loopback API.
 #[test]
 fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
-    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
     let api = Server::start(|req| match req.path() {
         "/user/starred/rust-lang/rust" => Response::text(204, ""),
         _ => Response::json(404, &json!({"message": "Not Found"})),
     });
-    let mut args = os(&[
-        "--mode",
-        "legacy",
-        "--discover",
+    let out = discover_in_github(
+        &api,
         "check whether I starred a repo",
         r#"{"owner": "rust-lang", "repo": "rust"}"#,
-        "--",
-        env!("CARGO_BIN_EXE_toolwright"),
-        "serve",
-    ]);
-    args.push(spec.clone().into());
-    args.extend(os(&["--base-url", &format!("github={}", api.url())]));
-    let out = client(&args);
+    );
     let listed = names(&out["tools"]);
     assert_eq!(listed, ["call_tool", "describe_tool", "search_tools"]);
     let found = &out["discovered"]["search"]["structuredContent"]["tools"];
@@ -530,7 +541,6 @@ fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
 /// API with the values the request named.
 #[test]
 fn a_client_finds_a_tool_from_a_shorthand_request() {
-    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
     let api = Server::start(|req| match req.path() {
         "/repos/octo-org/widgets/pulls/42/files" => Response::json(
             200,
@@ -538,19 +548,11 @@ fn a_client_finds_a_tool_from_a_shorthand_request() {
         ),
         _ => Response::json(404, &json!({"message": "Not Found"})),
     });
-    let mut args = os(&[
-        "--mode",
-        "legacy",
-        "--discover",
+    let out = discover_in_github(
+        &api,
         "files changed in PR #42 of octo-org/widgets",
         r#"{"owner": "octo-org", "repo": "widgets", "pull_number": 42}"#,
-        "--",
-        env!("CARGO_BIN_EXE_toolwright"),
-        "serve",
-    ]);
-    args.push(spec.clone().into());
-    args.extend(os(&["--base-url", &format!("github={}", api.url())]));
-    let out = client(&args);
+    );
     let found = &out["discovered"]["search"]["structuredContent"]["tools"];
     assert_eq!(found[0]["name"], "pulls_list_files", "{found}");
     let called = &out["discovered"]["call"];
