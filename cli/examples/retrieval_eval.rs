@@ -59,6 +59,7 @@ fn main() -> Result<(), String> {
         ("+ enum values", Techniques::ENUMS),
         ("+ initials", Techniques::INITIALS),
         ("+ questions read", Techniques::QUESTIONS),
+        ("+ REST shape", Techniques::REST),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

@@ -121,6 +121,7 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
     let mut input_schema = render_root(&input, &api.definitions, Direction::Input);
     // The root is always closed, even with no parameters: an LLM must send `{}`.
     input_schema["additionalProperties"] = json!(false);
+    describe_undescribed(&mut input_schema, op);
     let wrap_output = wraps_output(api, op);
     let mut output_schema = output_schema(api, op, true);
     // What the catalog serves (descriptions, schemas with their examples, metadata)
@@ -142,6 +143,13 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
             .as_deref()
             .and_then(text::title_from_summary)
             .map(|t| toolwright_query::redact::text(&t).into_owned())
+            .or_else(|| {
+                // `PostQuotesQuoteCancel` says only its method and path: say them as
+                // words ("Cancel a quote") rather than "Post quotes quote cancel".
+                named_after_method(&op.name, op.method.as_str(), &op.path)
+                    .then(|| text::title_from_path(op.method.as_str(), &op.path))
+                    .flatten()
+            })
             .unwrap_or_else(|| text::title(&op.name)),
         description: toolwright_query::redact::text(&description(api, op)).into_owned(),
         input_schema,
@@ -308,6 +316,89 @@ fn description(api: &ir::Api, op: &ir::Operation) -> String {
     out
 }
 
+/// Gives each argument the source left undescribed a description composed from what
+/// is known of it (its name, where it goes, the values it allows, its format): a
+/// model reads a property's description to fill it, and a bare name often says
+/// little (`q`, `since`).
+fn describe_undescribed(input_schema: &mut Value, op: &ir::Operation) {
+    let Some(properties) = input_schema
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for param in &op.params {
+        let Some(Value::Object(property)) = properties.get_mut(&param.field) else {
+            continue;
+        };
+        if property
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| !d.trim().is_empty())
+        {
+            continue;
+        }
+        property.insert(
+            "description".into(),
+            json!(composed_param_description(param, &op.path)),
+        );
+    }
+}
+
+fn composed_param_description(param: &ir::Param, path: &str) -> String {
+    let mut out = if param.location == ParamLocation::RequestBody {
+        String::new()
+    } else {
+        format!("{}.", text::title(&param.name))
+    };
+    match param.location {
+        ParamLocation::Path => out.push_str(&format!(
+            " Fills `{{{}}}` in the path `{path}`.",
+            param.name
+        )),
+        ParamLocation::Query => out.push_str(" Sent in the query string."),
+        ParamLocation::Header => out.push_str(&format!(" Sent as the `{}` header.", param.name)),
+        ParamLocation::Cookie => out.push_str(&format!(" Sent as the `{}` cookie.", param.name)),
+        ParamLocation::Body => {}
+        ParamLocation::RequestBody => out.push_str("The request body."),
+    }
+    let values: Vec<String> = param
+        .schema
+        .enum_values
+        .iter()
+        .filter_map(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+            _ => None,
+        })
+        .collect();
+    if !values.is_empty() && values.len() <= 12 {
+        out.push_str(&format!(" One of: {}.", values.join(", ")));
+    }
+    if let Some(format) = &param.schema.format {
+        out.push_str(&format!(" Format: {format}."));
+    }
+    out
+}
+
+/// Whether `name` is only its method and path run together
+/// (`PostQuotesQuoteCancel` for `POST /v1/quotes/{quote}/cancel`), as some generators
+/// make operation ids; a name an author chose (`get_issue`) says more and stays.
+fn named_after_method(name: &str, method: &str, path: &str) -> bool {
+    let letters = |s: &str| -> String {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let path: String = path
+        .split('/')
+        .filter(|s| !(s.starts_with('v') && s[1..].starts_with(|c: char| c.is_ascii_digit())))
+        .map(letters)
+        .collect();
+    letters(name) == format!("{}{path}", method.to_ascii_lowercase())
+}
+
 /// `https://host` of the operation's `externalDocs` URL.
 fn docs_origin(op: &ir::Operation) -> Option<String> {
     toolwright_query::prose::origin(op.meta.get("externalDocs")?.get("url")?.as_str()?)
@@ -402,6 +493,26 @@ pub fn is_object(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_names_made_of_method_and_path_give_way_to_a_composed_title() {
+        assert!(named_after_method(
+            "PostQuotesQuoteCancel",
+            "POST",
+            "/v1/quotes/{quote}/cancel"
+        ));
+        assert!(named_after_method(
+            "GetCustomersCustomerTaxIds",
+            "GET",
+            "/v1/customers/{customer}/tax_ids"
+        ));
+        assert!(!named_after_method(
+            "get_issue",
+            "GET",
+            "/projects/{project}/issues/{number}"
+        ));
+        assert!(!named_after_method("PostQuotes", "GET", "/v1/quotes"));
+    }
 
     #[test]
     fn provenance_names_what_each_source_declared() {

@@ -88,6 +88,70 @@ pub fn title_from_summary(summary: &str) -> Option<String> {
         .map(|c| c.to_uppercase().chain(chars).collect())
 }
 
+/// A title from the method and path, for an operation named after them
+/// (`PostQuotesQuoteCancel` → "Cancel a quote", `GetCustomersCustomerTaxIds` → "List
+/// tax ids of a customer"): REST's shape read as words. `None` when the path names no
+/// resource.
+pub fn title_from_path(method: &str, path: &str) -> Option<String> {
+    let segments: Vec<&str> = path
+        .split('/')
+        .filter(|s| !s.is_empty() && !is_version(s))
+        .collect();
+    let words = |s: &str| s.replace(['_', '-', '.'], " ");
+    let last = *segments.last()?;
+    let item = last.starts_with('{');
+    // The resource the path ends at, and what the operation does to it.
+    let (action, resource_at) = match (method, item) {
+        (_, true) => (None, segments.len().checked_sub(2)?),
+        ("POST", false)
+            if segments.len() >= 2
+                && segments[segments.len() - 2].starts_with('{')
+                && !last.ends_with('s') =>
+        {
+            (Some(words(last)), segments.len().checked_sub(3)?)
+        }
+        _ => (None, segments.len() - 1),
+    };
+    let resource = segments.get(resource_at).filter(|s| !s.starts_with('{'))?;
+    let plural = words(resource);
+    let one = singular(&plural);
+    let article = |w: &str| {
+        if w.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        }
+    };
+    let mut title = match (method, item, &action) {
+        (_, _, Some(action)) => format!("{action} {} {one}", article(&one)),
+        ("GET" | "HEAD", true, _) => format!("get {} {one}", article(&one)),
+        ("GET" | "HEAD", false, _) => format!("list {plural}"),
+        ("POST", false, _) => format!("create {} {one}", article(&one)),
+        ("DELETE", _, _) => format!("delete {} {one}", article(&one)),
+        _ => format!("update {} {one}", article(&one)),
+    };
+    // Whose: the item the resource hangs under (`/customers/{customer}/tax_ids`).
+    if let Some(owner) = resource_at
+        .checked_sub(2)
+        .and_then(|i| segments.get(i..i + 2))
+        .filter(|pair| !pair[0].starts_with('{') && pair[1].starts_with('{'))
+    {
+        let owner = singular(&words(owner[0]));
+        title.push_str(&format!(" of {} {owner}", article(&owner)));
+    }
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+}
+
+/// `v1`, `v2beta1`: a version segment, not a resource.
+fn is_version(segment: &str) -> bool {
+    segment
+        .strip_prefix('v')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+}
+
 /// A naive English singular, good enough for composed descriptions.
 pub fn singular(word: &str) -> String {
     if let Some(stem) = word.strip_suffix("ies") {
@@ -520,6 +584,35 @@ mod tests {
         assert_eq!(doc("a\u{202E}b\u{2066}c\u{2069}"), "abc");
         assert_eq!(doc("a\r\nb\rc"), "a\nb\nc");
         assert_eq!(doc("nul\u{0}"), "nul");
+    }
+
+    #[test]
+    fn titles_come_from_the_rest_shape_of_the_path() {
+        for (method, path, title) in [
+            ("POST", "/v1/quotes/{quote}/cancel", "Cancel a quote"),
+            ("POST", "/v1/quotes", "Create a quote"),
+            ("POST", "/v1/customers/{customer}", "Update a customer"),
+            ("GET", "/v1/customers", "List customers"),
+            ("GET", "/v1/invoices/{invoice}", "Get an invoice"),
+            ("DELETE", "/v1/customers/{customer}", "Delete a customer"),
+            (
+                "GET",
+                "/v1/customers/{customer}/tax_ids",
+                "List tax ids of a customer",
+            ),
+            (
+                "POST",
+                "/v1/charges/{charge}/refunds",
+                "Create a refund of a charge",
+            ),
+        ] {
+            assert_eq!(
+                title_from_path(method, path).as_deref(),
+                Some(title),
+                "{method} {path}"
+            );
+        }
+        assert_eq!(title_from_path("GET", "/{id}"), None);
     }
 
     #[test]

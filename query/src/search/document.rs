@@ -38,6 +38,9 @@ pub struct Document {
     pub links: Vec<String>,
 }
 
+/// Enums longer than this are left out of [`Document::enum_values`].
+const MAX_ENUM_VALUES: usize = 24;
+
 /// What a catalog holds about one tool, borrowed.
 #[derive(Debug, Clone, Copy)]
 pub struct ToolTexts<'a> {
@@ -112,6 +115,9 @@ impl Document {
             .flat_map(|schema| [schema.get("enum"), schema.pointer("/items/enum")])
             .flatten()
             .filter_map(Value::as_array)
+            // A long enum is a list of other things (every event type a webhook can
+            // subscribe to), not what the tool does.
+            .filter(|values| values.len() <= MAX_ENUM_VALUES)
             .flatten()
             .filter_map(Value::as_str)
             .map(str::to_owned)

@@ -59,6 +59,11 @@ impl Techniques {
     /// A question ("who has access…", "how many…", "is bob a member…") asks to read:
     /// it also looks for the verbs reads imply.
     pub const QUESTIONS: Techniques = Techniques(1 << 13);
+    /// REST's shape over the method: a `POST` to a collection creates, to an item
+    /// updates, to an item's action (`/quotes/{quote}/cancel`) runs it; and a name that
+    /// opens with its HTTP method (`PostQuotesQuoteCancel`) does not say "post" (a
+    /// synonym of create) for every `POST`.
+    pub const REST: Techniques = Techniques(1 << 14);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -73,7 +78,8 @@ impl Techniques {
             | Self::VALUES.0
             | Self::ENUMS.0
             | Self::INITIALS.0
-            | Self::QUESTIONS.0,
+            | Self::QUESTIONS.0
+            | Self::REST.0,
     );
 
     pub const fn has(self, other: Techniques) -> bool {
@@ -164,7 +170,12 @@ impl IndexBuilder {
             }
         };
         if t.has(Techniques::FIELDS) {
-            put(&doc.name, 3.0);
+            let name = if t.has(Techniques::REST) {
+                without_method(&doc.name, &doc.method)
+            } else {
+                &doc.name
+            };
+            put(name, 3.0);
             put(&doc.title, 1.0);
             put(&doc.summary, 2.0);
             // Long documentation prose: its rare words are mostly not what a query asks.
@@ -196,7 +207,12 @@ impl IndexBuilder {
             put(&doc.description, 1.0);
         }
         if t.has(Techniques::VERBS) {
-            put(implied_verb(&doc.method, &doc.path, &doc.group), 1.5);
+            let verb = if t.has(Techniques::REST) {
+                rest_verb(&doc.method, &doc.path, &doc.group)
+            } else {
+                implied_verb(&doc.method, &doc.path, &doc.group)
+            };
+            put(verb, 1.5);
         }
         if t.has(Techniques::PATH) {
             let nouns: Vec<&str> = doc
@@ -325,6 +341,40 @@ fn implied_verb(method: &str, path: &str, group: &str) -> &'static str {
         (_, "update") => "update",
         (_, "delete") => "delete",
         _ => "run",
+    }
+}
+
+/// [`implied_verb`], with a `POST` read by REST's shape: to an item (`/x/{id}`) it
+/// updates; to an item's action (`/x/{id}/cancel`, a singular word) it runs; to a
+/// collection (`/x`, `/x/{id}/refunds`) it creates.
+fn rest_verb(method: &str, path: &str, group: &str) -> &'static str {
+    if method != "POST" || group != "create" {
+        return implied_verb(method, path, group);
+    }
+    let segments: Vec<&str> = path.trim_end_matches('/').rsplit('/').take(2).collect();
+    match segments.as_slice() {
+        [last, ..] if last.starts_with('{') => "update",
+        [last, before] if before.starts_with('{') && !last.ends_with('s') => "run",
+        _ => "create",
+    }
+}
+
+/// `name` without a leading HTTP method word that is its own method (`PostQuotes` →
+/// `Quotes`, `get_user` stays when the method is not `GET`).
+fn without_method<'a>(name: &'a str, method: &str) -> &'a str {
+    let lower = method.to_ascii_lowercase();
+    let Some(rest) = name
+        .get(..lower.len())
+        .filter(|head| head.eq_ignore_ascii_case(&lower))
+        .map(|_| &name[lower.len()..])
+    else {
+        return name;
+    };
+    // Only at a word boundary: `PostQuotes`, `post_quotes`, not `Postage`.
+    match rest.chars().next() {
+        Some(c) if c.is_uppercase() => rest,
+        Some('_' | '-') => &rest[1..],
+        _ => name,
     }
 }
 

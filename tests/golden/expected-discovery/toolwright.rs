@@ -74,7 +74,7 @@ pub static TOOLS: [::toolwright::Tool; 7] = [
         description: ::toolwright::__private::Cow::Borrowed("Removes a book.
 
 The request must carry the resource's current etag (`If-Match`)."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"name":{"pattern":"^shelves/[^/]+/books/[^/]+$","type":"string"}},"required":["name"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"name":{"description":"Name. Fills `{name}` in the path `/library/v1/{name}`.","pattern":"^shelves/[^/]+/books/[^/]+$","type":"string"}},"required":["name"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/Empty"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -108,7 +108,7 @@ The request must carry the resource's current etag (`If-Match`)."),
         description: ::toolwright::__private::Cow::Borrowed("Adds a book to a shelf; the content can be uploaded with the upload tool.
 
 Request body: A book on a shelf."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"name":{"description":"Resource name: `shelves/{shelf}/books/{book}`.","type":"string"},"notify":{"default":false,"description":"Tell the shelf's followers.","type":"boolean"},"pages":{"format":"int32","maximum":100000,"minimum":1,"type":"integer"},"parent":{"description":"The shelf.","pattern":"^shelves/[^/]+$","type":"string"},"shelf":{"$ref":"#/$defs/Shelf","description":"The shelf it is on."},"state":{"description":"Where the book is.\n\n`STATE_UNSPECIFIED`: Not set.\n`AVAILABLE`: On the shelf.\n`LOANED`: Out on loan.","enum":["STATE_UNSPECIFIED","AVAILABLE","LOANED"],"type":"string","x-enumDescriptions":["Not set.","On the shelf.","Out on loan."]},"tags":{"description":"Tags.","items":{"type":"string"},"type":"array"},"title":{"description":"The book's title.","type":"string"}},"required":["parent"],"type":"object"}"##),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"name":{"description":"Resource name: `shelves/{shelf}/books/{book}`.","type":"string"},"notify":{"default":false,"description":"Tell the shelf's followers.","type":"boolean"},"pages":{"description":"Pages. Format: int32.","format":"int32","maximum":100000,"minimum":1,"type":"integer"},"parent":{"description":"The shelf.","pattern":"^shelves/[^/]+$","type":"string"},"shelf":{"$ref":"#/$defs/Shelf","description":"The shelf it is on."},"state":{"description":"Where the book is.\n\n`STATE_UNSPECIFIED`: Not set.\n`AVAILABLE`: On the shelf.\n`LOANED`: Out on loan.","enum":["STATE_UNSPECIFIED","AVAILABLE","LOANED"],"type":"string","x-enumDescriptions":["Not set.","On the shelf.","Out on loan."]},"tags":{"description":"Tags.","items":{"type":"string"},"type":"array"},"title":{"description":"The book's title.","type":"string"}},"required":["parent"],"type":"object"}"##),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/Book"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -124,7 +124,7 @@ Request body: A book on a shelf."),
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_insert_upload"),
         title: ::toolwright::__private::Cow::Borrowed("Library shelves books insert upload"),
         description: ::toolwright::__private::Cow::Borrowed("Uploads the content for `library.shelves.books.insert` (simple upload, at most 10485760 bytes)."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/pdf","type":"string"},"notify":{"default":false,"description":"Tell the shelf's followers.","type":"boolean"},"parent":{"description":"The shelf.","pattern":"^shelves/[^/]+$","type":"string"},"uploadType":{"description":"Always `media`: the body is the content itself.","enum":["media"],"type":"string"}},"required":["parent","uploadType","body"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/pdf","description":"The request body.","type":"string"},"notify":{"default":false,"description":"Tell the shelf's followers.","type":"boolean"},"parent":{"description":"The shelf.","pattern":"^shelves/[^/]+$","type":"string"},"uploadType":{"description":"Always `media`: the body is the content itself.","enum":["media"],"type":"string"}},"required":["parent","uploadType","body"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/Book"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -140,7 +140,7 @@ Request body: A book on a shelf."),
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_list"),
         title: ::toolwright::__private::Cow::Borrowed("Library shelves books list"),
         description: ::toolwright::__private::Cow::Borrowed("Lists the books of a shelf."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"pageToken":{"type":"string"},"parent":{"description":"The shelf: `shelves/{shelf}`.","pattern":"^shelves/[^/]+$","type":"string"},"state":{"description":"Only books in this state.\n\n`STATE_UNSPECIFIED`: Any state.\n`AVAILABLE`: On the shelf.\n`LOANED`: Out on loan.","enum":["STATE_UNSPECIFIED","AVAILABLE","LOANED"],"type":"string","x-enumDescriptions":["Any state.","On the shelf.","Out on loan."]},"tags":{"description":"Only books with all these tags.","items":{"type":"string"},"type":"array"}},"required":["parent"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"pageToken":{"description":"Page token. Sent in the query string.","type":"string"},"parent":{"description":"The shelf: `shelves/{shelf}`.","pattern":"^shelves/[^/]+$","type":"string"},"state":{"description":"Only books in this state.\n\n`STATE_UNSPECIFIED`: Any state.\n`AVAILABLE`: On the shelf.\n`LOANED`: Out on loan.","enum":["STATE_UNSPECIFIED","AVAILABLE","LOANED"],"type":"string","x-enumDescriptions":["Any state.","On the shelf.","Out on loan."]},"tags":{"description":"Only books with all these tags.","items":{"type":"string"},"type":"array"}},"required":["parent"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/ListBooksResponse"}"##)),
         annotations: ::toolwright::Annotations {
             read_only: true,

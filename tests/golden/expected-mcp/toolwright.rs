@@ -94,7 +94,7 @@ pub static TOOLS: [::toolwright::Tool; 13] = [
         name: ::toolwright::__private::Cow::Borrowed("get_resource_reference"),
         title: ::toolwright::__private::Cow::Borrowed("Get resource reference"),
         description: ::toolwright::__private::Cow::Borrowed("Returns a resource reference that can be used by MCP clients"),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"resourceId":{"default":1,"description":"ID of the text resource to fetch","type":"number"},"resourceType":{"default":"Text","enum":["Text","Blob"],"type":"string"}},"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"resourceId":{"default":1,"description":"ID of the text resource to fetch","type":"number"},"resourceType":{"default":"Text","description":"Resource type. One of: Text, Blob.","enum":["Text","Blob"],"type":"string"}},"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: true,

@@ -81,7 +81,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         name: ::toolwright::__private::Cow::Borrowed("create_charge"),
         title: ::toolwright::__private::Cow::Borrowed("Create charge"),
         description: ::toolwright::__private::Cow::Borrowed("Charges a customer's card."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"Idempotency-Key":{"description":"Retries with the same key charge once.","type":"string"},"amount":{"description":"Amount in cents.","minimum":1,"type":"integer"},"currency":{"pattern":"^[a-z]{3}$","type":"string"},"customer":{"type":"string"},"session":{"type":"string"}},"required":["amount","currency","customer"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"Idempotency-Key":{"description":"Retries with the same key charge once.","type":"string"},"amount":{"description":"Amount in cents.","minimum":1,"type":"integer"},"currency":{"description":"Currency.","pattern":"^[a-z]{3}$","type":"string"},"customer":{"description":"Customer.","type":"string"},"session":{"description":"Session. Sent as the `session` cookie.","type":"string"}},"required":["amount","currency","customer"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"type":"string"},"status":{"type":"string"}},"required":["id","status"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -97,7 +97,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         name: ::toolwright::__private::Cow::Borrowed("create_note"),
         title: ::toolwright::__private::Cow::Borrowed("Create note"),
         description: ::toolwright::__private::Cow::Borrowed("Creates a note in a notebook and returns it with its id."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"meta":{"additionalProperties":false,"description":"Free-form metadata about the note.","properties":{"pinned":{"type":"boolean"},"source":{"type":"string"}},"required":["source"],"type":"object"},"notebook":{"description":"Notebook slug.","type":"string"},"tags":{"items":{"type":"string"},"type":"array"},"text":{"type":"string"},"title":{"type":"string"}},"required":["notebook","title"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"meta":{"additionalProperties":false,"description":"Free-form metadata about the note.","properties":{"pinned":{"type":"boolean"},"source":{"type":"string"}},"required":["source"],"type":"object"},"notebook":{"description":"Notebook slug.","type":"string"},"tags":{"description":"Tags.","items":{"type":"string"},"type":"array"},"text":{"description":"Text.","type":"string"},"title":{"description":"Title.","type":"string"}},"required":["notebook","title"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"type":"integer"},"title":{"type":"string"}},"required":["id","title"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -113,7 +113,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         name: ::toolwright::__private::Cow::Borrowed("current_weather"),
         title: ::toolwright::__private::Cow::Borrowed("Current weather"),
         description: ::toolwright::__private::Cow::Borrowed("Returns the current temperature and conditions for a city."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"city":{"type":"string"},"units":{"default":"metric","enum":["metric","imperial"],"type":"string"}},"required":["city"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"city":{"description":"City. Sent in the query string.","type":"string"},"units":{"default":"metric","description":"Units. Sent in the query string. One of: metric, imperial.","enum":["metric","imperial"],"type":"string"}},"required":["city"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"conditions":{"type":"string"},"temperature":{"type":"number"}},"required":["temperature","conditions"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
@@ -129,7 +129,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         name: ::toolwright::__private::Cow::Borrowed("delete_note"),
         title: ::toolwright::__private::Cow::Borrowed("Delete note"),
         description: ::toolwright::__private::Cow::Borrowed("Deletes a note for good."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"integer"},"notebook":{"type":"string"}},"required":["notebook","id"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"description":"Id. Fills `{id}` in the path `/notebooks/{notebook}/notes/{id}`.","type":"integer"},"notebook":{"description":"Notebook. Fills `{notebook}` in the path `/notebooks/{notebook}/notes/{id}`.","type":"string"}},"required":["notebook","id"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -145,7 +145,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         name: ::toolwright::__private::Cow::Borrowed("forecast"),
         title: ::toolwright::__private::Cow::Borrowed("Forecast"),
         description: ::toolwright::__private::Cow::Borrowed("Returns the daily forecast for the next days."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"city":{"type":"string"},"days":{"maximum":14,"minimum":1,"type":"integer"}},"required":["city"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"city":{"description":"City. Fills `{city}` in the path `/forecast/{city}`.","type":"string"},"days":{"description":"Days. Sent in the query string.","maximum":14,"minimum":1,"type":"integer"}},"required":["city"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"items":{"properties":{"day":{"format":"date","type":"string"},"high":{"type":"number"},"low":{"type":"number"}},"required":["day"],"type":"object"},"type":"array"}},"required":["result"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
@@ -161,7 +161,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         name: ::toolwright::__private::Cow::Borrowed("get_note"),
         title: ::toolwright::__private::Cow::Borrowed("Get note"),
         description: ::toolwright::__private::Cow::Borrowed("Fetches one note with its text."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"integer"},"notebook":{"type":"string"}},"required":["notebook","id"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"description":"Id. Fills `{id}` in the path `/notebooks/{notebook}/notes/{id}`.","type":"integer"},"notebook":{"description":"Notebook. Fills `{notebook}` in the path `/notebooks/{notebook}/notes/{id}`.","type":"string"}},"required":["notebook","id"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{},"text":{},"title":{}},"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: true,
@@ -179,7 +179,7 @@ pub static TOOLS: [::toolwright::Tool; 9] = [
         description: ::toolwright::__private::Cow::Borrowed("Refunds a charge in full.
 
 Requires confirmation: ask the user before calling this tool."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"charge":{"type":"string"},"reason":{"type":"string"}},"required":["charge"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"charge":{"description":"Charge. Fills `{charge}` in the path `/charges/{charge}/refund`.","type":"string"},"reason":{"description":"Reason.","type":"string"}},"required":["charge"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"type":"string"}},"required":["result"],"type":"object"}"#)),
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -195,7 +195,7 @@ Requires confirmation: ask the user before calling this tool."),
         name: ::toolwright::__private::Cow::Borrowed("replace_note"),
         title: ::toolwright::__private::Cow::Borrowed("Replace note"),
         description: ::toolwright::__private::Cow::Borrowed("Replaces a note's title and text."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"integer"},"notebook":{"type":"string"},"text":{"type":"string"},"title":{"type":"string"}},"required":["notebook","id","title"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"description":"Id. Fills `{id}` in the path `/notebooks/{notebook}/notes/{id}`.","type":"integer"},"notebook":{"description":"Notebook. Fills `{notebook}` in the path `/notebooks/{notebook}/notes/{id}`.","type":"string"},"text":{"description":"Text.","type":"string"},"title":{"description":"Title.","type":"string"}},"required":["notebook","id","title"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: false,
@@ -211,7 +211,7 @@ Requires confirmation: ask the user before calling this tool."),
         name: ::toolwright::__private::Cow::Borrowed("search_notes"),
         title: ::toolwright::__private::Cow::Borrowed("Search notes"),
         description: ::toolwright::__private::Cow::Borrowed("Full-text search over all notes."),
-        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"exact":{"type":"boolean"},"limit":{"default":20,"maximum":100,"minimum":1,"type":"integer"},"offset":{"description":"Results to skip.","minimum":0,"type":"integer"},"q":{"description":"Search words.","type":"string"},"tag":{"items":{"type":"string"},"type":"array"}},"required":["q"],"type":"object"}"#),
+        input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"exact":{"description":"Exact. Sent in the query string.","type":"boolean"},"limit":{"default":20,"description":"Limit. Sent in the query string.","maximum":100,"minimum":1,"type":"integer"},"offset":{"description":"Results to skip.","minimum":0,"type":"integer"},"q":{"description":"Search words.","type":"string"},"tag":{"description":"Tag. Sent in the query string.","items":{"type":"string"},"type":"array"}},"required":["q"],"type":"object"}"#),
         output_schema: ::std::option::Option::None,
         annotations: ::toolwright::Annotations {
             read_only: true,
