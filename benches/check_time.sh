@@ -40,6 +40,9 @@ declare -A source=(
   [appstore]="$corpus/dev/apple.com_app-store-connect.json"
   [streamio]="$corpus/dev/stream-io-api.com_api.json"
   [britbox]="$corpus/dev/britbox.co.uk_api.json"
+  # Small and medium, for what a typical API costs.
+  [deutschebahn]="$corpus/dev/deutschebahn.com_betriebsstellen.json"
+  [spotify]="$corpus/dev/spotify.com_api.json"
 )
 specs=${SPECS:-github stripe kubernetes sendgrid osisoft appstore streamio britbox}
 
