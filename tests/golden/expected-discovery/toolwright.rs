@@ -70,7 +70,7 @@ pub static APIS: [::toolwright::Api; 1] = [::toolwright::Api {
 pub static TOOLS: [::toolwright::Tool; 7] = [
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_delete"),
-        title: ::toolwright::__private::Cow::Borrowed("Library shelves books delete"),
+        title: ::toolwright::__private::Cow::Borrowed("Removes a book"),
         description: ::toolwright::__private::Cow::Borrowed("Removes a book.
 
 The request must carry the resource's current etag (`If-Match`)."),
@@ -88,7 +88,7 @@ The request must carry the resource's current etag (`If-Match`)."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_get"),
-        title: ::toolwright::__private::Cow::Borrowed("Library shelves books get"),
+        title: ::toolwright::__private::Cow::Borrowed("Gets a book"),
         description: ::toolwright::__private::Cow::Borrowed("Gets a book."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"alt":{"default":"json","description":"`media` downloads the content itself instead of the JSON metadata.","enum":["json","media"],"type":"string"},"name":{"description":"The book: `shelves/{shelf}/books/{book}`.","pattern":"^shelves/[^/]+/books/[^/]+$","type":"string"}},"required":["name"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/Book"}"##)),
@@ -138,7 +138,7 @@ Request body: A book on a shelf."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_list"),
-        title: ::toolwright::__private::Cow::Borrowed("Library shelves books list"),
+        title: ::toolwright::__private::Cow::Borrowed("Lists the books of a shelf"),
         description: ::toolwright::__private::Cow::Borrowed("Lists the books of a shelf."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"pageToken":{"description":"Page token. Sent in the query string.","type":"string"},"parent":{"description":"The shelf: `shelves/{shelf}`.","pattern":"^shelves/[^/]+$","type":"string"},"state":{"description":"Only books in this state.\n\n`STATE_UNSPECIFIED`: Any state.\n`AVAILABLE`: On the shelf.\n`LOANED`: Out on loan.","enum":["STATE_UNSPECIFIED","AVAILABLE","LOANED"],"type":"string","x-enumDescriptions":["Any state.","On the shelf.","Out on loan."]},"tags":{"description":"Only books with all these tags.","items":{"type":"string"},"type":"array"}},"required":["parent"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/ListBooksResponse"}"##)),
@@ -154,7 +154,7 @@ Request body: A book on a shelf."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_create"),
-        title: ::toolwright::__private::Cow::Borrowed("Library shelves create"),
+        title: ::toolwright::__private::Cow::Borrowed("Creates a shelf"),
         description: ::toolwright::__private::Cow::Borrowed("Creates a shelf.
 
 Request body: A shelf of books."),
@@ -172,7 +172,7 @@ Request body: A shelf of books."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_list"),
-        title: ::toolwright::__private::Cow::Borrowed("Library shelves list"),
+        title: ::toolwright::__private::Cow::Borrowed("Lists shelves"),
         description: ::toolwright::__private::Cow::Borrowed("Lists shelves."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"pageSize":{"default":20,"description":"Shelves per page.","format":"int32","maximum":100,"minimum":1,"type":"integer"},"pageToken":{"description":"A page token from a previous call.","type":"string"}},"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/ListShelvesResponse"}"##)),

@@ -120,7 +120,7 @@ P SearchResult Issue User
 pub static TOOLS: [::toolwright::Tool; 8] = [
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("mutation_closeIssue"),
-        title: ::toolwright::__private::Cow::Borrowed("Mutation close issue"),
+        title: ::toolwright::__private::Cow::Borrowed("Closes an issue; says whether it was open"),
         description: ::toolwright::__private::Cow::Borrowed("Closes an issue; says whether it was open."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"id":{"description":"Id.","type":"string"},"reason":{"$ref":"#/$defs/CloseReason","default":"COMPLETED","description":"Reason."}},"required":["id"],"type":"object"}"##),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"type":"boolean"}},"required":["result"],"type":"object"}"#)),
@@ -136,7 +136,7 @@ pub static TOOLS: [::toolwright::Tool; 8] = [
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("mutation_createIssue"),
-        title: ::toolwright::__private::Cow::Borrowed("Mutation create issue"),
+        title: ::toolwright::__private::Cow::Borrowed("Opens an issue"),
         description: ::toolwright::__private::Cow::Borrowed("Opens an issue."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"input":{"$ref":"#/$defs/CreateIssueInput","description":"Input."},"selection":{"description":"More fields of `CreateIssuePayload` to select, in GraphQL syntax, along with the default ones (e.g. `issue { id }`); checked against the schema before the call.","type":"string"}},"required":["input"],"type":"object"}"##),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"result":{"anyOf":[{"$ref":"#/$defs/CreateIssuePayload"},{"type":"null"}]}},"required":["result"],"type":"object"}"##)),
@@ -152,7 +152,7 @@ pub static TOOLS: [::toolwright::Tool; 8] = [
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("query_issueCount"),
-        title: ::toolwright::__private::Cow::Borrowed("Query issue count"),
+        title: ::toolwright::__private::Cow::Borrowed("How many issues are in a state"),
         description: ::toolwright::__private::Cow::Borrowed("How many issues are in a state."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"states":{"default":["OPEN"],"description":"States.","items":{"$ref":"#/$defs/IssueState"},"type":"array"}},"type":"object"}"##),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"properties":{"result":{"format":"int32","type":"integer"}},"required":["result"],"type":"object"}"#)),
@@ -168,7 +168,7 @@ pub static TOOLS: [::toolwright::Tool; 8] = [
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("query_legacyCount"),
-        title: ::toolwright::__private::Cow::Borrowed("Query legacy count"),
+        title: ::toolwright::__private::Cow::Borrowed("Old way to count"),
         description: ::toolwright::__private::Cow::Borrowed("Deprecated. Old way to count.
 
 Deprecation: Use `issueCount`."),
@@ -186,7 +186,7 @@ Deprecation: Use `issueCount`."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("query_node"),
-        title: ::toolwright::__private::Cow::Borrowed("Query node"),
+        title: ::toolwright::__private::Cow::Borrowed("Anything with an id"),
         description: ::toolwright::__private::Cow::Borrowed("Anything with an id."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"description":"Id.","type":"string"},"selection":{"description":"More fields of `Node` to select, in GraphQL syntax, along with the default ones (e.g. `id`); checked against the schema before the call.","type":"string"}},"required":["id"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"result":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["result"],"type":"object"}"##)),
@@ -202,7 +202,7 @@ Deprecation: Use `issueCount`."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("query_repository"),
-        title: ::toolwright::__private::Cow::Borrowed("Query repository"),
+        title: ::toolwright::__private::Cow::Borrowed("A repository by its owner and name"),
         description: ::toolwright::__private::Cow::Borrowed("A repository by its owner and name."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"followRenames":{"default":true,"description":"Follow renames.","type":"boolean"},"name":{"description":"Name.","type":"string"},"owner":{"description":"Owner.","type":"string"},"selection":{"description":"More fields of `Repository` to select, in GraphQL syntax, along with the default ones (e.g. `issues(first: 10) { nodes { __typename } }`); checked against the schema before the call.","type":"string"}},"required":["name","owner"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"properties":{"result":{"anyOf":[{"$ref":"#/$defs/Repository"},{"type":"null"}]}},"required":["result"],"type":"object"}"##)),
@@ -218,7 +218,7 @@ Deprecation: Use `issueCount`."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("query_search"),
-        title: ::toolwright::__private::Cow::Borrowed("Query search"),
+        title: ::toolwright::__private::Cow::Borrowed("Issues matching a search, a page at a time"),
         description: ::toolwright::__private::Cow::Borrowed("Issues matching a search, a page at a time."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"after":{"description":"After.","type":"string"},"first":{"default":10,"description":"First. Format: int32.","format":"int32","type":"integer"},"query":{"description":"Query.","type":"string"},"selection":{"description":"More fields of `SearchResultConnection` to select, in GraphQL syntax, along with the default ones (e.g. `totalCount`); checked against the schema before the call.","type":"string"}},"required":["query"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/SearchResultConnection"}"##)),
@@ -234,7 +234,7 @@ Deprecation: Use `issueCount`."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("query_viewer"),
-        title: ::toolwright::__private::Cow::Borrowed("Query viewer"),
+        title: ::toolwright::__private::Cow::Borrowed("The signed-in user"),
         description: ::toolwright::__private::Cow::Borrowed("The signed-in user."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"selection":{"description":"More fields of `User` to select, in GraphQL syntax, along with the default ones (e.g. `id`); checked against the schema before the call.","type":"string"}},"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/User"}"##)),

@@ -592,7 +592,7 @@ Returns products, filtered and sorted."),
     },
     ::toolwright::Tool {
         name: ::toolwright::__private::Cow::Borrowed("shelf_tree"),
-        title: ::toolwright::__private::Cow::Borrowed("Shelf tree"),
+        title: ::toolwright::__private::Cow::Borrowed("The whole shelf hierarchy"),
         description: ::toolwright::__private::Cow::Borrowed("The whole shelf hierarchy."),
         input_schema: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{},"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"$ref":"#/$defs/Shelf"}"##)),

@@ -328,7 +328,16 @@ fn operation(
         // (AWS and OSIsoft do this); it is never sent, so the request goes to the
         // path before it (with it, the query would land in the fragment).
         path: path.split('#').next().unwrap_or(path).to_owned(),
-        summary: summary.map(str::to_owned),
+        // Without a summary (Discovery methods, Kubernetes), a short first sentence of
+        // the description titles the tool; an MCP tool keeps its own name.
+        summary: summary.map(str::to_owned).or_else(|| {
+            op.get("x-mcp-tool")
+                .is_none()
+                .then(|| details.and_then(first_sentence))
+                .flatten()
+                .filter(|s| s.split_whitespace().count() >= 2)
+                .map(str::to_owned)
+        }),
         description: (!description.is_empty()).then_some(description),
         params,
         body: body.encoding,
@@ -1039,4 +1048,37 @@ fn responses(
         first.status = "2XX".into();
     }
     out
+}
+
+/// The text up to the first sentence end (`. `, `.` at the end) or line break.
+fn first_sentence(text: &str) -> Option<&str> {
+    let text = text.trim_start();
+    let end = text
+        .find(". ")
+        .map(|i| i + 1)
+        .into_iter()
+        .chain(text.find('\n'))
+        .min()
+        .unwrap_or(text.len());
+    let sentence = text[..end].trim();
+    (!sentence.is_empty()).then_some(sentence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_first_sentence_is_the_text_up_to_its_end() {
+        assert_eq!(
+            first_sentence("list or watch objects of kind Pod"),
+            Some("list or watch objects of kind Pod")
+        );
+        assert_eq!(
+            first_sentence("Gets a user. Needs a token."),
+            Some("Gets a user.")
+        );
+        assert_eq!(first_sentence("One line\nanother"), Some("One line"));
+        assert_eq!(first_sentence("  "), None);
+    }
 }
