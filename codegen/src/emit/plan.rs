@@ -393,7 +393,7 @@ fn named_after_method(name: &str, method: &str, path: &str) -> bool {
     };
     let path: String = path
         .split('/')
-        .filter(|s| !(s.starts_with('v') && s[1..].starts_with(|c: char| c.is_ascii_digit())))
+        .filter(|s| !text::is_version(s))
         .map(letters)
         .collect();
     letters(name) == format!("{}{path}", method.to_ascii_lowercase())

@@ -146,7 +146,7 @@ pub fn title_from_path(method: &str, path: &str) -> Option<String> {
 }
 
 /// `v1`, `v2beta1`: a version segment, not a resource.
-fn is_version(segment: &str) -> bool {
+pub fn is_version(segment: &str) -> bool {
     segment
         .strip_prefix('v')
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
