@@ -176,6 +176,7 @@ fn request(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> String {
+    let message = body;
     let body = body.map(Value::to_string).unwrap_or_default();
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream
@@ -187,6 +188,15 @@ fn request(
     );
     if let Some(token) = token {
         head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    // A 2026-07-28 request mirrors its revision, method and tool in headers.
+    if let Some(method) = message.and_then(|m| m["method"].as_str()) {
+        head.push_str(&format!(
+            "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n"
+        ));
+        if let Some(name) = message.and_then(|m| m.pointer("/params/name")?.as_str()) {
+            head.push_str(&format!("Mcp-Name: {name}\r\n"));
+        }
     }
     write!(stream, "{head}\r\n{body}").unwrap();
     let mut answer = String::new();

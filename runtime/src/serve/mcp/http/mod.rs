@@ -2,8 +2,8 @@
 //! `POST` a JSON-RPC message and get its answer as `application/json` (a notification
 //! gets `202 Accepted`), sessions per 2025-06-18/2025-11-25 (`Mcp-Session-Id` issued by
 //! `initialize`, required afterwards, ended by `DELETE`; 2026-07-28 requests are
-//! stateless and need none), `MCP-Protocol-Version`
-//! checked, and `Origin` checked against loopback (or a configured allow-list) so a web
+//! stateless and need none, but mirror their revision, method and tool in headers:
+//! [`mirror`]), `MCP-Protocol-Version` checked, and `Origin` checked against loopback (or a configured allow-list) so a web
 //! page cannot drive the server through the user's browser (DNS rebinding). Binds where
 //! it is told — [`Http::bind`] defaults to `127.0.0.1`.
 //!
@@ -13,6 +13,7 @@
 mod auth;
 mod callers;
 mod listen;
+mod mirror;
 mod sessions;
 
 pub use auth::{Authorization, BearerTokens, Caller, MIN_TOKEN_LEN, TokenError};
@@ -249,13 +250,14 @@ impl Http {
         B: http_body::Body + Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        let accepts_event_stream = request
-            .headers()
+        let (head, body) = request.into_parts();
+        let accepts_event_stream = head
+            .headers
             .get_all(header::ACCEPT)
             .iter()
             .filter_map(|v| v.to_str().ok())
             .any(|v| v.contains("text/event-stream"));
-        let read = Limited::new(request.into_body(), MAX_MESSAGE).collect();
+        let read = Limited::new(body, MAX_MESSAGE).collect();
         let body = match tokio::time::timeout(self.limits.body_timeout, read).await {
             Ok(Ok(body)) => body.to_bytes(),
             Err(_) => {
@@ -286,6 +288,14 @@ impl Http {
                 );
             }
         };
+        if let Some(why) = mirror::mismatch(&head.headers, &message) {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            return json(
+                StatusCode::BAD_REQUEST,
+                error(id, mirror::HEADER_MISMATCH, &why).to_string(),
+                None,
+            );
+        }
         let method = message.get("method").and_then(Value::as_str);
         let initialize = method == Some("initialize");
         // 2026-07-28 is stateless: no session, the revision rides on every request.
@@ -722,6 +732,23 @@ mod tests {
         let response = http.handle(bad).await;
         assert_eq!(response.status(), 400);
         assert!(text(response).await.contains("-32700"));
+    }
+
+    #[tokio::test]
+    async fn a_modern_request_without_its_mirrored_headers_is_refused_before_it_runs() {
+        let http = endpoint();
+        let list = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+        let response = http.handle(post(&list, &[])).await;
+        assert_eq!(response.status(), 400);
+        let answer: Value = serde_json::from_str(&text(response).await).unwrap();
+        assert_eq!(answer["id"], 7);
+        assert_eq!(answer["error"]["code"], -32020);
+        let mirrored = [
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+        ];
+        assert_eq!(http.handle(post(&list, &mirrored)).await.status(), 200);
     }
 
     #[test]
