@@ -2,8 +2,8 @@
 //! `POST` a JSON-RPC message and get its answer as `application/json` (a notification
 //! gets `202 Accepted`), sessions per 2025-06-18/2025-11-25 (`Mcp-Session-Id` issued by
 //! `initialize`, required afterwards, ended by `DELETE`; 2026-07-28 requests are
-//! stateless and need none, but mirror their revision, method and tool in headers:
-//! [`mirror`]), `MCP-Protocol-Version` checked, and `Origin` checked against loopback (or a configured allow-list) so a web
+//! stateless and need none, but mirror their revision, method and tool in headers,
+//! `mirror.rs`), `MCP-Protocol-Version` checked, and `Origin` checked against loopback (or a configured allow-list) so a web
 //! page cannot drive the server through the user's browser (DNS rebinding). Binds where
 //! it is told — [`Http::bind`] defaults to `127.0.0.1`.
 //!
