@@ -3,9 +3,9 @@
 //! gets `202 Accepted`), sessions per 2025-06-18/2025-11-25 (`Mcp-Session-Id` issued by
 //! `initialize`, required afterwards, ended by `DELETE`; 2026-07-28 requests are
 //! stateless and need none, but mirror their revision, method and tool in headers,
-//! `mirror.rs`), `MCP-Protocol-Version` checked, and `Origin` checked against loopback (or a configured allow-list) so a web
-//! page cannot drive the server through the user's browser (DNS rebinding). Binds where
-//! it is told — [`Http::bind`] defaults to `127.0.0.1`.
+//! `mirror.rs`), `MCP-Protocol-Version` checked, and `Origin` checked against loopback
+//! (or a configured allow-list) so a web page cannot drive the server through the user's
+//! browser (DNS rebinding). Binds where it is told — [`Http::bind`] defaults to `127.0.0.1`.
 //!
 //! [`Http::handle`] answers one `http::Request`, so a service can mount the endpoint in
 //! its own hyper/axum server; [`Http::serve`] is a standalone hyper server.
