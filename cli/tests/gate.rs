@@ -1,7 +1,8 @@
 //! The gate on calls by name (what models make), on the example tracker adapter:
 //! `delete_issue` says `requires_confirmation`, so it runs only after approval;
 //! without an approval callback, or when it says no, nothing reaches the server.
-//! A service's own policy can deny, or ask for approval of, anything.
+//! A service's own policy can deny, or ask for approval of, anything, and knows which
+//! authenticated MCP client asked.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -197,4 +198,107 @@ fn an_untrusted_api_gets_every_change_confirmed() {
             && rendered.contains("tracker-adapter.md:6:17"),
         "{rendered}"
     );
+}
+
+/// One JSON-RPC message to `port`'s MCP endpoint with `token` (HTTP/1.0: the answer
+/// comes unchunked); the answer's body.
+fn mcp_post(port: u16, token: &str, message: &serde_json::Value) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let body = message.to_string();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {}\r\nMcp-Name: {}\r\nContent-Length: {}\r\n\r\n{body}",
+        message["method"].as_str().unwrap(),
+        message["params"]["name"].as_str().unwrap(),
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
+
+#[test]
+fn the_policy_and_the_approver_see_who_is_calling() {
+    use std::sync::Mutex;
+    use toolwright::serve::mcp::{BearerTokens, Http, Server as Mcp};
+
+    let upstream = server();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    // Only the `release-bot` caller may close issues; every approval question names
+    // who asked.
+    let approvals = Arc::new(Mutex::new(Vec::new()));
+    let asked = Arc::clone(&approvals);
+    let executor = builder(&upstream)
+        .gate(|call| match call.caller.as_deref() {
+            _ if call.annotations.read_only => Verdict::Allow,
+            Some("release-bot") => Verdict::Confirm("a bot changes issues".into()),
+            who => Verdict::Deny(format!("{who:?} may only read")),
+        })
+        .approve_with(move |call| {
+            asked.lock().unwrap().push(call.caller.clone());
+            async { true }
+        })
+        .build()
+        .unwrap();
+    let tokens = BearerTokens::new()
+        .token("alice", "alice-token-0123456789")
+        .unwrap()
+        .token("release-bot", "bot-token-0123456789")
+        .unwrap();
+    let http = Http::new(Mcp::new(executor)).auth(tokens);
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    rt.spawn(http.serve_on(listener));
+
+    let call = |name: &str, arguments: serde_json::Value| {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": name, "arguments": arguments,
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}})
+    };
+    let close = call(
+        "close_issue",
+        json!({"project": "web", "number": 7, "resolution": "fixed"}),
+    );
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+
+    // alice reads, and may not close: refused by name, nothing sent.
+    let answer = mcp_post(port, "alice-token-0123456789", &get);
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(upstream.take_requests().len(), 1);
+    let answer = mcp_post(port, "alice-token-0123456789", &close);
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(answer.to_string().contains("alice"), "{answer}");
+    assert_eq!(upstream.take_requests().len(), 0);
+    // The bot closes, after an approval that knew it was the bot.
+    let answer = mcp_post(port, "bot-token-0123456789", &close);
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(upstream.take_requests().len(), 1);
+    assert_eq!(
+        *approvals.lock().unwrap(),
+        [Some(Arc::<str>::from("release-bot"))]
+    );
+    // A call from the service's own code has no caller.
+    let err = rt
+        .block_on(async {
+            builder(&upstream)
+                .gate(|call| match &call.caller {
+                    None => Verdict::Deny("no caller".into()),
+                    Some(_) => Verdict::Allow,
+                })
+                .build()
+                .unwrap()
+                .call("get_issue", json!({"project": "web", "number": 7}))
+                .await
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("no caller"), "{err}");
 }

@@ -40,6 +40,11 @@ pub struct PendingCall {
     /// The API's trust level (an adapter's `trust.level`: `official`, `verified`,
     /// `community`, `untrusted`), when it gave one.
     pub trust: Option<String>,
+    /// Who asked for the call: the authenticated MCP client's name (a static token's
+    /// name, a JWT's subject) when it came through an HTTP endpoint with
+    /// authorization; `None` over stdio, for typed calls and calls from the service's
+    /// own code. A policy may decide by it; an approver should show it.
+    pub caller: Option<Arc<str>>,
 }
 
 impl PendingCall {
@@ -61,6 +66,7 @@ impl PendingCall {
             danger_level: field("dangerLevel").and_then(|v| v.as_str().map(str::to_owned)),
             requires_confirmation: field("requiresConfirmation") == Some(Value::Bool(true)),
             trust: trust.map(str::to_owned),
+            caller: crate::caller::name(),
         }
     }
 }

@@ -32,6 +32,7 @@
 //! ```
 
 pub mod auth;
+mod caller;
 use toolwright_query::base64;
 pub mod catalog;
 #[doc(hidden)]

@@ -56,28 +56,6 @@ impl fmt::Debug for CredentialSource {
     }
 }
 
-#[cfg(feature = "mcp-http")]
-tokio::task_local! {
-    /// The access token of the MCP caller a call is made for (set by the HTTP
-    /// endpoint), for APIs that pass the caller's own token through.
-    static CALLER_TOKEN: Option<std::sync::Arc<str>>;
-}
-
-/// Runs `call` on behalf of a caller who presented `token`.
-#[cfg(feature = "mcp-http")]
-pub(crate) async fn on_behalf<F: std::future::Future>(
-    token: Option<std::sync::Arc<str>>,
-    call: F,
-) -> F::Output {
-    CALLER_TOKEN.scope(token, call).await
-}
-
-/// The token of the caller the current call is for.
-#[cfg(feature = "mcp-http")]
-pub(crate) fn caller_token() -> Option<std::sync::Arc<str>> {
-    CALLER_TOKEN.try_with(Clone::clone).ok().flatten()
-}
-
 /// A credential ready to put on a request.
 pub(crate) enum Applied {
     Header(String, Secret),

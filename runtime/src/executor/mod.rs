@@ -1146,8 +1146,7 @@ impl Executor {
         api: &crate::descriptor::Api,
         op: &Operation,
     ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
-        #[cfg(feature = "mcp-http")]
-        if let Some(token) = auth::caller_token() {
+        if let Some(token) = crate::caller::token() {
             return Ok((vec![auth::bearer(&token)], None));
         }
         Err(Error::Request {

@@ -4,28 +4,12 @@
 //! `tracing`, are `INFO` events of target `toolwright::audit`.
 //!
 //! The caller is known to the transport (an HTTP request's token), not to the server
-//! answering the message: the transport runs the answer inside [`as_caller`].
+//! answering the message: it is read from [`crate::caller`].
 
-use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-
-tokio::task_local! {
-    static CALLER: Option<Arc<str>>;
-}
-
-#[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
-/// Runs `answer` on behalf of `caller` (a token's name or a JWT's subject).
-pub(crate) async fn as_caller<F: Future>(caller: Option<Arc<str>>, answer: F) -> F::Output {
-    CALLER.scope(caller, answer).await
-}
-
-/// The caller the current answer is for, if the transport knows one.
-pub(crate) fn caller() -> Option<Arc<str>> {
-    CALLER.try_with(Clone::clone).ok().flatten()
-}
 
 /// What one `tools/call` did.
 #[derive(Debug, Clone, PartialEq, Eq)]

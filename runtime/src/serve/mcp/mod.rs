@@ -270,7 +270,7 @@ impl Server {
             .and_then(Value::as_str)
             .unwrap_or_default();
         let record = AuditRecord {
-            caller: audit::caller(),
+            caller: crate::caller::name(),
             tool: tool.to_owned(),
             api: self.tool_named(tool).map(|t| t.operation.api.to_string()),
             outcome: audit::outcome(result),

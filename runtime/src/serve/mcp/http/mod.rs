@@ -447,7 +447,7 @@ fn too_many(refused: callers::Refused) -> Response<Body> {
 async fn on_behalf<F: std::future::Future>(caller: Option<&Caller>, answer: F) -> F::Output {
     let name = caller.map(|c| Arc::<str>::from(c.name()));
     let token = caller.map(|c| Arc::<str>::from(c.token()));
-    super::audit::as_caller(name, crate::auth::on_behalf(token, answer)).await
+    crate::caller::on_behalf(name, token, answer).await
 }
 
 /// RFC 9728's protected-resource metadata, at the well-known path for the resource

@@ -1,0 +1,51 @@
+//! Who the call being answered is made for: an MCP client that authenticated to the HTTP
+//! endpoint, by its name (a static token's name, a JWT's subject) and the access token it
+//! presented. The transport knows it and runs the answer inside [`on_behalf`]; the gate's
+//! policy and approver, the audit record and pass-through credentials read it here, so
+//! none of them depends on the transport. Over stdio, in typed calls and in calls by
+//! name from the service's own code there is no such caller.
+
+#[cfg(feature = "mcp")]
+use std::future::Future;
+use std::sync::Arc;
+
+#[cfg(feature = "mcp")]
+#[derive(Clone)]
+struct OnBehalf {
+    name: Option<Arc<str>>,
+    token: Option<Arc<str>>,
+}
+
+#[cfg(feature = "mcp")]
+tokio::task_local! {
+    static CURRENT: OnBehalf;
+}
+
+/// Runs `answer` for the caller named `name` who presented `token`.
+#[cfg(feature = "mcp")]
+#[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+pub(crate) async fn on_behalf<F: Future>(
+    name: Option<Arc<str>>,
+    token: Option<Arc<str>>,
+    answer: F,
+) -> F::Output {
+    CURRENT.scope(OnBehalf { name, token }, answer).await
+}
+
+/// The name of the caller the current answer is for.
+pub(crate) fn name() -> Option<Arc<str>> {
+    #[cfg(feature = "mcp")]
+    if let Ok(Some(name)) = CURRENT.try_with(|c| c.name.clone()) {
+        return Some(name);
+    }
+    None
+}
+
+/// The access token of the caller the current answer is for.
+pub(crate) fn token() -> Option<Arc<str>> {
+    #[cfg(feature = "mcp")]
+    if let Ok(Some(token)) = CURRENT.try_with(|c| c.token.clone()) {
+        return Some(token);
+    }
+    None
+}
