@@ -305,6 +305,19 @@ struct ServeOptions {
         requires = "oauth_issuer"
     )]
     oauth_key_refresh: f64,
+    /// `--oauth-issuer`: check every token at this introspection endpoint (RFC 7662)
+    /// instead of as a JWT — for opaque tokens, or so a revoked one is refused at once
+    /// (answers kept up to a minute). Needs `--oauth-client`.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires_all = ["oauth_issuer", "oauth_client"]
+    )]
+    oauth_introspection: Option<String>,
+    /// `--oauth-introspection`: this server's client id at the authorization server,
+    /// and the environment variable holding its secret (never on the command line).
+    #[arg(long, value_name = "CLIENT_ID=ENV_VAR", value_parser = api_url, requires = "oauth_introspection")]
+    oauth_client: Option<(String, String)>,
     /// Print one audit line per tool call on stderr (`audit: {caller, tool, api,
     /// outcome, duration_ms, request_id}`; never arguments, results or credentials).
     #[arg(long)]
@@ -617,6 +630,21 @@ fn authorization(options: &ServeOptions) -> Result<toolwright::serve::mcp::Autho
     let refresh = std::time::Duration::try_from_secs_f64(options.oauth_key_refresh)
         .map_err(|_| "`--oauth-key-refresh` takes seconds, 0 or more".to_owned())?;
     oauth = oauth.key_refresh(refresh, std::time::Duration::from_secs(600));
+    if let (Some(endpoint), Some((client, var))) =
+        (&options.oauth_introspection, &options.oauth_client)
+    {
+        let secret = std::env::var(var).map_err(|_| {
+            format!("`--oauth-client {client}={var}`: the environment variable `{var}` is not set")
+        })?;
+        oauth = oauth
+            .introspection(
+                endpoint,
+                client,
+                &secret,
+                std::time::Duration::from_secs(60),
+            )
+            .map_err(error)?;
+    }
     let mut scopes: Vec<(&str, Vec<&str>)> = Vec::new();
     for (scope, selector) in &options.oauth_scopes {
         match scopes.iter_mut().find(|(s, _)| s == scope) {

@@ -6,7 +6,7 @@
 //! API; a rotated key is fetched; scopes choose the tools (`403 insufficient_scope`
 //! beyond them); the caller's own token passes through to the API on its own calls
 //! only; the PyPI `mcp` client connects with a token; the audit names callers, never
-//! tokens.
+//! tokens. Opaque tokens are checked at a loopback introspection endpoint (RFC 7662).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -136,6 +136,7 @@ fn serve(api: &Server, idp: &Idp, extra: &[&str]) -> (Serving, u16) {
         .current_dir(root())
         .env_clear()
         .env("TRACKER_TOKEN", "upstream-t0ken")
+        .env("INTROSPECTION_SECRET", "s3cret")
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -630,4 +631,103 @@ fn one_busy_caller_is_held_back_while_others_are_served_and_sessions_stay_their_
         "not bob's session"
     );
     assert!(with_session(&alice).starts_with("HTTP/1.1 200"));
+}
+
+/// An introspection endpoint (RFC 7662) that knows three opaque tokens and wants the
+/// server's client credentials; `audience` is filled in once the server's port is known.
+fn introspection_endpoint(audience: Arc<Mutex<String>>) -> Server {
+    Server::start(move |request| {
+        let expected = format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode("mcp-server:s3cret")
+        );
+        if request.header("authorization") != Some(expected.as_str()) {
+            return Response::json(401, &json!({"error": "invalid_client"}));
+        }
+        let form = String::from_utf8_lossy(&request.body).into_owned();
+        let token = form
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("token="))
+            .unwrap_or_default();
+        let aud = audience.lock().unwrap().clone();
+        Response::json(
+            200,
+            &match token {
+                "opaque-alice-0123456789" => json!({"active": true, "aud": aud, "sub": "alice",
+                    "scope": "tools:read", "exp": now() + 300}),
+                "opaque-elsewhere-0123456789" => json!({"active": true,
+                    "aud": "https://other.example/mcp", "sub": "bob"}),
+                _ => json!({"active": false}),
+            },
+        )
+    })
+}
+
+#[test]
+fn opaque_tokens_are_checked_by_introspection() {
+    let idp = Idp::start(&[]);
+    let api = issue_api();
+    let audience = Arc::new(Mutex::new(String::new()));
+    let endpoint = introspection_endpoint(Arc::clone(&audience));
+    let introspect = format!("{}/introspect", endpoint.url());
+    let (serving, port) = serve(
+        &api,
+        &idp,
+        &[
+            "--oauth-introspection",
+            &introspect,
+            "--oauth-client",
+            "mcp-server=INTROSPECTION_SECRET",
+        ],
+    );
+    *audience.lock().unwrap() = resource(port);
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+
+    // Alice's token is active and for this server: served, twice, asked about once.
+    for _ in 0..2 {
+        let answer = post(port, Some("opaque-alice-0123456789"), &get);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert_eq!(body_json(&answer)["result"]["isError"], false, "{answer}");
+    }
+    assert_eq!(api.take_requests().len(), 2);
+    assert_eq!(endpoint.take_requests().len(), 1, "the answer was cached");
+    assert!(
+        serving.stderr().contains(r#""caller":"alice""#),
+        "{}",
+        serving.stderr()
+    );
+
+    // Inactive, unknown, or issued for another server: 401, nothing sent.
+    for (token, why) in [
+        ("opaque-revoked-0123456789", "not active"),
+        ("opaque-elsewhere-0123456789", "not issued for this server"),
+    ] {
+        let answer = post(port, Some(token), &get);
+        assert!(answer.starts_with("HTTP/1.1 401"), "{token}: {answer}");
+        let challenge = header(&answer, "www-authenticate").unwrap();
+        assert!(
+            challenge.contains(r#"error="invalid_token""#),
+            "{challenge}"
+        );
+        assert!(answer.contains(why), "{token}: {answer}");
+    }
+    assert_eq!(api.take_requests().len(), 0);
+    drop(serving);
+
+    // The server's own client secret is wrong: tokens cannot be checked, 503.
+    let (_serving, port) = serve(
+        &api,
+        &idp,
+        &[
+            "--oauth-introspection",
+            &introspect,
+            "--oauth-client",
+            "mcp-server=TRACKER_TOKEN",
+        ],
+    );
+    let answer = post(port, Some("opaque-alice-0123456789"), &get);
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert!(answer.contains("401"), "{answer}");
+    assert!(!answer.contains("upstream-t0ken"), "{answer}");
+    assert_eq!(api.take_requests().len(), 0);
 }

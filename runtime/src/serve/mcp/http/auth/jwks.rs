@@ -10,12 +10,8 @@ use jsonwebtoken::Algorithm;
 use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, PublicKeyUse};
 use serde_json::Value;
 
-use crate::transport::{CallPolicy, Transport};
-
-/// Bytes of a JWK Set or metadata document we read (real ones are a few KiB).
-const MAX_DOCUMENT: usize = 256 * 1024;
-/// How long fetching one may take.
-const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+use super::fetch::get_json;
+use crate::transport::Transport;
 
 /// Where the keys are, and what was fetched from there.
 #[derive(Debug)]
@@ -199,32 +195,6 @@ fn find<'a>(keys: &'a [Jwk], kid: Option<&str>, alg: Algorithm) -> Option<&'a Jw
             fitting.next().is_none().then_some(only)
         }
     }
-}
-
-/// GETs `url` (https, or http to loopback) and reads it as JSON.
-async fn get_json(url: &str, transport: &dyn Transport) -> Result<Value, String> {
-    if !crate::auth::oauth::secure_url(url) {
-        return Err(format!(
-            "`{url}` is not https: the issuer's keys must come over https (or from this machine)"
-        ));
-    }
-    let mut request = http::Request::get(url)
-        .header(http::header::ACCEPT, "application/json")
-        .body(Vec::new())
-        .map_err(|_| format!("`{url}` is not a valid URL"))?;
-    request.extensions_mut().insert(CallPolicy {
-        timeout: FETCH_TIMEOUT,
-        max_response_bytes: MAX_DOCUMENT,
-        ..CallPolicy::for_method(&http::Method::GET)
-    });
-    let response = transport
-        .send(request)
-        .await
-        .map_err(|e| format!("`{url}` could not be reached: {e}"))?;
-    if !response.status().is_success() {
-        return Err(format!("`{url}` answered {}", response.status()));
-    }
-    serde_json::from_slice(response.body()).map_err(|e| format!("`{url}` is not JSON: {e}"))
 }
 
 #[cfg(test)]

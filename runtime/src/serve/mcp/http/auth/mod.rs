@@ -7,6 +7,10 @@
 //! choose the tools its holder sees.
 
 #[cfg(feature = "mcp-oauth")]
+mod fetch;
+#[cfg(feature = "mcp-oauth")]
+mod introspect;
+#[cfg(feature = "mcp-oauth")]
 mod jwks;
 #[cfg(feature = "mcp-oauth")]
 mod oauth;
@@ -27,7 +31,8 @@ use crate::transport::Transport;
 pub enum Authorization {
     /// Static bearer tokens, each named.
     Tokens(BearerTokens),
-    /// JWT access tokens from an OAuth 2.1 authorization server.
+    /// Access tokens from an OAuth 2.1 authorization server (JWTs, or opaque ones
+    /// checked by introspection).
     #[cfg(feature = "mcp-oauth")]
     OAuth(OAuth),
 }

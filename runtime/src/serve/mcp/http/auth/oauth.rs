@@ -3,8 +3,9 @@
 //! endpoint, checked against the issuer's published keys — signature, `iss`, `aud`
 //! (this server's resource URI, RFC 8707), `exp` and `nbf` with a small leeway, and an
 //! algorithm from an allow-list of asymmetric ones (never `none`, never a shared-secret
-//! `HS*`, which anyone holding the public JWK Set could forge). The token's scopes can
-//! choose which tools its holder sees and calls.
+//! `HS*`, which anyone holding the public JWK Set could forge) — or, for opaque
+//! tokens, by asking the issuer's introspection endpoint (RFC 7662, `introspect.rs`).
+//! The token's scopes can choose which tools its holder sees and calls.
 
 use std::fmt;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use toolwright_query::select::Selection;
 
+use super::introspect::{Introspection, Rejected};
 use super::jwks::{Jwks, KeyError};
 use super::{Caller, Refusal};
 use crate::transport::Transport;
@@ -55,6 +57,8 @@ pub struct OAuth {
     leeway: Duration,
     /// Scope → the tools it grants; empty: every valid token sees every tool.
     scopes: Arc<Vec<(String, Selection)>>,
+    /// Tokens checked by the issuer's introspection endpoint instead of as JWTs.
+    introspection: Option<Arc<Introspection>>,
 }
 
 impl fmt::Debug for OAuth {
@@ -63,6 +67,7 @@ impl fmt::Debug for OAuth {
             .field("issuer", &self.issuer)
             .field("resource", &self.resource)
             .field("algorithms", &self.algorithms)
+            .field("introspection", &self.introspection)
             .field(
                 "scopes",
                 &self.scopes.iter().map(|(s, _)| s).collect::<Vec<_>>(),
@@ -125,6 +130,7 @@ impl OAuth {
             algorithms: DEFAULT_ALGORITHMS.to_vec(),
             leeway: Duration::from_secs(60),
             scopes: Arc::default(),
+            introspection: None,
         })
     }
 
@@ -141,6 +147,36 @@ impl OAuth {
         }
         self.jwks_uri = Some(uri);
         Ok(self.fresh_keys())
+    }
+
+    /// Checks every token by asking the issuer's introspection endpoint (RFC 7662)
+    /// instead of verifying it as a JWT: for opaque tokens, or so that a revoked token
+    /// is refused at once. `client_id` and `secret` are this server's own credentials
+    /// at the authorization server (sent as `Authorization: Basic`). The answer must
+    /// say `active: true` and name this server's resource URI in `aud`; `iss`, `exp`
+    /// and `nbf` are checked when present; the caller's name is `sub` (else `username`,
+    /// `client_id`), its scopes `scope`. Answers are kept up to `cache_for` (never past
+    /// the token's `exp`; `Duration::ZERO` asks every time).
+    ///
+    /// # Errors
+    /// The endpoint is not https (http only for this machine).
+    pub fn introspection(
+        mut self,
+        endpoint: impl Into<String>,
+        client_id: &str,
+        secret: &str,
+        cache_for: Duration,
+    ) -> Result<Self, OAuthError> {
+        let endpoint = endpoint.into();
+        if !crate::auth::oauth::secure_url(&endpoint) {
+            return Err(OAuthError(format!(
+                "the introspection endpoint `{endpoint}` must be https (http only for localhost)"
+            )));
+        }
+        self.introspection = Some(Arc::new(Introspection::new(
+            endpoint, client_id, secret, cache_for,
+        )));
+        Ok(self)
     }
 
     /// Tokens may be this long past `exp` or before `nbf` (clock skew; default 60 s).
@@ -283,6 +319,16 @@ impl OAuth {
         token: &str,
         transport: &dyn Transport,
     ) -> Result<Caller, Refusal> {
+        if let Some(introspection) = &self.introspection {
+            let granted = introspection
+                .check(token, &self.issuer, &self.resource, self.leeway, transport)
+                .await
+                .map_err(|rejected| match rejected {
+                    Rejected::Invalid(why) => Refusal::Invalid(why),
+                    Rejected::Unavailable(why) => Refusal::Unavailable(why),
+                })?;
+            return self.admit(Caller::new(granted.name, granted.scopes, token));
+        }
         let invalid = |why: &str| Refusal::Invalid(why.to_owned());
         let header = jsonwebtoken::decode_header(token)
             .map_err(|_| invalid("the access token is not a JWT this server accepts"))?;
@@ -343,7 +389,11 @@ impl OAuth {
             .or(claims.client_id)
             .or(claims.azp)
             .unwrap_or_else(|| "(no subject)".to_owned());
-        let caller = Caller::new(name, scopes, token);
+        self.admit(Caller::new(name, scopes, token))
+    }
+
+    /// A caller with a valid token, unless scopes are mapped and it holds none of them.
+    fn admit(&self, caller: Caller) -> Result<Caller, Refusal> {
         if let Some(view) = self.view(&caller)
             && view.is_empty()
         {
