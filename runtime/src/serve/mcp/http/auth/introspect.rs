@@ -44,8 +44,11 @@ pub(super) struct Introspection {
     /// `Basic` credentials, already encoded (never shown).
     basic: String,
     cache_for: Duration,
-    cache: Mutex<HashMap<Arc<str>, (Instant, Result<Granted, String>)>>,
+    cache: Mutex<HashMap<Arc<str>, Kept>>,
 }
+
+/// An answer (or why the token was refused) and until when it is kept.
+type Kept = (Instant, Result<Granted, String>);
 
 impl fmt::Debug for Introspection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
