@@ -228,6 +228,17 @@ struct Upstream {
     /// token instead of this service's credentials (repeatable).
     #[arg(long = "pass-through", value_name = "API")]
     pass_through: Vec<String>,
+    /// `serve --http` with authorization: call API with a token exchanged for each MCP
+    /// client's own (RFC 8693) at TOKEN_URL (repeatable; needs `--exchange-client`).
+    #[arg(long = "exchange", value_name = "API=TOKEN_URL", value_parser = api_url, requires = "exchange_client")]
+    exchanges: Vec<(String, String)>,
+    /// `--exchange`: this service's client id at the token endpoint, and the
+    /// environment variable holding its secret (never on the command line).
+    #[arg(long, value_name = "CLIENT_ID=ENV_VAR", value_parser = api_url, requires = "exchanges")]
+    exchange_client: Option<(String, String)>,
+    /// `--exchange`: the audience to ask a token for, per API (default: none).
+    #[arg(long = "exchange-audience", value_name = "API=AUDIENCE", value_parser = api_url, requires = "exchanges")]
+    exchange_audiences: Vec<(String, String)>,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -591,6 +602,21 @@ fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Exec
     }
     for api in &upstream.pass_through {
         builder = builder.pass_through(api);
+    }
+    if let Some((client, var)) = &upstream.exchange_client {
+        let secret = std::env::var(var).map_err(|_| {
+            format!(
+                "`--exchange-client {client}={var}`: the environment variable `{var}` is not set"
+            )
+        })?;
+        for (api, token_url) in &upstream.exchanges {
+            let mut exchange = toolwright::auth::TokenExchange::new(token_url, client, &secret);
+            if let Some((_, audience)) = upstream.exchange_audiences.iter().find(|(a, _)| a == api)
+            {
+                exchange = exchange.audience(audience);
+            }
+            builder = builder.pass_through_exchanged(api, exchange);
+        }
     }
     builder.build().map_err(|e| e.to_string())
 }

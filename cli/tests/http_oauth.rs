@@ -6,7 +6,8 @@
 //! API; a rotated key is fetched; scopes choose the tools (`403 insufficient_scope`
 //! beyond them); the caller's own token passes through to the API on its own calls
 //! only; the PyPI `mcp` client connects with a token; the audit names callers, never
-//! tokens. Opaque tokens are checked at a loopback introspection endpoint (RFC 7662).
+//! tokens. Opaque tokens are checked at a loopback introspection endpoint (RFC 7662);
+//! callers' tokens are exchanged (RFC 8693) at a loopback token endpoint for the API's.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -540,6 +541,108 @@ fn each_callers_own_token_reaches_the_api_on_its_own_calls() {
         "tokens stay out of logs"
     );
     assert!(!stderr.contains("upstream-t0ken"));
+}
+
+/// A token endpoint doing RFC 8693 exchanges for the client `mcp-server`: the caller's
+/// JWT in, `api-token-for-<its subject>` out.
+fn exchange_endpoint() -> Server {
+    Server::start(|request| {
+        let basic = format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode("mcp-server:s3cret")
+        );
+        if request.header("authorization") != Some(basic.as_str()) {
+            return Response::json(401, &json!({"error": "invalid_client"}));
+        }
+        let form = String::from_utf8_lossy(&request.body).into_owned();
+        let field = |name: &str| {
+            form.split('&')
+                .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+                .map(|v| {
+                    percent_encoding::percent_decode_str(v)
+                        .decode_utf8_lossy()
+                        .into_owned()
+                })
+        };
+        if field("grant_type").as_deref() != Some("urn:ietf:params:oauth:grant-type:token-exchange")
+            || field("subject_token_type").as_deref()
+                != Some("urn:ietf:params:oauth:token-type:access_token")
+            || field("audience").as_deref() != Some("tracker-api")
+        {
+            return Response::json(400, &json!({"error": "invalid_request"}));
+        }
+        let subject = field("subject_token").unwrap_or_default();
+        let payload = subject.split('.').nth(1).unwrap_or_default();
+        let claims: Value = B64
+            .decode(payload)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or(Value::Null);
+        let Some(sub) = claims["sub"].as_str() else {
+            return Response::json(400, &json!({"error": "invalid_grant"}));
+        };
+        Response::json(
+            200,
+            &json!({"access_token": format!("api-token-for-{sub}"), "token_type": "Bearer",
+                    "issued_token_type": "urn:ietf:params:oauth:token-type:access_token",
+                    "expires_in": 300}),
+        )
+    })
+}
+
+#[test]
+fn each_caller_gets_a_token_exchanged_for_its_own() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let sts = exchange_endpoint();
+    let token_url = format!("tracker={}/token", sts.url());
+    let (serving, port) = serve(
+        &api,
+        &idp,
+        &[
+            "--exchange",
+            &token_url,
+            "--exchange-client",
+            "mcp-server=INTROSPECTION_SECRET",
+            "--exchange-audience",
+            "tracker=tracker-api",
+        ],
+    );
+    let alice = key.sign(&claims(&idp, port, &json!({"sub": "alice"})), &json!({}));
+    let bob = key.sign(&claims(&idp, port, &json!({"sub": "bob"})), &json!({}));
+    for (number, token) in [(100, &alice), (101, &bob), (102, &alice), (103, &bob)] {
+        let answer = post(
+            port,
+            Some(token),
+            &call("get_issue", json!({"project": "web", "number": number})),
+        );
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert_eq!(body_json(&answer)["result"]["isError"], false, "{answer}");
+    }
+    // Each call carried its caller's exchanged token, never the MCP token itself.
+    let requests = api.take_requests();
+    assert_eq!(requests.len(), 4);
+    for request in &requests {
+        let number: u64 = request.path().rsplit('/').next().unwrap().parse().unwrap();
+        let who = if number.is_multiple_of(2) {
+            "alice"
+        } else {
+            "bob"
+        };
+        assert_eq!(
+            request.header("authorization"),
+            Some(format!("Bearer api-token-for-{who}").as_str()),
+            "call {number}"
+        );
+    }
+    // One exchange per caller: the second call of each reused it.
+    assert_eq!(sts.take_requests().len(), 2);
+    let stderr = serving.stderr();
+    assert!(
+        !stderr.contains(&alice) && !stderr.contains("api-token-for"),
+        "{stderr}"
+    );
 }
 
 #[test]

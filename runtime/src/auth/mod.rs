@@ -2,7 +2,8 @@
 //!
 //! Only variable *names* live in descriptors and generated code; values are read when a
 //! call is made and never appear in errors or `Debug` output. OAuth 2 client
-//! credentials are exchanged for tokens (`oauth`, internal).
+//! credentials are exchanged for tokens (`oauth`, internal), and so are MCP callers'
+//! tokens for APIs that should see the caller ([`TokenExchange`], RFC 8693).
 
 use std::fmt;
 use std::sync::Arc;
@@ -11,7 +12,10 @@ use crate::base64;
 use crate::descriptor::{Api, KeyPlacement, Requirement, SchemeKind};
 use crate::error::Error;
 
+mod exchange;
 pub(crate) mod oauth;
+
+pub use exchange::TokenExchange;
 
 /// Where credential values come from. The default reads process environment variables;
 /// services and tests can supply their own lookup.
@@ -70,6 +74,7 @@ pub(crate) enum Planned<'a> {
 }
 
 /// A credential value that never prints itself.
+#[derive(Clone)]
 pub(crate) struct Secret(pub(crate) String);
 
 impl fmt::Debug for Secret {
@@ -133,6 +138,7 @@ fn apply<'a>(api: &'a Api, scheme: &str, source: &CredentialSource) -> Result<Pl
                     id: Secret(source.get(api, client_id_env)?),
                     secret: Secret(source.get(api, client_secret_env)?),
                     scopes: source.find(&format!("{token_env}_SCOPES")),
+                    grant: oauth::Grant::ClientCredentials,
                 }));
             }
         },

@@ -1,8 +1,10 @@
-//! OAuth 2 client credentials (RFC 6749 §4.4): the client id and secret are exchanged
-//! at the API's token endpoint for an access token, which is cached and shared by
-//! every call and clone of the executor, fetched again shortly before it expires and
-//! once when the API answers 401. Concurrent calls needing a token wait for one
-//! request to the endpoint instead of each sending their own.
+//! Access tokens from a token endpoint: OAuth 2 client credentials (RFC 6749 §4.4), the
+//! client id and secret exchanged for the service's own token; and token exchange
+//! (RFC 8693), an MCP caller's token exchanged for one the API accepts on that caller's
+//! behalf. Each token is cached — shared by every call and clone of the executor, one
+//! per caller for exchanged ones — fetched again shortly before it expires and once
+//! when the API answers 401. Concurrent calls needing a token wait for one request to
+//! the endpoint instead of each sending their own.
 //!
 //! The secret goes only to the token endpoint, in an `Authorization: Basic` header
 //! (the method every server must support), and never over plain HTTP except to a
@@ -30,7 +32,24 @@ pub(crate) struct Client<'a> {
     pub secret: Secret,
     /// Space-separated scopes to ask for; none: the server's default for the client.
     pub scopes: Option<String>,
+    pub grant: Grant<'a>,
 }
+
+/// What the client presents besides its own credentials.
+pub(crate) enum Grant<'a> {
+    /// Nothing: a token for the client itself.
+    ClientCredentials,
+    /// RFC 8693: a caller's access token (`subject`), exchanged for one naming the
+    /// `audience` and `resource` asked for.
+    TokenExchange {
+        subject: &'a str,
+        audience: Option<&'a str>,
+        resource: Option<&'a str>,
+    },
+}
+
+/// Exchanged tokens kept at most before unused ones are dropped (one per caller token).
+const MAX_SLOTS: usize = 1024;
 
 /// Longest token endpoint answer read.
 const MAX_TOKEN_RESPONSE: usize = 64 << 10;
@@ -90,17 +109,29 @@ impl Tokens {
         rejected: Option<&str>,
     ) -> Result<Arc<str>, Error> {
         let slot = {
-            let key = format!(
+            let mut key = format!(
                 "{}\0{}\0{}\0{}",
                 client.api.name,
                 client.scheme,
                 client.id.0,
                 client.scopes.as_deref().unwrap_or("")
             );
+            if let Grant::TokenExchange { subject, .. } = client.grant {
+                key.insert_str(0, "exchange\0");
+                key.push('\0');
+                key.push_str(subject);
+            }
             let mut slots = self
                 .slots
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if slots.len() >= MAX_SLOTS {
+                // Callers come and go: drop the exchanged tokens no call is using (they
+                // are fetched again if needed); the service's own stay.
+                slots.retain(|key, slot| {
+                    !key.starts_with("exchange\0") || Arc::strong_count(slot) > 1
+                });
+            }
             Arc::clone(slots.entry(key).or_default())
         };
         let seen = slot.exchanges.load(Ordering::Acquire);
@@ -152,7 +183,29 @@ async fn exchange(
 ) -> Result<Cached, String> {
     let url = resolve_url(base_url, client.token_url);
     check_scheme(&url)?;
-    let mut body = String::from("grant_type=client_credentials");
+    let mut body = match &client.grant {
+        Grant::ClientCredentials => String::from("grant_type=client_credentials"),
+        Grant::TokenExchange {
+            subject,
+            audience,
+            resource,
+        } => {
+            let access = "urn:ietf:params:oauth:token-type:access_token";
+            let mut body = format!(
+                "grant_type={}&subject_token={}&subject_token_type={}&requested_token_type={}",
+                form("urn:ietf:params:oauth:grant-type:token-exchange"),
+                form(subject),
+                form(access),
+                form(access)
+            );
+            for (name, value) in [("audience", audience), ("resource", resource)] {
+                if let Some(value) = value {
+                    body.push_str(&format!("&{name}={}", form(value)));
+                }
+            }
+            body
+        }
+    };
     if let Some(scopes) = &client.scopes {
         body.push_str("&scope=");
         body.push_str(&form(scopes));

@@ -86,8 +86,9 @@ struct Inner {
     tokens: auth::oauth::Tokens,
     /// Token endpoints set by the service, by API name (else the scheme's own).
     token_urls: BTreeMap<String, String>,
-    /// APIs called with the MCP caller's own token instead of the service's credentials.
-    pass_through: std::collections::BTreeSet<String>,
+    /// APIs called on the MCP caller's behalf instead of with the service's
+    /// credentials: with the caller's own token, or one exchanged for it.
+    pass_through: BTreeMap<String, Option<auth::TokenExchange>>,
     /// Operations sent with another of their request media types, by tool name.
     media_types: BTreeMap<String, Operation>,
     /// Each tool's input schema, compiled on the tool's first call.
@@ -148,8 +149,9 @@ pub struct ExecutorBuilder {
     base_urls: BTreeMap<String, String>,
     credentials: CredentialSource,
     token_urls: BTreeMap<String, String>,
-    /// APIs called with the MCP caller's own token instead of the service's credentials.
-    pass_through: std::collections::BTreeSet<String>,
+    /// APIs called on the MCP caller's behalf instead of with the service's
+    /// credentials: with the caller's own token, or one exchanged for it.
+    pass_through: BTreeMap<String, Option<auth::TokenExchange>>,
     policy: CallPolicy,
     limits: Vec<(String, crate::transport::Limit)>,
     gate: crate::gate::Policy,
@@ -316,7 +318,24 @@ impl ExecutorBuilder {
     /// service's credentials. Feature `mcp-http`.
     #[cfg(feature = "mcp-http")]
     pub fn pass_through(mut self, api: impl Into<String>) -> Self {
-        self.pass_through.insert(api.into());
+        self.pass_through.insert(api.into(), None);
+        self
+    }
+
+    /// Calls API `api` on behalf of each MCP caller with a token exchanged for the
+    /// caller's own (RFC 8693 token exchange at `exchange`'s token endpoint): the API
+    /// gets a token issued for it, naming the caller, instead of the MCP endpoint's
+    /// token (which [`pass_through`](Self::pass_through) forwards as it is). Exchanged
+    /// tokens are cached per caller token until shortly before they expire, and
+    /// replaced once when the API answers 401. A call without an authenticated caller is
+    /// refused, never sent with the service's credentials. Feature `mcp-http`.
+    #[cfg(feature = "mcp-http")]
+    pub fn pass_through_exchanged(
+        mut self,
+        api: impl Into<String>,
+        exchange: auth::TokenExchange,
+    ) -> Self {
+        self.pass_through.insert(api.into(), Some(exchange));
         self
     }
 
@@ -372,7 +391,7 @@ impl ExecutorBuilder {
             .base_urls
             .keys()
             .chain(self.token_urls.keys())
-            .chain(self.pass_through.iter())
+            .chain(self.pass_through.keys())
             .chain(self.mcp_apis())
             .find(|n| self.catalog.api(n).is_none())
         {
@@ -618,7 +637,7 @@ impl Executor {
             base_urls: BTreeMap::new(),
             credentials: CredentialSource::env(),
             token_urls: BTreeMap::new(),
-            pass_through: std::collections::BTreeSet::new(),
+            pass_through: BTreeMap::new(),
             policy: CallPolicy::default(),
             limits: Vec::new(),
             gate: Arc::new(crate::gate::default_policy),
@@ -1108,8 +1127,10 @@ impl Executor {
         base_url: &str,
         rejected: Option<&str>,
     ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
-        if self.inner.pass_through.contains(api.name.as_ref()) {
-            return self.caller_credentials(api, op);
+        if let Some(exchange) = self.inner.pass_through.get(api.name.as_ref()) {
+            return self
+                .caller_credentials(api, op, exchange.as_ref(), base_url, rejected)
+                .await;
         }
         let mut applied = Vec::new();
         let mut token = None;
@@ -1139,15 +1160,45 @@ impl Executor {
         Ok((applied, token))
     }
 
-    /// The MCP caller's own token, for an API that passes it through.
-    #[allow(clippy::unused_self)]
-    fn caller_credentials(
+    /// The MCP caller's own token, or one exchanged for it, for an API called on
+    /// the caller's behalf.
+    async fn caller_credentials(
         &self,
         api: &crate::descriptor::Api,
         op: &Operation,
+        exchange: Option<&auth::TokenExchange>,
+        base_url: &str,
+        rejected: Option<&str>,
     ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
         if let Some(token) = crate::caller::token() {
-            return Ok((vec![auth::bearer(&token)], None));
+            let Some(exchange) = exchange else {
+                return Ok((vec![auth::bearer(&token)], None));
+            };
+            let client = auth::oauth::Client {
+                api,
+                scheme: "token-exchange",
+                token_url: &exchange.token_url,
+                id: exchange.client_id.clone(),
+                secret: exchange.secret.clone(),
+                scopes: exchange.scopes.clone(),
+                grant: auth::oauth::Grant::TokenExchange {
+                    subject: &token,
+                    audience: exchange.audience.as_deref(),
+                    resource: exchange.resource.as_deref(),
+                },
+            };
+            let exchanged = self
+                .inner
+                .tokens
+                .token(
+                    &client,
+                    base_url,
+                    &*self.inner.transport,
+                    self.policy,
+                    rejected,
+                )
+                .await?;
+            return Ok((vec![auth::bearer(&exchanged)], Some(exchanged)));
         }
         Err(Error::Request {
             tool: op.name.to_string(),
