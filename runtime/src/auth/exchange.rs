@@ -11,9 +11,8 @@ use std::fmt;
 
 use super::Secret;
 
-/// Settings of one API's token exchange ([`ExecutorBuilder::pass_through_exchanged`]).
-///
-/// [`ExecutorBuilder::pass_through_exchanged`]: crate::ExecutorBuilder::pass_through_exchanged
+/// Settings of one API's token exchange (`ExecutorBuilder::pass_through_exchanged`,
+/// feature `mcp-http`).
 ///
 /// ```
 /// use toolwright::auth::TokenExchange;
