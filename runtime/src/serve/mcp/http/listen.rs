@@ -209,6 +209,12 @@ impl Log {
     }
 }
 
+/// Connections the kernel queues until they are accepted. `TcpListener::bind` asks for
+/// 1,024; a burst of 1,000 clients connecting at once (`benches/http_load.sh`) overflowed
+/// that on 2 busy cores, and connections that overflow are reset after their client has
+/// sent its request. The kernel caps it at `net.core.somaxconn` (4,096 on current Linux).
+const LISTEN_BACKLOG: u32 = 4096;
+
 impl Http {
     /// A standalone server on `addr` (loopback unless told otherwise), until the
     /// process ends. Connections are held within [`Http::limits`]; errors accepting
@@ -219,8 +225,16 @@ impl Http {
     /// The address cannot be bound, or is off loopback without [`Http::auth`] (see
     /// [`Http::serve_on`]).
     pub async fn serve(self, addr: SocketAddr) -> std::io::Result<()> {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
-        self.serve_on(listener).await
+        let socket = if addr.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        // As `TcpListener::bind` does: a restarted server can bind at once.
+        #[cfg(unix)]
+        socket.set_reuseaddr(true)?;
+        socket.bind(addr)?;
+        self.serve_on(socket.listen(LISTEN_BACKLOG)?).await
     }
 
     /// [`Http::serve`] on `127.0.0.1:port`.
