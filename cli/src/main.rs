@@ -228,6 +228,10 @@ struct Upstream {
     /// token instead of this service's credentials (repeatable).
     #[arg(long = "pass-through", value_name = "API")]
     pass_through: Vec<String>,
+    /// `serve --http` with OAuth: call API with the value of CLAIM of each MCP
+    /// client's access token (a downstream token its identity provider put there).
+    #[arg(long = "pass-through-claim", value_name = "API=CLAIM", value_parser = api_url)]
+    pass_through_claims: Vec<(String, String)>,
     /// `serve --http` with authorization: call API with a token exchanged for each MCP
     /// client's own (RFC 8693) at TOKEN_URL (repeatable; needs `--exchange-client`).
     #[arg(long = "exchange", value_name = "API=TOKEN_URL", value_parser = api_url, requires = "exchange_client")]
@@ -602,6 +606,9 @@ fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Exec
     }
     for api in &upstream.pass_through {
         builder = builder.pass_through(api);
+    }
+    for (api, claim) in &upstream.pass_through_claims {
+        builder = builder.pass_through_claim(api, claim);
     }
     if let Some((client, var)) = &upstream.exchange_client {
         let secret = std::env::var(var).map_err(|_| {

@@ -543,6 +543,42 @@ fn each_callers_own_token_reaches_the_api_on_its_own_calls() {
     assert!(!stderr.contains("upstream-t0ken"));
 }
 
+#[test]
+fn a_claim_of_the_callers_token_can_be_the_apis_credential() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (serving, port) = serve(
+        &api,
+        &idp,
+        &["--pass-through-claim", "tracker=tracker_token"],
+    );
+    let alice = key.sign(
+        &claims(
+            &idp,
+            port,
+            &json!({"sub": "alice", "tracker_token": "tracker-key-of-alice"}),
+        ),
+        &json!({}),
+    );
+    let bob = key.sign(&claims(&idp, port, &json!({"sub": "bob"})), &json!({}));
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+    let answer = post(port, Some(&alice), &get);
+    assert_eq!(body_json(&answer)["result"]["isError"], false, "{answer}");
+    let requests = api.take_requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some("Bearer tracker-key-of-alice")
+    );
+    // Bob's token has no such claim: refused, nothing sent (not the service's own key).
+    let answer = post(port, Some(&bob), &get);
+    assert_eq!(body_json(&answer)["result"]["isError"], true, "{answer}");
+    assert!(answer.contains("tracker_token"), "{answer}");
+    assert_eq!(api.take_requests().len(), 0);
+    assert!(!serving.stderr().contains("tracker-key-of-alice"));
+}
+
 /// A token endpoint doing RFC 8693 exchanges for the client `mcp-server`: the caller's
 /// JWT in, `api-token-for-<its subject>` out.
 fn exchange_endpoint() -> Server {

@@ -14,22 +14,36 @@ use std::sync::Arc;
 struct OnBehalf {
     name: Option<Arc<str>>,
     token: Option<Arc<str>>,
+    claims: Option<Arc<Claims>>,
 }
+
+/// A token's claims (a JWT's payload, an introspection answer).
+pub(crate) type Claims = serde_json::Map<String, serde_json::Value>;
 
 #[cfg(feature = "mcp")]
 tokio::task_local! {
     static CURRENT: OnBehalf;
 }
 
-/// Runs `answer` for the caller named `name` who presented `token`.
+/// Runs `answer` for the caller named `name` who presented `token` (with `claims`).
 #[cfg(feature = "mcp")]
 #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
 pub(crate) async fn on_behalf<F: Future>(
     name: Option<Arc<str>>,
     token: Option<Arc<str>>,
+    claims: Option<Arc<Claims>>,
     answer: F,
 ) -> F::Output {
-    CURRENT.scope(OnBehalf { name, token }, answer).await
+    CURRENT
+        .scope(
+            OnBehalf {
+                name,
+                token,
+                claims,
+            },
+            answer,
+        )
+        .await
 }
 
 /// The name of the caller the current answer is for.
@@ -46,6 +60,15 @@ pub(crate) fn token() -> Option<Arc<str>> {
     #[cfg(feature = "mcp")]
     if let Ok(Some(token)) = CURRENT.try_with(|c| c.token.clone()) {
         return Some(token);
+    }
+    None
+}
+
+/// The claims of the token the current caller presented (none for static tokens).
+pub(crate) fn claims() -> Option<Arc<Claims>> {
+    #[cfg(feature = "mcp")]
+    if let Ok(Some(claims)) = CURRENT.try_with(|c| c.claims.clone()) {
+        return Some(claims);
     }
     None
 }

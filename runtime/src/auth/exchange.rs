@@ -11,6 +11,19 @@ use std::fmt;
 
 use super::Secret;
 
+/// What an API called on the MCP caller's behalf gets as its credential.
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+pub(crate) enum CallerCredential {
+    /// The caller's access token as presented.
+    Token,
+    /// The string value of this claim of the caller's token (an upstream token an
+    /// identity provider put there).
+    Claim(String),
+    /// A token exchanged for the caller's.
+    Exchange(TokenExchange),
+}
+
 /// Settings of one API's token exchange (`ExecutorBuilder::pass_through_exchanged`,
 /// feature `mcp-http`).
 ///

@@ -15,6 +15,7 @@ use crate::error::Error;
 mod exchange;
 pub(crate) mod oauth;
 
+pub(crate) use exchange::CallerCredential;
 pub use exchange::TokenExchange;
 
 /// Where credential values come from. The default reads process environment variables;

@@ -88,7 +88,7 @@ struct Inner {
     token_urls: BTreeMap<String, String>,
     /// APIs called on the MCP caller's behalf instead of with the service's
     /// credentials: with the caller's own token, or one exchanged for it.
-    pass_through: BTreeMap<String, Option<auth::TokenExchange>>,
+    pass_through: BTreeMap<String, auth::CallerCredential>,
     /// Operations sent with another of their request media types, by tool name.
     media_types: BTreeMap<String, Operation>,
     /// Each tool's input schema, compiled on the tool's first call.
@@ -151,7 +151,7 @@ pub struct ExecutorBuilder {
     token_urls: BTreeMap<String, String>,
     /// APIs called on the MCP caller's behalf instead of with the service's
     /// credentials: with the caller's own token, or one exchanged for it.
-    pass_through: BTreeMap<String, Option<auth::TokenExchange>>,
+    pass_through: BTreeMap<String, auth::CallerCredential>,
     policy: CallPolicy,
     limits: Vec<(String, crate::transport::Limit)>,
     gate: crate::gate::Policy,
@@ -318,7 +318,20 @@ impl ExecutorBuilder {
     /// service's credentials. Feature `mcp-http`.
     #[cfg(feature = "mcp-http")]
     pub fn pass_through(mut self, api: impl Into<String>) -> Self {
-        self.pass_through.insert(api.into(), None);
+        self.pass_through
+            .insert(api.into(), auth::CallerCredential::Token);
+        self
+    }
+
+    /// Calls API `api` with the value of claim `claim` of each MCP caller's access
+    /// token (`Authorization: Bearer <value>`): for identity providers that put the
+    /// caller's token for a downstream API in a claim of the token they issue. A call
+    /// whose caller's token lacks the claim (or has a non-string one, or is a static
+    /// token) is refused, never sent with the service's credentials. Feature `mcp-http`.
+    #[cfg(feature = "mcp-http")]
+    pub fn pass_through_claim(mut self, api: impl Into<String>, claim: impl Into<String>) -> Self {
+        self.pass_through
+            .insert(api.into(), auth::CallerCredential::Claim(claim.into()));
         self
     }
 
@@ -335,7 +348,8 @@ impl ExecutorBuilder {
         api: impl Into<String>,
         exchange: auth::TokenExchange,
     ) -> Self {
-        self.pass_through.insert(api.into(), Some(exchange));
+        self.pass_through
+            .insert(api.into(), auth::CallerCredential::Exchange(exchange));
         self
     }
 
@@ -1127,9 +1141,9 @@ impl Executor {
         base_url: &str,
         rejected: Option<&str>,
     ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
-        if let Some(exchange) = self.inner.pass_through.get(api.name.as_ref()) {
+        if let Some(credential) = self.inner.pass_through.get(api.name.as_ref()) {
             return self
-                .caller_credentials(api, op, exchange.as_ref(), base_url, rejected)
+                .caller_credentials(api, op, credential, base_url, rejected)
                 .await;
         }
         let mut applied = Vec::new();
@@ -1166,13 +1180,28 @@ impl Executor {
         &self,
         api: &crate::descriptor::Api,
         op: &Operation,
-        exchange: Option<&auth::TokenExchange>,
+        credential: &auth::CallerCredential,
         base_url: &str,
         rejected: Option<&str>,
     ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
         if let Some(token) = crate::caller::token() {
-            let Some(exchange) = exchange else {
-                return Ok((vec![auth::bearer(&token)], None));
+            let exchange = match credential {
+                auth::CallerCredential::Token => return Ok((vec![auth::bearer(&token)], None)),
+                auth::CallerCredential::Claim(claim) => {
+                    let claims = crate::caller::claims();
+                    let value = claims.as_ref().and_then(|c| c.get(claim)?.as_str());
+                    return match value {
+                        Some(value) if !value.is_empty() => Ok((vec![auth::bearer(value)], None)),
+                        _ => Err(Error::Request {
+                            tool: op.name.to_string(),
+                            message: format!(
+                                "API `{}` is called with claim `{claim}` of the caller's token, and this caller's token has no such string claim",
+                                api.name
+                            ),
+                        }),
+                    };
+                }
+                auth::CallerCredential::Exchange(exchange) => exchange,
             };
             let client = auth::oauth::Client {
                 api,

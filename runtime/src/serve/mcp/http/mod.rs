@@ -447,7 +447,8 @@ fn too_many(refused: callers::Refused) -> Response<Body> {
 async fn on_behalf<F: std::future::Future>(caller: Option<&Caller>, answer: F) -> F::Output {
     let name = caller.map(|c| Arc::<str>::from(c.name()));
     let token = caller.map(|c| Arc::<str>::from(c.token()));
-    crate::caller::on_behalf(name, token, answer).await
+    let claims = caller.and_then(|c| c.claims().cloned());
+    crate::caller::on_behalf(name, token, claims, answer).await
 }
 
 /// RFC 9728's protected-resource metadata, at the well-known path for the resource

@@ -27,6 +27,8 @@ const MAX_CACHED: usize = 4096;
 pub(super) struct Granted {
     pub name: String,
     pub scopes: Vec<String>,
+    /// The whole answer (a credential may be taken from one of its members).
+    pub claims: serde_json::Map<String, Value>,
 }
 
 /// Why a token is not accepted.
@@ -185,7 +187,12 @@ fn judge(
         .split_whitespace()
         .map(str::to_owned)
         .collect();
-    Ok(Granted { name, scopes })
+    let claims = answer.as_object().cloned().unwrap_or_default();
+    Ok(Granted {
+        name,
+        scopes,
+        claims,
+    })
 }
 
 #[cfg(test)]

@@ -57,6 +57,9 @@ pub struct Caller {
     name: Arc<str>,
     scopes: Vec<String>,
     token: Arc<str>,
+    /// The token's claims (a JWT's payload, an introspection answer); none for
+    /// static tokens.
+    claims: Option<Arc<serde_json::Map<String, serde_json::Value>>>,
 }
 
 impl fmt::Debug for Caller {
@@ -75,7 +78,17 @@ impl Caller {
             name: name.into(),
             scopes,
             token: token.into(),
+            claims: None,
         }
+    }
+
+    #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
+    pub(super) fn with_claims(
+        mut self,
+        claims: serde_json::Map<String, serde_json::Value>,
+    ) -> Self {
+        self.claims = Some(Arc::new(claims));
+        self
     }
 
     /// A static token's name, or a JWT's subject (else its client id).
@@ -91,6 +104,11 @@ impl Caller {
     /// The access token the caller presented (for credential pass-through only).
     pub(crate) fn token(&self) -> &str {
         &self.token
+    }
+
+    /// The token's claims (for a credential taken from one of them).
+    pub(crate) fn claims(&self) -> Option<&Arc<serde_json::Map<String, serde_json::Value>>> {
+        self.claims.as_ref()
     }
 }
 

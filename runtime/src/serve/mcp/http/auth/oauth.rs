@@ -12,8 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 use toolwright_query::select::Selection;
 
 use super::introspect::{Introspection, Rejected};
@@ -87,18 +86,6 @@ impl fmt::Display for OAuthError {
 }
 
 impl std::error::Error for OAuthError {}
-
-/// The claims read from a token (the registered ones are checked by `jsonwebtoken`).
-#[derive(Deserialize)]
-struct Claims {
-    sub: Option<String>,
-    client_id: Option<String>,
-    azp: Option<String>,
-    /// RFC 8693/9068: space-separated.
-    scope: Option<String>,
-    /// What some issuers send instead: an array (or a string).
-    scp: Option<Value>,
-}
 
 impl OAuth {
     /// Accepts access tokens `issuer` issued for `resource` — this endpoint's URL as
@@ -327,7 +314,9 @@ impl OAuth {
                     Rejected::Invalid(why) => Refusal::Invalid(why),
                     Rejected::Unavailable(why) => Refusal::Unavailable(why),
                 })?;
-            return self.admit(Caller::new(granted.name, granted.scopes, token));
+            return self.admit(
+                Caller::new(granted.name, granted.scopes, token).with_claims(granted.claims),
+            );
         }
         let invalid = |why: &str| Refusal::Invalid(why.to_owned());
         let header = jsonwebtoken::decode_header(token)
@@ -355,41 +344,43 @@ impl OAuth {
         validation.set_issuer(&[self.issuer.as_str()]);
         validation.set_audience(&[self.resource.as_str()]);
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
-        let data = jsonwebtoken::decode::<Claims>(token, &key, &validation).map_err(|e| {
-            use jsonwebtoken::errors::ErrorKind;
-            invalid(match e.kind() {
-                ErrorKind::ExpiredSignature => "the access token has expired",
-                ErrorKind::ImmatureSignature => "the access token is not valid yet",
-                ErrorKind::InvalidAudience => "the access token was not issued for this server",
-                ErrorKind::InvalidIssuer => "the access token comes from another issuer",
-                ErrorKind::InvalidSignature => "the access token's signature does not verify",
-                ErrorKind::MissingRequiredClaim(_) => {
-                    "the access token lacks `exp`, `iss` or `aud`"
-                }
-                _ => "the access token is not valid",
-            })
-        })?;
+        let data =
+            jsonwebtoken::decode::<Map<String, Value>>(token, &key, &validation).map_err(|e| {
+                use jsonwebtoken::errors::ErrorKind;
+                invalid(match e.kind() {
+                    ErrorKind::ExpiredSignature => "the access token has expired",
+                    ErrorKind::ImmatureSignature => "the access token is not valid yet",
+                    ErrorKind::InvalidAudience => "the access token was not issued for this server",
+                    ErrorKind::InvalidIssuer => "the access token comes from another issuer",
+                    ErrorKind::InvalidSignature => "the access token's signature does not verify",
+                    ErrorKind::MissingRequiredClaim(_) => {
+                        "the access token lacks `exp`, `iss` or `aud`"
+                    }
+                    _ => "the access token is not valid",
+                })
+            })?;
         let claims = data.claims;
-        let mut scopes: Vec<String> = claims
-            .scope
-            .as_deref()
+        let text = |name: &str| claims.get(name).and_then(Value::as_str);
+        // `scope` (RFC 8693/9068: space-separated), or what some issuers send instead:
+        // `scp`, an array or a string.
+        let mut scopes: Vec<String> = text("scope")
             .unwrap_or("")
             .split_whitespace()
             .map(str::to_owned)
             .collect();
-        match claims.scp {
+        match claims.get("scp") {
             Some(Value::String(s)) => scopes.extend(s.split_whitespace().map(str::to_owned)),
             Some(Value::Array(items)) => {
                 scopes.extend(items.iter().filter_map(Value::as_str).map(str::to_owned));
             }
             _ => {}
         }
-        let name = claims
-            .sub
-            .or(claims.client_id)
-            .or(claims.azp)
-            .unwrap_or_else(|| "(no subject)".to_owned());
-        self.admit(Caller::new(name, scopes, token))
+        let name = text("sub")
+            .or_else(|| text("client_id"))
+            .or_else(|| text("azp"))
+            .unwrap_or("(no subject)")
+            .to_owned();
+        self.admit(Caller::new(name, scopes, token).with_claims(claims))
     }
 
     /// A caller with a valid token, unless scopes are mapped and it holds none of them.
