@@ -241,7 +241,7 @@ role_holders = [
 def by_sid(list_op, create_op, base, ops, extra=()):
     return (
         [list_op, create_op, *extra],
-        [f"GET {base}/{{Sid}}", f"POST {base}/{{Sid}}"],
+        [f"{m} {base}/{{Sid}}" for m in ("GET", "POST") if m in ops],
         [(f"{m} {base}/{{Sid}}", "Sid") for m in ops],
     )
 
