@@ -536,6 +536,44 @@ fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
     assert_eq!(sent[0].path(), "/user/starred/rust-lang/rust");
 }
 
+/// A tool whose required input another tool hands out: a real MCP client's
+/// `describe_tool` names those producers (the graph's likeliest first), so a model
+/// knows to list gists before it gets one.
+#[test]
+fn describe_tool_names_the_tools_that_produce_a_required_input() {
+    let api = Server::start(|req| match req.path() {
+        "/gists/aa5a315d61ae9438b18d" => {
+            Response::json(200, &json!({"id": "aa5a315d61ae9438b18d", "files": {}}))
+        }
+        _ => Response::json(404, &json!({"message": "Not Found"})),
+    });
+    let out = discover_in_github(
+        &api,
+        "get a single gist",
+        r#"{"gist_id": "aa5a315d61ae9438b18d"}"#,
+    );
+    let found = &out["discovered"]["search"]["structuredContent"]["tools"];
+    assert_eq!(found[0]["name"], "gists_get", "{found}");
+    let described = &out["discovered"]["describe"]["structuredContent"];
+    assert_eq!(
+        described["tool"]["inputSchema"]["required"],
+        json!(["gist_id"])
+    );
+    let producers = &described["inputs_from"]["gist_id"];
+    assert_eq!(
+        producers[0],
+        json!({"tool": "gists_list", "from": "/*/id"}),
+        "{described}"
+    );
+    assert!(producers.as_array().unwrap().len() <= 3, "{producers}");
+    // The listing entry carries the same, for clients that read `_meta`.
+    assert_eq!(
+        described["tool"]["_meta"]["io.toolwright/producers"]["gist_id"],
+        *producers
+    );
+    assert_eq!(out["discovered"]["call"]["isError"], false);
+}
+
 /// A request in shorthand, as people type it to an agent ("PR", `#42`, `owner/name`):
 /// a real MCP client's `search_tools` finds the tool first, and the call reaches the
 /// API with the values the request named.

@@ -1,8 +1,12 @@
 //! The tool graph against hand-labelled edges: a Petstore-like spec, the example
-//! tracker adapter and a real spec from the dev corpus (prss.org, 36 operations).
-//! Each expected edge is one a careful engineer would draw: data produced by one tool
-//! that a required input of another takes. Precision and recall are printed (run with
-//! `--nocapture`) and held to the targets (precision ≥ 0.9 at recall ≥ 0.6).
+//! tracker adapter and a real spec from the dev corpus (prss.org, 36 operations) —
+//! labels written after seeing the engine's first output — and three real specs
+//! labelled before their output was seen (`contracts/gold/`, #34). Each expected edge
+//! is one a careful engineer would draw: a value one tool returns that another takes
+//! as an input, required or optional, with the same resource identity (a reference to
+//! a pet is a pet's id). Precision (over labelled pairs) and recall (over sure ones)
+//! are printed (run with `--nocapture`) and held to the targets: precision ≥ 0.9 at
+//! recall ≥ 0.6.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -27,20 +31,31 @@ fn edges(input: PathBuf) -> BTreeSet<(String, String, String)> {
         .collect()
 }
 
-fn score(
-    name: &str,
-    got: &BTreeSet<(String, String, String)>,
-    expected: &[(&str, &str, &str)],
-) -> (f64, f64) {
-    let expected: BTreeSet<(String, String, String)> = expected
+type Pair = (String, String, String);
+
+fn pairs(labels: &[(&str, &str, &str)]) -> BTreeSet<Pair> {
+    labels
         .iter()
         .map(|(s, t, f)| ((*s).to_owned(), (*t).to_owned(), (*f).to_owned()))
-        .collect();
-    let hits = got.intersection(&expected).count() as f64;
+        .collect()
+}
+
+/// Precision over labelled pairs (`expected` or `plausible`), recall over `expected`.
+fn score(
+    name: &str,
+    got: &BTreeSet<Pair>,
+    expected: &BTreeSet<Pair>,
+    plausible: &BTreeSet<Pair>,
+) -> (f64, f64) {
+    let hits = got.intersection(expected).count() as f64;
+    let right = got
+        .iter()
+        .filter(|e| expected.contains(*e) || plausible.contains(*e))
+        .count() as f64;
     let precision = if got.is_empty() {
         1.0
     } else {
-        hits / got.len() as f64
+        right / got.len() as f64
     };
     let recall = hits / expected.len() as f64;
     println!(
@@ -48,7 +63,7 @@ fn score(
         got.len(),
         expected.len()
     );
-    for extra in got.difference(&expected) {
+    for extra in got.difference(expected).filter(|e| !plausible.contains(*e)) {
         println!("  not expected: {extra:?}");
     }
     for missed in expected.difference(got) {
@@ -75,6 +90,16 @@ const PETSTORE: &[(&str, &str, &str)] = &[
     ("findPetsByTags", "updatePetWithForm", "petId"),
     ("findPetsByTags", "deletePet", "petId"),
     ("findPetsByTags", "uploadFile", "petId"),
+    // An order refers to a pet: its `petId` is a pet's id (added with the rule of #34).
+    ("getOrderById", "getPetById", "petId"),
+    ("getOrderById", "updatePetWithForm", "petId"),
+    ("getOrderById", "deletePet", "petId"),
+    ("getOrderById", "uploadFile", "petId"),
+    // A pet ordered: `placeOrder` takes an optional `petId` (added with #34's rule).
+    ("addPet", "placeOrder", "petId"),
+    ("updatePet", "placeOrder", "petId"),
+    ("findPetsByStatus", "placeOrder", "petId"),
+    ("findPetsByTags", "placeOrder", "petId"),
     // Order ids from placing an order (also an OpenAPI link to getOrderById).
     ("placeOrder", "getOrderById", "orderId"),
     ("placeOrder", "deleteOrder", "orderId"),
@@ -85,6 +110,16 @@ const PETSTORE: &[(&str, &str, &str)] = &[
     ("createUsersWithListInput", "getUserByName", "username"),
     ("createUsersWithListInput", "updateUser", "username"),
     ("createUsersWithListInput", "deleteUser", "username"),
+];
+
+/// Pairs that are not wrong, but not what a caller needs either: the pet id of an
+/// order echoes the one the caller placed it with.
+const PETSTORE_PLAUSIBLE: &[(&str, &str, &str)] = &[
+    ("placeOrder", "getPetById", "petId"),
+    ("placeOrder", "updatePetWithForm", "petId"),
+    ("placeOrder", "deletePet", "petId"),
+    ("placeOrder", "uploadFile", "petId"),
+    ("getOrderById", "placeOrder", "petId"),
 ];
 
 const TRACKER: &[(&str, &str, &str)] = &[
@@ -235,6 +270,239 @@ const PRSS: &[(&str, &str, &str)] = &[
         "get_api_v2_metapub_program_information_batch_by_batch_id",
         "batch-id",
     ),
+    // Added with #34's rule (references are their resource's ids; optional inputs
+    // take them), judged after seeing the engine's output, as the ones above were.
+    // Parents of files and folders.
+    (
+        "get_api_v2_cddrive_files_by_file_id",
+        "post_api_v2_cddrive_files_content",
+        "parent-id",
+    ),
+    (
+        "get_api_v2_cddrive_files_by_file_id",
+        "post_api_v2_cddrive_folders",
+        "parent-id",
+    ),
+    (
+        "get_api_v2_cddrive_folders_by_folder_id",
+        "post_api_v2_cddrive_files_content",
+        "parent-id",
+    ),
+    (
+        "get_api_v2_cddrive_folders_by_folder_id",
+        "post_api_v2_cddrive_folders",
+        "parent-id",
+    ),
+    // Episodes of pieces and segments, programs of episodes and spot insertions.
+    ("get_api_v2_episodes", "post_api_v2_pieces", "episodeId"),
+    ("get_api_v2_episodes", "post_api_v2_segments", "episodeId"),
+    (
+        "get_api_v2_episodes_by_id",
+        "get_api_v2_episodes",
+        "programId",
+    ),
+    (
+        "get_api_v2_episodes_by_id",
+        "get_api_v2_programs_by_id",
+        "id",
+    ),
+    (
+        "get_api_v2_episodes_by_id",
+        "post_api_v2_spotinsertions",
+        "programId",
+    ),
+    ("get_api_v2_pieces_by_id", "get_api_v2_episodes_by_id", "id"),
+    ("get_api_v2_pieces_by_id", "get_api_v2_pieces", "episodeId"),
+    (
+        "get_api_v2_pieces_by_id",
+        "get_api_v2_segments",
+        "episodeId",
+    ),
+    ("get_api_v2_pieces_by_id", "post_api_v2_pieces", "episodeId"),
+    (
+        "get_api_v2_pieces_by_id",
+        "post_api_v2_segments",
+        "episodeId",
+    ),
+    (
+        "get_api_v2_programs_search",
+        "post_api_v2_spotinsertions",
+        "programId",
+    ),
+    (
+        "get_api_v2_segments_by_id",
+        "get_api_v2_episodes_by_id",
+        "id",
+    ),
+    (
+        "get_api_v2_segments_by_id",
+        "get_api_v2_pieces",
+        "episodeId",
+    ),
+    (
+        "get_api_v2_segments_by_id",
+        "get_api_v2_segments",
+        "episodeId",
+    ),
+    (
+        "get_api_v2_segments_by_id",
+        "post_api_v2_pieces",
+        "episodeId",
+    ),
+    (
+        "get_api_v2_segments_by_id",
+        "post_api_v2_segments",
+        "episodeId",
+    ),
+    (
+        "get_api_v2_spotinsertions",
+        "get_api_v2_broadcastservices_by_id",
+        "id",
+    ),
+    (
+        "get_api_v2_spotinsertions",
+        "get_api_v2_episodes",
+        "programId",
+    ),
+    (
+        "get_api_v2_spotinsertions",
+        "get_api_v2_programs_by_id",
+        "id",
+    ),
+    (
+        "get_api_v2_spotinsertions",
+        "post_api_v2_spotinsertions",
+        "broadcastServiceId",
+    ),
+    (
+        "get_api_v2_spotinsertions",
+        "post_api_v2_spotinsertions",
+        "programId",
+    ),
+    (
+        "get_api_v2_spotinsertions_by_id",
+        "get_api_v2_broadcastservices_by_id",
+        "id",
+    ),
+    (
+        "get_api_v2_spotinsertions_by_id",
+        "get_api_v2_episodes",
+        "programId",
+    ),
+    (
+        "get_api_v2_spotinsertions_by_id",
+        "get_api_v2_programs_by_id",
+        "id",
+    ),
+    (
+        "get_api_v2_spotinsertions_by_id",
+        "post_api_v2_spotinsertions",
+        "broadcastServiceId",
+    ),
+    (
+        "get_api_v2_spotinsertions_by_id",
+        "post_api_v2_spotinsertions",
+        "programId",
+    ),
+    (
+        "post_api_v2_spotinsertions",
+        "get_api_v2_broadcastservices_by_id",
+        "id",
+    ),
+    (
+        "post_api_v2_spotinsertions",
+        "get_api_v2_episodes",
+        "programId",
+    ),
+    (
+        "post_api_v2_spotinsertions",
+        "get_api_v2_programs_by_id",
+        "id",
+    ),
+    // A segment's number places a piece in it.
+    ("get_api_v2_pieces", "post_api_v2_pieces", "segmentNumber"),
+    (
+        "get_api_v2_pieces_by_id",
+        "post_api_v2_pieces",
+        "segmentNumber",
+    ),
+    ("get_api_v2_segments", "post_api_v2_pieces", "segmentNumber"),
+    (
+        "get_api_v2_segments_by_id",
+        "post_api_v2_pieces",
+        "segmentNumber",
+    ),
+    (
+        "post_api_v2_segments",
+        "post_api_v2_pieces",
+        "segmentNumber",
+    ),
+];
+
+/// prss.org pairs that are not wrong but not needed: `broadcastservices` returns
+/// `Episode`s (so the spec says), and what a create hands back of its own optional
+/// inputs echoes them.
+const PRSS_PLAUSIBLE: &[(&str, &str, &str)] = &[
+    (
+        "get_api_v2_broadcastservices",
+        "get_api_v2_episodes",
+        "programId",
+    ),
+    (
+        "get_api_v2_broadcastservices",
+        "get_api_v2_programs_by_id",
+        "id",
+    ),
+    (
+        "get_api_v2_broadcastservices",
+        "post_api_v2_pieces",
+        "episodeId",
+    ),
+    (
+        "get_api_v2_broadcastservices",
+        "post_api_v2_segments",
+        "episodeId",
+    ),
+    (
+        "get_api_v2_broadcastservices",
+        "post_api_v2_spotinsertions",
+        "programId",
+    ),
+    ("get_api_v2_pieces", "get_api_v2_segments", "segmentNumber"),
+    (
+        "get_api_v2_pieces_by_id",
+        "get_api_v2_segments",
+        "segmentNumber",
+    ),
+    (
+        "get_api_v2_segments_by_id",
+        "get_api_v2_segments",
+        "segmentNumber",
+    ),
+    ("post_api_v2_pieces", "get_api_v2_episodes_by_id", "id"),
+    ("post_api_v2_pieces", "get_api_v2_pieces", "episodeId"),
+    ("post_api_v2_pieces", "get_api_v2_segments", "episodeId"),
+    ("post_api_v2_pieces", "get_api_v2_segments", "segmentNumber"),
+    ("post_api_v2_pieces", "post_api_v2_segments", "episodeId"),
+    ("post_api_v2_segments", "get_api_v2_episodes_by_id", "id"),
+    ("post_api_v2_segments", "get_api_v2_pieces", "episodeId"),
+    ("post_api_v2_segments", "get_api_v2_segments", "episodeId"),
+    (
+        "post_api_v2_segments",
+        "get_api_v2_segments",
+        "segmentNumber",
+    ),
+    ("post_api_v2_segments", "post_api_v2_pieces", "episodeId"),
+    (
+        "post_api_v2_cddrive_files_content",
+        "post_api_v2_cddrive_folders",
+        "parent-id",
+    ),
+    (
+        "post_api_v2_cddrive_folders",
+        "post_api_v2_cddrive_files_content",
+        "parent-id",
+    ),
 ];
 
 #[test]
@@ -244,33 +512,91 @@ fn edges_match_the_labels() {
             "petstore",
             root().join("codegen/tests/contracts/petstore.yaml"),
             PETSTORE,
+            PETSTORE_PLAUSIBLE,
         ),
         (
             "tracker",
             root().join("examples/issue-tracker/adapters/tracker-adapter.md"),
             TRACKER,
+            &[],
         ),
         (
             "prss.org",
             root().join("tests/data/corpus/dev/prss.org_api.json"),
             PRSS,
+            PRSS_PLAUSIBLE,
         ),
     ];
-    let (mut hits, mut got, mut expected) = (0.0, 0.0, 0.0);
-    for (name, input, labels) in cases {
+    let (mut right, mut hits, mut got, mut expected) = (0.0, 0.0, 0.0, 0.0);
+    for (name, input, labels, plausible) in cases {
         let found = edges(input);
-        let (precision, recall) = score(name, &found, labels);
+        let (precision, recall) = score(name, &found, &pairs(labels), &pairs(plausible));
         assert!(precision >= 0.9, "{name}: precision {precision:.2}");
         assert!(recall >= 0.6, "{name}: recall {recall:.2}");
-        hits += precision * found.len() as f64;
+        right += precision * found.len() as f64;
+        hits += recall * labels.len() as f64;
         got += found.len() as f64;
         expected += labels.len() as f64;
     }
     println!(
         "all: precision {:.2}, recall {:.2}",
-        hits / got,
+        right / got,
         hits / expected
     );
+}
+
+/// The gold sets of #34: three real specs of different shapes, labelled by hand from
+/// their operations and response fields before the graph's output for them was seen
+/// (`contracts/gold/label.py` says how). Pairs are `METHOD /path`, mapped to tools.
+#[test]
+fn the_graph_finds_the_flows_of_independently_labelled_specs() {
+    for (name, spec) in [
+        ("elevenlabs", "elevenlabs.io_api.json"),
+        ("nebl", "nebl.io_api.json"),
+        ("twilio", "twilio.com_twilio_ip_messaging_v1.json"),
+    ] {
+        let analysis =
+            toolwright_codegen::analyze(&[root().join("tests/data/corpus/dev").join(spec)], false);
+        assert!(!analysis.has_errors(), "{}", analysis.render());
+        let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+        let tool = |operation: &str| {
+            contracts
+                .iter()
+                .find(|c| format!("{} {}", c.method, c.path) == operation)
+                .unwrap_or_else(|| panic!("{name}: no operation `{operation}`"))
+                .tool
+                .clone()
+        };
+        let gold = std::fs::read_to_string(
+            root().join(format!("codegen/tests/contracts/gold/{name}.tsv")),
+        )
+        .unwrap();
+        let (mut sure, mut plausible) = (BTreeSet::new(), BTreeSet::new());
+        for line in gold.lines() {
+            let [status, source, target, field] = line.split('\t').collect::<Vec<_>>()[..] else {
+                panic!("{name}: a line of four fields: {line}");
+            };
+            let pair = (tool(source), tool(target), field.to_owned());
+            if status == "sure" {
+                sure.insert(pair);
+            } else {
+                plausible.insert(pair);
+            }
+        }
+        let found: BTreeSet<Pair> = contract::graph::edges(&contracts)
+            .into_iter()
+            .map(|e| {
+                (
+                    e.source,
+                    e.target,
+                    e.data_flow.map(|d| d.field).unwrap_or_default(),
+                )
+            })
+            .collect();
+        let (precision, recall) = score(name, &found, &sure, &plausible);
+        assert!(precision >= 0.9, "{name}: precision {precision:.2}");
+        assert!(recall >= 0.6, "{name}: recall {recall:.2}");
+    }
 }
 
 /// `Config::artifact` writes the artifact next to the generated code, and only when it
@@ -302,7 +628,7 @@ fn the_build_writes_the_artifact_into_the_output_directory() {
         artifact["metadata"]["build_options"]["context_fields"][0],
         "site"
     );
-    assert_eq!(artifact["graph"]["edges"].as_array().unwrap().len(), 20);
+    assert_eq!(artifact["graph"]["edges"].as_array().unwrap().len(), 37);
     // Declared links, and the ones the graph inferred (marked so).
     let links = |tool: &str| artifact["tools"][tool]["metadata"]["api_contract"]["links"].clone();
     let declared = links("placeOrder");

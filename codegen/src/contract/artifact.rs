@@ -299,7 +299,7 @@ fn metadata(apis: &[ir::Api], options: &Options, report: &readiness::Report) -> 
             "auth_fields": options.roles.auth,
             "paging_fields": options.roles.paging,
             "search_filter_fields": options.roles.search,
-            "max_producers_per_field": graph::MAX_PRODUCERS,
+            "producers_shown_per_field": graph::MAX_PRODUCERS,
         },
         "readiness_summary": {"score": report.score, "status": report.status},
     });
@@ -352,7 +352,18 @@ fn edge_stats(edges: &[Edge], tools: usize) -> Value {
         *by_kind.entry(&e.kind).or_default() += 1;
         *by_confidence.entry(&e.confidence).or_default() += 1;
     }
-    json!({"edge_count": edges.len(), "tool_count": tools, "by_kind": by_kind, "by_confidence": by_confidence})
+    let budget = graph::edge_budget(tools);
+    let inferred = by_confidence.get("inferred").copied().unwrap_or(0);
+    json!({
+        "edge_count": edges.len(),
+        "tool_count": tools,
+        "by_kind": by_kind,
+        "by_confidence": by_confidence,
+        // Inferred edges kept at most (5 per tool, at least 20,000), and whether this
+        // build reached it (then each input keeps only its likeliest producers).
+        "inferred_budget": budget,
+        "inferred_budget_reached": inferred >= budget,
+    })
 }
 
 fn edge_quality(edges: &[Edge]) -> Value {

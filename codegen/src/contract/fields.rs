@@ -4,7 +4,7 @@
 //! inlined, so a spec whose schemas share and nest deeply (Stripe) costs what its
 //! definitions cost, not what their expansion would.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -56,9 +56,51 @@ pub struct Produced {
     /// The resource the leaf belongs to (its shared schema's name, or the path's noun).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
-    /// The (resource, key) this leaf is the identity of (`Issue.number`).
+    /// The (resource, key) this leaf is the identity of (`Issue.number`), or refers to
+    /// (`Order.petId` is `pet.id`: see `reference`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub identifies: Option<String>,
+    /// `identifies` names another resource than the leaf's own (a foreign key).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reference: bool,
+    /// The leaf sits on the response's own resource (the object, or each item of its
+    /// list), not inside one of its parts: a reference there to an input's resource
+    /// is that input echoed back (`channels[].service_sid` of a service's channels).
+    #[serde(skip)]
+    pub direct: bool,
+}
+
+/// The API's nouns: its path segments, schema names and the nouns of its `noun_id`
+/// fields — what a word such as `txid` is read against.
+pub fn nouns(api: &ir::Api) -> BTreeSet<String> {
+    let mut nouns = BTreeSet::new();
+    for op in &api.operations {
+        for segment in op
+            .path
+            .split('/')
+            .filter(|s| !s.is_empty() && !s.starts_with('{'))
+        {
+            nouns.insert(words::singular(&words::snake(segment)));
+        }
+        for p in &op.params {
+            nouns.extend(noun_of_key(&p.field));
+        }
+    }
+    for (name, schema) in &api.definitions {
+        nouns.insert(words::schema_noun(name));
+        for (property, _) in &schema.properties {
+            nouns.extend(noun_of_key(property));
+        }
+    }
+    nouns.retain(|n| n.len() >= 2);
+    nouns
+}
+
+/// `token_id` → `token`.
+fn noun_of_key(field: &str) -> Option<String> {
+    let identity = words::reference_identity(field, &BTreeSet::new())?;
+    let (noun, _) = words::split_identity(&identity)?;
+    Some(noun.rsplit('_').next().unwrap_or(noun).to_owned())
 }
 
 /// Names the service gives for fields with a role the engine cannot guess.
@@ -94,7 +136,12 @@ const SEARCH: &[&str] = &[
 ];
 
 /// What `op` consumes.
-pub fn consumes(api: &ir::Api, op: &ir::Operation, roles: &FieldRoles) -> Vec<Consumed> {
+pub fn consumes(
+    api: &ir::Api,
+    op: &ir::Operation,
+    roles: &FieldRoles,
+    nouns: &BTreeSet<String>,
+) -> Vec<Consumed> {
     let mut out = Vec::new();
     for p in &op.params {
         let named = |set: &[String]| set.iter().any(|n| n == &p.name || n == &p.field);
@@ -105,7 +152,7 @@ pub fn consumes(api: &ir::Api, op: &ir::Operation, roles: &FieldRoles) -> Vec<Co
             ParamLocation::Cookie => "cookie",
             ParamLocation::Body | ParamLocation::RequestBody => "body",
         };
-        let kind = if named(&roles.auth) {
+        let kind = if named(&roles.auth) || is_credential_header(p) {
             "auth"
         } else if named(&roles.context) {
             "context"
@@ -121,7 +168,7 @@ pub fn consumes(api: &ir::Api, op: &ir::Operation, roles: &FieldRoles) -> Vec<Co
         let path_noun = (p.location == ParamLocation::Path)
             .then(|| words::path_noun(&op.path, Some(&p.name)))
             .flatten();
-        let identifies = words::consumer_identity(&p.field, path_noun.as_deref());
+        let identifies = words::consumer_identity(&p.field, path_noun.as_deref(), nouns);
         let semantic_tag = if paged || named(&roles.paging) || PAGING.contains(&lower.as_str()) {
             Some("paging")
         } else if named(&roles.search) || SEARCH.contains(&lower.as_str()) {
@@ -201,10 +248,43 @@ pub fn consumes(api: &ir::Api, op: &ir::Operation, roles: &FieldRoles) -> Vec<Co
     out
 }
 
+/// A header parameter that carries credentials though no security scheme says so
+/// (`xi-api-key`, `X-Auth-Token`): the caller's own secret, never another tool's output.
+fn is_credential_header(p: &ir::Param) -> bool {
+    let name = p.name.to_ascii_lowercase().replace(['-', '_'], "");
+    p.location == ParamLocation::Header
+        && ["apikey", "token", "secret", "authorization", "password"]
+            .iter()
+            .any(|word| name.contains(word))
+}
+
 /// Each definition's leaves (relative paths), computed once per catalog.
 #[derive(Debug, Default)]
 pub struct Leaves {
     memo: BTreeMap<(String, usize), Vec<Produced>>,
+    /// The API's nouns, which references are read against.
+    nouns: BTreeSet<String>,
+}
+
+impl Leaves {
+    pub fn new(nouns: BTreeSet<String>) -> Self {
+        Leaves {
+            memo: BTreeMap::new(),
+            nouns,
+        }
+    }
+
+    /// A leaf's identity: its resource's own key, or a reference to another's.
+    fn identity(&self, name: &str, resource: Option<&str>) -> (Option<String>, bool) {
+        match resource.and_then(|r| words::producer_identity(name, r)) {
+            Some(own) => (Some(own), false),
+            None => {
+                let reference = words::reference_identity(name, &self.nouns);
+                let found = reference.is_some();
+                (reference, found)
+            }
+        }
+    }
 }
 
 /// What `op` produces: its success response's leaves, through envelopes
@@ -217,7 +297,35 @@ pub fn produces(api: &ir::Api, op: &ir::Operation, memo: &mut Leaves) -> Vec<Pro
     let mut out = Vec::new();
     memo.walk(api, schema, "", 0, noun.as_deref(), &mut out);
     out.truncate(MAX_LEAVES);
+    // The response's own resource: where the shallowest own key of the path's noun is
+    // (a channel list's `/channels/*`, not its `/meta`), else the shallowest own key,
+    // else the top.
+    let own = |leaf: &&Produced| leaf.identifies.is_some() && !leaf.reference;
+    let of_path_noun = |leaf: &&Produced| {
+        let (Some(noun), Some(identity)) = (noun.as_deref(), leaf.identifies.as_deref()) else {
+            return false;
+        };
+        words::split_identity(identity)
+            .is_some_and(|(n, key)| words::same_parts((n, key), (noun, key)))
+    };
+    let shallowest = |leaves: &mut dyn Iterator<Item = &Produced>| {
+        leaves
+            .map(|leaf| parent(&leaf.path))
+            .min_by_key(|p| p.matches('/').count())
+            .map(str::to_owned)
+    };
+    let main = shallowest(&mut out.iter().filter(own).filter(of_path_noun))
+        .or_else(|| shallowest(&mut out.iter().filter(own)))
+        .unwrap_or_default();
+    for leaf in &mut out {
+        leaf.direct = parent(&leaf.path) == main;
+    }
     out
+}
+
+/// A pointer's parent: `/channels/*/sid` → `/channels/*`.
+fn parent(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(parent, _)| parent)
 }
 
 impl Leaves {
@@ -264,6 +372,31 @@ impl Leaves {
                 for (name, prop) in &schema.properties {
                     let at = format!("{prefix}/{}", pointer_escape(name));
                     let target = ir::follow(prop, &api.definitions);
+                    // A list of plain values (`tx: [txid, ...]`): each item is a leaf,
+                    // named for one of them (`addresses` → `address`).
+                    if target.ty == SchemaType::Array
+                        && let Some(items) = &target.items
+                        && let item = ir::follow(items, &api.definitions)
+                        && !matches!(item.ty, SchemaType::Object | SchemaType::Array)
+                        && items
+                            .bare_reference()
+                            .is_none_or(|_| item.properties.is_empty())
+                    {
+                        let name = words::singular(&words::snake(name));
+                        let (identifies, reference) = self.identity(&name, None);
+                        out.push(Produced {
+                            name,
+                            path: format!("{at}/*"),
+                            field_type: type_name(item, &api.definitions),
+                            enum_values: enums(item),
+                            semantic_tag: identifies.as_ref().map(|_| "identifier"),
+                            resource: resource.map(str::to_owned),
+                            identifies,
+                            reference,
+                            direct: false,
+                        });
+                        continue;
+                    }
                     let nested = matches!(target.ty, SchemaType::Object | SchemaType::Array)
                         || prop.bare_reference().is_some();
                     if nested {
@@ -282,7 +415,7 @@ impl Leaves {
                         }
                         continue;
                     }
-                    let identifies = resource.and_then(|r| words::producer_identity(name, r));
+                    let (identifies, reference) = self.identity(name, resource);
                     out.push(Produced {
                         name: name.clone(),
                         path: at,
@@ -291,6 +424,8 @@ impl Leaves {
                         semantic_tag: identifies.as_ref().map(|_| "identifier"),
                         resource: resource.map(str::to_owned),
                         identifies,
+                        reference,
+                        direct: false,
                     });
                 }
             }

@@ -1,7 +1,10 @@
 //! The tool graph: an edge only where there is evidence — an OpenAPI link, or a
-//! produced and a required consumed field that name the same thing (the same
-//! resource's key, `Issue.number` → `{number}` of `/issues/{number}`) with compatible
-//! types. Generated, manual and observed edges go through one normalize-and-merge.
+//! produced and a consumed field that name the same thing (the same resource's key,
+//! `Issue.number` → `{number}` of `/issues/{number}`; a reference to it, `Order.petId`
+//! → `{petId}` of `getPet`) with compatible types. Every such edge is kept, ranked:
+//! a resource's own key before references to it, lists and creates before other
+//! reads, required inputs before optional ones; views for models show the first few.
+//! Generated, manual and observed edges go through one normalize-and-merge.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +14,8 @@ use serde_json::Value;
 use super::{OperationContract, words};
 use crate::ir::Crude;
 
-/// Producers kept per consumed field (the most likely sources first).
+/// Producers a view for models shows per consumed field (the most likely first); the
+/// graph keeps every one.
 pub const MAX_PRODUCERS: usize = 3;
 
 /// One edge: data can flow from `source`'s result into `target`'s input.
@@ -74,74 +78,144 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
             });
         }
     }
-    // Producers by the bucket of each identity they produce (plus those with nouns too
-    // short to bucket): a consumed identity is only compared with producers that can
-    // match it — linear in the build instead of quadratic (22,000 operations).
-    let mut by_bucket: std::collections::HashMap<(String, String), Vec<usize>> =
-        std::collections::HashMap::new();
-    let mut unbucketed: Vec<usize> = Vec::new();
-    for (i, producer) in contracts.iter().enumerate() {
-        for produced in &producer.contract.produces {
-            let Some(identity) = produced.identifies.as_deref() else {
-                continue;
-            };
-            match words::identity_bucket(identity) {
-                Some(bucket) => by_bucket.entry(bucket).or_default().push(i),
-                None => unbucketed.push(i),
+    let identities: Vec<Identities<'_>> = contracts.iter().map(Identities::of).collect();
+    // Each identity a producer hands out, by bucket (plus those with nouns too short to
+    // bucket): a consumed identity is only compared with the leaves that can match it
+    // — linear in the build instead of quadratic (22,000 operations, and a reference
+    // to a user in most of their results).
+    let mut by_bucket: Buckets = std::collections::HashMap::new();
+    let mut unbucketed: Vec<(usize, usize)> = Vec::new();
+    for (i, gives) in identities.iter().enumerate() {
+        for (g, ((noun, key), _)) in gives.gives.iter().enumerate() {
+            match words::identity_bucket_parts(noun, key) {
+                Some(bucket) => by_bucket.entry(bucket).or_default().push((i, g)),
+                None => unbucketed.push((i, g)),
             }
         }
     }
-    // Each producer once per bucket, in build order.
-    for producers in by_bucket.values_mut() {
-        producers.dedup();
-    }
-    unbucketed.dedup();
-    let identities: Vec<Identities<'_>> = contracts.iter().map(Identities::of).collect();
+    let trees = Trees::of(contracts);
     // The ranked producers of one identity (of a type, in an API) are the same for
     // every consumer of it: found once (Graph's `user.id` has thousands of consumers).
     type Ranked<'c> = Vec<(u8, &'c OperationContract, &'c super::Produced)>;
     let mut ranked: std::collections::HashMap<(&str, &str, &str), Ranked<'_>> =
         std::collections::HashMap::new();
+    // Every input that takes an identity, with its ranked producers.
+    let mut wanted = Vec::new();
     for consumer in contracts {
         for input in &consumer.contract.consumes {
             let Some(identity) = input.identifies.as_deref() else {
                 continue;
             };
-            if !input.required || input.kind != "data" {
+            if input.kind != "data" || input.semantic_tag == Some("paging") {
                 continue;
             }
             let key = (identity, input.field_type, consumer.api.as_str());
-            let candidates = ranked
+            ranked
                 .entry(key)
                 .or_insert_with(|| producers(contracts, &identities, &by_bucket, &unbucketed, key));
-            // The same producers, in the same order, as a scan of every contract.
-            let chosen = candidates
+            wanted.push(Wanted {
+                consumer,
+                input,
+                key,
+                tree: trees.of_path(&consumer.path),
+                next: 0,
+            });
+        }
+    }
+    // Round by round, each input's next likeliest producer, until every producer is
+    // in or the budget is spent: a huge API keeps the first few producers of every
+    // input rather than every producer of the first inputs.
+    let budget = edge_budget(contracts.len());
+    let mut inferred = 0;
+    for place in 0.. {
+        let mut more = false;
+        for want in &mut wanted {
+            let candidates = &ranked[&want.key];
+            let found = candidates[want.next..]
                 .iter()
-                .filter(|(_, producer, _)| producer.tool != consumer.tool)
-                .take(MAX_PRODUCERS);
-            for &(rank, producer, leaf) in chosen {
-                out.push(Edge {
-                    source: producer.tool.clone(),
-                    target: consumer.tool.clone(),
-                    kind: "data_flow".into(),
-                    confidence: "inferred".into(),
-                    conf_score: [0.9, 0.88, 0.8, 0.75][usize::from(rank.min(3))],
-                    evidence: format!(
-                        "`{}` produces `{}` ({}) and `{}` consumes it as `{}`",
-                        producer.tool, leaf.name, leaf.path, consumer.tool, input.name
-                    ),
-                    evidence_sources: vec!["api_contract".into()],
-                    data_flow: Some(DataFlow {
-                        field: input.name.clone(),
-                        from_path: Some(leaf.path.clone()),
-                    }),
-                    is_manual: false,
-                    extra: BTreeMap::new(),
+                .enumerate()
+                .find(|(_, (_, producer, _))| {
+                    producer.tool != want.consumer.tool
+                        && trees.of_path(&producer.path) == want.tree
                 });
+            let Some((skipped, &(rank, producer, leaf))) = found else {
+                want.next = candidates.len();
+                continue;
+            };
+            want.next += skipped + 1;
+            more = true;
+            inferred += 1;
+            out.push(data_flow(want, place, rank, producer, leaf));
+            if inferred >= budget {
+                break;
             }
+        }
+        if !more || inferred >= budget {
+            break;
         }
     }
     merge(out, Vec::new())
+}
+
+/// Inferred edges a build keeps at most: ample for any API written by hand (GitHub's
+/// 1,223 operations have about 10,000), a bound for generated giants whose every list
+/// produces what every read takes (20,000 such tools would have 100 million; Microsoft
+/// Graph beta's 22,361 keep 111,805, as many as three producers per input gave).
+pub fn edge_budget(tools: usize) -> usize {
+    (5 * tools).max(20_000)
+}
+
+/// An input that takes an identity, and how far down its producers the graph is.
+struct Wanted<'c> {
+    consumer: &'c OperationContract,
+    input: &'c super::Consumed,
+    key: (&'c str, &'c str, &'c str),
+    tree: Option<&'c str>,
+    /// The next of its producers to look at.
+    next: usize,
+}
+
+/// The edge from `producer`'s `leaf` into `want`, its `place`-th producer.
+fn data_flow(
+    want: &Wanted<'_>,
+    place: usize,
+    rank: u8,
+    producer: &OperationContract,
+    leaf: &super::Produced,
+) -> Edge {
+    let (consumer, input) = (want.consumer, want.input);
+    let mut extra = BTreeMap::new();
+    // Its place among the producers of this input (0: the likeliest).
+    extra.insert("rank".to_owned(), Value::from(place));
+    // Own keys 0.9 down to 0.75, keys of parts 0.72 to 0.6, references 0.58 to 0.45.
+    let score = [
+        0.9, 0.88, 0.8, 0.75, 0.72, 0.7, 0.64, 0.6, 0.58, 0.56, 0.5, 0.45,
+    ][usize::from(rank.min(11))];
+    let optional = if input.required { 0.0 } else { 0.1 };
+    Edge {
+        source: producer.tool.clone(),
+        target: consumer.tool.clone(),
+        kind: "data_flow".into(),
+        confidence: "inferred".into(),
+        conf_score: score - optional,
+        evidence: format!(
+            "`{}` produces `{}` ({}{}) and `{}` takes it as `{}`{}",
+            producer.tool,
+            leaf.name,
+            leaf.path,
+            if leaf.reference { ", a reference" } else { "" },
+            consumer.tool,
+            input.name,
+            if input.required { "" } else { " (optional)" }
+        ),
+        evidence_sources: vec!["api_contract".into()],
+        data_flow: Some(DataFlow {
+            field: input.name.clone(),
+            from_path: Some(leaf.path.clone()),
+        }),
+        is_manual: false,
+        extra,
+    }
 }
 
 /// One contract's identities: the ones it requires, and its produced fields that
@@ -154,6 +228,8 @@ struct Identities<'c> {
 impl<'c> Identities<'c> {
     fn of(contract: &'c OperationContract) -> Self {
         Identities {
+            // Required inputs only: an optional one (a member's role) is often left to
+            // the server, whose choice is news to the caller.
             needs: contract
                 .contract
                 .consumes
@@ -176,44 +252,59 @@ impl<'c> Identities<'c> {
 fn producers<'c>(
     contracts: &'c [OperationContract],
     identities: &[Identities<'c>],
-    by_bucket: &std::collections::HashMap<(String, String), Vec<usize>>,
-    unbucketed: &[usize],
+    by_bucket: &Buckets,
+    unbucketed: &[(usize, usize)],
     (identity, field_type, api): (&str, &str, &str),
 ) -> Vec<(u8, &'c OperationContract, &'c super::Produced)> {
-    let mut possible: Vec<usize> = match words::identity_bucket(identity) {
-        Some(bucket) => by_bucket.get(&bucket).cloned().unwrap_or_default(),
-        None => (0..contracts.len()).collect(),
-    };
-    if !unbucketed.is_empty() {
-        possible.extend(unbucketed);
-        possible.sort_unstable();
-        possible.dedup();
-    }
     let mut candidates = Vec::new();
     let Some(wanted) = words::split_identity(identity) else {
         return candidates;
     };
-    for i in possible {
-        let producer = &contracts[i];
-        if producer.api != api {
-            continue;
+    let all: Vec<(usize, usize)>;
+    let bucketed: &[(usize, usize)] = match words::identity_bucket(identity) {
+        Some(bucket) => by_bucket.get(&bucket).map_or(&[], Vec::as_slice),
+        None => {
+            all = identities
+                .iter()
+                .enumerate()
+                .flat_map(|(i, ids)| (0..ids.gives.len()).map(move |g| (i, g)))
+                .collect();
+            &all
         }
-        // An operation that needs the identity to produce it only echoes it.
-        let echoes = identities[i]
+    };
+    // The matching leaves, producer by producer (in build order).
+    let mut leaves: Vec<(usize, &'c super::Produced)> = bucketed
+        .iter()
+        .chain(unbucketed)
+        .filter_map(|&(i, g)| {
+            let (given, leaf) = identities[i].gives[g];
+            (contracts[i].api == api
+                && words::same_parts(given, wanted)
+                && compatible(leaf.field_type, field_type))
+            .then_some((i, leaf))
+        })
+        .collect();
+    if !unbucketed.is_empty() {
+        leaves.sort_by_key(|(i, _)| *i);
+        leaves.dedup_by(|a, b| a.0 == b.0 && std::ptr::eq(a.1, b.1));
+    }
+    for group in leaves.chunk_by(|a, b| a.0 == b.0) {
+        let i = group[0].0;
+        // An operation that needs the identity hands it back on its own resource only
+        // as an echo; inside it (a transaction's inputs name other transactions) it is
+        // news.
+        let needs = identities[i]
             .needs
             .iter()
             .any(|needed| words::same_parts(*needed, wanted));
-        if echoes {
-            continue;
-        }
-        let leaf = identities[i]
-            .gives
+        // Its own key before a reference, the shallowest first.
+        let best = group
             .iter()
-            .find(|(given, p)| {
-                words::same_parts(*given, wanted) && compatible(p.field_type, field_type)
-            })
-            .map(|(_, p)| *p);
-        if let Some(leaf) = leaf {
+            .map(|(_, leaf)| *leaf)
+            .filter(|leaf| !(needs && leaf.direct))
+            .min_by_key(|leaf| (leaf.reference, leaf.path.matches('/').count()));
+        if let Some(leaf) = best {
+            let producer = &contracts[i];
             candidates.push((rank(producer, leaf), producer, leaf));
         }
     }
@@ -221,14 +312,62 @@ fn producers<'c>(
     candidates
 }
 
-/// Lists and searches first (they hand out many), then creates, then other reads,
-/// then the rest.
+/// Leaves by identity bucket: (producer, index into its identities' `gives`).
+type Buckets = std::collections::HashMap<(String, String), Vec<(usize, usize)>>;
+
+/// The key of the response's own resource first, then a key of one of its parts (a
+/// run's id inside an artifact), then references; within each, lists and searches
+/// first (they hand out many), then creates, then other reads, then the rest.
 fn rank(producer: &OperationContract, leaf: &super::Produced) -> u8 {
-    match producer.kind {
+    let by_kind = match producer.kind {
         Crude::Read if leaf.path.contains("/*") => 0,
         Crude::Create => 1,
         Crude::Read => 2,
         _ => 3,
+    };
+    let tier = match (leaf.reference, leaf.direct) {
+        (false, true) => 0,
+        (false, false) => 4,
+        (true, _) => 8,
+    };
+    tier + by_kind
+}
+
+/// Parallel trees of one API — `/ins/tx/{txid}` and `/testnet/ins/tx/{txid}`, a
+/// network and its test network, a sandbox — whose values do not cross: a path prefix
+/// under which at least three of the API's other paths appear again.
+struct Trees {
+    prefixes: Vec<String>,
+}
+
+impl Trees {
+    fn of(contracts: &[OperationContract]) -> Trees {
+        let paths: std::collections::HashSet<&str> =
+            contracts.iter().map(|c| c.path.as_str()).collect();
+        let mut mirrored: BTreeMap<&str, usize> = BTreeMap::new();
+        for path in &paths {
+            // `/testnet/ins/tx/{txid}` whose tail `/ins/tx/{txid}` is a path too.
+            for (at, _) in path.match_indices('/').skip(1) {
+                if paths.contains(&path[at..]) {
+                    *mirrored.entry(&path[..at]).or_default() += 1;
+                }
+            }
+        }
+        Trees {
+            prefixes: mirrored
+                .into_iter()
+                .filter(|(prefix, n)| *n >= 3 && !prefix.contains('{'))
+                .map(|(prefix, _)| format!("{prefix}/"))
+                .collect(),
+        }
+    }
+
+    /// The tree `path` is in: its mirrored prefix, or none.
+    fn of_path(&self, path: &str) -> Option<&str> {
+        self.prefixes
+            .iter()
+            .find(|p| path.starts_with(p.as_str()))
+            .map(String::as_str)
     }
 }
 
@@ -238,6 +377,8 @@ fn compatible(produced: &str, consumed: &str) -> bool {
         || numeric(produced) && numeric(consumed)
         || consumed == "any"
         || produced == "any"
+        // One value into a list of them (a filter taking several identities).
+        || consumed == "array" && matches!(produced, "string" | "integer" | "number")
 }
 
 /// Normalizes and merges edges: one per (source, target, field), the strongest

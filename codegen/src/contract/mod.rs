@@ -36,6 +36,10 @@ pub struct Link {
     pub parameters: BTreeMap<String, String>,
     /// `false`: declared by the source.
     pub inferred: bool,
+    /// An inferred link's place among the producers of its target's input (0: the
+    /// likeliest).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u64>,
 }
 
 /// A contract with the operation it belongs to.
@@ -54,11 +58,12 @@ pub struct OperationContract {
 
 /// The contract of each of `api`'s operations, in source order.
 pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
-    let mut leaves = fields::Leaves::default();
+    let nouns = fields::nouns(api);
+    let mut leaves = fields::Leaves::new(nouns.clone());
     api.operations
         .iter()
         .map(|op| Contract {
-            consumes: fields::consumes(api, op, roles),
+            consumes: fields::consumes(api, op, roles, &nouns),
             produces: fields::produces(api, op, &mut leaves),
             links: links(op),
         })
@@ -110,7 +115,18 @@ fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
     for (i, c) in contracts.iter().enumerate() {
         position.entry(c.tool.clone()).or_insert(i);
     }
-    for edge in edges.iter().filter(|e| e.confidence == "inferred") {
+    // A link per input for the likeliest producers only: the graph holds the rest.
+    let shown = |e: &&Edge| {
+        e.extra
+            .get("rank")
+            .and_then(Value::as_u64)
+            .is_none_or(|rank| rank < graph::MAX_PRODUCERS as u64)
+    };
+    for edge in edges
+        .iter()
+        .filter(|e| e.confidence == "inferred")
+        .filter(shown)
+    {
         let Some(flow) = &edge.data_flow else {
             continue;
         };
@@ -128,6 +144,7 @@ fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
                     format!("$response.body#{}", flow.from_path.as_deref().unwrap_or("")),
                 )]),
                 inferred: true,
+                rank: edge.extra.get("rank").and_then(Value::as_u64),
             });
         }
     }
@@ -162,6 +179,7 @@ fn links(op: &ir::Operation) -> Vec<Link> {
                 operation_id: operation_id.to_owned(),
                 parameters,
                 inferred: false,
+                rank: None,
             });
         }
     }

@@ -1,11 +1,18 @@
 //! Nouns and keys: which resource a field identifies. `issue_number`, `{number}` in
 //! `/issues/{number}`, and `Issue.number` all name the issue's number; `Order.petId`
-//! is an order's reference to a pet, not a pet's identity.
+//! is an order's reference to a pet — not the order's identity, but a pet's, which a
+//! caller passes on to `getPet` ([`reference_identity`]).
+
+use std::collections::BTreeSet;
 
 /// Words that make a field an identity of its resource.
 const KEYS: &[&str] = &[
-    "id", "number", "key", "uuid", "slug", "code", "no", "sid", "gid",
+    "id", "number", "key", "uuid", "slug", "code", "no", "sid", "gid", "hash", "sha",
 ];
+/// Words that are an identity on their own, whichever resource holds them: an
+/// address, a content digest, the name a user is known by (`identity`). `issueAddress`,
+/// `{address}` and `holders[].address` all name an address.
+const SELF_KEYS: &[&str] = &["address", "digest", "identity"];
 /// Envelope property names: their items are the response's resource (also the items
 /// field pagination looks for).
 pub(crate) const ENVELOPES: &[&str] = &[
@@ -39,6 +46,10 @@ const SCHEMA_SUFFIXES: &[&str] = &[
     "full",
     "output",
     "result",
+    "simple",
+    "minimal",
+    "basic",
+    "summary",
 ];
 
 pub fn snake(name: &str) -> String {
@@ -146,8 +157,13 @@ pub fn is_envelope(name: &str) -> bool {
 }
 
 /// `noun.key` for an input: `issue_number` → `issue.number`; `{id}` in `/pets/{id}` →
-/// `pet.id`; `username` in `/user/{username}` → `user.name`.
-pub fn consumer_identity(field: &str, path_noun: Option<&str>) -> Option<String> {
+/// `pet.id`; `username` in `/user/{username}` → `user.name`; `{txid}` → `tx.id` when
+/// `tx` is one of the API's `nouns`; `{address}` → `address.address`.
+pub fn consumer_identity(
+    field: &str,
+    path_noun: Option<&str>,
+    nouns: &BTreeSet<String>,
+) -> Option<String> {
     let s = snake(field);
     let words: Vec<&str> = s.split('_').collect();
     let last = *words.last()?;
@@ -155,15 +171,54 @@ pub fn consumer_identity(field: &str, path_noun: Option<&str>) -> Option<String>
         if KEYS.contains(&last) {
             return path_noun.map(|n| format!("{n}.{last}"));
         }
-        let noun = path_noun?;
-        let rest = s.strip_prefix(last_word(noun))?;
-        return (KEYS.contains(&rest) || rest == "name").then(|| format!("{noun}.{rest}"));
+        if let Some(noun) = path_noun
+            && let Some(rest) = s.strip_prefix(last_word(noun))
+            && (KEYS.contains(&rest) || rest == "name")
+        {
+            return Some(format!("{noun}.{rest}"));
+        }
+        return self_key(last).or_else(|| glued(&s, nouns));
     }
     if KEYS.contains(&last) || last == "name" {
         let noun = singular(&words[..words.len() - 1].join("_"));
         return Some(format!("{noun}.{last}"));
     }
-    None
+    self_key(last).or_else(|| glued(last, nouns))
+}
+
+/// `noun.key` for a response leaf that refers to another resource: `petId` → `pet.id`,
+/// `default_role_sid` → `default_role.sid`, `issueTxid` → `tx.id` (when `tx` is one of
+/// the API's `nouns`), `issueAddress` → `address.address`. Names are not references.
+pub fn reference_identity(field: &str, nouns: &BTreeSet<String>) -> Option<String> {
+    let s = snake(field);
+    let words: Vec<&str> = s.split('_').collect();
+    let last = *words.last()?;
+    if words.len() > 1 && KEYS.contains(&last) {
+        let noun = singular(&words[..words.len() - 1].join("_"));
+        return Some(format!("{noun}.{last}"));
+    }
+    self_key(&singular(last)).or_else(|| glued(last, nouns))
+}
+
+/// `address` → `address.address`: a word that is an identity by itself.
+fn self_key(word: &str) -> Option<String> {
+    SELF_KEYS.contains(&word).then(|| format!("{word}.{word}"))
+}
+
+/// A noun and a key written as one word: `txid` → `tx.id`, `previousblockhash` →
+/// `block.hash` — the part before the key must be (or end with) one of the API's
+/// nouns of three or more letters (two for the whole part: `tx`).
+fn glued(word: &str, nouns: &BTreeSet<String>) -> Option<String> {
+    KEYS.iter().find_map(|key| {
+        let head = word.strip_suffix(key).filter(|h| h.len() >= 2)?;
+        if nouns.contains(head) {
+            return Some(format!("{head}.{key}"));
+        }
+        (3..head.len())
+            .map(|start| &head[start..])
+            .find(|tail| tail.len() >= 3 && nouns.contains(*tail))
+            .map(|noun| format!("{noun}.{key}"))
+    })
 }
 
 /// `noun.key` for a response leaf of resource `noun`: its own keys (`id`, `number`,
@@ -173,9 +228,11 @@ pub fn producer_identity(field: &str, noun: &str) -> Option<String> {
     if KEYS.contains(&s.as_str()) {
         return Some(format!("{noun}.{s}"));
     }
-    let own = last_word(noun);
-    let rest = s.strip_prefix(own)?.trim_start_matches('_');
-    (KEYS.contains(&rest) || rest == "name").then(|| format!("{noun}.{rest}"))
+    // `history_item_id` on a `history_item`, `item_id` on one too.
+    [noun, last_word(noun)].iter().find_map(|own| {
+        let rest = s.strip_prefix(own)?.trim_start_matches('_');
+        (KEYS.contains(&rest) || rest == "name").then(|| format!("{noun}.{rest}"))
+    })
 }
 
 fn last_word(noun: &str) -> &str {
@@ -188,6 +245,11 @@ fn last_word(noun: &str) -> &str {
 /// bucket (they are compared with everything).
 pub fn identity_bucket(identity: &str) -> Option<(String, String)> {
     let (noun, key) = identity.rsplit_once('.')?;
+    identity_bucket_parts(noun, key)
+}
+
+/// [`identity_bucket`] of an identity already split.
+pub fn identity_bucket_parts(noun: &str, key: &str) -> Option<(String, String)> {
     let joined: Vec<char> = noun.chars().filter(|c| *c != '_').collect();
     (joined.len() >= 3).then(|| {
         let tail: String = joined[joined.len() - 3..].iter().collect();
@@ -212,7 +274,8 @@ pub fn split_identity(identity: &str) -> Option<(&str, &str)> {
 /// Whether identities `produced` and `consumed` (`noun.key`, split by
 /// [`split_identity`]; the graph splits each once) name the same thing: the same key,
 /// and nouns equal or one a qualified form of the other (`simple_user` is a `user`;
-/// `cd_drive_file` is a `file`).
+/// `cd_drive_file` is a `file`), or two qualified forms of one (`default_channel_role`
+/// and `service_role` are both roles).
 pub fn same_parts((pn, pk): (&str, &str), (cn, ck): (&str, &str)) -> bool {
     // `spot_insertion` (a schema's name) and `spotinsertion` (a path's) are one noun.
     // No allocation: the graph compares identities millions of times on large APIs.
@@ -225,8 +288,16 @@ pub fn same_parts((pn, pk): (&str, &str), (cn, ck): (&str, &str)) -> bool {
             && long.ends_with(short)
             && long.as_bytes()[long.len() - short.len() - 1] == b'_'
     };
+    let qualified_alike = |a: &str, b: &str| match (a.rsplit_once('_'), b.rsplit_once('_')) {
+        (Some((_, x)), Some((_, y))) => x == y && x.len() >= 3,
+        _ => false,
+    };
     pk == ck
-        && (pn == cn || joined(pn).eq(joined(cn)) || word_suffix(pn, cn) || word_suffix(cn, pn))
+        && (pn == cn
+            || joined(pn).eq(joined(cn))
+            || word_suffix(pn, cn)
+            || word_suffix(cn, pn)
+            || qualified_alike(pn, cn))
 }
 
 #[cfg(test)]
@@ -250,24 +321,51 @@ mod tests {
 
     #[test]
     fn identities() {
+        let nouns: BTreeSet<String> = ["tx", "block", "token"].map(String::from).into();
+        let consumer = |field, noun| consumer_identity(field, noun, &nouns);
         assert_eq!(
-            consumer_identity("issue_number", None).as_deref(),
+            consumer("issue_number", None).as_deref(),
             Some("issue.number")
         );
-        assert_eq!(consumer_identity("petId", None).as_deref(), Some("pet.id"));
+        assert_eq!(consumer("petId", None).as_deref(), Some("pet.id"));
+        assert_eq!(consumer("id", Some("pet")).as_deref(), Some("pet.id"));
         assert_eq!(
-            consumer_identity("id", Some("pet")).as_deref(),
-            Some("pet.id")
-        );
-        assert_eq!(
-            consumer_identity("username", Some("user")).as_deref(),
+            consumer("username", Some("user")).as_deref(),
             Some("user.name")
         );
+        assert_eq!(consumer("file_id", None).as_deref(), Some("file.id"));
+        assert_eq!(consumer("owner", Some("repo")), None);
+        assert_eq!(consumer("txid", Some("rawtx")).as_deref(), Some("tx.id"));
         assert_eq!(
-            consumer_identity("file_id", None).as_deref(),
-            Some("file.id")
+            consumer("blockhash", Some("block")).as_deref(),
+            Some("block.hash")
         );
-        assert_eq!(consumer_identity("owner", Some("repo")), None);
+        assert_eq!(
+            consumer("address", Some("addr")).as_deref(),
+            Some("address.address")
+        );
+        assert_eq!(
+            consumer("tokenid", Some("stakeholder")).as_deref(),
+            Some("token.id")
+        );
+        assert_eq!(consumer("valid", None), None, "`va` is no noun");
+        let reference = |field| reference_identity(field, &nouns);
+        assert_eq!(reference("petId").as_deref(), Some("pet.id"));
+        assert_eq!(reference("issueTxid").as_deref(), Some("tx.id"));
+        assert_eq!(
+            reference("previousblockhash").as_deref(),
+            Some("block.hash")
+        );
+        assert_eq!(
+            reference("issueAddress").as_deref(),
+            Some("address.address")
+        );
+        assert_eq!(reference("addresses").as_deref(), Some("address.address"));
+        assert_eq!(reference("friendly_name"), None, "names are not references");
+        assert_eq!(
+            producer_identity("history_item_id", "history_item").as_deref(),
+            Some("history_item.id")
+        );
         assert_eq!(producer_identity("id", "pet").as_deref(), Some("pet.id"));
         assert_eq!(
             producer_identity("username", "user").as_deref(),

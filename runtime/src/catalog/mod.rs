@@ -5,6 +5,7 @@
 //! no hashing and no allocation, and iteration order is stable.
 
 pub mod embedded;
+pub mod flows;
 mod lookup;
 pub mod meta;
 pub mod search;

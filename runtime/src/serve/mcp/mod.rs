@@ -523,10 +523,44 @@ impl Server {
             entry_of: std::collections::BTreeMap::new(),
             exported_of: std::collections::BTreeMap::new(),
             group_of: std::collections::BTreeMap::new(),
+            producers: std::collections::BTreeMap::new(),
         };
+        // Catalog name → exported name, for the producers each entry names.
+        let exported: std::collections::BTreeMap<&str, &str> = listing
+            .mapping
+            .iter()
+            .map(|(exported, m)| (m.tool.as_str(), exported))
+            .collect();
+        let incoming = crate::catalog::flows::incoming(catalog);
         for tool in export.tools() {
             let mut tool = tool.clone();
             let name = tool["name"].as_str().unwrap_or_default().to_owned();
+            // Where its inputs come from: the tools whose results they take.
+            let own = listing.mapping.get(&name).map(|m| m.tool.clone());
+            if let Some(inputs) = own.as_deref().and_then(|own| incoming.get(own)) {
+                let producers: serde_json::Map<String, Value> = inputs
+                    .iter()
+                    .filter_map(|(input, producers)| {
+                        let shown: Vec<Value> = producers
+                            .iter()
+                            .filter_map(|p| {
+                                let tool = exported.get(p.tool.as_str())?;
+                                Some(json!({"tool": tool, "from": p.from}))
+                            })
+                            .collect();
+                        (!shown.is_empty()).then(|| (input.clone(), Value::Array(shown)))
+                    })
+                    .collect();
+                if !producers.is_empty() {
+                    if !tool["_meta"].is_object() {
+                        tool["_meta"] = json!({});
+                    }
+                    tool["_meta"]["io.toolwright/producers"] = Value::Object(producers.clone());
+                    listing
+                        .producers
+                        .insert(name.clone(), Value::Object(producers));
+                }
+            }
             if let Some(output) = tool.get("outputSchema").cloned()
                 && let Some(p) = projection::Projection::offer(&mut tool["inputSchema"], &output)
             {
@@ -861,17 +895,27 @@ struct Listing {
     exported_of: std::collections::BTreeMap<String, String>,
     /// Exported name → CRUDE group.
     group_of: std::collections::BTreeMap<String, String>,
+    /// Exported name → input → the tools whose results it takes (`{tool, from}`).
+    producers: std::collections::BTreeMap<String, Value>,
 }
 
-/// `describe_tool`: one tool's full `tools/list` entry.
+/// `describe_tool`: one tool's full `tools/list` entry, and for each input the tools
+/// whose results it takes (call one of those first when the user has not given it).
 fn describe_tool(listing: &Listing, arguments: &Value) -> Value {
     let Some(name) = arguments.get("name").and_then(Value::as_str) else {
         return modes::mistake("`describe_tool` needs the tool's `name`");
     };
-    match listing.entry_of.get(listing.resolve(name)) {
-        Some(&i) => modes::result(json!({
-            "tool": serde_json::from_str::<Value>(&listing.entries[i]).unwrap_or_default()
-        })),
+    let name = listing.resolve(name);
+    match listing.entry_of.get(name) {
+        Some(&i) => {
+            let mut answer = json!({
+                "tool": serde_json::from_str::<Value>(&listing.entries[i]).unwrap_or_default()
+            });
+            if let Some(producers) = listing.producers.get(name) {
+                answer["inputs_from"] = producers.clone();
+            }
+            modes::result(answer)
+        }
         None => {
             let hint = listing
                 .suggest(name)
