@@ -98,24 +98,43 @@ pub struct ToolContract {
     pub links: Vec<String>,
 }
 
+/// Bytes of contracts one API's catalog embeds whole. Past it, each contract keeps its
+/// inputs, links and the result fields that identify something, and leaves out the
+/// others (Microsoft Graph beta's whole contracts are 106 MB, carried by every binary
+/// built on its catalog); the collection artifact has them all.
+pub const CONTRACT_BUDGET: usize = 16 << 20;
+
 /// The contract of every operation of an API (one graph over the whole API, with the
-/// default field roles; the artifact takes the configured ones), in source order.
+/// default field roles; the artifact takes the configured ones), in source order,
+/// within [`CONTRACT_BUDGET`].
 pub fn contracts(api: &ir::Api) -> Vec<ToolContract> {
-    crate::contract::build(
+    let mut built = crate::contract::build(
         std::slice::from_ref(api),
         &crate::contract::FieldRoles::default(),
-    )
-    .into_iter()
-    .map(|c| ToolContract {
-        json: serde_json::to_string(&c.contract).unwrap_or_default(),
-        links: c
-            .contract
-            .links
-            .iter()
-            .map(|l| l.operation_id.clone())
-            .collect(),
-    })
-    .collect()
+    );
+    let whole = |contract: &crate::contract::Contract| {
+        serde_json::to_string(contract).unwrap_or_default()
+    };
+    let mut jsons: Vec<String> = built.iter().map(|c| whole(&c.contract)).collect();
+    if jsons.iter().map(String::len).sum::<usize>() > CONTRACT_BUDGET {
+        for (c, json) in built.iter_mut().zip(&mut jsons) {
+            c.contract.produces.retain(|p| p.identifies.is_some());
+            *json = whole(&c.contract);
+        }
+    }
+    built
+        .into_iter()
+        .zip(jsons)
+        .map(|(c, json)| ToolContract {
+            json,
+            links: c
+                .contract
+                .links
+                .iter()
+                .map(|l| l.operation_id.clone())
+                .collect(),
+        })
+        .collect()
 }
 
 /// Which operations get Rust types and client methods; the others are catalog-only
