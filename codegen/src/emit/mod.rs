@@ -112,9 +112,8 @@ pub fn contracts(api: &ir::Api) -> Vec<ToolContract> {
         std::slice::from_ref(api),
         &crate::contract::FieldRoles::default(),
     );
-    let whole = |contract: &crate::contract::Contract| {
-        serde_json::to_string(contract).unwrap_or_default()
-    };
+    let whole =
+        |contract: &crate::contract::Contract| serde_json::to_string(contract).unwrap_or_default();
     let mut jsons: Vec<String> = built.iter().map(|c| whole(&c.contract)).collect();
     if jsons.iter().map(String::len).sum::<usize>() > CONTRACT_BUDGET {
         for (c, json) in built.iter_mut().zip(&mut jsons) {
