@@ -583,23 +583,10 @@ fn a_claim_of_the_callers_token_can_be_the_apis_credential() {
 /// JWT in, `api-token-for-<its subject>` out.
 fn exchange_endpoint() -> Server {
     Server::start(|request| {
-        let basic = format!(
-            "Basic {}",
-            base64::engine::general_purpose::STANDARD.encode("mcp-server:s3cret")
-        );
-        if request.header("authorization") != Some(basic.as_str()) {
+        if !from_the_server(request) {
             return Response::json(401, &json!({"error": "invalid_client"}));
         }
-        let form = String::from_utf8_lossy(&request.body).into_owned();
-        let field = |name: &str| {
-            form.split('&')
-                .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
-                .map(|v| {
-                    percent_encoding::percent_decode_str(v)
-                        .decode_utf8_lossy()
-                        .into_owned()
-                })
-        };
+        let field = |name: &str| form_field(request, name);
         if field("grant_type").as_deref() != Some("urn:ietf:params:oauth:grant-type:token-exchange")
             || field("subject_token_type").as_deref()
                 != Some("urn:ietf:params:oauth:token-type:access_token")
@@ -772,26 +759,37 @@ fn one_busy_caller_is_held_back_while_others_are_served_and_sessions_stay_their_
     assert!(with_session(&alice).starts_with("HTTP/1.1 200"));
 }
 
+/// Whether a request to the identity provider carries the server's client credentials
+/// (`mcp-server`, `s3cret`) as `Authorization: Basic`.
+fn from_the_server(request: &toolwright_loopback::Request) -> bool {
+    let basic = base64::engine::general_purpose::STANDARD.encode("mcp-server:s3cret");
+    request.header("authorization") == Some(format!("Basic {basic}").as_str())
+}
+
+/// Field `name` of a form-encoded request body, decoded.
+fn form_field(request: &toolwright_loopback::Request, name: &str) -> Option<String> {
+    String::from_utf8_lossy(&request.body)
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(&format!("{name}=")).map(str::to_owned))
+        .map(|v| {
+            percent_encoding::percent_decode_str(&v)
+                .decode_utf8_lossy()
+                .into_owned()
+        })
+}
+
 /// An introspection endpoint (RFC 7662) that knows three opaque tokens and wants the
 /// server's client credentials; `audience` is filled in once the server's port is known.
 fn introspection_endpoint(audience: Arc<Mutex<String>>) -> Server {
     Server::start(move |request| {
-        let expected = format!(
-            "Basic {}",
-            base64::engine::general_purpose::STANDARD.encode("mcp-server:s3cret")
-        );
-        if request.header("authorization") != Some(expected.as_str()) {
+        if !from_the_server(request) {
             return Response::json(401, &json!({"error": "invalid_client"}));
         }
-        let form = String::from_utf8_lossy(&request.body).into_owned();
-        let token = form
-            .split('&')
-            .find_map(|pair| pair.strip_prefix("token="))
-            .unwrap_or_default();
+        let token = form_field(request, "token").unwrap_or_default();
         let aud = audience.lock().unwrap().clone();
         Response::json(
             200,
-            &match token {
+            &match token.as_str() {
                 "opaque-alice-0123456789" => json!({"active": true, "aud": aud, "sub": "alice",
                     "scope": "tools:read", "exp": now() + 300}),
                 "opaque-elsewhere-0123456789" => json!({"active": true,
