@@ -45,11 +45,13 @@ pub mod export;
 pub mod gate;
 pub mod graphql;
 pub mod paginate;
+mod percent;
 mod request;
 pub mod resource;
 pub mod schema;
 #[cfg(feature = "mcp")]
 pub mod serve;
+mod shorten;
 pub mod transport;
 pub mod validate;
 

@@ -7,19 +7,13 @@
 
 use std::borrow::Cow;
 
-use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use percent_encoding::{AsciiSet, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use crate::auth::Applied;
 use crate::base64;
 use crate::descriptor::{BodyEncoding, Method, Operation, Param, ParamLocation, Style, ValueKind};
-
-/// Everything but RFC 3986 unreserved characters is encoded, `/` included.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
+use crate::percent::{COMPONENT, encode};
 
 /// `allowReserved`: reserved characters stay as they are, except `#` (it would end
 /// the URL there) and `&` (it would start another parameter): a value can never change
@@ -41,11 +35,6 @@ const RESERVED_KEPT: &AsciiSet = &COMPONENT
     .remove(b',')
     .remove(b';')
     .remove(b'=');
-
-/// Percent-encodes everything but unreserved characters (also a valid form encoding).
-pub(crate) fn encode(text: &str) -> String {
-    utf8_percent_encode(text, COMPONENT).to_string()
-}
 
 /// Renders a scalar for a path, query, header or form value.
 fn scalar_text(value: &Value) -> String {

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::page::escape;
+use super::html::escape;
 
 /// Edges drawn at most (the strongest first); every edge is listed in its tools'
 /// details whatever this cut.

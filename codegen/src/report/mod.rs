@@ -15,6 +15,7 @@
 
 mod fidelity;
 mod graph;
+mod html;
 mod page;
 mod tools;
 

@@ -8,6 +8,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::graph::Drawing;
+use super::html::escape;
 use super::tools::Tools;
 use crate::ir;
 
@@ -179,22 +180,6 @@ fn script_json(value: &Value) -> String {
     serde_json::to_string(value)
         .unwrap_or_default()
         .replace('<', "\\u003c")
-}
-
-/// Text safe in HTML and SVG content and in quoted attributes.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

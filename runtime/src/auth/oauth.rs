@@ -356,7 +356,7 @@ pub(crate) fn secure_url(url: &str) -> bool {
 /// Form encoding (RFC 6749 §2.3.1 also asks it of the id and secret before they are
 /// joined for Basic): everything but unreserved characters percent-encoded.
 fn form(text: &str) -> String {
-    crate::request::encode(text)
+    crate::percent::encode(text)
 }
 
 /// Server text quoted in an error, kept short.

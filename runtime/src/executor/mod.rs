@@ -1107,7 +1107,7 @@ impl Executor {
                         } else {
                             content_type
                         },
-                        prefix(&String::from_utf8_lossy(bytes), 200)
+                        crate::shorten::prefix(&String::from_utf8_lossy(bytes), 200)
                     ),
                 });
             }
@@ -1123,7 +1123,7 @@ impl Executor {
                 tool: op.name.to_string(),
                 status: status.as_u16(),
                 // The whole body stays in `body`; the message is for humans and models.
-                message: prefix(&message, 500),
+                message: crate::shorten::prefix(&message, 500),
                 body,
                 headers: headers_that_matter(response.headers()),
             })
@@ -1381,18 +1381,6 @@ fn decode_body(content_type: &str, bytes: &[u8]) -> Value {
     match std::str::from_utf8(bytes) {
         Ok(text) if textual || media.is_empty() || json => Value::String(text.to_owned()),
         _ => Value::String(crate::base64::encode(bytes)),
-    }
-}
-
-/// The first `max` characters of `text`, saying how much was cut.
-pub(crate) fn prefix(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!(
-            "{}… ({} more characters)",
-            &text[..at],
-            text[at..].chars().count()
-        ),
-        None => text.to_owned(),
     }
 }
 

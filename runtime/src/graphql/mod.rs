@@ -97,7 +97,7 @@ pub fn outcome(call: &GraphqlCall, tool: &str, mut answer: Value) -> Result<Valu
 /// characters.
 fn messages(errors: &Value) -> String {
     let Some(list) = errors.as_array() else {
-        return crate::executor::prefix(&errors.to_string(), 300);
+        return crate::shorten::prefix(&errors.to_string(), 300);
     };
     let mut out: Vec<String> = list
         .iter()
@@ -107,7 +107,7 @@ fn messages(errors: &Value) -> String {
                 .get("message")
                 .and_then(Value::as_str)
                 .map_or_else(|| e.to_string(), str::to_owned);
-            let mut line = crate::executor::prefix(&message, 300);
+            let mut line = crate::shorten::prefix(&message, 300);
             if let Some(path) = e.get("path").and_then(Value::as_array) {
                 let path: Vec<String> = path
                     .iter()

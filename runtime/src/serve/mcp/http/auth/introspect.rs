@@ -68,7 +68,7 @@ impl Introspection {
         secret: &str,
         cache_for: Duration,
     ) -> Self {
-        let form = crate::request::encode;
+        let form = crate::percent::encode;
         Introspection {
             endpoint,
             basic: crate::base64::encode(
@@ -93,7 +93,7 @@ impl Introspection {
         }
         let body = format!(
             "token={}&token_type_hint=access_token",
-            crate::request::encode(token)
+            crate::percent::encode(token)
         );
         let answer = fetch::post_form(&self.endpoint, &self.basic, body, transport)
             .await

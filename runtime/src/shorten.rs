@@ -1,0 +1,14 @@
+//! Text cut to a length for an error message (an upstream body, a GraphQL error): a
+//! leaf module, so that the executor and the GraphQL layer need not import each other.
+
+/// The first `max` characters of `text`, saying how much was cut.
+pub(crate) fn prefix(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!(
+            "{}… ({} more characters)",
+            &text[..at],
+            text[at..].chars().count()
+        ),
+        None => text.to_owned(),
+    }
+}
