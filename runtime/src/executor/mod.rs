@@ -1155,23 +1155,33 @@ impl Executor {
                     if let Some(url) = self.inner.token_urls.get(api.name.as_ref()) {
                         client.token_url = url;
                     }
-                    let t = self
-                        .inner
-                        .tokens
-                        .token(
-                            &client,
-                            base_url,
-                            &*self.inner.transport,
-                            self.policy,
-                            rejected,
-                        )
-                        .await?;
+                    let t = self.token(&client, base_url, rejected).await?;
                     applied.push(auth::bearer(&t));
                     token = Some(t);
                 }
             }
         }
         Ok((applied, token))
+    }
+
+    /// A token from `client`'s token endpoint, cached and shared (see `auth::oauth`);
+    /// `rejected` is one the API just refused.
+    async fn token(
+        &self,
+        client: &auth::oauth::Client<'_>,
+        base_url: &str,
+        rejected: Option<&str>,
+    ) -> Result<Arc<str>, Error> {
+        self.inner
+            .tokens
+            .token(
+                client,
+                base_url,
+                &*self.inner.transport,
+                self.policy,
+                rejected,
+            )
+            .await
     }
 
     /// The MCP caller's own token, or one exchanged for it, for an API called on
@@ -1216,17 +1226,7 @@ impl Executor {
                     resource: exchange.resource.as_deref(),
                 },
             };
-            let exchanged = self
-                .inner
-                .tokens
-                .token(
-                    &client,
-                    base_url,
-                    &*self.inner.transport,
-                    self.policy,
-                    rejected,
-                )
-                .await?;
+            let exchanged = self.token(&client, base_url, rejected).await?;
             return Ok((vec![auth::bearer(&exchanged)], Some(exchanged)));
         }
         Err(Error::Request {
