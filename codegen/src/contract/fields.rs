@@ -274,6 +274,31 @@ impl Leaves {
         }
     }
 
+    /// The leaf `name` at `path`, of `schema`'s type, on `resource`; its identity is
+    /// read as a key of `owner` (else as a reference).
+    fn leaf(
+        &self,
+        api: &ir::Api,
+        name: String,
+        path: String,
+        schema: &Schema,
+        owner: Option<&str>,
+        resource: Option<&str>,
+    ) -> Produced {
+        let (identifies, reference) = self.identity(&name, owner);
+        Produced {
+            field_type: type_name(schema, &api.definitions),
+            enum_values: enums(schema),
+            semantic_tag: identifies.as_ref().map(|_| "identifier"),
+            resource: resource.map(str::to_owned),
+            identifies,
+            reference,
+            direct: false,
+            name,
+            path,
+        }
+    }
+
     /// A leaf's identity: its resource's own key, or a reference to another's.
     fn identity(&self, name: &str, resource: Option<&str>) -> (Option<String>, bool) {
         match resource.and_then(|r| words::producer_identity(name, r)) {
@@ -382,19 +407,9 @@ impl Leaves {
                             .bare_reference()
                             .is_none_or(|_| item.properties.is_empty())
                     {
+                        // Its items are no resource's own key: at most references.
                         let name = words::singular(&words::snake(name));
-                        let (identifies, reference) = self.identity(&name, None);
-                        out.push(Produced {
-                            name,
-                            path: format!("{at}/*"),
-                            field_type: type_name(item, &api.definitions),
-                            enum_values: enums(item),
-                            semantic_tag: identifies.as_ref().map(|_| "identifier"),
-                            resource: resource.map(str::to_owned),
-                            identifies,
-                            reference,
-                            direct: false,
-                        });
+                        out.push(self.leaf(api, name, format!("{at}/*"), item, None, resource));
                         continue;
                     }
                     let nested = matches!(target.ty, SchemaType::Object | SchemaType::Array)
@@ -415,18 +430,7 @@ impl Leaves {
                         }
                         continue;
                     }
-                    let (identifies, reference) = self.identity(name, resource);
-                    out.push(Produced {
-                        name: name.clone(),
-                        path: at,
-                        field_type: type_name(target, &api.definitions),
-                        enum_values: enums(target),
-                        semantic_tag: identifies.as_ref().map(|_| "identifier"),
-                        resource: resource.map(str::to_owned),
-                        identifies,
-                        reference,
-                        direct: false,
-                    });
+                    out.push(self.leaf(api, name.clone(), at, target, resource, resource));
                 }
             }
             _ => {}
