@@ -298,12 +298,39 @@ impl<'de> Deserializer<'de> for Owned {
         self.0.deserialize_enum(name, variants, visitor)
     }
 
+    /// Bytes (a generated `Bytes` field) travel in JSON as base64 text.
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::String(text) => match crate::base64::decode(&text) {
+                Some(bytes) => visitor.visit_byte_buf(bytes),
+                None => Err(serde_json::Error::custom(
+                    "expected base64-encoded bytes (RFC 4648, standard alphabet)",
+                )),
+            },
+            other => other.deserialize_byte_buf(visitor),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.deserialize_byte_buf(visitor)
+    }
+
     as_value_reads! {
         deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
         deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
-        deserialize_identifier deserialize_ignored_any
+        deserialize_string deserialize_unit deserialize_identifier deserialize_ignored_any
+    }
+}
+
+/// Bytes written as JSON's form of them, base64 text (a generated `Bytes` field; the
+/// request builder decodes it back, so typed and by-name calls send the same bytes).
+#[derive(Debug, Clone, Copy)]
+pub struct Base64<'a>(pub &'a [u8]);
+
+impl serde::Serialize for Base64<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&crate::base64::encode(self.0))
     }
 }
 

@@ -52,10 +52,13 @@ pub mod schema;
 #[cfg(feature = "mcp")]
 pub mod serve;
 mod shorten;
+pub mod stream;
 pub mod transport;
 pub mod validate;
 
 pub use auth::CredentialSource;
+/// Binary bodies in typed code (the `bytes` crate's, as reqwest, hyper and axum use).
+pub use bytes::Bytes;
 pub use catalog::{Annotations, Catalog, SearchHit, Selection, Selector, Tool};
 pub use descriptor::{
     Api, BodyEncoding, Definition, GraphqlCall, KeyPlacement, Method, Operation, Param,

@@ -18,6 +18,25 @@ use crate::transport::{CallPolicy, Transport};
 use crate::validate;
 
 mod paging;
+mod streaming;
+
+/// A by-name call's result.
+pub(crate) struct Answer {
+    /// The structured result.
+    pub value: Value,
+    /// The result is bytes (base64 text, maybe wrapped in `{"result": ...}`) of this
+    /// media type.
+    pub bytes_of: Option<String>,
+}
+
+impl Answer {
+    fn value(value: Value) -> Answer {
+        Answer {
+            value,
+            bytes_of: None,
+        }
+    }
+}
 
 /// A success response, as the executor hands it on.
 pub(crate) struct Reply {
@@ -112,6 +131,11 @@ struct Inner {
     mcp: BTreeMap<String, McpServer>,
     /// Each GraphQL API's output types, read on the first `selection` argument.
     graphql_types: BTreeMap<String, std::sync::OnceLock<crate::graphql::TypeTable>>,
+    /// Limits of streamed answers.
+    streams: streaming::Limits,
+    /// Tools whose answer is a stream of events or lines (by tool name): a by-name
+    /// call collects it.
+    stream_forms: BTreeMap<String, streaming::Form>,
 }
 
 impl fmt::Debug for Executor {
@@ -153,6 +177,7 @@ pub struct ExecutorBuilder {
     /// credentials: with the caller's own token, or one exchanged for it.
     pass_through: BTreeMap<String, auth::CallerCredential>,
     policy: CallPolicy,
+    streams: streaming::Limits,
     limits: Vec<(String, crate::transport::Limit)>,
     gate: crate::gate::Policy,
     custom_gate: bool,
@@ -261,6 +286,21 @@ impl ExecutorBuilder {
     /// `UPSTREAM_BODY_TOO_LARGE` without being read further.
     pub fn max_response_bytes(mut self, bytes: usize) -> Self {
         self.policy.max_response_bytes = bytes;
+        self
+    }
+
+    /// Largest body a streamed answer may have (`<method>_stream`, `_events`,
+    /// `_lines`, [`Executor::call_stream`]); none by default: a stream's memory stays
+    /// flat however long it is.
+    pub fn max_stream_bytes(mut self, bytes: u64) -> Self {
+        self.streams.max_bytes = Some(bytes);
+        self
+    }
+
+    /// Longest wait for the next chunk of a streamed answer (default 30 s); the
+    /// call's timeout bounds only the wait for its head.
+    pub fn idle_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.streams.idle = timeout;
         self
     }
 
@@ -503,6 +543,11 @@ impl ExecutorBuilder {
                 ))
             })
             .collect();
+        let stream_forms = catalog
+            .tools()
+            .iter()
+            .filter_map(|t| Some((t.name.to_string(), streaming::form_of(t)?)))
+            .collect();
         let transport = match self.transport {
             Some(t) => layered(t, limits),
             None if remote => default_transport(&self.policy, limits)?,
@@ -533,6 +578,8 @@ impl ExecutorBuilder {
                 #[cfg(feature = "mcp-client")]
                 mcp: self.mcp,
                 graphql_types,
+                streams: self.streams,
+                stream_forms,
             }),
         })
     }
@@ -653,6 +700,7 @@ impl Executor {
             token_urls: BTreeMap::new(),
             pass_through: BTreeMap::new(),
             policy: CallPolicy::default(),
+            streams: streaming::Limits::default(),
             limits: Vec::new(),
             gate: Arc::new(crate::gate::default_policy),
             custom_gate: false,
@@ -710,6 +758,20 @@ impl Executor {
         args: Value,
         approved: bool,
     ) -> Result<Value, Error> {
+        self.call_answering(name, args, approved)
+            .await
+            .map(|answer| answer.value)
+    }
+
+    /// [`call_approving`](Executor::call_approving), saying also when the result is
+    /// bytes (base64 text) and of which media type (an MCP server sends images and
+    /// audio as such).
+    pub(crate) async fn call_answering(
+        &self,
+        name: &str,
+        args: Value,
+        approved: bool,
+    ) -> Result<Answer, Error> {
         let tool = self.tool(name)?;
         let args = if args.is_null() { json!({}) } else { args };
         if let Some((handler, verb)) = self.inner.handlers.get(name) {
@@ -722,6 +784,7 @@ impl Executor {
             return handler
                 .call(*verb, args)
                 .await
+                .map(Answer::value)
                 .map_err(|error| match error.kind {
                     ErrorKind::Invalid => Error::InvalidArguments {
                         tool: name.to_owned(),
@@ -742,11 +805,27 @@ impl Executor {
                 reason,
             });
         }
-        let body = self.send(&tool.operation, &args).await?;
-        Ok(if tool.operation.wrap_output {
-            json!({ "result": body })
-        } else {
-            body
+        if let Some(form) = self.inner.stream_forms.get(name) {
+            return Ok(Answer::value(
+                self.collect_stream(&tool.operation, &args, *form).await?,
+            ));
+        }
+        let reply = self.send_chosen(&tool.operation, &args, None).await?;
+        let media = reply
+            .headers
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(media_type)
+            .filter(|m| is_bytes(m) && reply.body.is_string())
+            .map(str::to_ascii_lowercase);
+        let body = reply.body;
+        Ok(Answer {
+            value: if tool.operation.wrap_output {
+                json!({ "result": body })
+            } else {
+                body
+            },
+            bytes_of: media,
         })
     }
 
@@ -950,10 +1029,6 @@ impl Executor {
         }
     }
 
-    async fn send(&self, op: &Operation, args: &Map<String, Value>) -> Result<Value, Error> {
-        self.send_with_status(op, args).await.map(|(_, body)| body)
-    }
-
     async fn send_with_status(
         &self,
         op: &Operation,
@@ -1117,17 +1192,27 @@ impl Executor {
                 body,
             })
         } else {
-            let message = upstream_message(&body)
-                .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
-            Err(Error::Status {
-                tool: op.name.to_string(),
-                status: status.as_u16(),
-                // The whole body stays in `body`; the message is for humans and models.
-                message: crate::shorten::prefix(&message, 500),
-                body,
-                headers: headers_that_matter(response.headers()),
-            })
+            Err(status_error(op, status, response.headers(), body))
         }
+    }
+}
+
+/// A non-success answer as the error a call returns.
+fn status_error(
+    op: &Operation,
+    status: http::StatusCode,
+    headers: &http::HeaderMap,
+    body: Value,
+) -> Error {
+    let message = upstream_message(&body)
+        .unwrap_or_else(|| status.canonical_reason().unwrap_or("").to_owned());
+    Error::Status {
+        tool: op.name.to_string(),
+        status: status.as_u16(),
+        // The whole body stays in `body`; the message is for humans and models.
+        message: crate::shorten::prefix(&message, 500),
+        body,
+        headers: headers_that_matter(headers),
     }
 }
 
@@ -1359,29 +1444,49 @@ fn decode_body(content_type: &str, bytes: &[u8]) -> Value {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Value::Null;
     }
-    let media = content_type.split(';').next().unwrap_or("").trim();
-    let has = |part: &str| {
-        media
-            .as_bytes()
-            .windows(part.len())
-            .any(|w| w.eq_ignore_ascii_case(part.as_bytes()))
-    };
-    let json = has("json");
+    let media = media_type(content_type);
+    let json = has(media, "json");
     if (json || media.is_empty())
         && let Ok(v) = serde_json::from_slice(bytes)
     {
         return v;
     }
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !is_bytes(media) => Value::String(text.to_owned()),
+        _ => Value::String(crate::base64::encode(bytes)),
+    }
+}
+
+/// The media type of a `Content-Type` (without parameters).
+fn media_type(content_type: &str) -> &str {
+    content_type.split(';').next().unwrap_or("").trim()
+}
+
+/// Whether `media` names `part` (ASCII case-insensitive).
+fn has(media: &str, part: &str) -> bool {
+    media
+        .as_bytes()
+        .windows(part.len())
+        .any(|w| w.eq_ignore_ascii_case(part.as_bytes()))
+}
+
+/// A media type whose bodies are bytes (base64 in a JSON result): any named type
+/// that is not JSON or text.
+fn is_bytes(media: &str) -> bool {
     let textual = media
         .get(..5)
         .is_some_and(|m| m.eq_ignore_ascii_case("text/"))
-        || ["xml", "csv", "yaml", "javascript", "x-www-form-urlencoded"]
-            .iter()
-            .any(|t| has(t));
-    match std::str::from_utf8(bytes) {
-        Ok(text) if textual || media.is_empty() || json => Value::String(text.to_owned()),
-        _ => Value::String(crate::base64::encode(bytes)),
-    }
+        || [
+            "json",
+            "xml",
+            "csv",
+            "yaml",
+            "javascript",
+            "x-www-form-urlencoded",
+        ]
+        .iter()
+        .any(|t| has(media, t));
+    !media.is_empty() && !textual
 }
 
 /// The human message of an error body, in the shapes APIs commonly use.

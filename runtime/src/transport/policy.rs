@@ -11,6 +11,11 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attempts(pub u32);
 
+/// On a response a retrying transport would have sent again (429, 503...) had its
+/// body not been a one-shot stream: the call's error says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotRetried;
+
 /// Limits and permissions for one call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallPolicy {

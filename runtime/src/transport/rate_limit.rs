@@ -157,49 +157,68 @@ impl<T: Transport> RateLimit<T> {
 impl<T: Transport> Transport for RateLimit<T> {
     fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
         Box::pin(async move {
-            let Some(target) = request.extensions().get::<CallTarget>().cloned() else {
-                return self.inner.send(request).await;
-            };
-            let rules: Vec<&Rule> = self.rules.iter().filter(|r| r.applies(&target)).collect();
-            if !rules.is_empty() {
-                let policy = CallPolicy::of(&request);
-                let now = Instant::now();
-                let slot = {
-                    let _one = self
-                        .reserving
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    // The first slot every rule can grant: each rule's earliest is
-                    // monotonic in `at`, so iterate to a fixed point.
-                    let mut slot = now;
-                    loop {
-                        let next = rules.iter().map(|r| r.earliest(slot)).max().unwrap_or(slot);
-                        if next == slot {
-                            break;
-                        }
-                        slot = next;
-                    }
-                    let wait = slot.saturating_duration_since(now);
-                    if wait > policy.timeout {
-                        return Err(TransportError::new(format!(
-                            "`{}` would wait {wait:.1?} for its rate limit, longer than the call may take ({:.1?})",
-                            target.tool, policy.timeout
-                        ))
-                        .kind_of(TransportKind::RateLimited));
-                    }
-                    for rule in &rules {
-                        rule.reserve(slot);
-                    }
-                    slot
-                };
-                // A free slot goes out at once, without a timer (and so without
-                // needing a timer-driving runtime: offline conformance runs).
-                if slot > now {
-                    tokio::time::sleep_until(slot.into()).await;
-                }
-            }
+            self.wait_for_slot(&request).await?;
             self.inner.send(request).await
         })
+    }
+
+    fn open(&self, request: http::Request<crate::stream::Upload>) -> super::OpenFuture<'_> {
+        Box::pin(async move {
+            self.wait_for_slot(&request).await?;
+            self.inner.open(request).await
+        })
+    }
+}
+
+#[cfg(feature = "reqwest")]
+impl<T: Transport> RateLimit<T> {
+    /// Waits until every limit that applies to `request` grants it a slot (at once,
+    /// without a timer, when one is free); an error when that would take longer than
+    /// the call may.
+    async fn wait_for_slot<B>(&self, request: &http::Request<B>) -> Result<(), TransportError> {
+        let Some(target) = request.extensions().get::<CallTarget>() else {
+            return Ok(());
+        };
+        let rules: Vec<&Rule> = self.rules.iter().filter(|r| r.applies(target)).collect();
+        if rules.is_empty() {
+            return Ok(());
+        }
+        let policy = CallPolicy::of(request);
+        let now = Instant::now();
+        let slot = {
+            let _one = self
+                .reserving
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // The first slot every rule can grant: each rule's earliest is monotonic
+            // in `at`, so iterate to a fixed point.
+            let mut slot = now;
+            loop {
+                let next = rules.iter().map(|r| r.earliest(slot)).max().unwrap_or(slot);
+                if next == slot {
+                    break;
+                }
+                slot = next;
+            }
+            let wait = slot.saturating_duration_since(now);
+            if wait > policy.timeout {
+                return Err(TransportError::new(format!(
+                    "`{}` would wait {wait:.1?} for its rate limit, longer than the call may take ({:.1?})",
+                    target.tool, policy.timeout
+                ))
+                .kind_of(TransportKind::RateLimited));
+            }
+            for rule in &rules {
+                rule.reserve(slot);
+            }
+            slot
+        };
+        // A free slot goes out at once, without a timer (and so without needing a
+        // timer-driving runtime: offline conformance runs).
+        if slot > now {
+            tokio::time::sleep_until(slot.into()).await;
+        }
+        Ok(())
     }
 }
 

@@ -1,7 +1,14 @@
 use std::time::Duration;
 
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http_body::{Body as _, Frame, SizeHint};
+
 use super::{CallPolicy, ResponseFuture, Transport};
 use crate::error::{TransportError, TransportKind};
+use crate::stream::Upload;
 
 /// Redirects followed within one origin before giving up.
 const MAX_REDIRECTS: usize = 10;
@@ -102,6 +109,57 @@ fn classify(e: &reqwest::Error) -> TransportKind {
 }
 
 impl Transport for ReqwestTransport {
+    fn open(&self, request: http::Request<Upload>) -> super::OpenFuture<'_> {
+        let policy = CallPolicy::of(&request);
+        let uri = request.uri().clone();
+        let method = request.method().clone();
+        let request = request.map(|upload| {
+            let len = upload.len();
+            reqwest::Body::wrap(UploadBody {
+                chunks: upload.into_chunks(),
+                len,
+            })
+        });
+        let converted = reqwest::Request::try_from(request);
+        Box::pin(async move {
+            let target = format!(
+                "{}://{}{}",
+                uri.scheme_str().unwrap_or("http"),
+                uri.authority()
+                    .map_or("", |a| a.as_str().rsplit('@').next().unwrap_or("")),
+                uri.path()
+            );
+            let request =
+                converted.map_err(|e| TransportError::with_source("invalid request", e))?;
+            // The call's timeout bounds the wait for the response head only: the body
+            // may take as long as it keeps arriving (the stream's idle timeout).
+            let head = tokio::time::timeout(
+                policy.timeout.max(Duration::from_millis(1)),
+                self.client.execute(request),
+            )
+            .await
+            .map_err(|_| {
+                TransportError::new(format!(
+                    "{method} {target}: no response within {} ms",
+                    policy.timeout.as_millis()
+                ))
+                .kind_of(TransportKind::Timeout)
+            })?
+            .map_err(|e| {
+                let kind = classify(&e);
+                TransportError::with_source(format!("{method} {target} failed"), e.without_url())
+                    .kind_of(kind)
+            })?;
+            let response: http::Response<reqwest::Body> = head.into();
+            Ok(response.map(|body| -> crate::stream::Chunks {
+                Box::pin(BodyChunks {
+                    body,
+                    what: format!("{method} {target}"),
+                })
+            }))
+        })
+    }
+
     fn send(&self, request: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
         // Converted before the future is built, so that the future holds one request,
         // not both forms of it: it stays under 1 KB, which the allocator serves from
@@ -162,5 +220,70 @@ impl Transport for ReqwestTransport {
             *out.headers_mut() = std::mem::take(response.headers_mut());
             Ok(out)
         })
+    }
+}
+
+/// An upload as reqwest's body: its chunks as data frames, its length (when known) as
+/// the exact size hint, which becomes `Content-Length` (else the body is chunked).
+struct UploadBody {
+    chunks: crate::stream::Chunks,
+    len: Option<u64>,
+}
+
+impl http_body::Body for UploadBody {
+    type Data = Bytes;
+    type Error = TransportError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, TransportError>>> {
+        self.chunks
+            .as_mut()
+            .poll_next(cx)
+            .map(|chunk| chunk.map(|r| r.map(Frame::data)))
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.len
+            .map_or_else(SizeHint::default, SizeHint::with_exact)
+    }
+}
+
+/// A response body's data frames as chunks (trailers skipped).
+struct BodyChunks {
+    body: reqwest::Body,
+    what: String,
+}
+
+impl futures_core::Stream for BodyChunks {
+    type Item = Result<Bytes, TransportError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            let frame = match Pin::new(&mut self.body).poll_frame(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Ready(Some(frame)) => frame,
+            };
+            match frame {
+                Ok(frame) => match frame.into_data() {
+                    Ok(data) if data.is_empty() => continue,
+                    Ok(data) => return Poll::Ready(Some(Ok(data))),
+                    Err(_) => continue,
+                },
+                Err(e) => {
+                    let kind = match classify(&e) {
+                        TransportKind::Other => TransportKind::Reset,
+                        kind => kind,
+                    };
+                    return Poll::Ready(Some(Err(TransportError::with_source(
+                        format!("{}: reading the body failed", self.what),
+                        e.without_url(),
+                    )
+                    .kind_of(kind))));
+                }
+            }
+        }
     }
 }

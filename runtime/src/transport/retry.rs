@@ -8,6 +8,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::{Attempts, CallPolicy, ResponseFuture, Transport};
 use crate::error::{TransportError, TransportKind};
+use crate::stream::Upload;
 
 /// First backoff; doubled per attempt, capped at [`MAX_BACKOFF`].
 const BASE_BACKOFF: Duration = Duration::from_millis(100);
@@ -62,19 +63,7 @@ impl<T: Transport> Transport for Retry<T> {
                     });
                 }
                 let outcome = self.inner.send(again).await;
-                let wait = match &outcome {
-                    Ok(response) if retryable_status(response.status().as_u16()) => {
-                        match retry_after(response.headers(), policy.max_retry_after) {
-                            Asked::Nothing => Some(backoff(attempt)),
-                            Asked::Wait(wait) => Some(wait),
-                            Asked::TooLong => None,
-                        }
-                    }
-                    Ok(_) => None,
-                    Err(e) if retryable_failure(e) => Some(backoff(attempt)),
-                    Err(_) => None,
-                };
-                let Some(wait) = wait else {
+                let Some(wait) = wait_before_retry(&outcome, &policy, attempt) else {
                     return annotate(outcome, attempt);
                 };
                 let out_of_time = Instant::now() + wait >= deadline;
@@ -87,15 +76,91 @@ impl<T: Transport> Transport for Retry<T> {
             }
         })
     }
+
+    fn open(&self, request: http::Request<Upload>) -> super::OpenFuture<'_> {
+        self.open_retrying(request)
+    }
+}
+
+/// Streamed calls: the same rules, and a body read from a one-shot stream is never
+/// sent twice (a failure that would have been retried says so).
+impl<T: Transport> Retry<T> {
+    fn open_retrying(&self, request: http::Request<Upload>) -> super::OpenFuture<'_> {
+        let policy = CallPolicy::of(&request);
+        let (parts, upload) = request.into_parts();
+        Box::pin(async move {
+            let deadline = Instant::now() + policy.timeout;
+            let mut upload = Some(upload);
+            let mut attempt = 1;
+            loop {
+                let body = upload.take().expect("an upload for every attempt");
+                let again = body.try_clone();
+                let mut request = http::Request::from_parts(parts.clone(), body);
+                if attempt > 1 {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    request.extensions_mut().insert(CallPolicy {
+                        timeout: left,
+                        ..policy
+                    });
+                }
+                let outcome = self.inner.open(request).await;
+                let wait = wait_before_retry(&outcome, &policy, attempt);
+                let (Some(wait), true) = (wait, policy.idempotent) else {
+                    return annotate(outcome, attempt);
+                };
+                let out_of_time = Instant::now() + wait >= deadline;
+                if attempt >= policy.max_attempts || out_of_time {
+                    return annotate(outcome, attempt);
+                }
+                let Some(again) = again else {
+                    return match outcome {
+                        Err(e) => Err(TransportError::new(format!(
+                            "{e} (not retried: the request body was a one-shot stream, which cannot be sent again; upload bytes or a file to have it retried)"
+                        ))
+                        .kind_of(e.kind())),
+                        Ok(mut response) => {
+                            response.extensions_mut().insert(super::NotRetried);
+                            Ok(response)
+                        }
+                    };
+                };
+                upload = Some(again);
+                drop(outcome);
+                Box::pin(tokio::time::sleep(wait)).await;
+                attempt += 1;
+            }
+        })
+    }
+}
+
+/// How long to wait before sending again after `outcome`, or `None` when it is final
+/// (the policy's attempts and time are checked by the caller).
+fn wait_before_retry<B>(
+    outcome: &Result<http::Response<B>, TransportError>,
+    policy: &CallPolicy,
+    attempt: u32,
+) -> Option<Duration> {
+    match outcome {
+        Ok(response) if retryable_status(response.status().as_u16()) => {
+            match retry_after(response.headers(), policy.max_retry_after) {
+                Asked::Nothing => Some(backoff(attempt)),
+                Asked::Wait(wait) => Some(wait),
+                Asked::TooLong => None,
+            }
+        }
+        Ok(_) => None,
+        Err(e) if retryable_failure(e) => Some(backoff(attempt)),
+        Err(_) => None,
+    }
 }
 
 /// Records how many attempts were made, when more than one: an `Attempts` extension
 /// on a response (none: sent once — the common case costs no allocation), and in the
 /// message of an error.
-fn annotate(
-    outcome: Result<http::Response<Vec<u8>>, TransportError>,
+fn annotate<B>(
+    outcome: Result<http::Response<B>, TransportError>,
     attempts: u32,
-) -> Result<http::Response<Vec<u8>>, TransportError> {
+) -> Result<http::Response<B>, TransportError> {
     match outcome {
         Ok(mut response) if attempts > 1 => {
             response.extensions_mut().insert(Attempts(attempts));

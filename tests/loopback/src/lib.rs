@@ -199,8 +199,16 @@ fn serve(
         .find(|(n, _)| n == "content-length")
         .and_then(|(_, v)| v.parse::<usize>().ok())
         .unwrap_or(0);
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body)?;
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.eq_ignore_ascii_case("chunked"));
+    let body = if chunked {
+        read_chunked(&mut reader)?
+    } else {
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body)?;
+        body
+    };
     let request = Request {
         method,
         target,
@@ -225,6 +233,34 @@ fn serve(
     write!(out, "\r\n")?;
     out.write_all(&response.body)?;
     out.flush()
+}
+
+/// A `Transfer-Encoding: chunked` body (a request whose length the client did not
+/// know: an upload from a stream).
+fn read_chunked(reader: &mut impl BufRead) -> std::io::Result<Vec<u8>> {
+    let mut body = Vec::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        reader.read_line(&mut line)?;
+        let size = line.trim().split(';').next().unwrap_or("");
+        let size = usize::from_str_radix(size, 16)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "chunk size"))?;
+        if size == 0 {
+            // Trailers, up to the blank line.
+            loop {
+                line.clear();
+                if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
+                    return Ok(body);
+                }
+            }
+        }
+        let start = body.len();
+        body.resize(start + size, 0);
+        reader.read_exact(&mut body[start..])?;
+        line.clear();
+        reader.read_line(&mut line)?;
+    }
 }
 
 /// The npm packages of `tests/<dir>` (Prism, the MCP Inspector, playwright-core, the

@@ -759,7 +759,7 @@ impl Server {
                 }
             },
         };
-        let call = executor.call_approving(target, arguments, approved);
+        let call = executor.call_answering(target, arguments, approved);
         let token = params.pointer("/_meta/progressToken").cloned();
         let outcome = match (token, notify) {
             (Some(token), Some(notify)) => {
@@ -769,7 +769,11 @@ impl Server {
             _ => call.await,
         };
         Ok(match outcome {
-            Ok(mut value) => {
+            Ok(crate::executor::Answer {
+                value,
+                bytes_of: Some(media),
+            }) => bytes_result(value, &media, target, structured, self.result_budget),
+            Ok(crate::executor::Answer { mut value, .. }) => {
                 if let (Some(p), Some(fields)) = (projection, &fields) {
                     p.apply(&mut value, fields);
                 }
@@ -788,6 +792,42 @@ impl Server {
             Err(e) => tool_error(&e),
         })
     }
+}
+
+/// A result that is bytes: an `image` or `audio` content block for those media
+/// types, an embedded resource (a `blob` with its `mimeType`) for others, and the
+/// structured `{"result": <base64>}` when the tool declares an output schema. Bytes
+/// over the result budget are not cut (a cut image is no image): the result says how
+/// large they are instead.
+fn bytes_result(value: Value, media: &str, tool: &str, structured: bool, budget: usize) -> Value {
+    let data = match &value {
+        Value::String(b64) => b64.as_str(),
+        other => other.get("result").and_then(Value::as_str).unwrap_or(""),
+    };
+    if data.len() > budget {
+        let size = data.len() / 4 * 3;
+        return json!({"content": [{"type": "text", "text": format!(
+            "`{tool}` answered {size} bytes of {media}, more than this server's result budget ({budget} characters); fetch it from code (`Executor::call_stream`) instead"
+        )}], "isError": false});
+    }
+    let block = match media.split('/').next() {
+        Some(kind @ ("image" | "audio")) => {
+            json!({"type": kind, "data": data, "mimeType": media})
+        }
+        _ => json!({"type": "resource", "resource": {
+            "uri": format!("toolwright://result/{tool}"),
+            "mimeType": media,
+            "blob": data,
+        }}),
+    };
+    let mut result = json!({"content": [block], "isError": false});
+    if structured {
+        result["structuredContent"] = match value {
+            Value::String(_) => json!({ "result": value }),
+            other => other,
+        };
+    }
+    result
 }
 
 /// Who puts a confirmation to the client's user.
