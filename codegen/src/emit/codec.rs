@@ -71,6 +71,8 @@ pub struct FieldCodec {
     pub key: String,
     /// `T` (else `Option<T>`, left out when `None`).
     pub required: bool,
+    /// `Bytes`, written as base64 text.
+    pub binary: bool,
 }
 
 /// A generated item: its code (text), and its JSON form when it has one.
@@ -337,13 +339,23 @@ fn serialize_body(codec: &Codec, out: &mut String) {
             );
             for f in fields {
                 let (field, key) = (&f.ident, lit(&f.key));
+                // Bytes go out as base64 text (JSON has no bytes).
+                let wrap = |value: &str| {
+                    if f.binary {
+                        format!("&::toolwright::__private::codec::Base64({value})")
+                    } else {
+                        value.to_owned()
+                    }
+                };
                 if f.required {
-                    let _ = writeln!(out, "{IN}map.serialize_entry({key}, &self.{field})?;");
+                    let value = wrap(&format!("&self.{field}"));
+                    let _ = writeln!(out, "{IN}map.serialize_entry({key}, {value})?;");
                 } else {
+                    let value = wrap("value");
                     let _ = write!(
                         out,
                         "{IN}if let ::std::option::Option::Some(value) = &self.{field} {{\n\
-                         {IN}    map.serialize_entry({key}, value)?;\n\
+                         {IN}    map.serialize_entry({key}, {value})?;\n\
                          {IN}}}\n"
                     );
                 }

@@ -43,9 +43,11 @@ pub fn api_module(
             .flat_map(|op| op.params.iter().map(|p| &p.schema))
     };
     let outputs = || {
-        typed_ops
-            .iter()
-            .flat_map(|op| op.responses.iter().filter_map(|r| r.schema.as_ref()))
+        typed_ops.iter().flat_map(|op| {
+            op.responses
+                .iter()
+                .flat_map(|r| r.schema.iter().chain(r.item.as_ref()))
+        })
     };
     types.input_defs = ir::reachable(inputs(), &api.definitions);
     types.output_defs = ir::reachable(outputs(), &api.definitions);
@@ -99,21 +101,39 @@ pub fn api_module(
         let doc = names::doc(&format!("{}\n\n{target}", plan.description), "    ");
         let variants = success_variants(op);
         let paged = variants.is_none() && op.pagination.is_some();
+        let success = op.success_response();
+        let answer = match &variants {
+            Some(_) => ir::ResponseBody::Json,
+            None => success.map_or(ir::ResponseBody::Json, |r| r.body),
+        };
         let (output, body) = match variants {
             Some(variants) => response_enum(&mut types, op_names, &variants, index),
-            None => {
-                let output = match op.success_response().and_then(|r| r.schema.as_ref()) {
-                    Some(s) if s.ty == SchemaType::Object && !s.properties.is_empty() => {
-                        types.object(&op_names.output, s, Direction::Output, false)
-                    }
-                    Some(s) => types.ty(s, &op_names.output, Direction::Output),
-                    None => VALUE.to_owned(),
-                };
-                (
-                    output,
-                    format!("        self.executor.execute(&OPERATIONS[{index}], input).await\n"),
-                )
-            }
+            None => match answer {
+                ir::ResponseBody::Binary => (
+                    BYTES.to_owned(),
+                    format!(
+                        "        self.executor.execute_bytes(&OPERATIONS[{index}], input).await\n"
+                    ),
+                ),
+                ir::ResponseBody::Events | ir::ResponseBody::JsonLines => {
+                    stream_output(&mut types, op_names, success, answer, index)
+                }
+                _ => {
+                    let output = match success.and_then(|r| r.schema.as_ref()) {
+                        Some(s) if s.ty == SchemaType::Object && !s.properties.is_empty() => {
+                            types.object(&op_names.output, s, Direction::Output, false)
+                        }
+                        Some(s) => types.ty(s, &op_names.output, Direction::Output),
+                        None => VALUE.to_owned(),
+                    };
+                    (
+                        output,
+                        format!(
+                            "        self.executor.execute(&OPERATIONS[{index}], input).await\n"
+                        ),
+                    )
+                }
+            },
         };
         types.need(&output, Needs::DESERIALIZE);
         error_enum(&mut types, op_names, op);
@@ -140,6 +160,57 @@ pub fn api_module(
             "{doc}{cfg}    pub async fn {method}(\n        &self,\n        input: &{input},\n    \
              ) -> ::std::result::Result<{output}, ::toolwright::Error> {{\n{body}    }}\n"
         );
+        // A file or text answer can also be read as it arrives.
+        if matches!(answer, ir::ResponseBody::Binary | ir::ResponseBody::Text)
+            && let Some(name) = free_method_name(&op_names.method, "_stream", &method_names)
+        {
+            let doc = names::doc(
+                &format!(
+                    "`{}`, its answer read as it arrives (status and headers first, then \
+                     the body's chunks: `.save(path)`, `.write_to(&mut sink)`, or a \
+                     `Stream` of `Bytes`), bounded by the executor's stream limits \
+                     rather than its `max_response_bytes`.",
+                    op_names.method
+                ),
+                "    ",
+            );
+            let name = names::ident(&name);
+            let _ = write!(
+                methods,
+                "{doc}{cfg}    pub async fn {name}(\n        &self,\n        input: &{input},\n    \
+                 ) -> ::std::result::Result<::toolwright::stream::ByteStream, ::toolwright::Error> {{\n        \
+                 self.executor.execute_stream(&OPERATIONS[{index}], input).await\n    }}\n"
+            );
+        }
+        // A binary request body can come from a file or a stream.
+        // `<method>_upload`; `<method>_from` when the method already says upload.
+        let suffix = if op_names.method.ends_with("upload") {
+            "_from"
+        } else {
+            "_upload"
+        };
+        if op.body == BodyEncoding::Binary
+            && answer == ir::ResponseBody::Json
+            && let Some(name) = free_method_name(&op_names.method, suffix, &method_names)
+        {
+            let doc = names::doc(
+                &format!(
+                    "`{}`, its request body read from `body` as it is sent (bytes, \
+                     `Upload::file(path)` or `Upload::stream(..)`; the input's body field \
+                     is not sent). A body from a stream is sent once, never retried.",
+                    op_names.method
+                ),
+                "    ",
+            );
+            let name = names::ident(&name);
+            let _ = write!(
+                methods,
+                "{doc}{cfg}    pub async fn {name}(\n        &self,\n        input: &{input},\n        \
+                 body: ::toolwright::stream::Upload,\n    \
+                 ) -> ::std::result::Result<{output}, ::toolwright::Error> {{\n        \
+                 self.executor\n            .execute_upload(&OPERATIONS[{index}], input, body)\n            .await\n    }}\n"
+            );
+        }
         types.gate = None;
     }
     let untyped = api.operations.len() - typed_ops.len();
@@ -204,6 +275,60 @@ fn pages_method_name(method: &str, taken: &BTreeSet<&str>) -> Option<String> {
         .iter()
         .map(|suffix| format!("{method}{suffix}"))
         .find(|name| !taken.contains(name.as_str()))
+}
+
+/// `<method><suffix>`, unless another operation's method has that name.
+fn free_method_name(method: &str, suffix: &str, taken: &BTreeSet<&str>) -> Option<String> {
+    let name = format!("{method}{suffix}");
+    (!taken.contains(name.as_str())).then_some(name)
+}
+
+/// The output of an event-stream or JSON-lines operation: a stream of its items (the
+/// described item type; an event's data as text when none is described, a line's as
+/// a JSON value), and the method body that opens it.
+fn stream_output(
+    types: &mut TypeGen<'_>,
+    op_names: &OperationNames,
+    success: Option<&ir::Response>,
+    answer: ir::ResponseBody,
+    index: usize,
+) -> (String, String) {
+    // A plain string or an undescribed value is no type of its own.
+    let item = success.and_then(|r| r.item.as_ref()).filter(|s| {
+        let plain = s.reference.is_none() && s.variants.is_empty();
+        !(plain && matches!(s.ty, SchemaType::String | SchemaType::Any))
+    });
+    let item_type = item.map(|s| {
+        let hint = match answer {
+            ir::ResponseBody::Events => format!("{}Event", op_names.output),
+            _ => format!("{}Item", op_names.output),
+        };
+        if s.ty == SchemaType::Object && !s.properties.is_empty() {
+            types.object(&hint, s, Direction::Output, false)
+        } else {
+            types.ty(s, &hint, Direction::Output)
+        }
+    });
+    let call = |method: &str| {
+        format!("        self.executor.{method}(&OPERATIONS[{index}], input).await\n")
+    };
+    match (answer, item_type) {
+        (ir::ResponseBody::Events, Some(t)) => (
+            format!("::toolwright::stream::Events<{t}>"),
+            call("execute_events"),
+        ),
+        (ir::ResponseBody::Events, None) => (
+            "::toolwright::stream::Events<::std::string::String>".to_owned(),
+            call("execute_text_events"),
+        ),
+        (_, t) => (
+            format!(
+                "::toolwright::stream::JsonLines<{}>",
+                t.unwrap_or_else(|| VALUE.to_owned())
+            ),
+            call("execute_lines"),
+        ),
+    }
 }
 
 /// The module's `OPERATIONS` table as text (see [`super::data`]): the descriptors the
@@ -725,11 +850,20 @@ impl<'a> TypeGen<'a> {
         let mut codec_fields = Vec::new();
         for (prop, prop_schema) in &schema.properties {
             let field = names::ident(&field_scope.claim(&names::snake(prop)));
-            let inner = self.ty_inner(
-                prop_schema,
-                &format!("{name}{}", names::pascal(prop)),
-                direction,
-            );
+            // Bytes sent as base64 in JSON (a file part, a binary body) are bytes in
+            // typed code, written as base64 for the request builder to decode back.
+            // Only inputs: specs use `format: binary` loosely in JSON answers, where a
+            // string that is not base64 would fail the typed decode.
+            let binary = direction == Direction::Input && base64_bytes(prop_schema);
+            let inner = if binary {
+                BYTES.to_owned()
+            } else {
+                self.ty_inner(
+                    prop_schema,
+                    &format!("{name}{}", names::pascal(prop)),
+                    direction,
+                )
+            };
             let inner = self.boxed_if_cyclic(prop_schema, inner);
             if let Some(doc) = field_doc(prop_schema) {
                 fields.push_str(&names::doc(&doc, "    "));
@@ -753,6 +887,7 @@ impl<'a> TypeGen<'a> {
                 ident: field,
                 key: prop.clone(),
                 required,
+                binary,
             });
         }
         let mut extra = None;
@@ -1074,6 +1209,22 @@ fn field_doc(schema: &Schema) -> Option<String> {
 
 /// The integer type a `format` names (`int32` → `i32`, `uint8` → `u8`); `i64` when
 /// there is none (JSON Schema integers are unbounded; `i64` holds what APIs send).
+/// The runtime's bytes type, as generated code names it.
+const BYTES: &str = "::toolwright::Bytes";
+
+/// A string the catalog says is base64 of raw bytes (`contentEncoding: base64`; not
+/// `format: byte`, which is base64 text the API itself reads).
+fn base64_bytes(schema: &Schema) -> bool {
+    schema.ty == SchemaType::String
+        && schema.format.as_deref() != Some("byte")
+        && schema.enum_values.is_empty()
+        && schema
+            .extensions
+            .get("contentEncoding")
+            .and_then(Value::as_str)
+            == Some("base64")
+}
+
 fn integer_type(schema: &Schema) -> &'static str {
     match schema.format.as_deref() {
         Some("int8") => "i8",

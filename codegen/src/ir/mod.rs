@@ -272,6 +272,29 @@ pub struct Response {
     /// The body is described as JSON (a `*json` media type): a body that does not
     /// parse is an error, not a string.
     pub json: bool,
+    /// What the body is on the wire, for typed code (a JSON value, text, bytes, or a
+    /// stream of events or lines).
+    pub body: ResponseBody,
+    /// An event's data or a line's value (`Events`, `JsonLines`), when described.
+    pub item: Option<Schema>,
+}
+
+/// A response body's form, from its media type.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ResponseBody {
+    /// JSON, or nothing described.
+    #[default]
+    Json,
+    /// Text (`text/*`, XML, CSV, YAML): a string.
+    Text,
+    /// Bytes (`application/octet-stream`, images, audio, PDF...).
+    Binary,
+    /// `text/event-stream`: server-sent events, their data described by `schema`
+    /// (the media type's `itemSchema`, else its `schema`) when it is not a string.
+    Events,
+    /// `application/x-ndjson`, `application/jsonl`, `application/json-seq`: one JSON
+    /// value per line, each described by `schema`.
+    JsonLines,
 }
 
 /// How a list operation pages. The runtime (`toolwright::paginate`) reads `style` and

@@ -92,7 +92,7 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
     client
         .upload_product_image(&shop::UploadProductImageInput {
             product_id: 7,
-            file: "iVBORw0KGgo=".into(),
+            file: toolwright::Bytes::from_static(b"\x89PNG\r\n\x1a\n"),
             caption: Some("front".into()),
         })
         .await
@@ -122,6 +122,40 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         })
         .await
         .expect("get_search");
+    let image = client
+        .download_product_image_stream(&shop::DownloadProductImageInput::new(7))
+        .await
+        .expect("downloadProductImage");
+    assert_eq!(image.status(), 200);
+    client
+        .replace_product_manual(&shop::ReplaceProductManualInput::new(
+            7,
+            toolwright::Bytes::from_static(b"%PDF-1.7\n"),
+        ))
+        .await
+        .expect("replaceProductManual");
+    client
+        .replace_product_manual_upload(
+            &shop::ReplaceProductManualInput::new(7, toolwright::Bytes::new()),
+            toolwright::stream::Upload::bytes(&b"%PDF-1.7\n"[..]),
+        )
+        .await
+        .expect("replaceProductManual from an upload");
+    // Prism answers the streams with their examples.
+    let mut events = client
+        .watch_orders(&shop::WatchOrdersInput::default())
+        .await
+        .expect("watchOrders");
+    let event = events.next_event().await.unwrap().unwrap();
+    assert_eq!(
+        (event.data.order_id.as_str(), event.id.as_deref()),
+        ("o1", Some("1"))
+    );
+    let mut lines = client
+        .export_orders(&shop::ExportOrdersInput::default())
+        .await
+        .expect("exportOrders");
+    assert_eq!(lines.next_item().await.unwrap().unwrap().total, Some(12.5));
 
     // By name: the same operations with JSON arguments, as an LLM sends them.
     let calls: Vec<(&str, Value)> = vec![
@@ -149,6 +183,13 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
             "get_search",
             json!({"ids": [4], "colors": ["green"], "price": {"min": 2}}),
         ),
+        ("downloadProductImage", json!({"productId": 2})),
+        (
+            "replaceProductManual",
+            json!({"productId": 2, "body": "JVBERi0xLjcK"}),
+        ),
+        ("watchOrders", json!({})),
+        ("exportOrders", json!({})),
     ];
     assert_eq!(
         calls.len(),

@@ -443,7 +443,7 @@ pub struct LibraryShelvesBooksInsertUploadInput {
     pub parent: ::std::string::String,
     /// Always `media`: the body is the content itself.
     pub upload_type: LibraryShelvesBooksInsertUploadInputUploadType,
-    pub body: ::std::string::String,
+    pub body: ::toolwright::Bytes,
 }
 impl LibraryShelvesBooksInsertUploadInput {
     /// The required fields; every optional one is `None`.
@@ -451,7 +451,7 @@ impl LibraryShelvesBooksInsertUploadInput {
     pub fn new(
         parent: ::std::string::String,
         upload_type: LibraryShelvesBooksInsertUploadInputUploadType,
-        body: ::std::string::String,
+        body: ::toolwright::Bytes,
     ) -> Self {
         LibraryShelvesBooksInsertUploadInput {
             parent,
@@ -473,7 +473,7 @@ impl ::toolwright::__private::serde::Serialize for LibraryShelvesBooksInsertUplo
         }
         map.serialize_entry("parent", &self.parent)?;
         map.serialize_entry("uploadType", &self.upload_type)?;
-        map.serialize_entry("body", &self.body)?;
+        map.serialize_entry("body", &::toolwright::__private::codec::Base64(&self.body))?;
         map.end()
     }
 }
@@ -574,6 +574,16 @@ impl Client {
         input: &LibraryShelvesBooksInsertUploadInput,
     ) -> ::std::result::Result<Book, ::toolwright::Error> {
         self.executor.execute(&OPERATIONS[6], input).await
+    }
+    /// `library_shelves_books_insert_upload`, its request body read from `body` as it is sent (bytes, `Upload::file(path)` or `Upload::stream(..)`; the input's body field is not sent). A body from a stream is sent once, never retried.
+    pub async fn library_shelves_books_insert_upload_from(
+        &self,
+        input: &LibraryShelvesBooksInsertUploadInput,
+        body: ::toolwright::stream::Upload,
+    ) -> ::std::result::Result<Book, ::toolwright::Error> {
+        self.executor
+            .execute_upload(&OPERATIONS[6], input, body)
+            .await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.

@@ -193,6 +193,62 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SubmitOrderOutput
         })
     }
 }
+/// Arguments of `watchOrders`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct WatchOrdersInput {}
+impl ::toolwright::__private::serde::Serialize for WatchOrdersInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
+    }
+}
+/// `WatchOrdersOutputEvent`, as the API description defines it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WatchOrdersOutputEvent {
+    pub order_id: ::std::string::String,
+    pub status: OrderStatus,
+}
+impl<'de> ::toolwright::__private::serde::Deserialize<'de> for WatchOrdersOutputEvent {
+    fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct WatchOrdersOutputEvent")?;
+        ::std::result::Result::Ok(Self {
+            order_id: object.req("orderId")?,
+            status: object.req("status")?,
+        })
+    }
+}
+/// Arguments of `exportOrders`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExportOrdersInput {}
+impl ::toolwright::__private::serde::Serialize for ExportOrdersInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
+    }
+}
+/// `ExportOrdersOutputItem`, as the API description defines it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportOrdersOutputItem {
+    pub order_id: ::std::string::String,
+    pub total: ::std::option::Option<f64>,
+}
+impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ExportOrdersOutputItem {
+    fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ExportOrdersOutputItem")?;
+        ::std::result::Result::Ok(Self {
+            order_id: object.req("orderId")?,
+            total: object.opt("total")?,
+        })
+    }
+}
 /// `ListProductsInputSort`, as the API description defines it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ListProductsInputSort {
@@ -466,6 +522,31 @@ impl ::toolwright::__private::serde::Serialize for DeleteProductInput {
         map.end()
     }
 }
+/// Arguments of `downloadProductImage`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DownloadProductImageInput {
+    pub product_id: i64,
+}
+impl DownloadProductImageInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(product_id: i64) -> Self {
+        DownloadProductImageInput {
+            product_id,
+        }
+    }
+}
+impl ::toolwright::__private::serde::Serialize for DownloadProductImageInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        use ::toolwright::__private::serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(::std::option::Option::None)?;
+        map.serialize_entry("productId", &self.product_id)?;
+        map.end()
+    }
+}
 /// Arguments of `uploadProductImage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UploadProductImageInput {
@@ -474,12 +555,12 @@ pub struct UploadProductImageInput {
     /// The image bytes.
     ///
     /// Format: `binary`.
-    pub file: ::std::string::String,
+    pub file: ::toolwright::Bytes,
 }
 impl UploadProductImageInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(product_id: i64, file: ::std::string::String) -> Self {
+    pub fn new(product_id: i64, file: ::toolwright::Bytes) -> Self {
         UploadProductImageInput {
             product_id,
             file,
@@ -498,7 +579,7 @@ impl ::toolwright::__private::serde::Serialize for UploadProductImageInput {
         if let ::std::option::Option::Some(value) = &self.caption {
             map.serialize_entry("caption", value)?;
         }
-        map.serialize_entry("file", &self.file)?;
+        map.serialize_entry("file", &::toolwright::__private::codec::Base64(&self.file))?;
         map.end()
     }
 }
@@ -516,6 +597,34 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for UploadProductImag
         ::std::result::Result::Ok(Self {
             url: object.opt("url")?,
         })
+    }
+}
+/// Arguments of `replaceProductManual`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplaceProductManualInput {
+    pub product_id: i64,
+    pub body: ::toolwright::Bytes,
+}
+impl ReplaceProductManualInput {
+    /// The required fields; every optional one is `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(product_id: i64, body: ::toolwright::Bytes) -> Self {
+        ReplaceProductManualInput {
+            product_id,
+            body,
+        }
+    }
+}
+impl ::toolwright::__private::serde::Serialize for ReplaceProductManualInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        use ::toolwright::__private::serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(::std::option::Option::None)?;
+        map.serialize_entry("productId", &self.product_id)?;
+        map.serialize_entry("body", &::toolwright::__private::codec::Base64(&self.body))?;
+        map.end()
     }
 }
 /// `GetSearchInputPrice`, as the API description defines it.
@@ -599,6 +708,13 @@ impl Client {
     ) -> ::std::result::Result<::std::string::String, ::toolwright::Error> {
         self.executor.execute(&OPERATIONS[0], input).await
     }
+    /// `import_catalog`, its answer read as it arrives (status and headers first, then the body's chunks: `.save(path)`, `.write_to(&mut sink)`, or a `Stream` of `Bytes`), bounded by the executor's stream limits rather than its `max_response_bytes`.
+    pub async fn import_catalog_stream(
+        &self,
+        input: &ImportCatalogInput,
+    ) -> ::std::result::Result<::toolwright::stream::ByteStream, ::toolwright::Error> {
+        self.executor.execute_stream(&OPERATIONS[0], input).await
+    }
     /// Submit an order
     ///
     /// `POST /orders`
@@ -607,6 +723,28 @@ impl Client {
         input: &SubmitOrderInput,
     ) -> ::std::result::Result<SubmitOrderOutput, ::toolwright::Error> {
         self.executor.execute(&OPERATIONS[1], input).await
+    }
+    /// Watch order status changes
+    ///
+    /// A server-sent event per order status change, as it happens.
+    ///
+    /// `GET /orders/events`
+    pub async fn watch_orders(
+        &self,
+        input: &WatchOrdersInput,
+    ) -> ::std::result::Result<::toolwright::stream::Events<WatchOrdersOutputEvent>, ::toolwright::Error> {
+        self.executor.execute_events(&OPERATIONS[2], input).await
+    }
+    /// Export every order
+    ///
+    /// One JSON object per line.
+    ///
+    /// `GET /orders/export`
+    pub async fn export_orders(
+        &self,
+        input: &ExportOrdersInput,
+    ) -> ::std::result::Result<::toolwright::stream::JsonLines<ExportOrdersOutputItem>, ::toolwright::Error> {
+        self.executor.execute_lines(&OPERATIONS[3], input).await
     }
     /// List products
     ///
@@ -617,7 +755,7 @@ impl Client {
         &self,
         input: &ListProductsInput,
     ) -> ::std::result::Result<ListProductsOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+        self.executor.execute(&OPERATIONS[4], input).await
     }
     /// Create a product
     ///
@@ -628,7 +766,7 @@ impl Client {
         &self,
         input: &CreateProductInput,
     ) -> ::std::result::Result<CreateProductResponse, ::toolwright::Error> {
-        let op = &OPERATIONS[3];
+        let op = &OPERATIONS[5];
         let (status, body) = self.executor.execute_raw(op, input).await?;
         ::std::result::Result::Ok(match status {
             201 => CreateProductResponse::Status201(::toolwright::decode(op, body)?),
@@ -643,7 +781,7 @@ impl Client {
         &self,
         input: &GetProductInput,
     ) -> ::std::result::Result<Product, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+        self.executor.execute(&OPERATIONS[6], input).await
     }
     /// Replace a product
     ///
@@ -652,7 +790,7 @@ impl Client {
         &self,
         input: &ReplaceProductInput,
     ) -> ::std::result::Result<Product, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5], input).await
+        self.executor.execute(&OPERATIONS[7], input).await
     }
     /// Delete a product
     ///
@@ -661,7 +799,23 @@ impl Client {
         &self,
         input: &DeleteProductInput,
     ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6], input).await
+        self.executor.execute(&OPERATIONS[8], input).await
+    }
+    /// Download a product image
+    ///
+    /// `GET /products/{productId}/image`
+    pub async fn download_product_image(
+        &self,
+        input: &DownloadProductImageInput,
+    ) -> ::std::result::Result<::toolwright::Bytes, ::toolwright::Error> {
+        self.executor.execute_bytes(&OPERATIONS[9], input).await
+    }
+    /// `download_product_image`, its answer read as it arrives (status and headers first, then the body's chunks: `.save(path)`, `.write_to(&mut sink)`, or a `Stream` of `Bytes`), bounded by the executor's stream limits rather than its `max_response_bytes`.
+    pub async fn download_product_image_stream(
+        &self,
+        input: &DownloadProductImageInput,
+    ) -> ::std::result::Result<::toolwright::stream::ByteStream, ::toolwright::Error> {
+        self.executor.execute_stream(&OPERATIONS[9], input).await
     }
     /// Upload a product image
     ///
@@ -670,7 +824,26 @@ impl Client {
         &self,
         input: &UploadProductImageInput,
     ) -> ::std::result::Result<UploadProductImageOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7], input).await
+        self.executor.execute(&OPERATIONS[10], input).await
+    }
+    /// Replace a product's manual
+    ///
+    /// `PUT /products/{productId}/manual`
+    pub async fn replace_product_manual(
+        &self,
+        input: &ReplaceProductManualInput,
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor.execute(&OPERATIONS[11], input).await
+    }
+    /// `replace_product_manual`, its request body read from `body` as it is sent (bytes, `Upload::file(path)` or `Upload::stream(..)`; the input's body field is not sent). A body from a stream is sent once, never retried.
+    pub async fn replace_product_manual_upload(
+        &self,
+        input: &ReplaceProductManualInput,
+        body: ::toolwright::stream::Upload,
+    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
+        self.executor
+            .execute_upload(&OPERATIONS[11], input, body)
+            .await
     }
     /// Search by ids and colours
     ///
@@ -679,12 +852,12 @@ impl Client {
         &self,
         input: &GetSearchInput,
     ) -> ::std::result::Result<::std::vec::Vec<i64>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[8], input).await
+        self.executor.execute(&OPERATIONS[12], input).await
     }
 }
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::Operation; 9] = [
+pub static OPERATIONS: [::toolwright::Operation; 13] = [
     ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("importCatalog"),
         api: ::toolwright::__private::Cow::Borrowed("shop"),
@@ -759,6 +932,38 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::Operation {
+        name: ::toolwright::__private::Cow::Borrowed("watchOrders"),
+        api: ::toolwright::__private::Cow::Borrowed("shop"),
+        method: ::toolwright::Method::Get,
+        path: ::toolwright::__private::Cow::Borrowed("/orders/events"),
+        params: ::toolwright::__private::Cow::Borrowed(&[]),
+        body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
+        }]),
+        wrap_output: false,
+        json_response: false,
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::Operation {
+        name: ::toolwright::__private::Cow::Borrowed("exportOrders"),
+        api: ::toolwright::__private::Cow::Borrowed("shop"),
+        method: ::toolwright::Method::Get,
+        path: ::toolwright::__private::Cow::Borrowed("/orders/export"),
+        params: ::toolwright::__private::Cow::Borrowed(&[]),
+        body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
+        }]),
+        wrap_output: false,
+        json_response: false,
         graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
@@ -1030,6 +1235,32 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {
+        name: ::toolwright::__private::Cow::Borrowed("downloadProductImage"),
+        api: ::toolwright::__private::Cow::Borrowed("shop"),
+        method: ::toolwright::Method::Get,
+        path: ::toolwright::__private::Cow::Borrowed("/products/{productId}/image"),
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+            field: ::toolwright::__private::Cow::Borrowed("productId"),
+            wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
+            location: ::toolwright::ParamLocation::Path,
+            required: true,
+            kind: ::toolwright::ValueKind::Integer,
+            style: ::toolwright::Style::Simple,
+            explode: false,
+            allow_reserved: false,
+            content_type: ::std::option::Option::None,
+        }]),
+        body: ::toolwright::BodyEncoding::Json,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        body_required: false,
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
+        }]),
+        wrap_output: true,
+        json_response: false,
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::Operation {
         name: ::toolwright::__private::Cow::Borrowed("uploadProductImage"),
         api: ::toolwright::__private::Cow::Borrowed("shop"),
         method: ::toolwright::Method::Post,
@@ -1077,6 +1308,45 @@ pub static OPERATIONS: [::toolwright::Operation; 9] = [
         }]),
         wrap_output: false,
         json_response: true,
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::Operation {
+        name: ::toolwright::__private::Cow::Borrowed("replaceProductManual"),
+        api: ::toolwright::__private::Cow::Borrowed("shop"),
+        method: ::toolwright::Method::Put,
+        path: ::toolwright::__private::Cow::Borrowed("/products/{productId}/manual"),
+        params: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("productId"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
+                location: ::toolwright::ParamLocation::Path,
+                required: true,
+                kind: ::toolwright::ValueKind::Integer,
+                style: ::toolwright::Style::Simple,
+                explode: false,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+            ::toolwright::Param {
+                field: ::toolwright::__private::Cow::Borrowed("body"),
+                wire_name: ::toolwright::__private::Cow::Borrowed("body"),
+                location: ::toolwright::ParamLocation::RequestBody,
+                required: true,
+                kind: ::toolwright::ValueKind::Binary,
+                style: ::toolwright::Style::Form,
+                explode: false,
+                allow_reserved: false,
+                content_type: ::std::option::Option::None,
+            },
+        ]),
+        body: ::toolwright::BodyEncoding::Binary,
+        content_type: ::toolwright::__private::Cow::Borrowed("application/pdf"),
+        body_required: true,
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearerAuth")]),
+        }]),
+        wrap_output: false,
+        json_response: false,
         graphql: ::std::option::Option::None,
     },
     ::toolwright::Operation {

@@ -698,6 +698,8 @@ fn response(
     let response = ir::Response {
         status: "200".into(),
         json: true,
+        body: ir::ResponseBody::Json,
+        item: None,
         description: description.clone(),
         schema: schema.map(|mut s| {
             if s.description.is_none() {

@@ -505,6 +505,88 @@ fn encoding_of(media: &str) -> BodyEncoding {
     }
 }
 
+/// What a by-name call of a streaming operation returns (the runtime's
+/// `executor::streaming` collects it): `{events: [{event, data, id}]}` or `{items:
+/// [...]}`, with `complete` and, when the stream was cut, `cut` saying why.
+fn collected(body: ir::ResponseBody, item: Option<Schema>) -> Schema {
+    let described = |s: &str| Schema {
+        description: Some(s.to_owned()),
+        ..Schema::of(SchemaType::String)
+    };
+    let data = item.unwrap_or_default();
+    let (key, entry) = if body == ir::ResponseBody::Events {
+        let event = Schema {
+            properties: vec![
+                (
+                    "event".into(),
+                    described("The event type (`message` unless named)."),
+                ),
+                ("data".into(), data),
+                (
+                    "id".into(),
+                    described("The last event id, when the stream set one."),
+                ),
+            ],
+            required: vec!["event".into(), "data".into()],
+            ..Schema::of(SchemaType::Object)
+        };
+        ("events", event)
+    } else {
+        ("items", data)
+    };
+    Schema {
+        properties: vec![
+            (
+                key.into(),
+                Schema {
+                    items: Some(Box::new(entry)),
+                    ..Schema::of(SchemaType::Array)
+                },
+            ),
+            (
+                "complete".into(),
+                Schema {
+                    description: Some("The stream ended: nothing was left out.".into()),
+                    ..Schema::of(SchemaType::Boolean)
+                },
+            ),
+            (
+                "cut".into(),
+                described("Why collecting stopped before the stream's end (size or time budget)."),
+            ),
+        ],
+        required: vec![key.into(), "complete".into()],
+        ..Schema::of(SchemaType::Object)
+    }
+}
+
+/// A response media type's form for typed code.
+fn response_body(media: &str) -> ir::ResponseBody {
+    let m = media.to_ascii_lowercase();
+    let m = m.split(';').next().unwrap_or("").trim();
+    if m == "text/event-stream" {
+        ir::ResponseBody::Events
+    } else if [
+        "application/x-ndjson",
+        "application/ndjson",
+        "application/jsonl",
+        "application/x-jsonlines",
+        "application/jsonlines",
+        "application/json-seq",
+    ]
+    .contains(&m)
+    {
+        ir::ResponseBody::JsonLines
+    } else {
+        match encoding_of(m) {
+            BodyEncoding::Json | BodyEncoding::Form => ir::ResponseBody::Json,
+            BodyEncoding::Text | BodyEncoding::Multipart => ir::ResponseBody::Text,
+            BodyEncoding::Binary if m.contains('*') => ir::ResponseBody::Json,
+            BodyEncoding::Binary => ir::ResponseBody::Binary,
+        }
+    }
+}
+
 /// What an operation's request body lowered into (its arguments went to `params`).
 struct Body {
     encoding: BodyEncoding,
@@ -991,29 +1073,46 @@ fn responses(
         if let Some(d) = &description {
             summary.insert("description".into(), json!(d));
         }
-        let json_media = match response.get("content") {
-            Some(Value::Object(content)) => pick_media(content)
-                .is_some_and(|(media, _)| encoding_of(media) == BodyEncoding::Json),
-            _ => false,
+        let picked = match response.get("content") {
+            Some(Value::Object(content)) => pick_media(content),
+            _ => None,
         };
+        let body = picked.map_or(ir::ResponseBody::Json, |(media, _)| response_body(media));
+        let mut item = None;
+        let json_media = picked.is_some_and(|(media, _)| {
+            encoding_of(media) == BodyEncoding::Json && body == ir::ResponseBody::Json
+        });
         let schema = match response.get("content") {
             Some(Value::Object(content)) if !content.is_empty() => {
                 summary.insert(
                     "mediaTypes".into(),
                     json!(content.keys().collect::<Vec<_>>()),
                 );
-                pick_media(content).map(|(media, m)| match encoding_of(media) {
-                    BodyEncoding::Json => match m.get("schema") {
-                        Some(s) => schema::lower(
-                            doc,
-                            s,
-                            &format!("{at}/content/{}/schema", escape(media)),
-                            0,
-                        ),
-                        None => Schema::default(),
-                    },
-                    // Text comes back as a string, bytes as base64 text.
-                    _ => Schema::of(SchemaType::String),
+                picked.map(|(media, m)| {
+                    let lowered = |doc: &mut Doc<'_>, key: &str| {
+                        m.get(key).map(|s| {
+                            schema::lower(
+                                doc,
+                                s,
+                                &format!("{at}/content/{}/{key}", escape(media)),
+                                0,
+                            )
+                        })
+                    };
+                    match body {
+                        ir::ResponseBody::Json => lowered(doc, "schema").unwrap_or_default(),
+                        // Each event's or line's data: OpenAPI 3.2's `itemSchema`, else
+                        // the `schema` real specs put there (typed code decodes it). The
+                        // catalog's output is what a by-name call returns: text.
+                        ir::ResponseBody::Events | ir::ResponseBody::JsonLines => {
+                            item = lowered(doc, "itemSchema").or_else(|| lowered(doc, "schema"));
+                            collected(body, item.clone())
+                        }
+                        // Text comes back as a string, bytes as base64 text.
+                        ir::ResponseBody::Text | ir::ResponseBody::Binary => {
+                            Schema::of(SchemaType::String)
+                        }
+                    }
                 })
             }
             _ => None,
@@ -1029,6 +1128,8 @@ fn responses(
             description,
             schema,
             json: json_media,
+            body,
+            item,
         });
     }
     meta.insert("responses".into(), Value::Object(kept));
