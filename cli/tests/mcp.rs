@@ -647,3 +647,141 @@ fn names(list: &Value) -> Vec<&str> {
         .map(|t| t["name"].as_str().unwrap())
         .collect()
 }
+
+/// Binary results are content blocks of their media type: a PNG an `image` block (the
+/// PyPI client parses it as `ImageContent`), a PDF an embedded resource with its
+/// `mimeType`; the structured result keeps the base64 text its output schema describes.
+#[test]
+fn binary_results_are_image_and_resource_content_blocks() {
+    let png = [
+        0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n', 0, 0, 0, 13,
+    ];
+    let api = Server::start(move |req| match req.path() {
+        "/products/7/image" => Response {
+            status: 200,
+            content_type: "image/png".into(),
+            body: png.to_vec(),
+            headers: Vec::new(),
+        },
+        _ => Response {
+            status: 200,
+            content_type: "application/pdf".into(),
+            body: b"%PDF-1.7\n\xff".to_vec(),
+            headers: Vec::new(),
+        },
+    });
+    let calls = json!([
+        ["downloadProductImage", {"productId": 7}],
+        ["importCatalog", {"body": "name\nSaw\n"}],
+    ]);
+    let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
+    args.extend(os(&[
+        env!("CARGO_BIN_EXE_toolwright"),
+        "serve",
+        "tests/openapi/shop.yaml",
+        "--base-url",
+        &format!("shop={}", api.url()),
+    ]));
+    let out = Command::new("python3")
+        .arg(root().join("cli/tests/mcp/client.py"))
+        .args(&args)
+        .current_dir(root())
+        .env("SHOP_BEARER_AUTH", "user-token")
+        .output()
+        .expect("python3 with the MCP client");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let image = &out["calls"][0];
+    assert_eq!(image["isError"], false, "{image}");
+    assert_eq!(
+        image["content"],
+        json!([{"type": "image", "data": "iVBORw0KGgoAAAAN", "mimeType": "image/png"}])
+    );
+    assert_eq!(
+        image["structuredContent"],
+        json!({"result": "iVBORw0KGgoAAAAN"})
+    );
+    let pdf = &out["calls"][1];
+    assert_eq!(pdf["content"][0]["type"], "resource", "{pdf}");
+    assert_eq!(pdf["content"][0]["resource"]["mimeType"], "application/pdf");
+    assert_eq!(pdf["content"][0]["resource"]["blob"], "JVBERi0xLjcK/w==");
+}
+
+/// A long download reports the bytes received so far, with the `Content-Length` as
+/// its total, to a client that asked for progress.
+#[test]
+fn long_downloads_report_the_bytes_received() {
+    use std::io::{BufRead, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let (socket, _) = listener.accept().unwrap();
+        let mut reader = std::io::BufReader::new(socket.try_clone().unwrap());
+        let mut line = String::new();
+        while reader.read_line(&mut line).unwrap_or(0) > 2 {
+            line.clear();
+        }
+        let mut socket = socket;
+        let total = 16 * 8192;
+        write!(
+            socket,
+            "HTTP/1.1 200 OK\r\ncontent-type: image/png\r\ncontent-length: {total}\r\n\r\n"
+        )
+        .unwrap();
+        // 16 pieces, 60 ms apart: about a second in all.
+        for _ in 0..16 {
+            socket.write_all(&[7; 8192]).unwrap();
+            socket.flush().unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(60));
+        }
+    });
+    let calls = json!([["downloadProductImage", {"productId": 7}]]);
+    let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
+    args.extend(os(&[
+        env!("CARGO_BIN_EXE_toolwright"),
+        "serve",
+        "tests/openapi/shop.yaml",
+        "--base-url",
+        &format!("shop={url}"),
+        "--progress-interval",
+        "100",
+        "--result-budget",
+        "400000",
+    ]));
+    let out = Command::new("python3")
+        .arg(root().join("cli/tests/mcp/client.py"))
+        .args(&args)
+        .current_dir(root())
+        .env("SHOP_BEARER_AUTH", "user-token")
+        .output()
+        .expect("python3 with the MCP client");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out["calls"][0]["content"][0]["type"], "image", "{out}");
+    let progress = out["progress"][0].as_array().unwrap();
+    let bytes: Vec<(f64, &str)> = progress
+        .iter()
+        .filter(|p| p[1].as_str().unwrap().starts_with("received"))
+        .map(|p| (p[0].as_f64().unwrap(), p[1].as_str().unwrap()))
+        .collect();
+    assert!(bytes.len() >= 3, "{progress:?}");
+    assert!(
+        bytes[0]
+            .1
+            .contains(" of 131072 bytes from GET /products/{productId}/image"),
+        "{bytes:?}"
+    );
+    assert!(
+        bytes.windows(2).all(|w| w[0].0 < w[1].0),
+        "increasing: {bytes:?}"
+    );
+    assert!(bytes.iter().all(|b| b.0 <= 131_072.0), "{bytes:?}");
+}

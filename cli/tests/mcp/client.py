@@ -28,7 +28,7 @@ def dump(m):
 
 
 async def session(ns):
-    env = {k: v for k, v in os.environ.items() if k.startswith(("TRACKER_", "PATH", "HOME"))}
+    env = {k: v for k, v in os.environ.items() if k.startswith(("TRACKER_", "SHOP_", "PATH", "HOME"))}
     params = ns.url or StdioServerParameters(command=ns.cmd[0], args=ns.cmd[1:], env=env)
     if ns.url and ns.bearer_env:
         # The endpoint's bearer token, sent on every request.

@@ -92,6 +92,9 @@ pub struct Executor {
     inner: Arc<Inner>,
     /// Limits every call carries to the transport (see [`Executor::with_timeout`]).
     policy: CallPolicy,
+    /// Where the transport counts the bytes of answers as they arrive (an MCP call
+    /// whose client asked for progress).
+    received: Option<Arc<crate::transport::Received>>,
 }
 
 struct Inner {
@@ -557,6 +560,7 @@ impl ExecutorBuilder {
         };
         Ok(Executor {
             policy: self.policy,
+            received: None,
             inner: Arc::new(Inner {
                 catalog,
                 handlers,
@@ -715,6 +719,14 @@ impl Executor {
     pub fn with_timeout(&self, timeout: std::time::Duration) -> Executor {
         let mut out = self.clone();
         out.policy.timeout = timeout;
+        out
+    }
+
+    /// This executor, its transport counting the bytes of answers into `received`.
+    #[cfg(feature = "mcp")]
+    pub(crate) fn counting(&self, received: Arc<crate::transport::Received>) -> Executor {
+        let mut out = self.clone();
+        out.received = Some(received);
         out
     }
 
@@ -1358,6 +1370,9 @@ impl Executor {
         }
         if let Some(target) = self.inner.targets.get(op.name.as_ref()) {
             request.extensions_mut().insert(target.clone());
+        }
+        if let Some(received) = &self.received {
+            request.extensions_mut().insert(received.clone());
         }
         Ok(request)
     }

@@ -20,7 +20,7 @@ mod retry;
 pub use mcp_client::McpStdio;
 #[cfg(feature = "mcp-client")]
 pub use mcp_http::McpHttp;
-pub use policy::{Attempts, CallPolicy, NotRetried};
+pub use policy::{Attempts, CallPolicy, NotRetried, Received};
 #[cfg(feature = "reqwest")]
 pub use rate_limit::RateLimit;
 pub use rate_limit::{CallTarget, Limit};

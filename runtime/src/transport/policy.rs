@@ -16,6 +16,47 @@ pub struct Attempts(pub u32);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotRetried;
 
+/// A count of the response bytes received so far (and the `Content-Length`, when the
+/// server sent one), as an extension on a request whose caller watches a long call
+/// (an MCP client that asked for progress). Transports that read bodies in chunks add
+/// to it as they go; others leave it at zero.
+#[derive(Debug, Default)]
+pub struct Received {
+    bytes: std::sync::atomic::AtomicU64,
+    /// `u64::MAX`: no length known.
+    total: std::sync::atomic::AtomicU64,
+}
+
+impl Received {
+    pub fn new() -> Self {
+        Received {
+            bytes: std::sync::atomic::AtomicU64::new(0),
+            total: std::sync::atomic::AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// `n` more bytes arrived.
+    pub fn add(&self, n: usize) {
+        self.bytes
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The body's announced length.
+    pub fn expect(&self, total: u64) {
+        self.total
+            .store(total, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Bytes received so far, and the announced length.
+    pub fn get(&self) -> (u64, Option<u64>) {
+        let total = self.total.load(std::sync::atomic::Ordering::Relaxed);
+        (
+            self.bytes.load(std::sync::atomic::Ordering::Relaxed),
+            (total != u64::MAX).then_some(total),
+        )
+    }
+}
+
 /// Limits and permissions for one call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CallPolicy {

@@ -166,6 +166,10 @@ impl Transport for ReqwestTransport {
         // its per-thread cache on every call. (It is sent at the first poll, as
         // futures are: reqwest starts the request's timer then.)
         let policy = CallPolicy::of(&request);
+        let received = request
+            .extensions()
+            .get::<std::sync::Arc<super::Received>>()
+            .cloned();
         // Where the request went, written only for an error: no query (it may hold an
         // API key) and no user info.
         let uri = request.uri().clone();
@@ -201,10 +205,13 @@ impl Transport for ReqwestTransport {
                 ))
                 .kind_of(TransportKind::BodyTooLarge)
             };
-            if let Some(length) = response.content_length()
-                && length > limit as u64
-            {
-                return Err(too_large(format!("Content-Length {length}")));
+            if let Some(length) = response.content_length() {
+                if length > limit as u64 {
+                    return Err(too_large(format!("Content-Length {length}")));
+                }
+                if let Some(received) = &received {
+                    received.expect(length);
+                }
             }
             let mut body = Vec::new();
             while let Some(chunk) = response.chunk().await.map_err(failed)? {
@@ -212,6 +219,9 @@ impl Transport for ReqwestTransport {
                     return Err(too_large(format!("more than {limit} bytes sent")));
                 }
                 body.extend_from_slice(&chunk);
+                if let Some(received) = &received {
+                    received.add(chunk.len());
+                }
             }
             // Headers taken whole (copying header by header re-validates every name and
             // value), after the body: they need no room in the future while it is read.

@@ -759,14 +759,18 @@ impl Server {
                 }
             },
         };
-        let call = executor.call_answering(target, arguments, approved);
         let token = params.pointer("/_meta/progressToken").cloned();
         let outcome = match (token, notify) {
             (Some(token), Some(notify)) => {
+                // The transport counts the answer's bytes; progress reports them.
+                let received = std::sync::Arc::new(crate::transport::Received::new());
+                let counting = executor.counting(received.clone());
+                let call = counting.call_answering(target, arguments, approved);
                 let what = format!("{} {}", tool.operation.method.as_str(), tool.operation.path);
-                progress::while_running(call, &token, &what, self.progress_every, &notify).await
+                let every = self.progress_every;
+                progress::while_running(call, &token, &what, every, &received, &notify).await
             }
-            _ => call.await,
+            _ => executor.call_answering(target, arguments, approved).await,
         };
         Ok(match outcome {
             Ok(crate::executor::Answer {
@@ -797,8 +801,8 @@ impl Server {
 /// A result that is bytes: an `image` or `audio` content block for those media
 /// types, an embedded resource (a `blob` with its `mimeType`) for others, and the
 /// structured `{"result": <base64>}` when the tool declares an output schema. Bytes
-/// over the result budget are not cut (a cut image is no image): the result says how
-/// large they are instead.
+/// over the result budget are not cut (a cut image is no image): the call is an error
+/// saying how large they are instead.
 fn bytes_result(value: Value, media: &str, tool: &str, structured: bool, budget: usize) -> Value {
     let data = match &value {
         Value::String(b64) => b64.as_str(),
@@ -806,9 +810,12 @@ fn bytes_result(value: Value, media: &str, tool: &str, structured: bool, budget:
     };
     if data.len() > budget {
         let size = data.len() / 4 * 3;
+        // An error: there is no structured result to give (clients require one
+        // for a tool with an output schema), and the model must not take a note for
+        // the bytes.
         return json!({"content": [{"type": "text", "text": format!(
-            "`{tool}` answered {size} bytes of {media}, more than this server's result budget ({budget} characters); fetch it from code (`Executor::call_stream`) instead"
-        )}], "isError": false});
+            "`{tool}` answered {size} bytes of {media}, more than this server's result budget ({budget} characters of base64); fetch it from code (`Executor::call_stream`) instead"
+        )}], "isError": true});
     }
     let block = match media.split('/').next() {
         Some(kind @ ("image" | "audio")) => {
@@ -992,4 +999,35 @@ enum Answer {
 
 fn error(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_become_content_blocks_of_their_media_type_within_the_budget() {
+        let wrapped = json!({"result": "AAEC"});
+        let image = bytes_result(wrapped.clone(), "image/png", "pic", true, 100);
+        assert_eq!(
+            image,
+            json!({"content": [{"type": "image", "data": "AAEC", "mimeType": "image/png"}],
+                   "isError": false, "structuredContent": {"result": "AAEC"}})
+        );
+        let audio = bytes_result(json!("AAEC"), "audio/mpeg", "say", false, 100);
+        assert_eq!(audio["content"][0]["type"], "audio");
+        assert!(audio.get("structuredContent").is_none());
+        let other = bytes_result(json!("AAEC"), "application/zip", "zip", true, 100);
+        assert_eq!(
+            other["content"][0],
+            json!({"type": "resource", "resource": {"uri": "toolwright://result/zip",
+                   "mimeType": "application/zip", "blob": "AAEC"}})
+        );
+        assert_eq!(other["structuredContent"], wrapped);
+        // Over the budget: an error saying how large, never cut bytes.
+        let large = bytes_result(json!("AAECAAEC"), "image/png", "pic", true, 4);
+        assert_eq!(large["isError"], true);
+        let text = large["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("answered 6 bytes of image/png"), "{text}");
+    }
 }
