@@ -98,7 +98,10 @@ pub fn api_module(
             (true, Some(tool), _) => format!("MCP tool `{tool}` (`tools/call`)"),
             _ => format!("`{} {}`", op.method.as_str(), op.path),
         };
-        let doc = names::doc(&format!("{}\n\n{target}", plan.description), "    ");
+        let doc = names::doc(
+            &format!("{}\n\n{target}{}", plan.description, stream_switch_note(op)),
+            "    ",
+        );
         let variants = success_variants(op);
         let paged = variants.is_none() && op.pagination.is_some();
         let success = op.success_response();
@@ -275,6 +278,29 @@ fn pages_method_name(method: &str, taken: &BTreeSet<&str>) -> Option<String> {
         .iter()
         .map(|suffix| format!("{method}{suffix}"))
         .find(|name| !taken.contains(name.as_str()))
+}
+
+/// For a request with a `stream: true` switch (model APIs): how to read the streamed
+/// answer, which this method (one JSON answer) does not.
+fn stream_switch_note(op: &ir::Operation) -> String {
+    let switch = op.params.iter().any(|p| {
+        p.location == ParamLocation::Body
+            && p.name == "stream"
+            && p.schema.ty == SchemaType::Boolean
+    });
+    if !switch
+        || op
+            .success_response()
+            .is_some_and(|r| r.body == ir::ResponseBody::Events)
+    {
+        return String::new();
+    }
+    format!(
+        "\n\nStreaming: with `stream: true` the API answers with server-sent events, which \
+         this method does not read; call `executor.call_stream(\"{}\", args)` and read \
+         `.events()` (or `.json_events::<T>()`) instead.",
+        op.name
+    )
 }
 
 /// `<method><suffix>`, unless another operation's method has that name.
@@ -1272,4 +1298,27 @@ fn cyclic(definitions: &BTreeMap<String, Schema>) -> BTreeSet<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_switch_in_the_request_is_documented() {
+        let spec = |response: &str| {
+            format!(
+                "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\nservers: [{{url: 'https://t.example.com'}}]\npaths:\n  /chat:\n    post:\n      operationId: chat\n      requestBody:\n        content:\n          application/json:\n            schema: {{type: object, properties: {{stream: {{type: boolean}}, prompt: {{type: string}}}}}}\n      responses: {{'200': {{description: ok, content: {{{response}: {{schema: {{type: object}}}}}}}}}}\n"
+            )
+        };
+        let analysis = crate::analyze_text("t.yaml", &spec("application/json"), false);
+        let note = stream_switch_note(&analysis.apis[0].operations[0]);
+        assert!(
+            note.contains("`executor.call_stream(\"chat\", args)`"),
+            "{note}"
+        );
+        // An operation that already answers with events has its typed stream.
+        let analysis = crate::analyze_text("t.yaml", &spec("text/event-stream"), false);
+        assert_eq!(stream_switch_note(&analysis.apis[0].operations[0]), "");
+    }
 }

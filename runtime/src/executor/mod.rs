@@ -25,7 +25,8 @@ pub(crate) struct Answer {
     /// The structured result.
     pub value: Value,
     /// The result is bytes (base64 text, maybe wrapped in `{"result": ...}`) of this
-    /// media type.
+    /// media type (an MCP server sends them as content blocks of that type).
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub bytes_of: Option<String>,
 }
 
