@@ -14,6 +14,9 @@ pub struct Call {
 
 mod snippets {
     use super::{Call, catalog};
+    // `docs/streams.md` uses the shop API of `tests/openapi`.
+    #[allow(unused_imports)]
+    use toolwright_e2e::openapi::shop;
     include!(concat!(env!("OUT_DIR"), "/guide.rs"));
 }
 
