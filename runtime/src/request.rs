@@ -11,7 +11,6 @@ use percent_encoding::{AsciiSet, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use crate::auth::Applied;
-use crate::base64;
 use crate::descriptor::{BodyEncoding, Method, Operation, Param, ParamLocation, Style, ValueKind};
 use crate::percent::{COMPONENT, encode};
 
@@ -522,7 +521,9 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
         }
         (BodyEncoding::Binary, BodyParts::Whole(Value::String(b64))) => (
             Some(content_type()),
-            base64::decode(b64).ok_or("the request body must be base64-encoded bytes")?,
+            crate::stream::part::decode(b64)
+                .ok_or("the request body must be base64-encoded bytes (or a base64 data URL)")?
+                .bytes,
         ),
         (BodyEncoding::Text, BodyParts::Whole(v)) => {
             (Some(content_type()), scalar_text(v).into_bytes())
@@ -565,6 +566,14 @@ struct Part<'a> {
     media: Option<&'a str>,
 }
 
+/// A name or media type given in an argument, fit for a part header: no quotes, no
+/// line breaks or other controls (they would end the header or the parameter).
+fn header_safe(text: &str) -> String {
+    text.chars()
+        .map(|c| if c == '"' || c.is_control() { '_' } else { c })
+        .collect()
+}
+
 /// `multipart/form-data` (RFC 7578). Each part carries its media type: bytes (decoded
 /// from base64) as files, JSON parts serialized, text parts as they are (`text/plain`
 /// is RFC 7578's default, so it needs no header).
@@ -593,13 +602,26 @@ fn multipart(fields: &[Part<'_>]) -> Result<(String, Vec<u8>), String> {
             let (head, bytes) = if field.kind == ValueKind::Binary
                 || (media == "application/octet-stream" && item.is_string())
             {
-                let Value::String(b64) = item else {
-                    return Err(format!("field `{name}` must be base64-encoded bytes"));
-                };
+                // Base64, or a data URL that may name the file and its media type.
+                let file = item
+                    .as_str()
+                    .and_then(crate::stream::part::decode)
+                    .ok_or_else(|| {
+                        format!(
+                            "field `{name}` must be base64-encoded bytes (or a base64 data URL)"
+                        )
+                    })?;
+                let filename = file
+                    .filename
+                    .as_deref()
+                    .map_or_else(|| name.clone(), header_safe);
+                let media = file
+                    .media_type
+                    .as_deref()
+                    .map_or(media.to_owned(), header_safe);
                 (
-                    format!("{disposition}; filename=\"{name}\"\r\nContent-Type: {media}"),
-                    base64::decode(b64)
-                        .ok_or_else(|| format!("field `{name}` must be base64-encoded bytes"))?,
+                    format!("{disposition}; filename=\"{filename}\"\r\nContent-Type: {media}"),
+                    file.bytes,
                 )
             } else if media.contains("json") {
                 (

@@ -881,7 +881,13 @@ impl<'a> TypeGen<'a> {
             // Only inputs: specs use `format: binary` loosely in JSON answers, where a
             // string that is not base64 would fail the typed decode.
             let binary = direction == Direction::Input && base64_bytes(prop_schema);
-            let inner = if binary {
+            // A multipart file part (`format: binary` kept beside the encoding) can
+            // also name its file and media type: a `FilePart`, which writes itself.
+            let file_part = binary && prop_schema.format.as_deref() == Some("binary");
+            let binary = binary && !file_part;
+            let inner = if file_part {
+                FILE_PART.to_owned()
+            } else if binary {
                 BYTES.to_owned()
             } else {
                 self.ty_inner(
@@ -1237,6 +1243,9 @@ fn field_doc(schema: &Schema) -> Option<String> {
 /// there is none (JSON Schema integers are unbounded; `i64` holds what APIs send).
 /// The runtime's bytes type, as generated code names it.
 const BYTES: &str = "::toolwright::Bytes";
+
+/// Bytes with an optional file name and media type (multipart file parts).
+const FILE_PART: &str = "::toolwright::stream::FilePart";
 
 /// A string the catalog says is base64 of raw bytes (`contentEncoding: base64`; not
 /// `format: byte`, which is base64 text the API itself reads).

@@ -11,11 +11,13 @@
 
 pub(crate) mod body;
 mod lines;
+pub(crate) mod part;
 pub(crate) mod sse;
 mod upload;
 
 pub use body::ByteStream;
 pub use lines::JsonLines;
+pub use part::FilePart;
 pub use sse::{Event, Events};
 pub use upload::Upload;
 

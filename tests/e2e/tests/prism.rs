@@ -92,7 +92,8 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
     client
         .upload_product_image(&shop::UploadProductImageInput {
             product_id: 7,
-            file: toolwright::Bytes::from_static(b"\x89PNG\r\n\x1a\n"),
+            file: toolwright::stream::FilePart::new(&b"\x89PNG\r\n\x1a\n"[..])
+                .filename("front.png"),
             caption: Some("front".into()),
         })
         .await

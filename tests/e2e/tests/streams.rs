@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use toolwright::stream::Upload;
+use toolwright::stream::{FilePart, Upload};
 use toolwright::{Bytes, CredentialSource, Executor, ExecutorBuilder};
 use toolwright_e2e::openapi::{catalog, shop};
 use toolwright_loopback::{Response, Server};
@@ -183,7 +183,7 @@ async fn uploads_from_bytes_a_file_and_a_stream_send_what_the_base64_path_sends(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_multipart_file_part_from_bytes_is_the_base64_paths_part() {
+async fn a_multipart_file_part_is_the_base64_paths_part_with_its_name_and_type() {
     let server = Server::start(|_| Response::json(200, &json!({"url": "https://x/1.png"})));
     let executor = builder(&server.url()).build().unwrap();
     let image = noise(5_000);
@@ -194,29 +194,38 @@ async fn a_multipart_file_part_from_bytes_is_the_base64_paths_part() {
         )
         .await
         .unwrap();
-    let mut input = shop::UploadProductImageInput::new(1, Bytes::from(image.clone()));
+    let mut input = shop::UploadProductImageInput::new(1, Bytes::from(image.clone()).into());
     input.caption = Some("c".into());
-    shop::Client::new(executor)
-        .upload_product_image(&input)
+    let client = shop::Client::new(executor.clone());
+    client.upload_product_image(&input).await.unwrap();
+    // A file name and media type for the part: typed, and by name as a data URL.
+    input.file = FilePart::new(image.clone())
+        .filename("front \"1\".png")
+        .media_type("image/png");
+    client.upload_product_image(&input).await.unwrap();
+    executor
+        .call(
+            "uploadProductImage",
+            json!({"productId": 1, "file": format!("data:image/png;filename=front%20%221%22.png;base64,{}", base64(&image))}),
+        )
         .await
         .unwrap();
     let sent = server.requests();
-    let part = |body: &[u8], boundary: &str| -> Vec<u8> {
-        // The file part's bytes, between its headers and the next boundary.
-        let text = body.to_vec();
-        let start = find(&text, b"name=\"file\"").unwrap();
-        let from = start + find(&text[start..], b"\r\n\r\n").unwrap() + 4;
-        let to = from + find(&text[from..], format!("\r\n--{boundary}").as_bytes()).unwrap();
-        text[from..to].to_vec()
-    };
-    let boundary = |r: &toolwright_loopback::Request| {
-        r.header("content-type")
-            .unwrap()
-            .split("boundary=")
-            .nth(1)
-            .unwrap()
-            .to_owned()
-    };
+    for named in &sent[2..] {
+        let body = String::from_utf8_lossy(&named.body);
+        assert!(
+            body.contains(
+                "name=\"file\"; filename=\"front _1_.png\"\r\nContent-Type: image/png\r\n"
+            ),
+            "{body:.300}"
+        );
+        assert!(part(&named.body, &boundary(named)) == image);
+    }
+    let body = String::from_utf8_lossy(&sent[1].body);
+    assert!(
+        body.contains("filename=\"file\"\r\nContent-Type: application/octet-stream"),
+        "{body:.300}"
+    );
     assert!(part(&sent[0].body, &boundary(&sent[0])) == image);
     assert!(part(&sent[1].body, &boundary(&sent[1])) == image);
 }
@@ -497,6 +506,25 @@ impl<I: Iterator + Unpin> futures_core::Stream for Iter<I> {
 fn base64(bytes: &[u8]) -> String {
     use base64::Engine as _;
     base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The file part's bytes in a multipart body, between its headers and the next
+/// boundary.
+fn part(body: &[u8], boundary: &str) -> Vec<u8> {
+    let start = find(body, b"name=\"file\"").unwrap();
+    let from = start + find(&body[start..], b"\r\n\r\n").unwrap() + 4;
+    let to = from + find(&body[from..], format!("\r\n--{boundary}").as_bytes()).unwrap();
+    body[from..to].to_vec()
+}
+
+fn boundary(request: &toolwright_loopback::Request) -> String {
+    request
+        .header("content-type")
+        .unwrap()
+        .split("boundary=")
+        .nth(1)
+        .unwrap()
+        .to_owned()
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

@@ -555,12 +555,12 @@ pub struct UploadProductImageInput {
     /// The image bytes.
     ///
     /// Format: `binary`.
-    pub file: ::toolwright::Bytes,
+    pub file: ::toolwright::stream::FilePart,
 }
 impl UploadProductImageInput {
     /// The required fields; every optional one is `None`.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(product_id: i64, file: ::toolwright::Bytes) -> Self {
+    pub fn new(product_id: i64, file: ::toolwright::stream::FilePart) -> Self {
         UploadProductImageInput {
             product_id,
             file,
@@ -579,7 +579,7 @@ impl ::toolwright::__private::serde::Serialize for UploadProductImageInput {
         if let ::std::option::Option::Some(value) = &self.caption {
             map.serialize_entry("caption", value)?;
         }
-        map.serialize_entry("file", &::toolwright::__private::codec::Base64(&self.file))?;
+        map.serialize_entry("file", &self.file)?;
         map.end()
     }
 }

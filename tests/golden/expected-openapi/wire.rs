@@ -463,10 +463,10 @@ impl ::toolwright::__private::serde::Serialize for UploadInputMeta {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UploadInput {
     /// Format: `binary`.
-    pub avatar: ::std::option::Option<::toolwright::Bytes>,
+    pub avatar: ::std::option::Option<::toolwright::stream::FilePart>,
     pub count: ::std::option::Option<i64>,
     /// Format: `binary`.
-    pub file: ::std::option::Option<::toolwright::Bytes>,
+    pub file: ::std::option::Option<::toolwright::stream::FilePart>,
     pub meta: ::std::option::Option<UploadInputMeta>,
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     pub title: ::std::option::Option<::std::string::String>,
@@ -479,13 +479,13 @@ impl ::toolwright::__private::serde::Serialize for UploadInput {
         use ::toolwright::__private::serde::ser::SerializeMap as _;
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         if let ::std::option::Option::Some(value) = &self.avatar {
-            map.serialize_entry("avatar", &::toolwright::__private::codec::Base64(value))?;
+            map.serialize_entry("avatar", value)?;
         }
         if let ::std::option::Option::Some(value) = &self.count {
             map.serialize_entry("count", value)?;
         }
         if let ::std::option::Option::Some(value) = &self.file {
-            map.serialize_entry("file", &::toolwright::__private::codec::Base64(value))?;
+            map.serialize_entry("file", value)?;
         }
         if let ::std::option::Option::Some(value) = &self.meta {
             map.serialize_entry("meta", value)?;
