@@ -419,6 +419,52 @@ mod tests {
         assert_eq!(events[1].retry, None);
     }
 
+    /// Any bytes, split anywhere, parse without panicking and into the same events as
+    /// the whole (a chunk boundary inside a CRLF, a BOM or a UTF-8 sequence included).
+    #[test]
+    fn hostile_bytes_split_anywhere_parse_the_same() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let alphabet: &[&[u8]] = &[
+            b"data:",
+            b"data: x",
+            b"id: 7",
+            b"id",
+            b"event: e",
+            b"retry: 12",
+            b"retry: x",
+            b":c",
+            b"\r",
+            b"\n",
+            b"\r\n",
+            b"\xEF\xBB\xBF",
+            b"\xC3\xA9",
+            b"\xC3",
+            b"\0",
+            b" ",
+        ];
+        for _ in 0..3_000 {
+            let mut input = Vec::new();
+            for _ in 0..next(40) {
+                input.extend_from_slice(alphabet[next(alphabet.len() as u64) as usize]);
+            }
+            let whole = parse(&[&input]);
+            let mut chunks: Vec<&[u8]> = Vec::new();
+            let mut rest = &input[..];
+            while !rest.is_empty() {
+                let at = 1 + next(rest.len() as u64) as usize;
+                chunks.push(&rest[..at]);
+                rest = &rest[at..];
+            }
+            assert_eq!(parse(&chunks), whole, "{input:?} split as {chunks:?}");
+        }
+    }
+
     #[test]
     fn json_data_and_the_done_marker() {
         assert_eq!(
