@@ -1,7 +1,7 @@
-//! Writing generated files: only when the content changed, so cargo does not rebuild
-//! the user's crate for nothing.
+//! Writing generated files (only when the content changed, so cargo does not rebuild
+//! the user's crate for nothing), and [`Generated`], what a run wrote.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::Error;
 use crate::emit::Files;
@@ -25,4 +25,20 @@ pub fn write_all(dir: &Path, files: &Files) -> Result<Vec<String>, Error> {
         written.push(name.clone());
     }
     Ok(written)
+}
+
+/// What [`Config::generate`](crate::Config::generate) produced.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    pub out_dir: PathBuf,
+    /// Every generated file name.
+    pub files: Vec<String>,
+    /// The files whose content changed and were rewritten.
+    pub written: Vec<String>,
+    /// Rendered warnings (empty when none).
+    pub warnings: String,
+    /// Errors reported through `cargo::error` inside a build script (cargo fails the
+    /// build after the script; nothing was generated). Outside a build script errors
+    /// are returned as [`Error::Diagnostics`] instead.
+    pub errors: usize,
 }

@@ -269,7 +269,7 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
         files.insert(embedded::FILE.to_owned(), bytes);
     }
     files.insert(SEARCH_FILE.to_owned(), index);
-    crate::drop_later(
+    crate::memory::drop_later(
         entries
             .into_iter()
             .map(|e| (e.plans, e.contracts))

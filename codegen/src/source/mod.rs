@@ -268,7 +268,7 @@ pub fn read_with(
     };
     // A large document's tree takes a while to free (compute v1's: 7% of generation):
     // not on the way to the output.
-    crate::drop_later(root);
+    crate::memory::drop_later(root);
     api.map(renamed)
 }
 

@@ -193,7 +193,7 @@ pub(crate) fn read_root(
         lowering: BTreeSet::new(),
     };
     let api = lower(&mut doc, file);
-    crate::drop_later(root);
+    crate::memory::drop_later(root);
     Some(api)
 }
 
