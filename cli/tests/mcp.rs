@@ -69,14 +69,15 @@ fn serve_http_with(args: &[String]) -> HttpServe {
     HttpServe(child, format!("http://127.0.0.1:{port}/mcp"))
 }
 
-/// Runs `tests/mcp/client.py` with `args` (in the checkout, with the tracker's token)
-/// and returns the session it prints.
+/// Runs `tests/mcp/client.py` with `args` (in the checkout, with the tracker's and the
+/// shop's tokens) and returns the session it prints.
 fn client(args: &[std::ffi::OsString]) -> Value {
     let output = Command::new("python3")
         .arg(root().join("cli/tests/mcp/client.py"))
         .args(args)
         .current_dir(root())
         .env("TRACKER_TOKEN", "t0ken")
+        .env("SHOP_BEARER_AUTH", "user-token")
         .output()
         .expect("python3 with the MCP client (pip install \"mcp>=2.3,<3\")");
     assert!(
@@ -682,19 +683,7 @@ fn binary_results_are_image_and_resource_content_blocks() {
         "--base-url",
         &format!("shop={}", api.url()),
     ]));
-    let out = Command::new("python3")
-        .arg(root().join("cli/tests/mcp/client.py"))
-        .args(&args)
-        .current_dir(root())
-        .env("SHOP_BEARER_AUTH", "user-token")
-        .output()
-        .expect("python3 with the MCP client");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = client(&args);
     let image = &out["calls"][0];
     assert_eq!(image["isError"], false, "{image}");
     assert_eq!(
@@ -752,19 +741,7 @@ fn long_downloads_report_the_bytes_received() {
         "--result-budget",
         "400000",
     ]));
-    let out = Command::new("python3")
-        .arg(root().join("cli/tests/mcp/client.py"))
-        .args(&args)
-        .current_dir(root())
-        .env("SHOP_BEARER_AUTH", "user-token")
-        .output()
-        .expect("python3 with the MCP client");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = client(&args);
     assert_eq!(out["calls"][0]["content"][0]["type"], "image", "{out}");
     let progress = out["progress"][0].as_array().unwrap();
     let bytes: Vec<(f64, &str)> = progress

@@ -167,23 +167,18 @@ pub fn api_module(
         if matches!(answer, ir::ResponseBody::Binary | ir::ResponseBody::Text)
             && let Some(name) = free_method_name(&op_names.method, "_stream", &method_names)
         {
-            let doc = names::doc(
-                &format!(
-                    "`{}`, its answer read as it arrives (status and headers first, then \
-                     the body's chunks: `.save(path)`, `.write_to(&mut sink)`, or a \
-                     `Stream` of `Bytes`), bounded by the executor's stream limits \
-                     rather than its `max_response_bytes`.",
-                    op_names.method
-                ),
-                "    ",
+            let doc = format!(
+                "`{}`, its answer read as it arrives (status and headers first, then the \
+                 body's chunks: `.save(path)`, `.write_to(&mut sink)`, or a `Stream` of \
+                 `Bytes`), bounded by the executor's stream limits rather than its \
+                 `max_response_bytes`.",
+                op_names.method
             );
-            let name = names::ident(&name);
-            let _ = write!(
-                methods,
-                "{doc}{cfg}    pub async fn {name}(\n        &self,\n        input: &{input},\n    \
-                 ) -> ::std::result::Result<::toolwright::stream::ByteStream, ::toolwright::Error> {{\n        \
-                 self.executor.execute_stream(&OPERATIONS[{index}], input).await\n    }}\n"
+            let signature = format!(
+                "input: &{input},\n    ) -> ::std::result::Result<::toolwright::stream::ByteStream, ::toolwright::Error>"
             );
+            let body = format!("self.executor.execute_stream(&OPERATIONS[{index}], input).await");
+            companion_method(&mut methods, &doc, &cfg, &name, &signature, &body);
         }
         // A binary request body can come from a file or a stream.
         // `<method>_upload`; `<method>_from` when the method already says upload.
@@ -196,23 +191,20 @@ pub fn api_module(
             && answer == ir::ResponseBody::Json
             && let Some(name) = free_method_name(&op_names.method, suffix, &method_names)
         {
-            let doc = names::doc(
-                &format!(
-                    "`{}`, its request body read from `body` as it is sent (bytes, \
-                     `Upload::file(path)` or `Upload::stream(..)`; the input's body field \
-                     is not sent). A body from a stream is sent once, never retried.",
-                    op_names.method
-                ),
-                "    ",
+            let doc = format!(
+                "`{}`, its request body read from `body` as it is sent (bytes, \
+                 `Upload::file(path)` or `Upload::stream(..)`; the input's body field is not \
+                 sent). A body from a stream is sent once, never retried.",
+                op_names.method
             );
-            let name = names::ident(&name);
-            let _ = write!(
-                methods,
-                "{doc}{cfg}    pub async fn {name}(\n        &self,\n        input: &{input},\n        \
-                 body: ::toolwright::stream::Upload,\n    \
-                 ) -> ::std::result::Result<{output}, ::toolwright::Error> {{\n        \
-                 self.executor\n            .execute_upload(&OPERATIONS[{index}], input, body)\n            .await\n    }}\n"
+            let signature = format!(
+                "input: &{input},\n        body: ::toolwright::stream::Upload,\n    \
+                 ) -> ::std::result::Result<{output}, ::toolwright::Error>"
             );
+            let body = format!(
+                "self.executor\n            .execute_upload(&OPERATIONS[{index}], input, body)\n            .await"
+            );
+            companion_method(&mut methods, &doc, &cfg, &name, &signature, &body);
         }
         types.gate = None;
     }
@@ -301,6 +293,25 @@ fn stream_switch_note(op: &ir::Operation) -> String {
          `.events()` (or `.json_events::<T>()`) instead.",
         op.name
     )
+}
+
+/// A second method for an operation (`<method>_stream`, `<method>_upload`): its doc,
+/// the operation's `cfg`, `&self` then `signature` (the rest of the parameters and the
+/// return type), and `body`.
+fn companion_method(
+    methods: &mut String,
+    doc: &str,
+    cfg: &str,
+    name: &str,
+    signature: &str,
+    body: &str,
+) {
+    let doc = names::doc(doc, "    ");
+    let name = names::ident(name);
+    let _ = write!(
+        methods,
+        "{doc}{cfg}    pub async fn {name}(\n        &self,\n        {signature} {{\n        {body}\n    }}\n"
+    );
 }
 
 /// `<method><suffix>`, unless another operation's method has that name.

@@ -53,15 +53,7 @@ impl<T: Transport> Transport for Retry<T> {
                     }
                 };
                 let mut again = http::Request::from_parts(parts, body);
-                // Each later attempt gets what is left of the call's time (the first
-                // carries the call's own policy already).
-                if attempt > 1 {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    again.extensions_mut().insert(CallPolicy {
-                        timeout: left,
-                        ..policy
-                    });
-                }
+                time_left(&mut again, attempt, deadline, policy);
                 let outcome = self.inner.send(again).await;
                 let Some(wait) = wait_before_retry(&outcome, &policy, attempt) else {
                     return annotate(outcome, attempt);
@@ -96,13 +88,7 @@ impl<T: Transport> Retry<T> {
                 let body = upload.take().expect("an upload for every attempt");
                 let again = body.try_clone();
                 let mut request = http::Request::from_parts(parts.clone(), body);
-                if attempt > 1 {
-                    let left = deadline.saturating_duration_since(Instant::now());
-                    request.extensions_mut().insert(CallPolicy {
-                        timeout: left,
-                        ..policy
-                    });
-                }
+                time_left(&mut request, attempt, deadline, policy);
                 let outcome = self.inner.open(request).await;
                 let wait = wait_before_retry(&outcome, &policy, attempt);
                 let (Some(wait), true) = (wait, policy.idempotent) else {
@@ -130,6 +116,23 @@ impl<T: Transport> Retry<T> {
                 attempt += 1;
             }
         })
+    }
+}
+
+/// Each later attempt gets what is left of the call's time (the first carries the
+/// call's own policy already).
+fn time_left<B>(
+    request: &mut http::Request<B>,
+    attempt: u32,
+    deadline: Instant,
+    policy: CallPolicy,
+) {
+    if attempt > 1 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        request.extensions_mut().insert(CallPolicy {
+            timeout: left,
+            ..policy
+        });
     }
 }
 
