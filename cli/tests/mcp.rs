@@ -641,6 +641,22 @@ fn groups_mode_serves_one_tool_per_crude_group() {
 }
 
 /// The `name` of every object in a JSON array.
+/// A legacy session with `toolwright serve tests/openapi/shop.yaml` over stdio, the
+/// shop API at `url`, making `calls`.
+fn shop_session(calls: &Value, url: &str, extra: &[&str]) -> Vec<std::ffi::OsString> {
+    let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
+    let base_url = format!("shop={url}");
+    args.extend(os(&[
+        env!("CARGO_BIN_EXE_toolwright"),
+        "serve",
+        "tests/openapi/shop.yaml",
+        "--base-url",
+        &base_url,
+    ]));
+    args.extend(os(extra));
+    args
+}
+
 fn names(list: &Value) -> Vec<&str> {
     list.as_array()
         .unwrap()
@@ -675,15 +691,7 @@ fn binary_results_are_image_and_resource_content_blocks() {
         ["downloadProductImage", {"productId": 7}],
         ["importCatalog", {"body": "name\nSaw\n"}],
     ]);
-    let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
-    args.extend(os(&[
-        env!("CARGO_BIN_EXE_toolwright"),
-        "serve",
-        "tests/openapi/shop.yaml",
-        "--base-url",
-        &format!("shop={}", api.url()),
-    ]));
-    let out = client(&args);
+    let out = client(&shop_session(&calls, &api.url(), &[]));
     let image = &out["calls"][0];
     assert_eq!(image["isError"], false, "{image}");
     assert_eq!(
@@ -729,19 +737,8 @@ fn long_downloads_report_the_bytes_received() {
         }
     });
     let calls = json!([["downloadProductImage", {"productId": 7}]]);
-    let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
-    args.extend(os(&[
-        env!("CARGO_BIN_EXE_toolwright"),
-        "serve",
-        "tests/openapi/shop.yaml",
-        "--base-url",
-        &format!("shop={url}"),
-        "--progress-interval",
-        "100",
-        "--result-budget",
-        "400000",
-    ]));
-    let out = client(&args);
+    let extra = ["--progress-interval", "100", "--result-budget", "400000"];
+    let out = client(&shop_session(&calls, &url, &extra));
     assert_eq!(out["calls"][0]["content"][0]["type"], "image", "{out}");
     let progress = out["progress"][0].as_array().unwrap();
     let bytes: Vec<(f64, &str)> = progress
