@@ -824,12 +824,14 @@ impl Executor {
             ));
         }
         let reply = self.send_chosen(&tool.operation, &args, None).await?;
+        // Only a string result can be bytes: JSON answers skip the header.
         let media = reply
-            .headers
-            .get(http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
+            .body
+            .is_string()
+            .then(|| reply.headers.get(http::header::CONTENT_TYPE)?.to_str().ok())
+            .flatten()
             .map(media_type)
-            .filter(|m| is_bytes(m) && reply.body.is_string())
+            .filter(|m| is_bytes(m))
             .map(str::to_ascii_lowercase);
         let body = reply.body;
         Ok(Answer {
