@@ -593,9 +593,7 @@ fn executor(analysis: &Analysis, upstream: &Upstream) -> Result<toolwright::Exec
     for (api, command) in &upstream.mcp_servers {
         // A URL: the server's streamable HTTP endpoint; else a command run over stdio.
         if command.starts_with("http://") || command.starts_with("https://") {
-            builder = builder
-                .mcp_http(api, command.trim())
-                .map_err(|e| format!("`--mcp-server {api}=`: {e}"))?;
+            builder = builder.mcp_http(api, command.trim());
             continue;
         }
         let mut words = command.split_whitespace();

@@ -406,7 +406,6 @@ fn tools_are_called_over_streamable_http() {
     let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
     let executor = toolwright::Executor::builder(catalog)
         .mcp_http("everything", &server.url())
-        .unwrap()
         .build()
         .unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -447,7 +446,14 @@ fn tools_are_called_over_streamable_http() {
 
     // Plain http to another host is refused when the executor is built.
     let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
-    let refused =
-        toolwright::Executor::builder(catalog).mcp_http("everything", "http://mcp.example.com/mcp");
-    assert!(refused.is_err());
+    let refused = toolwright::Executor::builder(catalog)
+        .mcp_http("everything", "http://mcp.example.com/mcp")
+        .build()
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("the MCP server of `everything`"),
+        "{refused}"
+    );
 }

@@ -169,8 +169,11 @@ type Registered = (Vec<(Verb, Tool)>, Arc<dyn Handler>);
 /// # Ok(())
 /// # }
 /// ```
+#[must_use = "a builder does nothing until `build()`"]
 pub struct ExecutorBuilder {
     catalog: Catalog,
+    /// The first configuration error a method met, reported by `build()`.
+    deferred: Option<Error>,
     media_types: BTreeMap<String, String>,
     resources: Vec<Registered>,
     transport: Option<Arc<dyn Transport>>,
@@ -415,15 +418,21 @@ impl ExecutorBuilder {
     }
 
     /// Sends the tools of MCP API `api` to the server at `url` over streamable HTTP
-    /// (feature `mcp-client`), through the executor's transport.
-    ///
-    /// # Errors
-    /// `url` is not `https://`, or `http://` to a loopback host.
+    /// (feature `mcp-client`), through the executor's transport. A `url` that is not
+    /// `https://`, or `http://` to a loopback host, fails [`build`](Self::build), as
+    /// every other configuration error does.
     #[cfg(feature = "mcp-client")]
-    pub fn mcp_http(self, api: impl Into<String>, url: &str) -> Result<Self, Error> {
-        let server =
-            crate::transport::McpHttp::new(url).map_err(|message| Error::Config { message })?;
-        Ok(self.mcp_http_server(api, server))
+    pub fn mcp_http(mut self, api: impl Into<String>, url: &str) -> Self {
+        let api = api.into();
+        match crate::transport::McpHttp::new(url) {
+            Ok(server) => self.mcp_http_server(api, server),
+            Err(message) => {
+                self.deferred.get_or_insert(Error::Config {
+                    message: format!("the MCP server of `{api}`: {message}"),
+                });
+                self
+            }
+        }
     }
 
     /// [`ExecutorBuilder::mcp_http`] with a server configured by the service (headers
@@ -445,6 +454,9 @@ impl ExecutorBuilder {
     /// A base URL override names an API the catalog does not have or holds a query or
     /// fragment, or the default transport cannot start.
     pub fn build(self) -> Result<Executor, Error> {
+        if let Some(error) = self.deferred {
+            return Err(error);
+        }
         if let Some(name) = self
             .base_urls
             .keys()
@@ -697,6 +709,7 @@ impl Executor {
     pub fn builder(catalog: Catalog) -> ExecutorBuilder {
         ExecutorBuilder {
             catalog,
+            deferred: None,
             resources: Vec::new(),
             media_types: BTreeMap::new(),
             transport: None,
