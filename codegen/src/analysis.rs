@@ -114,6 +114,10 @@ pub(crate) fn analyze_described(
     found.companions.extend(pairs.iter().cloned());
     found.options = options.clone();
     let mut apis = source::load(&found, &mut diags);
+    // Each adapter that has an OpenAPI twin is compared with it.
+    for (index, twin) in source::twins(&found, &apis, &mut diags) {
+        check::drift::compare(&apis[index], &twin, &mut diags);
+    }
     check::check(&apis, &mut diags);
     examples::attach(&found.files, &mut apis, &mut diags);
     let suites = conformance::load(&found.files, &apis, &mut diags);

@@ -33,9 +33,11 @@ pub mod examples;
 pub mod ir;
 mod memory;
 mod output;
+mod prose;
 pub mod related;
 pub mod report;
 pub mod select;
+mod shapes;
 pub mod source;
 
 pub use analysis::{Analysis, analyze, analyze_text, analyze_with};

@@ -13,23 +13,7 @@ const KEYS: &[&str] = &[
 /// address, a content digest, the name a user is known by (`identity`). `issueAddress`,
 /// `{address}` and `holders[].address` all name an address.
 const SELF_KEYS: &[&str] = &["address", "digest", "identity"];
-/// Envelope property names: their items are the response's resource (also the items
-/// field pagination looks for).
-pub(crate) const ENVELOPES: &[&str] = &[
-    "data",
-    "items",
-    "results",
-    "values",
-    "value",
-    "records",
-    "entries",
-    "elements",
-    "nodes",
-    "list",
-    "content",
-    "embedded",
-    "_embedded",
-];
+pub(crate) use crate::shapes::ENVELOPES;
 /// Trailing words of schema names that say nothing about the resource.
 const SCHEMA_SUFFIXES: &[&str] = &[
     "object",

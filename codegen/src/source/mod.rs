@@ -176,12 +176,22 @@ pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
     for path in &inputs.files {
         apis.extend(read_path(path, &inputs.options, diagnostics));
     }
-    // Each adapter that has an OpenAPI twin is compared with it.
+    apis
+}
+
+/// The OpenAPI twin of each adapter paired with one (`companions`), read and lowered,
+/// with the adapter's index in `apis`: `check` compares them.
+pub fn twins(
+    inputs: &Inputs,
+    apis: &[ir::Api],
+    diagnostics: &mut Diagnostics,
+) -> Vec<(usize, ir::Api)> {
+    let mut twins = Vec::new();
     for (adapter, companion) in &inputs.companions {
         let name = adapter.display().to_string();
-        let Some(api) = apis
+        let Some(index) = apis
             .iter()
-            .find(|a| a.source.as_ref().is_some_and(|l| l.file.path == name))
+            .position(|a| a.source.as_ref().is_some_and(|l| l.file.path == name))
         else {
             diagnostics.push(
                 Diagnostic::warning(
@@ -196,10 +206,10 @@ pub fn load(inputs: &Inputs, diagnostics: &mut Diagnostics) -> Vec<ir::Api> {
             continue;
         };
         if let Some(twin) = read_path(companion, &inputs.options, diagnostics) {
-            crate::check::drift::compare(api, &twin, diagnostics);
+            twins.push((index, twin));
         }
     }
-    apis
+    twins
 }
 
 /// Reads and lowers one file; an unreadable one is reported.

@@ -287,7 +287,7 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
     let description = info
         .get("description")
         .and_then(Value::as_str)
-        .map(crate::emit::text::fold)
+        .map(crate::prose::fold)
         .filter(|d| !d.is_empty());
     let base_url = servers(doc);
     let schemes = security::schemes(doc);

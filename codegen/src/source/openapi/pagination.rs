@@ -52,7 +52,7 @@ const NEXT_FIELDS: &[&str] = &[
 ];
 const HAS_MORE_FIELDS: &[&str] = &["has_more", "hasMore", "more"];
 /// The items field of a page: the envelope names contracts look through.
-const ITEM_FIELDS: &[&str] = crate::contract::words::ENVELOPES;
+const ITEM_FIELDS: &[&str] = crate::shapes::ENVELOPES;
 const LIMIT_PARAMS: &[&str] = &[
     "limit",
     "per_page",
