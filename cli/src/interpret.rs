@@ -3,10 +3,11 @@
 
 use std::borrow::Cow;
 
-use toolwright::{
-    Annotations, Api, BodyEncoding, Catalog, Definition, KeyPlacement, Method, Operation, Param,
-    ParamLocation, Requirement, SchemeKind, SecurityScheme, Style, Tool, ValueKind,
+use toolwright::descriptor::{
+    Api, BodyEncoding, Definition, KeyPlacement, Method, Operation, Param, ParamLocation,
+    Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
 };
+use toolwright::{Annotations, Catalog, Tool};
 use toolwright_codegen::emit::{self, plan::ToolPlan};
 use toolwright_codegen::ir;
 
@@ -154,13 +155,16 @@ fn tool(plan: &ToolPlan, contract: &emit::ToolContract) -> Tool {
             content_type: plan.content_type.clone().into(),
             body_required: plan.body_required,
             json_response: plan.json_response,
-            graphql: plan.graphql.as_ref().map(|g| toolwright::GraphqlCall {
-                head: g.head.clone().into(),
-                field: g.field.clone().into(),
-                selection: g.selection.clone().into(),
-                returns: g.returns.clone().into(),
-                selection_argument: g.selection_argument.clone().into(),
-            }),
+            graphql: plan
+                .graphql
+                .as_ref()
+                .map(|g| toolwright::descriptor::GraphqlCall {
+                    head: g.head.clone().into(),
+                    field: g.field.clone().into(),
+                    selection: g.selection.clone().into(),
+                    returns: g.returns.clone().into(),
+                    selection_argument: g.selection_argument.clone().into(),
+                }),
             security: plan
                 .security
                 .iter()

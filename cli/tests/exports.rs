@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 
 use regex_lite::Regex;
 use serde_json::{Value, json};
+use toolwright::descriptor::{Method, ParamLocation};
 use toolwright::export::{Export, ExportOptions, Profile};
-use toolwright::{Catalog, CredentialSource, Executor, Method, ParamLocation};
+use toolwright::{Catalog, CredentialSource, Executor};
 use toolwright_loopback::{Response, Server};
 
 /// Specs to check: every dev spec, and the big ones (GitHub unpacked to a temp dir).
@@ -530,7 +531,9 @@ fn call_every_tool(
             }
             // A form-exploded object goes as its own keys (`amount=1&id=1`).
             let wire_names: Vec<String> = match value {
-                Value::Object(m) if param.style == toolwright::Style::Form && param.explode => {
+                Value::Object(m)
+                    if param.style == toolwright::descriptor::Style::Form && param.explode =>
+                {
                     m.keys().cloned().collect()
                 }
                 _ => vec![param.wire_name.to_string()],

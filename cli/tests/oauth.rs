@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use serde_json::json;
-use toolwright::{CredentialSource, Error, Executor, ExecutorBuilder, SchemeKind};
+use toolwright::descriptor::SchemeKind;
+use toolwright::{CredentialSource, Error, Executor, ExecutorBuilder};
 use toolwright_loopback::{Request, Response, Server};
 
 const CLIENT_ID: &str = "reports-bot";

@@ -59,16 +59,12 @@ pub mod validate;
 pub use auth::CredentialSource;
 /// Binary bodies in typed code (the `bytes` crate's, as reqwest, hyper and axum use).
 pub use bytes::Bytes;
-pub use catalog::{Annotations, Catalog, SearchHit, Selection, Selector, Tool};
-pub use descriptor::{
-    Api, BodyEncoding, Definition, GraphqlCall, KeyPlacement, Method, Operation, Param,
-    ParamLocation, Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
-};
+pub use catalog::{Annotations, Catalog, Selection, Tool};
 pub use error::{Error, TransportError, TransportKind};
-pub use executor::{Executor, ExecutorBuilder, decode};
-pub use export::{Export, ExportOptions, Mapping, Profile};
-pub use paginate::{Items, Page, PageLimits, Pages};
-pub use resource::{Record, Resource, ResourceError};
+pub use executor::{Executor, ExecutorBuilder};
+pub use export::{Export, ExportOptions, Profile};
+pub use paginate::{Items, PageLimits, Pages};
+pub use resource::{Resource, ResourceError};
 pub use schema::{Direction, SchemaGenerator, ToolSchema};
 /// `#[derive(ToolSchema)]`; see [`ToolSchema`].
 #[cfg(feature = "derive")]

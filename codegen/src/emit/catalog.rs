@@ -123,7 +123,7 @@ pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>
         code,
         "Every API of this catalog, with default base URLs and auth.",
         "APIS",
-        &format!("[::toolwright::Api; {api_count}]"),
+        &format!("[::toolwright::descriptor::Api; {api_count}]"),
         &Data::Array(apis),
     );
     code.push('\n');
@@ -157,7 +157,7 @@ fn api(api: &ir::Api) -> Data {
         .map(|scheme| {
             let kind = match &scheme.kind {
                 ir::SchemeKind::Bearer { token_env } => Data::Struct(
-                    "::toolwright::SchemeKind::Bearer",
+                    "::toolwright::descriptor::SchemeKind::Bearer",
                     vec![("token_env", Data::cow(token_env))],
                 ),
                 ir::SchemeKind::ClientCredentials {
@@ -166,7 +166,7 @@ fn api(api: &ir::Api) -> Data {
                     client_id_env,
                     client_secret_env,
                 } => Data::Struct(
-                    "::toolwright::SchemeKind::ClientCredentials",
+                    "::toolwright::descriptor::SchemeKind::ClientCredentials",
                     vec![
                         ("token_env", Data::cow(token_env)),
                         ("token_url", Data::cow(token_url)),
@@ -176,13 +176,19 @@ fn api(api: &ir::Api) -> Data {
                 ),
                 ir::SchemeKind::ApiKey { key_env, placement } => {
                     let (variant, name) = match placement {
-                        ir::KeyPlacement::Header(n) => ("::toolwright::KeyPlacement::Header(", n),
-                        ir::KeyPlacement::Query(n) => ("::toolwright::KeyPlacement::Query(", n),
-                        ir::KeyPlacement::Cookie(n) => ("::toolwright::KeyPlacement::Cookie(", n),
+                        ir::KeyPlacement::Header(n) => {
+                            ("::toolwright::descriptor::KeyPlacement::Header(", n)
+                        }
+                        ir::KeyPlacement::Query(n) => {
+                            ("::toolwright::descriptor::KeyPlacement::Query(", n)
+                        }
+                        ir::KeyPlacement::Cookie(n) => {
+                            ("::toolwright::descriptor::KeyPlacement::Cookie(", n)
+                        }
                     };
                     let placement = Data::Wrap(variant, Box::new(Data::cow(name)), ")");
                     Data::Struct(
-                        "::toolwright::SchemeKind::ApiKey",
+                        "::toolwright::descriptor::SchemeKind::ApiKey",
                         vec![("key_env", Data::cow(key_env)), ("placement", placement)],
                     )
                 }
@@ -190,7 +196,7 @@ fn api(api: &ir::Api) -> Data {
                     username_env,
                     password_env,
                 } => Data::Struct(
-                    "::toolwright::SchemeKind::Basic",
+                    "::toolwright::descriptor::SchemeKind::Basic",
                     vec![
                         ("username_env", Data::cow(username_env)),
                         ("password_env", Data::cow(password_env)),
@@ -198,7 +204,7 @@ fn api(api: &ir::Api) -> Data {
                 ),
             };
             Data::Struct(
-                "::toolwright::SecurityScheme",
+                "::toolwright::descriptor::SecurityScheme",
                 vec![("name", Data::cow(&scheme.name)), ("kind", kind)],
             )
         })
@@ -207,7 +213,7 @@ fn api(api: &ir::Api) -> Data {
         .into_iter()
         .map(|(name, input, output)| {
             Data::Struct(
-                "::toolwright::Definition",
+                "::toolwright::descriptor::Definition",
                 vec![
                     ("name", Data::cow(&name)),
                     ("input", Data::cow_owned(input)),
@@ -219,7 +225,7 @@ fn api(api: &ir::Api) -> Data {
     let meta = (!api.meta.is_empty())
         .then(|| Data::cow_owned(serde_json::to_string(&api.meta).unwrap_or_default()));
     Data::Struct(
-        "::toolwright::Api",
+        "::toolwright::descriptor::Api",
         vec![
             ("name", Data::cow(&api.name)),
             ("base_url", Data::cow(&api.base_url)),

@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn lays_out_struct_literals_and_arrays() {
         let value = Data::Array(vec![Data::Struct(
-            "::toolwright::Param",
+            "::toolwright::descriptor::Param",
             vec![
                 ("field", Data::cow("a\"b")),
                 ("required", Data::bool(false)),
@@ -232,12 +232,18 @@ mod tests {
         assert_eq!(
             {
                 let mut out = String::new();
-                static_item(&mut out, "Doc.", "X", "[::toolwright::Param; 1]", &value);
+                static_item(
+                    &mut out,
+                    "Doc.",
+                    "X",
+                    "[::toolwright::descriptor::Param; 1]",
+                    &value,
+                );
                 out
             },
             r####"/// Doc.
 #[allow(dead_code)]
-pub static X: [::toolwright::Param; 1] = [::toolwright::Param {
+pub static X: [::toolwright::descriptor::Param; 1] = [::toolwright::descriptor::Param {
     field: ::toolwright::__private::Cow::Borrowed(r#"a"b"#),
     required: false,
     params: ::toolwright::__private::Cow::Borrowed(&[]),

@@ -382,7 +382,7 @@ pub fn operations_table(out: &mut String, plans: &[ToolPlan], typed: &[bool]) {
         out,
         "The descriptors of the typed operations the executor runs, in source order.",
         "OPERATIONS",
-        &format!("[::toolwright::Operation; {}]", typed.len()),
+        &format!("[::toolwright::descriptor::Operation; {}]", typed.len()),
         &Data::Array(typed.into_iter().map(operation).collect()),
     );
 }
@@ -459,7 +459,7 @@ fn response_enum(
                 let _ = writeln!(defs, "    {variant}({ty}),");
                 let _ = writeln!(
                     arms,
-                    "            {pattern} => {ident}::{variant}(::toolwright::decode(op, body)?),"
+                    "            {pattern} => {ident}::{variant}(::toolwright::executor::decode(op, body)?),"
                 );
             }
             None => {
@@ -546,7 +546,7 @@ fn operation(plan: &ToolPlan) -> Data {
         .iter()
         .map(|schemes| {
             Data::Struct(
-                "::toolwright::Requirement",
+                "::toolwright::descriptor::Requirement",
                 vec![(
                     "schemes",
                     Data::cow_slice(schemes.iter().map(|s| Data::cow(s)).collect()),
@@ -555,14 +555,14 @@ fn operation(plan: &ToolPlan) -> Data {
         })
         .collect();
     Data::Struct(
-        "::toolwright::Operation",
+        "::toolwright::descriptor::Operation",
         vec![
             ("name", Data::cow(&plan.name)),
             ("api", Data::cow(&plan.api)),
             (
                 "method",
                 Data::Raw(format!(
-                    "::toolwright::Method::{}",
+                    "::toolwright::descriptor::Method::{}",
                     method_variant(plan.method)
                 )),
             ),
@@ -574,7 +574,7 @@ fn operation(plan: &ToolPlan) -> Data {
             (
                 "body",
                 Data::Raw(format!(
-                    "::toolwright::BodyEncoding::{}",
+                    "::toolwright::descriptor::BodyEncoding::{}",
                     body_variant(plan.body)
                 )),
             ),
@@ -587,7 +587,7 @@ fn operation(plan: &ToolPlan) -> Data {
                 "graphql",
                 Data::option(plan.graphql.as_ref().map(|g| {
                     Data::Struct(
-                        "::toolwright::GraphqlCall",
+                        "::toolwright::descriptor::GraphqlCall",
                         vec![
                             ("head", Data::cow(&g.head)),
                             ("field", Data::cow(&g.field)),
@@ -663,25 +663,31 @@ pub fn kind_variant(k: ValueKind) -> &'static str {
 
 fn param(p: &ParamPlan) -> Data {
     Data::Struct(
-        "::toolwright::Param",
+        "::toolwright::descriptor::Param",
         vec![
             ("field", Data::cow(&p.field)),
             ("wire_name", Data::cow(&p.wire_name)),
             (
                 "location",
                 Data::Raw(format!(
-                    "::toolwright::ParamLocation::{}",
+                    "::toolwright::descriptor::ParamLocation::{}",
                     location_variant(p.location)
                 )),
             ),
             ("required", Data::bool(p.required)),
             (
                 "kind",
-                Data::Raw(format!("::toolwright::ValueKind::{}", kind_variant(p.kind))),
+                Data::Raw(format!(
+                    "::toolwright::descriptor::ValueKind::{}",
+                    kind_variant(p.kind)
+                )),
             ),
             (
                 "style",
-                Data::Raw(format!("::toolwright::Style::{}", style_variant(p.style))),
+                Data::Raw(format!(
+                    "::toolwright::descriptor::Style::{}",
+                    style_variant(p.style)
+                )),
             ),
             ("explode", Data::bool(p.explode)),
             ("allow_reserved", Data::bool(p.allow_reserved)),

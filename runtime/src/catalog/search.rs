@@ -269,7 +269,8 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Annotations, BodyEncoding, Method, Operation};
+    use crate::Annotations;
+    use crate::descriptor::{BodyEncoding, Method, Operation};
 
     fn tool(name: &str, description: &str) -> Tool {
         Tool {

@@ -53,10 +53,12 @@ pub fn with_facts<R>(tool: &Tool, f: impl FnOnce(&Facts<'_>) -> R) -> R {
     let group = ours["crude"]
         .as_str()
         .unwrap_or_else(|| match tool.operation.method {
-            crate::Method::Get | crate::Method::Head | crate::Method::Options => "read",
-            crate::Method::Post => "create",
-            crate::Method::Put | crate::Method::Patch => "update",
-            crate::Method::Delete => "delete",
+            crate::descriptor::Method::Get
+            | crate::descriptor::Method::Head
+            | crate::descriptor::Method::Options => "read",
+            crate::descriptor::Method::Post => "create",
+            crate::descriptor::Method::Put | crate::descriptor::Method::Patch => "update",
+            crate::descriptor::Method::Delete => "delete",
         });
     f(&Facts {
         name: &tool.name,

@@ -1,5 +1,5 @@
 //! The output types of a GraphQL API, read from the compact table the generator
-//! writes ([`Api::graphql`](crate::Api::graphql)): enough to check a selection set
+//! writes ([`Api::graphql`](crate::descriptor::Api::graphql)): enough to check a selection set
 //! (which fields each type has, which arguments each field takes, what it returns,
 //! which types a fragment may name) without the whole schema.
 

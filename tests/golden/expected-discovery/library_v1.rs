@@ -588,55 +588,55 @@ impl Client {
 }
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::Operation; 7] = [
-    ::toolwright::Operation {
+pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_create"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("labels"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("labels"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::Object,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Object,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("theme"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("theme"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
             },
         ]),
@@ -644,43 +644,43 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_list"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("pageSize"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("pageSize"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::Integer,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Integer,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("pageToken"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
             },
         ]),
@@ -688,30 +688,30 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_delete"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Delete,
+        method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
             field: ::toolwright::__private::Cow::Borrowed("name"),
             wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-            location: ::toolwright::ParamLocation::Path,
+            location: ::toolwright::descriptor::ParamLocation::Path,
             required: true,
-            kind: ::toolwright::ValueKind::String,
-            style: ::toolwright::Style::Simple,
+            kind: ::toolwright::descriptor::ValueKind::String,
+            style: ::toolwright::descriptor::Style::Simple,
             explode: false,
             allow_reserved: true,
             content_type: ::std::option::Option::None,
         }]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
             },
         ]),
@@ -719,43 +719,43 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_get"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::ParamLocation::Path,
+                location: ::toolwright::descriptor::ParamLocation::Path,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: true,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("alt"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("alt"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
             },
         ]),
@@ -763,109 +763,109 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_insert"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("parent"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
-                location: ::toolwright::ParamLocation::Path,
+                location: ::toolwright::descriptor::ParamLocation::Path,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: true,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("notify"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("notify"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::Boolean,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Boolean,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("pages"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("pages"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::Integer,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Integer,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("shelf"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("shelf"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::Any,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Any,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("state"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("state"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("tags"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::Array,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Array,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("title"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("title"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
             },
         ]),
@@ -873,65 +873,65 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_list"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("parent"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
-                location: ::toolwright::ParamLocation::Path,
+                location: ::toolwright::descriptor::ParamLocation::Path,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: true,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("pageToken"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("state"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("state"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("tags"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::Array,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Array,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
             },
         ]),
@@ -939,65 +939,65 @@ pub static OPERATIONS: [::toolwright::Operation; 7] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_insert_upload"),
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/upload/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("notify"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("notify"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::Boolean,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Boolean,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("parent"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
-                location: ::toolwright::ParamLocation::Path,
+                location: ::toolwright::descriptor::ParamLocation::Path,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: true,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("uploadType"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("uploadType"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("body"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("body"),
-                location: ::toolwright::ParamLocation::RequestBody,
+                location: ::toolwright::descriptor::ParamLocation::RequestBody,
                 required: true,
-                kind: ::toolwright::ValueKind::Binary,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Binary,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Binary,
+        body: ::toolwright::descriptor::BodyEncoding::Binary,
         content_type: ::toolwright::__private::Cow::Borrowed("application/pdf"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
             },
         ]),

@@ -16,46 +16,46 @@ pub fn catalog() -> ::toolwright::Catalog {
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
-pub static APIS: [::toolwright::Api; 1] = [::toolwright::Api {
+pub static APIS: [::toolwright::descriptor::Api; 1] = [::toolwright::descriptor::Api {
     name: ::toolwright::__private::Cow::Borrowed("library_v1"),
     base_url: ::toolwright::__private::Cow::Borrowed("https://library.example.com"),
     schemes: ::toolwright::__private::Cow::Borrowed(&[
-        ::toolwright::SecurityScheme {
+        ::toolwright::descriptor::SecurityScheme {
             name: ::toolwright::__private::Cow::Borrowed("key"),
-            kind: ::toolwright::SchemeKind::ApiKey {
+            kind: ::toolwright::descriptor::SchemeKind::ApiKey {
                 key_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_V1_KEY"),
-                placement: ::toolwright::KeyPlacement::Query(::toolwright::__private::Cow::Borrowed("key")),
+                placement: ::toolwright::descriptor::KeyPlacement::Query(::toolwright::__private::Cow::Borrowed("key")),
             },
         },
-        ::toolwright::SecurityScheme {
+        ::toolwright::descriptor::SecurityScheme {
             name: ::toolwright::__private::Cow::Borrowed("oauth2"),
-            kind: ::toolwright::SchemeKind::Bearer {
+            kind: ::toolwright::descriptor::SchemeKind::Bearer {
                 token_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_V1_OAUTH2"),
             },
         },
     ]),
     definitions: ::toolwright::__private::Cow::Borrowed(&[
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("Book"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"description":"A book on a shelf.","properties":{"name":{"description":"Resource name: `shelves/{shelf}/books/{book}`.","type":"string"},"pages":{"format":"int32","maximum":100000,"minimum":1,"type":"integer"},"shelf":{"$ref":"#/$defs/Shelf","description":"The shelf it is on."},"state":{"description":"Where the book is.\n\n`STATE_UNSPECIFIED`: Not set.\n`AVAILABLE`: On the shelf.\n`LOANED`: Out on loan.","enum":["STATE_UNSPECIFIED","AVAILABLE","LOANED"],"type":"string","x-enumDescriptions":["Not set.","On the shelf.","Out on loan."]},"tags":{"description":"Tags.","items":{"type":"string"},"type":"array"},"title":{"description":"The book's title.","type":"string"}},"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"description":"A book on a shelf.","properties":{"name":{"description":"Resource name: `shelves/{shelf}/books/{book}`.","type":"string"},"pages":{"format":"int32","maximum":100000,"minimum":1,"type":"integer"},"shelf":{"$ref":"#/$defs/Shelf","description":"The shelf it is on."},"state":{"description":"Where the book is.\n\n`STATE_UNSPECIFIED`: Not set.\n`AVAILABLE`: On the shelf.\n`LOANED`: Out on loan.","enum":["STATE_UNSPECIFIED","AVAILABLE","LOANED"],"type":"string","x-enumDescriptions":["Not set.","On the shelf.","Out on loan."]},"tags":{"description":"Tags.","items":{"type":"string"},"type":"array"},"title":{"description":"The book's title.","type":"string"}},"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("Empty"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{},"type":"object"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{},"type":"object"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("ListBooksResponse"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"books":{"items":{"$ref":"#/$defs/Book"},"type":"array"},"nextPageToken":{"description":"Token for the next page.","type":"string"}},"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"books":{"items":{"$ref":"#/$defs/Book"},"type":"array"},"nextPageToken":{"description":"Token for the next page.","type":"string"}},"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("ListShelvesResponse"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"nextPageToken":{"type":"string"},"shelves":{"items":{"$ref":"#/$defs/Shelf"},"type":"array"}},"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"nextPageToken":{"type":"string"},"shelves":{"items":{"$ref":"#/$defs/Shelf"},"type":"array"}},"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("Shelf"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"description":"A shelf of books.","properties":{"labels":{"additionalProperties":{"type":"string"},"description":"Free labels.","type":"object"},"name":{"description":"Resource name: `shelves/{shelf}`.","type":"string"},"theme":{"description":"What the shelf holds.","type":"string"}},"required":["theme"],"type":"object"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"description":"A shelf of books.","properties":{"bookCount":{"description":"How many books it holds.","format":"int64","readOnly":true,"type":"string"},"labels":{"additionalProperties":{"type":"string"},"description":"Free labels.","type":"object"},"name":{"description":"Resource name: `shelves/{shelf}`.","type":"string"},"theme":{"description":"What the shelf holds.","type":"string"}},"required":["theme"],"type":"object"}"#),

@@ -16,82 +16,82 @@ pub fn catalog() -> ::toolwright::Catalog {
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
-pub static APIS: [::toolwright::Api; 1] = [::toolwright::Api {
+pub static APIS: [::toolwright::descriptor::Api; 1] = [::toolwright::descriptor::Api {
     name: ::toolwright::__private::Cow::Borrowed("tracker"),
     base_url: ::toolwright::__private::Cow::Borrowed(""),
-    schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::SecurityScheme {
+    schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
         name: ::toolwright::__private::Cow::Borrowed("bearer"),
-        kind: ::toolwright::SchemeKind::Bearer {
+        kind: ::toolwright::descriptor::SchemeKind::Bearer {
             token_env: ::toolwright::__private::Cow::Borrowed("TRACKER_BEARER"),
         },
     }]),
     definitions: ::toolwright::__private::Cow::Borrowed(&[
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("CloseReason"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"enum":["COMPLETED","NOT_PLANNED"],"type":"string"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"enum":["COMPLETED","NOT_PLANNED"],"type":"string"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("CreateIssueInput"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"body":{"type":"string"},"labels":{"default":[],"items":{"type":"string"},"type":"array"},"repositoryId":{"type":"string"},"title":{"type":"string"}},"required":["repositoryId","title"],"type":"object"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"body":{"type":"string"},"labels":{"default":[],"items":{"type":"string"},"type":"array"},"repositoryId":{"type":"string"},"title":{"type":"string"}},"required":["repositoryId","title"],"type":"object"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("CreateIssuePayload"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"issue":{"$ref":"#/$defs/Issue.brief"}},"required":["issue"],"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"issue":{"$ref":"#/$defs/Issue.brief"}},"required":["issue"],"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("DateTime"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"description":"An ISO 8601 date and time.","format":"date-time","type":"string"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"description":"An ISO 8601 date and time.","format":"date-time","type":"string"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("GitObjectID"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"description":"A Git object id: 40 hexadecimal digits."}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"description":"A Git object id: 40 hexadecimal digits."}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("Issue.brief"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"id":{"type":"string"},"labels":{"items":{"type":"string"},"type":"array"},"number":{"format":"int32","type":"integer"},"state":{"$ref":"#/$defs/IssueState"},"title":{"type":"string"}},"required":["id","number","title","state","labels"],"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"id":{"type":"string"},"labels":{"items":{"type":"string"},"type":"array"},"number":{"format":"int32","type":"integer"},"state":{"$ref":"#/$defs/IssueState"},"title":{"type":"string"}},"required":["id","number","title","state","labels"],"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("IssueState"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"description":"Whether an issue is open.\n\n- `OPEN`: Still to do.\n- `CLOSED`: Done or dropped.\n- `PARKED` (deprecated: Parked issues are closed now.)","enum":["OPEN","CLOSED","PARKED"],"type":"string"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"description":"Whether an issue is open.\n\n- `OPEN`: Still to do.\n- `CLOSED`: Done or dropped.\n- `PARKED` (deprecated: Parked issues are closed now.)","enum":["OPEN","CLOSED","PARKED"],"type":"string"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("Node"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"__typename":{"description":"The value's GraphQL type","type":"string"},"id":{"type":"string"}},"required":["__typename","id"],"type":"object"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"__typename":{"description":"The value's GraphQL type","type":"string"},"id":{"type":"string"}},"required":["__typename","id"],"type":"object"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("PageInfo.brief"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"endCursor":{"type":["string","null"]},"hasNextPage":{"type":"boolean"}},"required":["hasNextPage","endCursor"],"type":"object"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"endCursor":{"type":["string","null"]},"hasNextPage":{"type":"boolean"}},"required":["hasNextPage","endCursor"],"type":"object"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("Repository"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"createdAt":{"$ref":"#/$defs/DateTime"},"head":{"anyOf":[{"$ref":"#/$defs/GitObjectID"},{"type":"null"}]},"id":{"type":"string"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/User.brief"},"stars":{"description":"Stars given.","format":"int32","type":["integer","null"]}},"required":["id","name","stars","createdAt","head","owner"],"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"createdAt":{"$ref":"#/$defs/DateTime"},"head":{"anyOf":[{"$ref":"#/$defs/GitObjectID"},{"type":"null"}]},"id":{"type":"string"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/User.brief"},"stars":{"description":"Stars given.","format":"int32","type":["integer","null"]}},"required":["id","name","stars","createdAt","head","owner"],"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("SearchResult"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"__typename":{"description":"The value's GraphQL type","type":"string"},"id":{"type":"string"},"labels":{"items":{"type":"string"},"type":"array"},"login":{"type":"string"},"name":{"type":["string","null"]},"number":{"format":"int32","type":"integer"},"state":{"$ref":"#/$defs/IssueState"},"title":{"type":"string"}},"required":["__typename"],"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"__typename":{"description":"The value's GraphQL type","type":"string"},"id":{"type":"string"},"labels":{"items":{"type":"string"},"type":"array"},"login":{"type":"string"},"name":{"type":["string","null"]},"number":{"format":"int32","type":"integer"},"state":{"$ref":"#/$defs/IssueState"},"title":{"type":"string"}},"required":["__typename"],"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("SearchResultConnection"),
             input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"nodes":{"items":{"anyOf":[{"$ref":"#/$defs/SearchResult"},{"type":"null"}]},"type":["array","null"]},"pageInfo":{"$ref":"#/$defs/PageInfo.brief"},"totalCount":{"format":"int32","type":"integer"}},"required":["totalCount","pageInfo","nodes"],"type":"object"}"##),
             output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"nodes":{"items":{"anyOf":[{"$ref":"#/$defs/SearchResult"},{"type":"null"}]},"type":["array","null"]},"pageInfo":{"$ref":"#/$defs/PageInfo.brief"},"totalCount":{"format":"int32","type":"integer"}},"required":["totalCount","pageInfo","nodes"],"type":"object"}"##),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("User"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"string"},"login":{"type":"string"},"name":{"type":["string","null"]}},"required":["id","login","name"],"type":"object"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"type":"string"},"login":{"type":"string"},"name":{"type":["string","null"]}},"required":["id","login","name"],"type":"object"}"#),
         },
-        ::toolwright::Definition {
+        ::toolwright::descriptor::Definition {
             name: ::toolwright::__private::Cow::Borrowed("User.brief"),
             input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"id":{"type":"string"},"login":{"type":"string"},"name":{"type":["string","null"]}},"required":["id","login","name"],"type":"object"}"#),
             output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"type":"string"},"login":{"type":"string"},"name":{"type":["string","null"]}},"required":["id","login","name"],"type":"object"}"#),

@@ -591,50 +591,50 @@ impl Client {
 }
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::Operation; 8] = [
-    ::toolwright::Operation {
+pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("mutation_closeIssue"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("id"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("reason"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("reason"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::Any,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Any,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: true,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("mutation mutation_closeIssue($id: ID!, $reason: CloseReason) { closeIssue(id: $id, reason: $reason)"),
             field: ::toolwright::__private::Cow::Borrowed("closeIssue"),
             selection: ::toolwright::__private::Cow::Borrowed(""),
@@ -642,49 +642,49 @@ pub static OPERATIONS: [::toolwright::Operation; 8] = [
             selection_argument: ::toolwright::__private::Cow::Borrowed(""),
         }),
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("mutation_createIssue"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("input"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("input"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::Any,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Any,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("selection"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: true,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("mutation mutation_createIssue($input: CreateIssueInput!) { createIssue(input: $input)"),
             field: ::toolwright::__private::Cow::Borrowed("createIssue"),
             selection: ::toolwright::__private::Cow::Borrowed("issue { id number title state labels }"),
@@ -692,36 +692,36 @@ pub static OPERATIONS: [::toolwright::Operation; 8] = [
             selection_argument: ::toolwright::__private::Cow::Borrowed("selection"),
         }),
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("query_issueCount"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
             field: ::toolwright::__private::Cow::Borrowed("states"),
             wire_name: ::toolwright::__private::Cow::Borrowed("states"),
-            location: ::toolwright::ParamLocation::Body,
+            location: ::toolwright::descriptor::ParamLocation::Body,
             required: false,
-            kind: ::toolwright::ValueKind::Array,
-            style: ::toolwright::Style::Form,
+            kind: ::toolwright::descriptor::ValueKind::Array,
+            style: ::toolwright::descriptor::Style::Form,
             explode: true,
             allow_reserved: false,
             content_type: ::std::option::Option::None,
         }]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: true,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("query query_issueCount($states: [IssueState!]) { issueCount(states: $states)"),
             field: ::toolwright::__private::Cow::Borrowed("issueCount"),
             selection: ::toolwright::__private::Cow::Borrowed(""),
@@ -729,26 +729,26 @@ pub static OPERATIONS: [::toolwright::Operation; 8] = [
             selection_argument: ::toolwright::__private::Cow::Borrowed(""),
         }),
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("query_legacyCount"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: true,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("query query_legacyCount { legacyCount"),
             field: ::toolwright::__private::Cow::Borrowed("legacyCount"),
             selection: ::toolwright::__private::Cow::Borrowed(""),
@@ -756,49 +756,49 @@ pub static OPERATIONS: [::toolwright::Operation; 8] = [
             selection_argument: ::toolwright::__private::Cow::Borrowed(""),
         }),
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("query_node"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("id"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("selection"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: true,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("query query_node($id: ID!) { node(id: $id)"),
             field: ::toolwright::__private::Cow::Borrowed("node"),
             selection: ::toolwright::__private::Cow::Borrowed("__typename id"),
@@ -806,71 +806,71 @@ pub static OPERATIONS: [::toolwright::Operation; 8] = [
             selection_argument: ::toolwright::__private::Cow::Borrowed("selection"),
         }),
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("query_repository"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("followRenames"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("followRenames"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::Boolean,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Boolean,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("owner"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("owner"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("selection"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: true,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("query query_repository($owner: String!, $name: String!, $followRenames: Boolean) { repository(owner: $owner, name: $name, followRenames: $followRenames)"),
             field: ::toolwright::__private::Cow::Borrowed("repository"),
             selection: ::toolwright::__private::Cow::Borrowed("id name stars createdAt head owner { id login name }"),
@@ -878,71 +878,71 @@ pub static OPERATIONS: [::toolwright::Operation; 8] = [
             selection_argument: ::toolwright::__private::Cow::Borrowed("selection"),
         }),
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("query_search"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("after"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("after"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("first"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("first"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::Integer,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Integer,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("query"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("query"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("selection"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: false,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("query query_search($query: String!, $first: Int, $after: String) { search(query: $query, first: $first, after: $after)"),
             field: ::toolwright::__private::Cow::Borrowed("search"),
             selection: ::toolwright::__private::Cow::Borrowed("totalCount pageInfo { hasNextPage endCursor } nodes { __typename ... on Issue { id number title state labels } ... on User { id login name } }"),
@@ -950,36 +950,36 @@ pub static OPERATIONS: [::toolwright::Operation; 8] = [
             selection_argument: ::toolwright::__private::Cow::Borrowed("selection"),
         }),
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("query_viewer"),
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
             field: ::toolwright::__private::Cow::Borrowed("selection"),
             wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-            location: ::toolwright::ParamLocation::Body,
+            location: ::toolwright::descriptor::ParamLocation::Body,
             required: false,
-            kind: ::toolwright::ValueKind::String,
-            style: ::toolwright::Style::Form,
+            kind: ::toolwright::descriptor::ValueKind::String,
+            style: ::toolwright::descriptor::Style::Form,
             explode: true,
             allow_reserved: false,
             content_type: ::std::option::Option::None,
         }]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("bearer")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[]),
             },
         ]),
         wrap_output: false,
         json_response: true,
-        graphql: ::std::option::Option::Some(::toolwright::GraphqlCall {
+        graphql: ::std::option::Option::Some(::toolwright::descriptor::GraphqlCall {
             head: ::toolwright::__private::Cow::Borrowed("query query_viewer { viewer"),
             field: ::toolwright::__private::Cow::Borrowed("viewer"),
             selection: ::toolwright::__private::Cow::Borrowed("id login name"),

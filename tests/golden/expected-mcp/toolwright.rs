@@ -14,7 +14,7 @@ pub fn catalog() -> ::toolwright::Catalog {
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
-pub static APIS: [::toolwright::Api; 1] = [::toolwright::Api {
+pub static APIS: [::toolwright::descriptor::Api; 1] = [::toolwright::descriptor::Api {
     name: ::toolwright::__private::Cow::Borrowed("everything"),
     base_url: ::toolwright::__private::Cow::Borrowed("mcp://everything"),
     schemes: ::toolwright::__private::Cow::Borrowed(&[]),

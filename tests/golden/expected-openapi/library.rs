@@ -290,53 +290,53 @@ impl Client {
 }
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::Operation; 5] = [
-    ::toolwright::Operation {
+pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_book"),
         api: ::toolwright::__private::Cow::Borrowed("library"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/books/{isbn}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("isbn"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("isbn"),
-                location: ::toolwright::ParamLocation::Path,
+                location: ::toolwright::descriptor::ParamLocation::Path,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("fields"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("fields"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::Array,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Array,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed("application/json")),
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth")]),
         }]),
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("list_items"),
         api: ::toolwright::__private::Cow::Borrowed("library"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/items"),
         params: ::toolwright::__private::Cow::Borrowed(&[]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[]),
@@ -344,54 +344,54 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("create_member"),
         api: ::toolwright::__private::Cow::Borrowed("library"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/members"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("joined"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("joined"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("name"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("password"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("password"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("session")]),
             },
-            ::toolwright::Requirement {
+            ::toolwright::descriptor::Requirement {
                 schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oidc")]),
             },
         ]),
@@ -399,23 +399,23 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("get_member"),
         api: ::toolwright::__private::Cow::Borrowed("library"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/members/{id}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
             field: ::toolwright::__private::Cow::Borrowed("id"),
             wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-            location: ::toolwright::ParamLocation::Path,
+            location: ::toolwright::descriptor::ParamLocation::Path,
             required: true,
-            kind: ::toolwright::ValueKind::Integer,
-            style: ::toolwright::Style::Simple,
+            kind: ::toolwright::descriptor::ValueKind::Integer,
+            style: ::toolwright::descriptor::Style::Simple,
             explode: false,
             allow_reserved: false,
             content_type: ::std::option::Option::None,
         }]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[]),
@@ -423,13 +423,13 @@ pub static OPERATIONS: [::toolwright::Operation; 5] = [
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("shelf_tree"),
         api: ::toolwright::__private::Cow::Borrowed("library"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/shelves/tree"),
         params: ::toolwright::__private::Cow::Borrowed(&[]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[]),

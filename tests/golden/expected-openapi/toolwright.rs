@@ -35,8 +35,8 @@ pub fn catalog() -> ::toolwright::Catalog {
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
-pub static APIS: [::toolwright::Api; 4] = [
-    ::toolwright::Api {
+pub static APIS: [::toolwright::descriptor::Api; 4] = [
+    ::toolwright::descriptor::Api {
         name: ::toolwright::__private::Cow::Borrowed("constraints"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://constraints.example.com"),
         schemes: ::toolwright::__private::Cow::Borrowed(&[]),
@@ -44,55 +44,55 @@ pub static APIS: [::toolwright::Api; 4] = [
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"info":{"description":"Every constraint keyword the catalog advertises, on one operation.","title":"Constraints","version":"1.0.0"},"openapi":"3.1.0","servers":[{"url":"https://constraints.example.com"}]}"#)),
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Api {
+    ::toolwright::descriptor::Api {
         name: ::toolwright::__private::Cow::Borrowed("library"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://library.example.org/api"),
         schemes: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("oauth"),
-                kind: ::toolwright::SchemeKind::ClientCredentials {
+                kind: ::toolwright::descriptor::SchemeKind::ClientCredentials {
                     token_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OAUTH"),
                     token_url: ::toolwright::__private::Cow::Borrowed("https://library.example.org/token"),
                     client_id_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OAUTH_CLIENT_ID"),
                     client_secret_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OAUTH_CLIENT_SECRET"),
                 },
             },
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("oidc"),
-                kind: ::toolwright::SchemeKind::Bearer {
+                kind: ::toolwright::descriptor::SchemeKind::Bearer {
                     token_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_OIDC"),
                 },
             },
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("session"),
-                kind: ::toolwright::SchemeKind::ApiKey {
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
                     key_env: ::toolwright::__private::Cow::Borrowed("LIBRARY_SESSION"),
-                    placement: ::toolwright::KeyPlacement::Cookie(::toolwright::__private::Cow::Borrowed("LIB_SESSION")),
+                    placement: ::toolwright::descriptor::KeyPlacement::Cookie(::toolwright::__private::Cow::Borrowed("LIB_SESSION")),
                 },
             },
         ]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Book"),
                 input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"authorId":{"type":"integer"},"isbn":{"type":"string"},"kind":{"const":"book"},"pages":{"exclusiveMinimum":0,"type":"integer"},"ratings":{"additionalProperties":{"type":"number"},"type":"object"},"shelf":{"$ref":"#/$defs/Shelf","description":"Where it stands."},"subtitle":{"type":["string","null"]},"title":{"examples":["Dune"],"type":"string"}},"required":["isbn","title","kind"],"type":"object"}"##),
                 output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"authorId":{"type":"integer"},"isbn":{"type":"string"},"kind":{"const":"book"},"pages":{"exclusiveMinimum":0,"type":"integer"},"ratings":{"additionalProperties":{"type":"number"},"type":"object"},"shelf":{"$ref":"#/$defs/Shelf","description":"Where it stands."},"subtitle":{"type":["string","null"]},"title":{"examples":["Dune"],"type":"string"}},"required":["isbn","title","kind"],"type":"object"}"##),
             },
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Item"),
                 input: ::toolwright::__private::Cow::Borrowed(r##"{"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/Book"},{"$ref":"#/$defs/Magazine"}]}"##),
                 output: ::toolwright::__private::Cow::Borrowed(r##"{"discriminator":{"propertyName":"kind"},"oneOf":[{"$ref":"#/$defs/Book"},{"$ref":"#/$defs/Magazine"}]}"##),
             },
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Magazine"),
                 input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"issue":{"type":"integer"},"kind":{"const":"magazine"}},"required":["issue","kind"],"type":"object"}"#),
                 output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"issue":{"type":"integer"},"kind":{"const":"magazine"}},"required":["issue","kind"],"type":"object"}"#),
             },
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Member"),
                 input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"joined":{"format":"date","type":"string"},"name":{"type":"string"},"password":{"minLength":8,"type":"string","writeOnly":true}},"required":["name"],"type":"object"}"#),
                 output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"id":{"readOnly":true,"type":"integer"},"joined":{"format":"date","type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}"#),
             },
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Shelf"),
                 input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"children":{"items":{"$ref":"#/$defs/Shelf"},"type":"array"},"label":{"type":"string"},"parent":{"$ref":"#/$defs/Shelf"}},"required":["label"],"type":"object"}"##),
                 output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"children":{"items":{"$ref":"#/$defs/Shelf"},"type":"array"},"label":{"type":"string"},"parent":{"$ref":"#/$defs/Shelf"}},"required":["label"],"type":"object"}"##),
@@ -101,48 +101,48 @@ pub static APIS: [::toolwright::Api; 4] = [
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r##"{"info":{"summary":"Books and members.","title":"Library","version":"1.0.0"},"openapi":"3.1.0","securityScopes":{"oauth":{"books:read":"Read the catalogue."}},"servers":[{"url":"https://library.example.org/api"}],"webhooks":{"bookReturned":{"post":{"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Book"}}}},"responses":{"200":{"description":"Ack."}}}}}}"##)),
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Api {
+    ::toolwright::descriptor::Api {
         name: ::toolwright::__private::Cow::Borrowed("shop"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://eu.shop.example.com/v2"),
         schemes: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("apiKey"),
-                kind: ::toolwright::SchemeKind::ApiKey {
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
                     key_env: ::toolwright::__private::Cow::Borrowed("SHOP_API_KEY"),
-                    placement: ::toolwright::KeyPlacement::Header(::toolwright::__private::Cow::Borrowed("X-API-Key")),
+                    placement: ::toolwright::descriptor::KeyPlacement::Header(::toolwright::__private::Cow::Borrowed("X-API-Key")),
                 },
             },
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("basicAuth"),
-                kind: ::toolwright::SchemeKind::Basic {
+                kind: ::toolwright::descriptor::SchemeKind::Basic {
                     username_env: ::toolwright::__private::Cow::Borrowed("SHOP_BASIC_AUTH_USERNAME"),
                     password_env: ::toolwright::__private::Cow::Borrowed("SHOP_BASIC_AUTH_PASSWORD"),
                 },
             },
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("bearerAuth"),
-                kind: ::toolwright::SchemeKind::Bearer {
+                kind: ::toolwright::descriptor::SchemeKind::Bearer {
                     token_env: ::toolwright::__private::Cow::Borrowed("SHOP_BEARER_AUTH"),
                 },
             },
         ]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Money"),
                 input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"amount":{"description":"Amount in cents.","type":"integer"},"currency":{"examples":["EUR"],"pattern":"^[A-Z]{3}$","type":"string"}},"required":["amount","currency"],"type":"object"}"#),
                 output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"amount":{"description":"Amount in cents.","type":"integer"},"currency":{"examples":["EUR"],"pattern":"^[A-Z]{3}$","type":"string"}},"required":["amount","currency"],"type":"object"}"#),
             },
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("OrderStatus"),
                 input: ::toolwright::__private::Cow::Borrowed(r#"{"enum":["pending","paid","shipped"],"type":"string"}"#),
                 output: ::toolwright::__private::Cow::Borrowed(r#"{"enum":["pending","paid","shipped"],"type":"string"}"#),
             },
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Problem"),
                 input: ::toolwright::__private::Cow::Borrowed(r#"{"additionalProperties":false,"properties":{"detail":{"type":"string"},"title":{"type":"string"}},"type":"object"}"#),
                 output: ::toolwright::__private::Cow::Borrowed(r#"{"properties":{"detail":{"type":"string"},"title":{"type":"string"}},"type":"object"}"#),
             },
-            ::toolwright::Definition {
+            ::toolwright::descriptor::Definition {
                 name: ::toolwright::__private::Cow::Borrowed("Product"),
                 input: ::toolwright::__private::Cow::Borrowed(r##"{"additionalProperties":false,"properties":{"discontinued":{"type":["boolean","null"]},"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price"],"type":"object"}"##),
                 output: ::toolwright::__private::Cow::Borrowed(r##"{"properties":{"discontinued":{"type":["boolean","null"]},"id":{"format":"int64","readOnly":true,"type":"integer"},"kind":{"enum":["physical","digital"],"type":"string"},"name":{"maxLength":80,"type":"string"},"price":{"$ref":"#/$defs/Money"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name","price","id"],"type":"object"}"##),
@@ -151,29 +151,29 @@ pub static APIS: [::toolwright::Api; 4] = [
         meta: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed(r#"{"info":{"description":"A small shop: products, images, orders.\nExercises every parameter location and style, four body media types and\nthree security schemes.\n","title":"Shop API","version":"2.1.0"},"openapi":"3.0.3","servers":[{"url":"https://{region}.shop.example.com/v2","variables":{"region":{"default":"eu","enum":["eu","us"]}}}],"tags":[{"name":"products"}],"x-audience":"partners"}"#)),
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Api {
+    ::toolwright::descriptor::Api {
         name: ::toolwright::__private::Cow::Borrowed("wire"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://wire.example.com/v1"),
         schemes: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("api_key"),
-                kind: ::toolwright::SchemeKind::ApiKey {
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
                     key_env: ::toolwright::__private::Cow::Borrowed("WIRE_API_KEY"),
-                    placement: ::toolwright::KeyPlacement::Query(::toolwright::__private::Cow::Borrowed("key")),
+                    placement: ::toolwright::descriptor::KeyPlacement::Query(::toolwright::__private::Cow::Borrowed("key")),
                 },
             },
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("api_token"),
-                kind: ::toolwright::SchemeKind::ApiKey {
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
                     key_env: ::toolwright::__private::Cow::Borrowed("WIRE_API_TOKEN"),
-                    placement: ::toolwright::KeyPlacement::Header(::toolwright::__private::Cow::Borrowed("X-Api-Token")),
+                    placement: ::toolwright::descriptor::KeyPlacement::Header(::toolwright::__private::Cow::Borrowed("X-Api-Token")),
                 },
             },
-            ::toolwright::SecurityScheme {
+            ::toolwright::descriptor::SecurityScheme {
                 name: ::toolwright::__private::Cow::Borrowed("app_id"),
-                kind: ::toolwright::SchemeKind::ApiKey {
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
                     key_env: ::toolwright::__private::Cow::Borrowed("WIRE_APP_ID"),
-                    placement: ::toolwright::KeyPlacement::Header(::toolwright::__private::Cow::Borrowed("X-App-Id")),
+                    placement: ::toolwright::descriptor::KeyPlacement::Header(::toolwright::__private::Cow::Borrowed("X-App-Id")),
                 },
             },
         ]),

@@ -169,138 +169,138 @@ impl Client {
 }
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::Operation; 3] = [
-    ::toolwright::Operation {
+pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("create_charge"),
         api: ::toolwright::__private::Cow::Borrowed("billing"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/charges"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("amount"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("amount"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::Integer,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Integer,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("currency"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("currency"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("customer"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
-                location: ::toolwright::ParamLocation::Header,
+                location: ::toolwright::descriptor::ParamLocation::Header,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("session"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("session"),
-                location: ::toolwright::ParamLocation::Cookie,
+                location: ::toolwright::descriptor::ParamLocation::Cookie,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Form,
+        body: ::toolwright::descriptor::BodyEncoding::Form,
         content_type: ::toolwright::__private::Cow::Borrowed("application/x-www-form-urlencoded"),
         body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
         }]),
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("refund_charge"),
         api: ::toolwright::__private::Cow::Borrowed("billing"),
-        method: ::toolwright::Method::Post,
+        method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/charges/{charge}/refund"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("charge"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("charge"),
-                location: ::toolwright::ParamLocation::Path,
+                location: ::toolwright::descriptor::ParamLocation::Path,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("reason"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("reason"),
-                location: ::toolwright::ParamLocation::Body,
+                location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
         }]),
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("purge_customer"),
         api: ::toolwright::__private::Cow::Borrowed("billing"),
-        method: ::toolwright::Method::Delete,
+        method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::Cow::Borrowed("/customers/{customer}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Param {
+        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
             field: ::toolwright::__private::Cow::Borrowed("customer"),
             wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
-            location: ::toolwright::ParamLocation::Path,
+            location: ::toolwright::descriptor::ParamLocation::Path,
             required: true,
-            kind: ::toolwright::ValueKind::String,
-            style: ::toolwright::Style::Simple,
+            kind: ::toolwright::descriptor::ValueKind::String,
+            style: ::toolwright::descriptor::Style::Simple,
             explode: false,
             allow_reserved: false,
             content_type: ::std::option::Option::None,
         }]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("billing")]),
         }]),
         wrap_output: false,

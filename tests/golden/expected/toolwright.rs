@@ -30,13 +30,13 @@ pub fn catalog() -> ::toolwright::Catalog {
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
-pub static APIS: [::toolwright::Api; 3] = [
-    ::toolwright::Api {
+pub static APIS: [::toolwright::descriptor::Api; 3] = [
+    ::toolwright::descriptor::Api {
         name: ::toolwright::__private::Cow::Borrowed("billing"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://billing.example.com"),
-        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::SecurityScheme {
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
             name: ::toolwright::__private::Cow::Borrowed("billing"),
-            kind: ::toolwright::SchemeKind::Basic {
+            kind: ::toolwright::descriptor::SchemeKind::Basic {
                 username_env: ::toolwright::__private::Cow::Borrowed("BILLING_USER"),
                 password_env: ::toolwright::__private::Cow::Borrowed("BILLING_PASSWORD"),
             },
@@ -45,12 +45,12 @@ pub static APIS: [::toolwright::Api; 3] = [
         meta: ::std::option::Option::None,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Api {
+    ::toolwright::descriptor::Api {
         name: ::toolwright::__private::Cow::Borrowed("notes"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://notes.example.com/v2"),
-        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::SecurityScheme {
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
             name: ::toolwright::__private::Cow::Borrowed("notes"),
-            kind: ::toolwright::SchemeKind::Bearer {
+            kind: ::toolwright::descriptor::SchemeKind::Bearer {
                 token_env: ::toolwright::__private::Cow::Borrowed("NOTES_TOKEN"),
             },
         }]),
@@ -58,14 +58,14 @@ pub static APIS: [::toolwright::Api; 3] = [
         meta: ::std::option::Option::None,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Api {
+    ::toolwright::descriptor::Api {
         name: ::toolwright::__private::Cow::Borrowed("weather"),
         base_url: ::toolwright::__private::Cow::Borrowed("https://weather.example.com"),
-        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::SecurityScheme {
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
             name: ::toolwright::__private::Cow::Borrowed("weather"),
-            kind: ::toolwright::SchemeKind::ApiKey {
+            kind: ::toolwright::descriptor::SchemeKind::ApiKey {
                 key_env: ::toolwright::__private::Cow::Borrowed("WEATHER_KEY"),
-                placement: ::toolwright::KeyPlacement::Query(::toolwright::__private::Cow::Borrowed("appid")),
+                placement: ::toolwright::descriptor::KeyPlacement::Query(::toolwright::__private::Cow::Borrowed("appid")),
             },
         }]),
         definitions: ::toolwright::__private::Cow::Borrowed(&[]),

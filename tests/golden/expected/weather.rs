@@ -151,79 +151,79 @@ impl Client {
 }
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::Operation; 2] = [
-    ::toolwright::Operation {
+pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("current_weather"),
         api: ::toolwright::__private::Cow::Borrowed("weather"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/current"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("city"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("city"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("units"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("units"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
         }]),
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
     },
-    ::toolwright::Operation {
+    ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::Cow::Borrowed("forecast"),
         api: ::toolwright::__private::Cow::Borrowed("weather"),
-        method: ::toolwright::Method::Get,
+        method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/forecast/{city}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("city"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("city"),
-                location: ::toolwright::ParamLocation::Path,
+                location: ::toolwright::descriptor::ParamLocation::Path,
                 required: true,
-                kind: ::toolwright::ValueKind::String,
-                style: ::toolwright::Style::Simple,
+                kind: ::toolwright::descriptor::ValueKind::String,
+                style: ::toolwright::descriptor::Style::Simple,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
-            ::toolwright::Param {
+            ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("days"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("days"),
-                location: ::toolwright::ParamLocation::Query,
+                location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
-                kind: ::toolwright::ValueKind::Integer,
-                style: ::toolwright::Style::Form,
+                kind: ::toolwright::descriptor::ValueKind::Integer,
+                style: ::toolwright::descriptor::Style::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::None,
             },
         ]),
-        body: ::toolwright::BodyEncoding::Json,
+        body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::Requirement {
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
             schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
         }]),
         wrap_output: true,
