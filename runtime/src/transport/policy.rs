@@ -20,11 +20,18 @@ pub struct NotRetried;
 /// server sent one), as an extension on a request whose caller watches a long call
 /// (an MCP client that asked for progress). Transports that read bodies in chunks add
 /// to it as they go; others leave it at zero.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Received {
     bytes: std::sync::atomic::AtomicU64,
     /// `u64::MAX`: no length known.
     total: std::sync::atomic::AtomicU64,
+}
+
+/// Nothing received, no length known (a derived default would say "0 bytes expected").
+impl Default for Received {
+    fn default() -> Self {
+        Received::new()
+    }
 }
 
 impl Received {
