@@ -14,8 +14,6 @@ use serde_json::{Value, json};
 
 use super::{Annotations, Catalog, Tool};
 use crate::descriptor::{Method, Operation};
-use crate::error::Error;
-use crate::executor::Executor;
 
 pub const SEARCH: &str = "search_tools";
 pub const DESCRIBE: &str = "describe_tool";
@@ -211,7 +209,7 @@ pub(crate) fn hit_json(hit: &super::SearchHit<'_>, name: &str) -> Value {
 
 /// What a search that found nothing says instead: the catalog's commonest tags, to
 /// phrase the next query in the API's own words.
-fn no_match(catalog: &Catalog, query: &str) -> String {
+pub(crate) fn no_match(catalog: &Catalog, query: &str) -> String {
     let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     for tool in catalog.tools() {
         let Some(meta) = tool.meta.as_deref() else {
@@ -253,77 +251,5 @@ pub(crate) fn limit(arguments: &Value) -> Result<usize, String> {
             .filter(|n| (1..=MAX_LIMIT).contains(n))
             .map(|n| n as usize)
             .ok_or_else(|| format!("`limit` must be an integer from 1 to {MAX_LIMIT}")),
-    }
-}
-
-impl Executor {
-    /// Answers a model's call to a meta-tool ([`tools`]) against this executor's
-    /// catalog: `search_tools` → `{tools: [{name, title, description, required,
-    /// score}]}` (with a `note` naming the catalog's tags when nothing matches),
-    /// `describe_tool` → `{tool}` (its `tools/list` entry, schemas self-contained),
-    /// `call_tool` → the tool's own result ([`Executor::call`]: checked and gated the
-    /// same). Any other name is called as a tool of the catalog.
-    ///
-    /// # Errors
-    /// Arguments a meta-tool cannot use (`VALIDATION_ARGUMENTS`), an unknown tool, and
-    /// every error of the tool called.
-    pub async fn call_meta(&self, name: &str, arguments: Value) -> Result<Value, Error> {
-        let wrong = |message: String| Error::InvalidArguments {
-            tool: name.to_owned(),
-            message,
-        };
-        let catalog = self.catalog();
-        match name {
-            SEARCH => {
-                let query = arguments
-                    .get("query")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| wrong("needs a `query`: the task, in words".into()))?;
-                let limit = limit(&arguments).map_err(wrong)?;
-                let tools: Vec<Value> = catalog
-                    .search(query, limit)
-                    .iter()
-                    .map(|hit| hit_json(hit, &hit.tool.name))
-                    .collect();
-                if tools.is_empty() {
-                    return Ok(json!({ "tools": [], "note": no_match(catalog, query) }));
-                }
-                Ok(json!({ "tools": tools }))
-            }
-            DESCRIBE => {
-                let wanted = arguments
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| wrong("needs the tool's `name`".into()))?;
-                let tool = catalog.get(wanted).ok_or_else(|| Error::UnknownTool {
-                    name: wanted.to_owned(),
-                    suggestion: catalog.suggest(wanted).map(str::to_owned),
-                })?;
-                Ok(json!({ "tool": catalog.tool_json(tool) }))
-            }
-            group if group.starts_with(GROUP_PREFIX) => {
-                let group = &group[GROUP_PREFIX.len()..];
-                let operation = arguments
-                    .get("operation")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| wrong("needs an `operation`".into()))?;
-                if group_of(catalog, operation).as_deref() != Some(group) {
-                    return Err(wrong(format!(
-                        "`{operation}` is not a {group} operation; `{name}` lists its operations"
-                    )));
-                }
-                let params = arguments.get("params").cloned().unwrap_or(json!({}));
-                self.call(operation, params).await
-            }
-            CALL => {
-                let wanted = arguments
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| wrong("needs the tool's `name`".into()))?;
-                let args = arguments.get("arguments").cloned().unwrap_or(json!({}));
-                self.call(wanted, args).await
-            }
-            other => self.call(other, arguments).await,
-        }
     }
 }

@@ -275,14 +275,20 @@ impl Catalog {
 
     /// Finds a tool by exact name.
     pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.index_of(name).map(|i| &self.tools[i])
+    }
+
+    /// Where the tool named `name` sits in [`Catalog::tools`]: per-tool tables
+    /// indexed like it need no lookup of their own.
+    pub(crate) fn index_of(&self, name: &str) -> Option<usize> {
         debug_assert!(self.tools.windows(2).all(|w| w[0].name < w[1].name));
-        self.names.find(&self.tools, name).map(|i| &self.tools[i])
+        self.names.find(&self.tools, name)
     }
 
     /// Where `tool` (a reference into this catalog, from [`Catalog::get`] or
     /// [`Catalog::tools`]) sits in [`Catalog::tools`]: per-tool tables indexed by it
     /// need no lookup by name.
-    pub fn position(&self, tool: &Tool) -> Option<usize> {
+    pub(crate) fn position(&self, tool: &Tool) -> Option<usize> {
         let base = self.tools.as_ptr() as usize;
         let offset = (tool as *const Tool as usize).checked_sub(base)?;
         let size = std::mem::size_of::<Tool>().max(1);

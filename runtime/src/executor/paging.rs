@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use super::{Executor, Reply};
+use super::{Executor, Found, Reply};
 use crate::error::Error;
 use crate::paginate::{Next, PageLimits, Pages, Plan, Walk, origin};
 
@@ -16,9 +16,9 @@ impl Executor {
     /// # Errors
     /// The tool is unknown, not paginated, or the arguments do not fit.
     pub fn pages(&self, name: &str, args: Value) -> Result<Pages, Error> {
-        let tool = self.tool(name)?;
-        let plan = self.plan(name)?;
-        let args = self.checked_arguments(tool, args)?;
+        let found = self.find(name)?;
+        let plan = plan_of(found)?;
+        let args = self.checked_arguments(found, args)?;
         Ok(Pages::new(Walk::new(
             self.clone(),
             name.to_owned(),
@@ -62,22 +62,18 @@ impl Executor {
         op: &crate::descriptor::Operation,
         input: &I,
     ) -> Result<Pages<O>, Error> {
-        let plan = self.plan(&op.name)?;
-        let args = self.typed_arguments(op, input)?;
+        let plan = match self.lookup(&op.name) {
+            Some(found) => plan_of(found)?,
+            None => return Err(not_paginated(&op.name)),
+        };
+        let call = self.typed(op, input)?;
         Ok(Pages::new(Walk::new(
             self.clone(),
             op.name.to_string(),
             plan,
-            args,
+            call.args,
             false,
         )))
-    }
-
-    fn plan(&self, name: &str) -> Result<Plan, Error> {
-        self.inner.plans.get(name).cloned().ok_or_else(|| Error::Request {
-            tool: name.to_owned(),
-            message: "this tool is not paginated (its description declares no pagination and none was recognised); call it once instead".into(),
-        })
     }
 
     /// One page: by arguments, or at a URL the API gave — only on the API's own
@@ -90,14 +86,14 @@ impl Executor {
         args: &Map<String, Value>,
         gate: bool,
     ) -> Result<Reply, Error> {
-        let tool = self.tool(name)?;
-        let op = &tool.operation;
+        let found = self.find(name)?;
+        let op = found.operation();
         match step {
             Next::Args(args) => {
                 if gate {
-                    self.admit(tool, args).await?;
+                    self.admit(found, args).await?;
                 }
-                self.send_chosen(op, args, None).await
+                self.send(op, Some(found), args, None).await
             }
             Next::Url(url) => {
                 let (_, base) = self.api(&op.api)?;
@@ -111,7 +107,7 @@ impl Executor {
                         ),
                     });
                 }
-                self.send_chosen(op, args, Some(&url)).await
+                self.send(op, Some(found), args, Some(&url)).await
             }
         }
     }
@@ -123,5 +119,21 @@ fn absolute(base: &str, url: &str) -> String {
         crate::auth::oauth::resolve_url(base, url)
     } else {
         url.to_owned()
+    }
+}
+
+/// How tool `found` pages, or why it cannot be called across pages.
+fn plan_of(found: Found<'_>) -> Result<Plan, Error> {
+    found
+        .state
+        .plan
+        .clone()
+        .ok_or_else(|| not_paginated(&found.tool.name))
+}
+
+fn not_paginated(tool: &str) -> Error {
+    Error::Request {
+        tool: tool.to_owned(),
+        message: "this tool is not paginated (its description declares no pagination and none was recognised); call it once instead".into(),
     }
 }

@@ -10,7 +10,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{Executor, decode_body, status_error};
+use super::response::{decode_body, status_error};
+use super::{Executor, Found};
 use crate::descriptor::{Operation, ParamLocation};
 use crate::error::Error;
 use crate::stream::{ByteStream, Events, JsonLines, Upload};
@@ -45,15 +46,10 @@ impl Executor {
     /// As [`call`](Executor::call); a non-success status is an [`Error::Status`] with
     /// the start of the body.
     pub async fn call_stream(&self, name: &str, args: Value) -> Result<ByteStream, Error> {
-        let tool = self.tool(name)?;
-        let args = self.checked_arguments(tool, args)?;
-        self.admit(tool, &args).await?;
-        let op = self
-            .inner
-            .media_types
-            .get(tool.operation.name.as_ref())
-            .unwrap_or(&tool.operation);
-        self.open(op, &args, None, None).await
+        let found = self.find(name)?;
+        let args = self.admitted(found, args, false).await?;
+        self.open(found.operation(), Some(found), &args, None, None)
+            .await
     }
 
     /// Runs `op` with a typed input and returns its answer as a stream (generated
@@ -63,8 +59,8 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<ByteStream, Error> {
-        let args = self.typed_arguments(op, input)?;
-        self.open(op, &args, None, None).await
+        let call = self.typed(op, input)?;
+        self.open(call.op, call.found, &call.args, None, None).await
     }
 
     /// Runs `op` with a typed input and returns its whole answer as bytes (generated
@@ -75,9 +71,12 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<Bytes, Error> {
-        let args = self.typed_arguments(op, input)?;
+        let call = self.typed(op, input)?;
         let limit = self.policy.max_response_bytes;
-        self.open(op, &args, None, None).await?.collect(limit).await
+        let answer = self
+            .open(call.op, call.found, &call.args, None, None)
+            .await?;
+        answer.collect(limit).await
     }
 
     /// Runs `op` with a typed input, its request body read from `body` instead of the
@@ -89,9 +88,11 @@ impl Executor {
         input: &I,
         body: Upload,
     ) -> Result<O, Error> {
-        let args = self.typed_arguments(op, input)?;
+        let call = self.typed(op, input)?;
         let limit = self.policy.max_response_bytes;
-        let answer = self.open(op, &args, Some(body), None).await?;
+        let answer = self
+            .open(call.op, call.found, &call.args, Some(body), None)
+            .await?;
         let content_type = answer.content_type().unwrap_or("").to_owned();
         let bytes = answer.collect(limit).await?;
         super::decode(op, decode_body(&content_type, &bytes))
@@ -106,9 +107,13 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<Events<T>, Error> {
-        let args = self.typed_arguments(op, input)?;
-        let body = self.open(op, &args, None, None).await?;
-        Ok(body.json_events().reopen_with(self.reopener(op, args)))
+        let call = self.typed(op, input)?;
+        let body = self
+            .open(call.op, call.found, &call.args, None, None)
+            .await?;
+        Ok(body
+            .json_events()
+            .reopen_with(self.reopener(call.op, call.args)))
     }
 
     /// [`execute_events`](Executor::execute_events) for events whose data has no
@@ -118,9 +123,11 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<Events<String>, Error> {
-        let args = self.typed_arguments(op, input)?;
-        let body = self.open(op, &args, None, None).await?;
-        Ok(body.events().reopen_with(self.reopener(op, args)))
+        let call = self.typed(op, input)?;
+        let body = self
+            .open(call.op, call.found, &call.args, None, None)
+            .await?;
+        Ok(body.events().reopen_with(self.reopener(call.op, call.args)))
     }
 
     /// Opens `op` again with the same arguments and the last event id.
@@ -131,7 +138,12 @@ impl Executor {
             let executor = executor.clone();
             let op = op.clone();
             let args = args.clone();
-            Box::pin(async move { executor.open(&op, &args, None, last_id.as_deref()).await })
+            Box::pin(async move {
+                let found = executor.lookup(&op.name);
+                executor
+                    .open(&op, found, &args, None, last_id.as_deref())
+                    .await
+            })
         })
     }
 
@@ -142,16 +154,20 @@ impl Executor {
         op: &Operation,
         input: &I,
     ) -> Result<JsonLines<T>, Error> {
-        let args = self.typed_arguments(op, input)?;
-        Ok(self.open(op, &args, None, None).await?.json_lines())
+        let call = self.typed(op, input)?;
+        let answer = self
+            .open(call.op, call.found, &call.args, None, None)
+            .await?;
+        Ok(answer.json_lines())
     }
 
     /// Sends `op` with checked `args` (the body from `upload` when given) and returns
     /// once the response head arrived. A failure status reads the start of the body
     /// into the error.
-    pub(crate) async fn open(
+    pub(super) async fn open(
         &self,
         op: &Operation,
+        found: Option<Found<'_>>,
         args: &Map<String, Value>,
         upload: Option<Upload>,
         last_event_id: Option<&str>,
@@ -159,7 +175,7 @@ impl Executor {
         let (api, base_url) = self.api(&op.api)?;
         if op.graphql.is_some() || base_url.starts_with("mcp://") {
             // Not HTTP bodies of their own: the answer as the call gives it.
-            let reply = self.send_chosen(op, args, None).await?;
+            let reply = self.send(op, found, args, None).await?;
             let body = match reply.body {
                 Value::String(text) => Bytes::from(text),
                 other => Bytes::from(other.to_string()),
@@ -182,7 +198,7 @@ impl Executor {
             let (credentials, token) = self
                 .credentials(api, op, base_url, rejected.as_deref())
                 .await?;
-            let request = self.request(op, base_url, &args, credentials, None)?;
+            let request = self.request(op, found, base_url, &args, credentials, None)?;
             let (mut parts, built) = request.into_parts();
             let policy = CallPolicy {
                 max_response_bytes: self
@@ -328,12 +344,13 @@ impl Executor {
     pub(super) async fn collect_stream(
         &self,
         op: &Operation,
+        found: Option<Found<'_>>,
         args: &Map<String, Value>,
         form: Form,
     ) -> Result<Value, Error> {
         let deadline = tokio::time::Instant::now() + self.policy.timeout;
         let budget = self.policy.max_response_bytes;
-        let body = self.open(op, args, None, None).await?;
+        let body = self.open(op, found, args, None, None).await?;
         let mut taken = Vec::new();
         let mut size = 0;
         let mut cut = None;

@@ -1,0 +1,118 @@
+//! What authenticates a request: the service's credentials for the scheme that
+//! applies, an OAuth 2 token fetched and cached for it, or — for APIs called on an
+//! MCP caller's behalf — the caller's own token or one exchanged for it.
+
+use std::sync::Arc;
+
+use super::Executor;
+use crate::auth;
+use crate::descriptor::Operation;
+use crate::error::Error;
+
+impl Executor {
+    /// The credentials for `op`, fetching an OAuth 2 token when a client credentials
+    /// scheme is the one that applies; also the token, so that a 401 can replace it.
+    pub(super) async fn credentials(
+        &self,
+        api: &crate::descriptor::Api,
+        op: &Operation,
+        base_url: &str,
+        rejected: Option<&str>,
+    ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
+        if let Some(credential) = self.inner.pass_through.get(api.name.as_ref()) {
+            return self
+                .caller_credentials(api, op, credential, base_url, rejected)
+                .await;
+        }
+        let mut applied = Vec::new();
+        let mut token = None;
+        for planned in auth::resolve(api, &op.security, &self.inner.credentials)? {
+            match planned {
+                auth::Planned::Ready(a) => applied.push(a),
+                auth::Planned::Token(mut client) => {
+                    if let Some(url) = self.inner.token_urls.get(api.name.as_ref()) {
+                        client.token_url = url;
+                    }
+                    let t = self.token(&client, base_url, rejected).await?;
+                    applied.push(auth::bearer(&t));
+                    token = Some(t);
+                }
+            }
+        }
+        Ok((applied, token))
+    }
+
+    /// A token from `client`'s token endpoint, cached and shared (see `auth::oauth`);
+    /// `rejected` is one the API just refused.
+    async fn token(
+        &self,
+        client: &auth::oauth::Client<'_>,
+        base_url: &str,
+        rejected: Option<&str>,
+    ) -> Result<Arc<str>, Error> {
+        self.inner
+            .tokens
+            .token(
+                client,
+                base_url,
+                &*self.inner.transport,
+                self.policy,
+                rejected,
+            )
+            .await
+    }
+
+    /// The MCP caller's own token, or one exchanged for it, for an API called on
+    /// the caller's behalf.
+    async fn caller_credentials(
+        &self,
+        api: &crate::descriptor::Api,
+        op: &Operation,
+        credential: &auth::CallerCredential,
+        base_url: &str,
+        rejected: Option<&str>,
+    ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
+        if let Some(token) = crate::caller::token() {
+            let exchange = match credential {
+                auth::CallerCredential::Token => return Ok((vec![auth::bearer(&token)], None)),
+                auth::CallerCredential::Claim(claim) => {
+                    let claims = crate::caller::claims();
+                    let value = claims.as_ref().and_then(|c| c.get(claim)?.as_str());
+                    return match value {
+                        Some(value) if !value.is_empty() => Ok((vec![auth::bearer(value)], None)),
+                        _ => Err(Error::Request {
+                            tool: op.name.to_string(),
+                            message: format!(
+                                "API `{}` is called with claim `{claim}` of the caller's token, and this caller's token has no such string claim",
+                                api.name
+                            ),
+                        }),
+                    };
+                }
+                auth::CallerCredential::Exchange(exchange) => exchange,
+            };
+            let client = auth::oauth::Client {
+                api,
+                scheme: "token-exchange",
+                token_url: &exchange.token_url,
+                id: exchange.client_id.clone(),
+                secret: exchange.secret.clone(),
+                scopes: exchange.scopes.clone(),
+                grant: auth::oauth::Grant::TokenExchange {
+                    subject: &token,
+                    audience: exchange.audience.as_deref(),
+                    resource: exchange.resource.as_deref(),
+                },
+            };
+            let exchanged = self.token(&client, base_url, rejected).await?;
+            return Ok((vec![auth::bearer(&exchanged)], Some(exchanged)));
+        }
+        Err(Error::Request {
+            tool: op.name.to_string(),
+            message: format!(
+                "API `{}` is called with the caller's own token, and this call has no authenticated caller (it did not come through an MCP endpoint with authorization)",
+                api.name
+            ),
+        })
+    }
+}
