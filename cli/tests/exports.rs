@@ -79,38 +79,36 @@ fn variants() -> Vec<(&'static str, ExportOptions)> {
 
 #[test]
 fn every_export_obeys_its_profile_and_calls_reach_the_right_operation() {
-    let server = Server::start(|_| Response::json(200, &json!({})));
-    let mut report = Vec::new();
-    let mut failures = Vec::new();
-    for spec in specs() {
-        let catalog = catalog(&spec);
-        let file = spec.file_name().unwrap().to_string_lossy().into_owned();
-        for (variant, options) in variants() {
-            let started = std::time::Instant::now();
-            let export = catalog.export_with(&options);
-            let exported_in = started.elapsed();
-            let budget = options.max_name_len();
-            let mut problems = Vec::new();
-            check_export(&catalog, &export, budget, &mut problems);
-            let size = export.document().to_string().len();
-            let (called, unsynthesizable) =
-                call_every_tool(&catalog, &export, &server, &mut problems);
-            if unsynthesizable > 0 {
-                problems.push(format!(
-                    "{unsynthesizable} tools got no arguments made up (TOOLWRIGHT_EXPORT_SKIPPED=1 lists them): every tool must be called"
-                ));
-            }
-            report.push(format!(
-                "{file} [{variant}]: {} tools, {size} bytes, {} warnings, {called} calls ({unsynthesizable} without synthesizable arguments); exported in {exported_in:.1?}, called in {:.1?}",
-                catalog.tools().len(),
-                export.warnings().len(),
-                started.elapsed() - exported_in,
-            ));
-            for p in problems.into_iter().take(10) {
-                failures.push(format!("{file} [{variant}]: {p}"));
-            }
-        }
-    }
+    // About 34,000 calls in all: the specs are shared out among threads, each with a
+    // server of its own (a call's requests are read back from its server), and the
+    // report is put back in spec order.
+    let specs = specs();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    let mut done: Vec<(usize, Vec<String>, Vec<String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let server = Server::start(|_| Response::json(200, &json!({})));
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(spec) = specs.get(i) else { break };
+                        let (report, failures) = export_and_call(spec, &server);
+                        done.push((i, report, failures));
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker"))
+            .collect()
+    });
+    done.sort_by_key(|(i, ..)| *i);
+    let report: Vec<String> = done.iter().flat_map(|(_, r, _)| r.clone()).collect();
+    let failures: Vec<String> = done.into_iter().flat_map(|(_, _, f)| f).collect();
     eprintln!("{}", report.join("\n"));
     assert!(
         failures.is_empty(),
@@ -118,6 +116,40 @@ fn every_export_obeys_its_profile_and_calls_reach_the_right_operation() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Every variant's export of `spec`, checked and each tool called through it: the
+/// report's lines and the problems found.
+fn export_and_call(spec: &Path, server: &Server) -> (Vec<String>, Vec<String>) {
+    let catalog = catalog(spec);
+    let file = spec.file_name().unwrap().to_string_lossy().into_owned();
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for (variant, options) in variants() {
+        let started = std::time::Instant::now();
+        let export = catalog.export_with(&options);
+        let exported_in = started.elapsed();
+        let budget = options.max_name_len();
+        let mut problems = Vec::new();
+        check_export(&catalog, &export, budget, &mut problems);
+        let size = export.document().to_string().len();
+        let (called, unsynthesizable) = call_every_tool(&catalog, &export, server, &mut problems);
+        if unsynthesizable > 0 {
+            problems.push(format!(
+                "{unsynthesizable} tools got no arguments made up (TOOLWRIGHT_EXPORT_SKIPPED=1 lists them): every tool must be called"
+            ));
+        }
+        report.push(format!(
+            "{file} [{variant}]: {} tools, {size} bytes, {} warnings, {called} calls ({unsynthesizable} without synthesizable arguments); exported in {exported_in:.1?}, called in {:.1?}",
+            catalog.tools().len(),
+            export.warnings().len(),
+            started.elapsed() - exported_in,
+        ));
+        for p in problems.into_iter().take(10) {
+            failures.push(format!("{file} [{variant}]: {p}"));
+        }
+    }
+    (report, failures)
 }
 
 /// Names, mapping and schemas against the profile's documented rules.
