@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use toolwright::descriptor::{
     Api, BodyEncoding, Definition, KeyPlacement, Method, Operation, Param, ParamLocation,
-    Requirement, SchemeKind, SecurityScheme, Style, ValueKind,
+    ParamStyle, Requirement, SchemeKind, SecurityScheme, ValueKind,
 };
 use toolwright::{Annotations, Catalog, Tool};
 use toolwright_codegen::emit::{self, plan::ToolPlan};
@@ -109,13 +109,13 @@ fn param(p: &emit::plan::ParamPlan) -> Param {
             K::Binary => ValueKind::Binary,
         },
         style: match p.style {
-            ir::Style::Form => Style::Form,
-            ir::Style::Simple => Style::Simple,
-            ir::Style::Label => Style::Label,
-            ir::Style::Matrix => Style::Matrix,
-            ir::Style::SpaceDelimited => Style::SpaceDelimited,
-            ir::Style::PipeDelimited => Style::PipeDelimited,
-            ir::Style::DeepObject => Style::DeepObject,
+            ir::Style::Form => ParamStyle::Form,
+            ir::Style::Simple => ParamStyle::Simple,
+            ir::Style::Label => ParamStyle::Label,
+            ir::Style::Matrix => ParamStyle::Matrix,
+            ir::Style::SpaceDelimited => ParamStyle::SpaceDelimited,
+            ir::Style::PipeDelimited => ParamStyle::PipeDelimited,
+            ir::Style::DeepObject => ParamStyle::DeepObject,
         },
         explode: p.explode,
         allow_reserved: p.allow_reserved,

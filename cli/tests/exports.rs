@@ -564,7 +564,7 @@ fn call_every_tool(
             // A form-exploded object goes as its own keys (`amount=1&id=1`).
             let wire_names: Vec<String> = match value {
                 Value::Object(m)
-                    if param.style == toolwright::descriptor::Style::Form && param.explode =>
+                    if param.style == toolwright::descriptor::ParamStyle::Form && param.explode =>
                 {
                     m.keys().cloned().collect()
                 }

@@ -159,7 +159,7 @@ pub enum ParamLocation {
 
 /// OpenAPI parameter serialization style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub enum ParamStyle {
     Form,
     Simple,
     Label,
@@ -223,7 +223,7 @@ pub struct Param {
     pub location: ParamLocation,
     pub required: bool,
     pub kind: ValueKind,
-    pub style: Style,
+    pub style: ParamStyle,
     /// Arrays and objects: one pair per item (`true`) or one joined value (`false`).
     pub explode: bool,
     /// Query (and form) values keep RFC 3986 reserved characters unencoded, except
@@ -233,6 +233,50 @@ pub struct Param {
     /// content-based parameter (sent as JSON text), or a multipart part's type.
     /// `None`: the location's plain form.
     pub content_type: Option<Text>,
+}
+
+impl Param {
+    /// A parameter as generated tables write it, in one line: its argument name, wire
+    /// name, location, whether it is required, its kind, style and explode; reserved
+    /// characters encoded and no media type of its own (see [`Param::reserved`]; a
+    /// parameter with a `content_type` is written as a struct literal).
+    ///
+    /// ```
+    /// use toolwright::descriptor::{Param, ParamLocation, ParamStyle, ValueKind};
+    /// static PER_PAGE: Param =
+    ///     Param::new("per_page", "per_page", ParamLocation::Query, false, ValueKind::Integer, ParamStyle::Form, true);
+    /// assert_eq!(PER_PAGE.wire_name, "per_page");
+    /// assert!(!PER_PAGE.allow_reserved && PER_PAGE.content_type.is_none());
+    /// ```
+    pub const fn new(
+        field: &'static str,
+        wire_name: &'static str,
+        location: ParamLocation,
+        required: bool,
+        kind: ValueKind,
+        style: ParamStyle,
+        explode: bool,
+    ) -> Param {
+        Param {
+            field: Text::Borrowed(field),
+            wire_name: Text::Borrowed(wire_name),
+            location,
+            required,
+            kind,
+            style,
+            explode,
+            allow_reserved: false,
+            content_type: None,
+        }
+    }
+
+    /// This parameter with RFC 3986 reserved characters kept unencoded
+    /// (`allowReserved`).
+    #[must_use]
+    pub const fn reserved(mut self) -> Param {
+        self.allow_reserved = true;
+        self
+    }
 }
 
 /// How the request body is encoded.

@@ -11,7 +11,9 @@ use percent_encoding::{AsciiSet, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use crate::auth::Applied;
-use crate::descriptor::{BodyEncoding, Method, Operation, Param, ParamLocation, Style, ValueKind};
+use crate::descriptor::{
+    BodyEncoding, Method, Operation, Param, ParamLocation, ParamStyle, ValueKind,
+};
 use crate::percent::{COMPONENT, encode};
 
 /// `allowReserved`: reserved characters stay as they are, except `#` (it would end
@@ -95,15 +97,19 @@ fn path_value(p: &Param, value: &Value) -> String {
             .join(sep)
     };
     match (p.style, value) {
-        (Style::Label, Value::Object(f)) if p.explode => format!(".{}", exploded_object(".", f)),
-        (Style::Label, Value::Array(_)) if p.explode => format!(".{}", joined(".")),
-        (Style::Label, _) => format!(".{}", joined(",")),
-        (Style::Matrix, Value::Object(f)) if p.explode => format!(";{}", exploded_object(";", f)),
-        (Style::Matrix, Value::Array(items)) if p.explode => items
+        (ParamStyle::Label, Value::Object(f)) if p.explode => {
+            format!(".{}", exploded_object(".", f))
+        }
+        (ParamStyle::Label, Value::Array(_)) if p.explode => format!(".{}", joined(".")),
+        (ParamStyle::Label, _) => format!(".{}", joined(",")),
+        (ParamStyle::Matrix, Value::Object(f)) if p.explode => {
+            format!(";{}", exploded_object(";", f))
+        }
+        (ParamStyle::Matrix, Value::Array(items)) if p.explode => items
             .iter()
             .map(|v| format!(";{}={}", enc(name), enc(&scalar_text(v))))
             .collect(),
-        (Style::Matrix, _) => format!(";{}={}", enc(name), joined(",")),
+        (ParamStyle::Matrix, _) => format!(";{}={}", enc(name), joined(",")),
         (_, Value::Object(f)) if p.explode => exploded_object(",", f),
         _ => joined(","),
     }
@@ -113,14 +119,14 @@ fn path_value(p: &Param, value: &Value) -> String {
 fn query_pairs(p: &Param, value: &Value) -> Vec<(String, String)> {
     let name = p.wire_name.as_ref();
     match (p.style, value) {
-        (Style::DeepObject, Value::Object(fields)) => fields
+        (ParamStyle::DeepObject, Value::Object(fields)) => fields
             .iter()
             .map(|(k, v)| (format!("{name}[{k}]"), scalar_text(v)))
             .collect(),
-        (Style::SpaceDelimited, Value::Array(_)) => {
+        (ParamStyle::SpaceDelimited, Value::Array(_)) => {
             vec![(name.to_owned(), flat_items(value).join(" "))]
         }
-        (Style::PipeDelimited, Value::Array(_)) => {
+        (ParamStyle::PipeDelimited, Value::Array(_)) => {
             vec![(name.to_owned(), flat_items(value).join("|"))]
         }
         (_, Value::Array(_) | Value::Object(_)) if p.explode => pairs(name, value),
@@ -217,7 +223,7 @@ pub(crate) fn build(
             }
             // `simple`, one value (the common case): encoded in place.
             Value::String(_) | Value::Number(_) | Value::Bool(_)
-                if !matches!(param.style, Style::Label | Style::Matrix) =>
+                if !matches!(param.style, ParamStyle::Label | ParamStyle::Matrix) =>
             {
                 let before = path.len();
                 path.extend(utf8_percent_encode(&scalar_str(value), COMPONENT));
@@ -679,8 +685,8 @@ mod tests {
             required: false,
             kind: ValueKind::Any,
             style: match location {
-                ParamLocation::Path | ParamLocation::Header => Style::Simple,
-                _ => Style::Form,
+                ParamLocation::Path | ParamLocation::Header => ParamStyle::Simple,
+                _ => ParamStyle::Form,
             },
             explode: location == ParamLocation::Query,
             allow_reserved: false,
@@ -688,7 +694,12 @@ mod tests {
         }
     }
 
-    fn styled(field: &'static str, location: ParamLocation, style: Style, explode: bool) -> Param {
+    fn styled(
+        field: &'static str,
+        location: ParamLocation,
+        style: ParamStyle,
+        explode: bool,
+    ) -> Param {
         Param {
             style,
             explode,
@@ -761,12 +772,12 @@ mod tests {
     fn path_styles() {
         let v = json!({"id": [3, 4], "o": {"a": 1, "b": 2}});
         let cases = [
-            (Style::Simple, false, "/p/3,4/a,1,b,2"),
-            (Style::Simple, true, "/p/3,4/a=1,b=2"),
-            (Style::Label, false, "/p/.3,4/.a,1,b,2"),
-            (Style::Label, true, "/p/.3.4/.a=1.b=2"),
-            (Style::Matrix, false, "/p/;id=3,4/;o=a,1,b,2"),
-            (Style::Matrix, true, "/p/;id=3;id=4/;a=1;b=2"),
+            (ParamStyle::Simple, false, "/p/3,4/a,1,b,2"),
+            (ParamStyle::Simple, true, "/p/3,4/a=1,b=2"),
+            (ParamStyle::Label, false, "/p/.3,4/.a,1,b,2"),
+            (ParamStyle::Label, true, "/p/.3.4/.a=1.b=2"),
+            (ParamStyle::Matrix, false, "/p/;id=3,4/;o=a,1,b,2"),
+            (ParamStyle::Matrix, true, "/p/;id=3;id=4/;a=1;b=2"),
         ];
         for (style, explode, expected) in cases {
             let o = op(
@@ -787,14 +798,24 @@ mod tests {
     #[test]
     fn query_styles() {
         let cases = [
-            (Style::Form, true, json!(["a", "b"]), "q=a&q=b"),
-            (Style::Form, false, json!(["a", "b"]), "q=a%2Cb"),
-            (Style::Form, true, json!({"x": 1, "y": "z"}), "x=1&y=z"),
-            (Style::Form, false, json!({"x": 1}), "q=x%2C1"),
-            (Style::SpaceDelimited, false, json!(["a", "b"]), "q=a%20b"),
-            (Style::PipeDelimited, false, json!(["a", "b"]), "q=a%7Cb"),
+            (ParamStyle::Form, true, json!(["a", "b"]), "q=a&q=b"),
+            (ParamStyle::Form, false, json!(["a", "b"]), "q=a%2Cb"),
+            (ParamStyle::Form, true, json!({"x": 1, "y": "z"}), "x=1&y=z"),
+            (ParamStyle::Form, false, json!({"x": 1}), "q=x%2C1"),
             (
-                Style::DeepObject,
+                ParamStyle::SpaceDelimited,
+                false,
+                json!(["a", "b"]),
+                "q=a%20b",
+            ),
+            (
+                ParamStyle::PipeDelimited,
+                false,
+                json!(["a", "b"]),
+                "q=a%7Cb",
+            ),
+            (
+                ParamStyle::DeepObject,
                 true,
                 json!({"x": 1, "y": "z"}),
                 "q%5Bx%5D=1&q%5By%5D=z",

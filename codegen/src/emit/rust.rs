@@ -1,8 +1,10 @@
 //! Rust code for one API: input/output types, the typed `Client` (thin async wrappers
-//! over the shared executor) and the static operation table — written as text, laid
-//! out as rustfmt would (building token streams, re-parsing them with syn and printing
-//! them with prettyplease was most of generation's time on large specs: compute v1's
-//! 13 MB module took 1.4 s that way).
+//! over the shared executor) and the static operation table — written as text in a
+//! fixed, readable layout close to rustfmt's (not the same: long signatures and
+//! tables stay on one line; run rustfmt on the output for its exact layout). Building
+//! token streams, re-parsing them with syn and printing them with prettyplease was
+//! most of generation's time on large specs: compute v1's 13 MB module took 1.4 s
+//! that way.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -378,6 +380,13 @@ pub fn operations_table(out: &mut String, plans: &[ToolPlan], typed: &[bool]) {
         .filter(|(_, t)| **t)
         .map(|(p, _)| p)
         .collect();
+    let short_rows = typed
+        .iter()
+        .flat_map(|plan| &plan.params)
+        .any(|p| p.content_type.is_none());
+    if short_rows {
+        out.push_str(TABLE_ALIASES);
+    }
     super::data::static_item(
         out,
         "The descriptors of the typed operations the executor runs, in source order.",
@@ -661,7 +670,28 @@ pub fn kind_variant(k: ValueKind) -> &'static str {
     }
 }
 
+/// The aliases short table rows use (`use` of them only where some row does: an
+/// unused import would warn in the user's crate).
+const TABLE_ALIASES: &str = "use ::toolwright::descriptor::{\n    \
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,\n};\n";
+
+/// One parameter: `__Param::new(...)` in one line (`.reserved()` when it keeps
+/// reserved characters), or a struct literal when it has a media type of its own.
 fn param(p: &ParamPlan) -> Data {
+    use super::data::literal;
+    if p.content_type.is_none() {
+        return Data::Raw(format!(
+            "__Param::new({}, {}, __In::{}, {}, __Kind::{}, __Style::{}, {}){}",
+            literal(&p.field),
+            literal(&p.wire_name),
+            location_variant(p.location),
+            p.required,
+            kind_variant(p.kind),
+            style_variant(p.style),
+            p.explode,
+            if p.allow_reserved { ".reserved()" } else { "" },
+        ));
+    }
     Data::Struct(
         "::toolwright::descriptor::Param",
         vec![
@@ -685,7 +715,7 @@ fn param(p: &ParamPlan) -> Data {
             (
                 "style",
                 Data::Raw(format!(
-                    "::toolwright::descriptor::Style::{}",
+                    "::toolwright::descriptor::ParamStyle::{}",
                     style_variant(p.style)
                 )),
             ),
@@ -999,12 +1029,17 @@ impl<'a> TypeGen<'a> {
                     "            {f}: ::std::collections::BTreeMap::new(),"
                 );
             }
+            // Clippy's limit is seven arguments: the allow only where it is passed.
+            let allow = if required_fields.len() > 7 {
+                "#[allow(clippy::too_many_arguments)]\n    "
+            } else {
+                ""
+            };
             let _ = write!(
                 code,
                 "impl {ident} {{\n    \
                  /// The required fields; every optional one is `None`.\n    \
-                 #[allow(clippy::too_many_arguments)]\n    \
-                 pub fn new({params}) -> Self {{\n        {ident} {{\n{init}        }}\n    }}\n}}\n"
+                 {allow}pub fn new({params}) -> Self {{\n        {ident} {{\n{init}        }}\n    }}\n}}\n"
             );
         }
         let codec = Codec::Struct {

@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use super::{Annotations, Tool};
 use crate::descriptor::{
-    BodyEncoding, GraphqlCall, Method, Operation, Param, ParamLocation, Requirement, Style,
+    BodyEncoding, GraphqlCall, Method, Operation, Param, ParamLocation, ParamStyle, Requirement,
     ValueKind,
 };
 
@@ -256,15 +256,15 @@ fn kind(name: &str) -> Result<ValueKind, String> {
     })
 }
 
-fn style(name: &str) -> Result<Style, String> {
+fn style(name: &str) -> Result<ParamStyle, String> {
     Ok(match name {
-        "Form" => Style::Form,
-        "Simple" => Style::Simple,
-        "Label" => Style::Label,
-        "Matrix" => Style::Matrix,
-        "SpaceDelimited" => Style::SpaceDelimited,
-        "PipeDelimited" => Style::PipeDelimited,
-        "DeepObject" => Style::DeepObject,
+        "Form" => ParamStyle::Form,
+        "Simple" => ParamStyle::Simple,
+        "Label" => ParamStyle::Label,
+        "Matrix" => ParamStyle::Matrix,
+        "SpaceDelimited" => ParamStyle::SpaceDelimited,
+        "PipeDelimited" => ParamStyle::PipeDelimited,
+        "DeepObject" => ParamStyle::DeepObject,
         _ => return Err(unknown("style", name)),
     })
 }

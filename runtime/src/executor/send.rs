@@ -29,7 +29,7 @@ const fn graphql_param(
         location: crate::descriptor::ParamLocation::Body,
         required: true,
         kind,
-        style: crate::descriptor::Style::Form,
+        style: crate::descriptor::ParamStyle::Form,
         explode: false,
         allow_reserved: false,
         content_type: None,

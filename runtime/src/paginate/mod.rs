@@ -15,7 +15,7 @@ mod plan;
 
 pub(crate) use pages::Walk;
 pub use pages::{Items, Page, Pages};
-pub use plan::Style;
+pub use plan::PageStyle;
 pub(crate) use plan::{Next, Plan};
 
 /// Bounds on one walk through the pages.

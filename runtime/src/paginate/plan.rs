@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 /// The ways APIs hand out the next page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub enum PageStyle {
     /// An opaque value from the page (a field, a header, or the last item's id) goes
     /// into a request parameter (`cursor`, `page_token`, `starting_after`).
     Cursor,
@@ -30,7 +30,7 @@ enum Locator {
 /// A tool's pagination.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Plan {
-    pub style: Style,
+    pub style: PageStyle,
     /// The input field the cursor, offset or page number goes in.
     param: String,
     /// The input field of the page size, when the tool has one.
@@ -93,17 +93,17 @@ impl Plan {
         let text = |k: &str| p.get(k).and_then(Value::as_str).map(str::to_owned);
         let path = |k: &str| text(k).map(|t| split_path(&t));
         let style = match text("style")?.as_str() {
-            "cursor" | "token" => Style::Cursor,
-            "offset" => Style::Offset,
-            "page" => Style::Page,
-            "link_header" => Style::LinkHeader,
+            "cursor" | "token" => PageStyle::Cursor,
+            "offset" => PageStyle::Offset,
+            "page" => PageStyle::Page,
+            "link_header" => PageStyle::LinkHeader,
             _ => return None,
         };
         let param = match style {
-            Style::Cursor => text("cursor_param").unwrap_or_else(|| "cursor".into()),
-            Style::Offset => text("offset_param").unwrap_or_else(|| "offset".into()),
-            Style::Page => text("page_param").unwrap_or_else(|| "page".into()),
-            Style::LinkHeader => String::new(),
+            PageStyle::Cursor => text("cursor_param").unwrap_or_else(|| "cursor".into()),
+            PageStyle::Offset => text("offset_param").unwrap_or_else(|| "offset".into()),
+            PageStyle::Page => text("page_param").unwrap_or_else(|| "page".into()),
+            PageStyle::LinkHeader => String::new(),
         };
         Some(Plan {
             style,
@@ -158,8 +158,8 @@ impl Plan {
             Some(Next::Args(args))
         };
         match self.style {
-            Style::LinkHeader => link_next(headers).map(Next::Url),
-            Style::Cursor => {
+            PageStyle::LinkHeader => link_next(headers).map(Next::Url),
+            PageStyle::Cursor => {
                 let cursor = if let Some(field) = &self.from_item {
                     items.last()?.get(field).cloned()?
                 } else {
@@ -186,13 +186,13 @@ impl Plan {
                     _ => with(cursor),
                 }
             }
-            Style::Offset | Style::Page => {
+            PageStyle::Offset | PageStyle::Page => {
                 if items.is_empty() || self.short_page(args, items.len()) {
                     return None;
                 }
                 let current = args.get(&self.param).and_then(Value::as_i64);
                 let next = match self.style {
-                    Style::Offset => current.unwrap_or(0) + items.len() as i64,
+                    PageStyle::Offset => current.unwrap_or(0) + items.len() as i64,
                     _ => current.unwrap_or(self.start) + 1,
                 };
                 with(Value::from(next))

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Record, Verb, query};
 use crate::catalog::{Annotations, Tool};
-use crate::descriptor::{Method, Operation, Param, ParamLocation, Style, ValueKind};
+use crate::descriptor::{Method, Operation, Param, ParamLocation, ParamStyle, ValueKind};
 use crate::schema::{Direction, SchemaGenerator};
 
 /// The API name of tools served by the service itself.
@@ -349,7 +349,7 @@ fn operation<R: Record>(name: &str, verb: Verb) -> Operation {
             location: ParamLocation::Path,
             required: true,
             kind: ValueKind::String,
-            style: Style::Simple,
+            style: ParamStyle::Simple,
             explode: false,
             allow_reserved: false,
             content_type: None,

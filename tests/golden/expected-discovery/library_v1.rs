@@ -161,7 +161,6 @@ pub struct LibraryShelvesCreateInput {
 }
 impl LibraryShelvesCreateInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(theme: ::std::string::String) -> Self {
         LibraryShelvesCreateInput {
             theme,
@@ -221,7 +220,6 @@ pub struct LibraryShelvesBooksDeleteInput {
 }
 impl LibraryShelvesBooksDeleteInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: ::std::string::String) -> Self {
         LibraryShelvesBooksDeleteInput {
             name,
@@ -269,7 +267,6 @@ pub struct LibraryShelvesBooksGetInput {
 }
 impl LibraryShelvesBooksGetInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: ::std::string::String) -> Self {
         LibraryShelvesBooksGetInput {
             name,
@@ -321,7 +318,6 @@ pub struct LibraryShelvesBooksInsertInput {
 }
 impl LibraryShelvesBooksInsertInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(parent: ::std::string::String) -> Self {
         LibraryShelvesBooksInsertInput {
             parent,
@@ -386,7 +382,6 @@ pub struct LibraryShelvesBooksListInput {
 }
 impl LibraryShelvesBooksListInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(parent: ::std::string::String) -> Self {
         LibraryShelvesBooksListInput {
             parent,
@@ -447,7 +442,6 @@ pub struct LibraryShelvesBooksInsertUploadInput {
 }
 impl LibraryShelvesBooksInsertUploadInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         parent: ::std::string::String,
         upload_type: LibraryShelvesBooksInsertUploadInputUploadType,
@@ -586,6 +580,9 @@ impl Client {
             .await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
@@ -595,39 +592,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("labels"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("labels"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Object,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("theme"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("theme"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("labels", "labels", __In::Body, false, __Kind::Object, __Style::Form, true),
+            __Param::new("name", "name", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("theme", "theme", __In::Body, true, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -650,28 +617,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("pageSize"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("pageSize"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("pageSize", "pageSize", __In::Query, false, __Kind::Integer, __Style::Form, true),
+            __Param::new("pageToken", "pageToken", __In::Query, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -693,17 +640,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         api: ::toolwright::__private::Cow::Borrowed("library_v1"),
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("name"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-            location: ::toolwright::descriptor::ParamLocation::Path,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::String,
-            style: ::toolwright::descriptor::Style::Simple,
-            explode: false,
-            allow_reserved: true,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("name", "name", __In::Path, true, __Kind::String, __Style::Simple, false).reserved()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
@@ -725,28 +662,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: true,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("alt"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("alt"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("name", "name", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
+            __Param::new("alt", "alt", __In::Query, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -769,94 +686,14 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("parent"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: true,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("notify"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("notify"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Boolean,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("pages"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("pages"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("shelf"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("shelf"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Any,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("state"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("state"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tags"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("title"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("title"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
+            __Param::new("notify", "notify", __In::Query, false, __Kind::Boolean, __Style::Form, true),
+            __Param::new("name", "name", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("pages", "pages", __In::Body, false, __Kind::Integer, __Style::Form, true),
+            __Param::new("shelf", "shelf", __In::Body, false, __Kind::Any, __Style::Form, true),
+            __Param::new("state", "state", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, true),
+            __Param::new("title", "title", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -879,50 +716,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("parent"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: true,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("pageToken"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("state"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("state"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tags"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
+            __Param::new("pageToken", "pageToken", __In::Query, false, __Kind::String, __Style::Form, true),
+            __Param::new("state", "state", __In::Query, false, __Kind::String, __Style::Form, true),
+            __Param::new("tags", "tags", __In::Query, false, __Kind::Array, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -945,50 +742,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/upload/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("notify"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("notify"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Boolean,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("parent"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("parent"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: true,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("uploadType"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("uploadType"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("body"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("body"),
-                location: ::toolwright::descriptor::ParamLocation::RequestBody,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Binary,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("notify", "notify", __In::Query, false, __Kind::Boolean, __Style::Form, true),
+            __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
+            __Param::new("uploadType", "uploadType", __In::Query, true, __Kind::String, __Style::Form, true),
+            __Param::new("body", "body", __In::RequestBody, true, __Kind::Binary, __Style::Form, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Binary,
         content_type: ::toolwright::__private::Cow::Borrowed("application/pdf"),

@@ -277,7 +277,6 @@ pub struct MutationCloseIssueInput {
 }
 impl MutationCloseIssueInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: ::std::string::String) -> Self {
         MutationCloseIssueInput {
             id,
@@ -308,7 +307,6 @@ pub struct MutationCreateIssueInput {
 }
 impl MutationCreateIssueInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(input: CreateIssueInput) -> Self {
         MutationCreateIssueInput {
             input,
@@ -369,7 +367,6 @@ pub struct QueryNodeInput {
 }
 impl QueryNodeInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: ::std::string::String) -> Self {
         QueryNodeInput {
             id,
@@ -403,7 +400,6 @@ pub struct QueryRepositoryInput {
 }
 impl QueryRepositoryInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: ::std::string::String, owner: ::std::string::String) -> Self {
         QueryRepositoryInput {
             name,
@@ -443,7 +439,6 @@ pub struct QuerySearchInput {
 }
 impl QuerySearchInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(query: ::std::string::String) -> Self {
         QuerySearchInput {
             query,
@@ -589,6 +584,9 @@ impl Client {
         self.executor.execute(&OPERATIONS[7], input).await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
@@ -598,28 +596,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("id"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("reason"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("reason"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Any,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("id", "id", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("reason", "reason", __In::Body, false, __Kind::Any, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -648,28 +626,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("input"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("input"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Any,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("selection"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("input", "input", __In::Body, true, __Kind::Any, __Style::Form, true),
+            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -697,17 +655,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("states"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("states"),
-            location: ::toolwright::descriptor::ParamLocation::Body,
-            required: false,
-            kind: ::toolwright::descriptor::ValueKind::Array,
-            style: ::toolwright::descriptor::Style::Form,
-            explode: true,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("states", "states", __In::Body, false, __Kind::Array, __Style::Form, true)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
@@ -762,28 +710,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("id"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("selection"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("id", "id", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -812,50 +740,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("followRenames"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("followRenames"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Boolean,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("owner"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("owner"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("selection"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("followRenames", "followRenames", __In::Body, false, __Kind::Boolean, __Style::Form, true),
+            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("owner", "owner", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -884,50 +772,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("after"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("after"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("first"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("first"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("query"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("query"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("selection"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("after", "after", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("first", "first", __In::Body, false, __Kind::Integer, __Style::Form, true),
+            __Param::new("query", "query", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -955,17 +803,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         api: ::toolwright::__private::Cow::Borrowed("tracker"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed(""),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("selection"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("selection"),
-            location: ::toolwright::descriptor::ParamLocation::Body,
-            required: false,
-            kind: ::toolwright::descriptor::ValueKind::String,
-            style: ::toolwright::descriptor::Style::Form,
-            explode: true,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,

@@ -8,7 +8,6 @@ pub struct EchoInput {
 }
 impl EchoInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message: ::std::string::String) -> Self {
         EchoInput {
             message,
@@ -56,7 +55,6 @@ pub struct GetAnnotatedMessageInput {
 }
 impl GetAnnotatedMessageInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(message_type: GetAnnotatedMessageInputMessageType) -> Self {
         GetAnnotatedMessageInput {
             message_type,
@@ -178,7 +176,6 @@ pub struct GetStructuredContentInput {
 }
 impl GetStructuredContentInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(location: GetStructuredContentInputLocation) -> Self {
         GetStructuredContentInput {
             location,
@@ -228,7 +225,6 @@ pub struct GetSumInput {
 }
 impl GetSumInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(a: f64, b: f64) -> Self {
         GetSumInput {
             a,
@@ -322,7 +318,6 @@ pub struct SimulateResearchQueryInput {
 }
 impl SimulateResearchQueryInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(topic: ::std::string::String) -> Self {
         SimulateResearchQueryInput {
             topic,
@@ -527,6 +522,9 @@ impl Client {
         self.executor.execute(&OPERATIONS[12], input).await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
@@ -535,17 +533,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::Cow::Borrowed("everything"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/echo"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("message"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("message"),
-            location: ::toolwright::descriptor::ParamLocation::Body,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::String,
-            style: ::toolwright::descriptor::Style::Form,
-            explode: true,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("message", "message", __In::Body, true, __Kind::String, __Style::Form, true)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
@@ -560,28 +548,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/get-annotated-message"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("includeImage"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("includeImage"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Boolean,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("messageType"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("messageType"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("includeImage", "includeImage", __In::Body, false, __Kind::Boolean, __Style::Form, true),
+            __Param::new("messageType", "messageType", __In::Body, true, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -610,17 +578,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::Cow::Borrowed("everything"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/get-resource-links"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("count"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("count"),
-            location: ::toolwright::descriptor::ParamLocation::Body,
-            required: false,
-            kind: ::toolwright::descriptor::ValueKind::Number,
-            style: ::toolwright::descriptor::Style::Form,
-            explode: true,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("count", "count", __In::Body, false, __Kind::Number, __Style::Form, true)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
@@ -635,28 +593,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/get-resource-reference"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("resourceId"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("resourceId"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Number,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("resourceType"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("resourceType"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("resourceId", "resourceId", __In::Body, false, __Kind::Number, __Style::Form, true),
+            __Param::new("resourceType", "resourceType", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -671,17 +609,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::Cow::Borrowed("everything"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/get-structured-content"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("location"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("location"),
-            location: ::toolwright::descriptor::ParamLocation::Body,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::String,
-            style: ::toolwright::descriptor::Style::Form,
-            explode: true,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("location", "location", __In::Body, true, __Kind::String, __Style::Form, true)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: true,
@@ -696,28 +624,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/get-sum"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("a"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("a"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Number,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("b"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("b"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Number,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("a", "a", __In::Body, true, __Kind::Number, __Style::Form, true),
+            __Param::new("b", "b", __In::Body, true, __Kind::Number, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -747,39 +655,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/gzip-file-as-resource"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("data"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("data"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("outputType"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("outputType"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("data", "data", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("name", "name", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("outputType", "outputType", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -795,28 +673,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/simulate-research-query"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("ambiguous"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("ambiguous"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Boolean,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("topic"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("topic"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("ambiguous", "ambiguous", __In::Body, false, __Kind::Boolean, __Style::Form, true),
+            __Param::new("topic", "topic", __In::Body, true, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -860,28 +718,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/tools/trigger-long-running-operation"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("duration"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("duration"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Number,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("steps"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("steps"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Number,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("duration", "duration", __In::Body, false, __Kind::Number, __Style::Form, true),
+            __Param::new("steps", "steps", __In::Body, false, __Kind::Number, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),

@@ -120,7 +120,6 @@ pub struct GetBookInput {
 }
 impl GetBookInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(isbn: ::std::string::String) -> Self {
         GetBookInput {
             isbn,
@@ -164,7 +163,6 @@ pub struct CreateMemberInput {
 }
 impl CreateMemberInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: ::std::string::String) -> Self {
         CreateMemberInput {
             name,
@@ -198,7 +196,6 @@ pub struct GetMemberInput {
 }
 impl GetMemberInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(id: i64) -> Self {
         GetMemberInput {
             id,
@@ -288,6 +285,9 @@ impl Client {
         self.executor.execute(&OPERATIONS[4], input).await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
@@ -297,24 +297,14 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/books/{isbn}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("isbn"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("isbn"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("isbn", "isbn", __In::Path, true, __Kind::String, __Style::Simple, false),
             ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("fields"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("fields"),
                 location: ::toolwright::descriptor::ParamLocation::Query,
                 required: false,
                 kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
+                style: ::toolwright::descriptor::ParamStyle::Form,
                 explode: false,
                 allow_reserved: false,
                 content_type: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed("application/json")),
@@ -350,39 +340,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/members"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("joined"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("joined"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("password"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("password"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("joined", "joined", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("password", "password", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -404,17 +364,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         api: ::toolwright::__private::Cow::Borrowed("library"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/members/{id}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("id"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-            location: ::toolwright::descriptor::ParamLocation::Path,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::Integer,
-            style: ::toolwright::descriptor::Style::Simple,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,

@@ -124,7 +124,6 @@ pub struct ImportCatalogInput {
 }
 impl ImportCatalogInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(body: ::std::string::String) -> Self {
         ImportCatalogInput {
             body,
@@ -152,7 +151,6 @@ pub struct SubmitOrderInput {
 }
 impl SubmitOrderInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64, quantity: i64) -> Self {
         SubmitOrderInput {
             product_id,
@@ -335,7 +333,6 @@ pub struct CreateProductInput {
 }
 impl CreateProductInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(name: ::std::string::String, price: Money) -> Self {
         CreateProductInput {
             name,
@@ -417,7 +414,6 @@ pub struct GetProductInput {
 }
 impl GetProductInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64) -> Self {
         GetProductInput {
             product_id,
@@ -466,7 +462,6 @@ pub struct ReplaceProductInput {
 }
 impl ReplaceProductInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64, name: ::std::string::String, price: Money) -> Self {
         ReplaceProductInput {
             product_id,
@@ -504,7 +499,6 @@ pub struct DeleteProductInput {
 }
 impl DeleteProductInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64) -> Self {
         DeleteProductInput {
             product_id,
@@ -529,7 +523,6 @@ pub struct DownloadProductImageInput {
 }
 impl DownloadProductImageInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64) -> Self {
         DownloadProductImageInput {
             product_id,
@@ -559,7 +552,6 @@ pub struct UploadProductImageInput {
 }
 impl UploadProductImageInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64, file: ::toolwright::stream::FilePart) -> Self {
         UploadProductImageInput {
             product_id,
@@ -607,7 +599,6 @@ pub struct ReplaceProductManualInput {
 }
 impl ReplaceProductManualInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(product_id: i64, body: ::toolwright::Bytes) -> Self {
         ReplaceProductManualInput {
             product_id,
@@ -658,7 +649,6 @@ pub struct GetSearchInput {
 }
 impl GetSearchInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(ids: ::std::vec::Vec<i64>) -> Self {
         GetSearchInput {
             ids,
@@ -855,6 +845,9 @@ impl Client {
         self.executor.execute(&OPERATIONS[12], input).await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
@@ -863,17 +856,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::Cow::Borrowed("shop"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/imports"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("body"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("body"),
-            location: ::toolwright::descriptor::ParamLocation::RequestBody,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::String,
-            style: ::toolwright::descriptor::Style::Form,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("body", "body", __In::RequestBody, true, __Kind::String, __Style::Form, false)]),
         body: ::toolwright::descriptor::BodyEncoding::Text,
         content_type: ::toolwright::__private::Cow::Borrowed("text/csv"),
         body_required: true,
@@ -890,39 +873,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/orders"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("note"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("note"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("productId"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("quantity"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("quantity"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("note", "note", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("productId", "productId", __In::Body, true, __Kind::Integer, __Style::Form, true),
+            __Param::new("quantity", "quantity", __In::Body, true, __Kind::Integer, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Form,
         content_type: ::toolwright::__private::Cow::Borrowed("application/x-www-form-urlencoded"),
@@ -972,72 +925,12 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/products"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("filter_category"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("filter[category]"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tags"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("limit"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("limit"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("sort"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("sort"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("X-Trace-Id"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("X-Trace-Id"),
-                location: ::toolwright::descriptor::ParamLocation::Header,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("top"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("$top"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("filter_category", "filter[category]", __In::Query, false, __Kind::String, __Style::Form, true),
+            __Param::new("tags", "tags", __In::Query, false, __Kind::Array, __Style::Form, false),
+            __Param::new("limit", "limit", __In::Query, false, __Kind::Integer, __Style::Form, true),
+            __Param::new("sort", "sort", __In::Query, false, __Kind::String, __Style::Form, true),
+            __Param::new("X-Trace-Id", "X-Trace-Id", __In::Header, false, __Kind::String, __Style::Simple, false),
+            __Param::new("top", "$top", __In::Query, false, __Kind::Integer, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -1055,50 +948,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/products"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("kind"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("kind"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("price"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("price"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Any,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tags"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("kind", "kind", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("price", "price", __In::Body, true, __Kind::Any, __Style::Form, true),
+            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -1115,17 +968,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::Cow::Borrowed("shop"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/products/{productId}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("productId"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
-            location: ::toolwright::descriptor::ParamLocation::Path,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::Integer,
-            style: ::toolwright::descriptor::Style::Simple,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
@@ -1142,61 +985,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::Cow::Borrowed("/products/{productId}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("productId"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("kind"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("kind"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("name"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("name"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("price"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("price"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Any,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tags"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
+            __Param::new("kind", "kind", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::new("price", "price", __In::Body, true, __Kind::Any, __Style::Form, true),
+            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -1213,17 +1006,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::Cow::Borrowed("shop"),
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::Cow::Borrowed("/products/{productId}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("productId"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
-            location: ::toolwright::descriptor::ParamLocation::Path,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::Integer,
-            style: ::toolwright::descriptor::Style::Simple,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
@@ -1239,17 +1022,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::Cow::Borrowed("shop"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/products/{productId}/image"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("productId"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
-            location: ::toolwright::descriptor::ParamLocation::Path,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::Integer,
-            style: ::toolwright::descriptor::Style::Simple,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,
@@ -1266,24 +1039,14 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/products/{productId}/image"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("productId"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
             ::toolwright::descriptor::Param {
                 field: ::toolwright::__private::Cow::Borrowed("caption"),
                 wire_name: ::toolwright::__private::Cow::Borrowed("caption"),
                 location: ::toolwright::descriptor::ParamLocation::Body,
                 required: false,
                 kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
+                style: ::toolwright::descriptor::ParamStyle::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed("text/plain")),
@@ -1294,7 +1057,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
                 location: ::toolwright::descriptor::ParamLocation::Body,
                 required: true,
                 kind: ::toolwright::descriptor::ValueKind::Binary,
-                style: ::toolwright::descriptor::Style::Form,
+                style: ::toolwright::descriptor::ParamStyle::Form,
                 explode: true,
                 allow_reserved: false,
                 content_type: ::std::option::Option::Some(::toolwright::__private::Cow::Borrowed("application/octet-stream")),
@@ -1316,28 +1079,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::Cow::Borrowed("/products/{productId}/manual"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("productId"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("productId"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("body"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("body"),
-                location: ::toolwright::descriptor::ParamLocation::RequestBody,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Binary,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
+            __Param::new("body", "body", __In::RequestBody, true, __Kind::Binary, __Style::Form, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Binary,
         content_type: ::toolwright::__private::Cow::Borrowed("application/pdf"),
@@ -1355,39 +1098,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/search"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("ids"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("ids"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("colors"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("colors"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::PipeDelimited,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("price"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("price"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Object,
-                style: ::toolwright::descriptor::Style::DeepObject,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("ids", "ids", __In::Query, true, __Kind::Array, __Style::Form, false),
+            __Param::new("colors", "colors", __In::Query, false, __Kind::Array, __Style::PipeDelimited, false),
+            __Param::new("price", "price", __In::Query, false, __Kind::Object, __Style::DeepObject, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),

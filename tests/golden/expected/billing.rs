@@ -16,7 +16,6 @@ pub struct CreateChargeInput {
 }
 impl CreateChargeInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(
         amount: i64,
         currency: ::std::string::String,
@@ -75,7 +74,6 @@ pub struct RefundChargeInput {
 }
 impl RefundChargeInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(charge: ::std::string::String) -> Self {
         RefundChargeInput {
             charge,
@@ -104,7 +102,6 @@ pub struct PurgeCustomerInput {
 }
 impl PurgeCustomerInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(customer: ::std::string::String) -> Self {
         PurgeCustomerInput {
             customer,
@@ -167,6 +164,9 @@ impl Client {
         self.executor.execute(&OPERATIONS[2], input).await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
@@ -176,61 +176,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/charges"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("amount"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("amount"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("currency"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("currency"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("customer"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("Idempotency-Key"),
-                location: ::toolwright::descriptor::ParamLocation::Header,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("session"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("session"),
-                location: ::toolwright::descriptor::ParamLocation::Cookie,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("amount", "amount", __In::Body, true, __Kind::Integer, __Style::Form, false),
+            __Param::new("currency", "currency", __In::Body, true, __Kind::String, __Style::Form, false),
+            __Param::new("customer", "customer", __In::Body, true, __Kind::String, __Style::Form, false),
+            __Param::new("Idempotency-Key", "Idempotency-Key", __In::Header, false, __Kind::String, __Style::Simple, false),
+            __Param::new("session", "session", __In::Cookie, false, __Kind::String, __Style::Form, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Form,
         content_type: ::toolwright::__private::Cow::Borrowed("application/x-www-form-urlencoded"),
@@ -248,28 +198,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/charges/{charge}/refund"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("charge"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("charge"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("reason"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("reason"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("charge", "charge", __In::Path, true, __Kind::String, __Style::Simple, false),
+            __Param::new("reason", "reason", __In::Body, false, __Kind::String, __Style::Form, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -286,17 +216,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         api: ::toolwright::__private::Cow::Borrowed("billing"),
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::Cow::Borrowed("/customers/{customer}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::Cow::Borrowed("customer"),
-            wire_name: ::toolwright::__private::Cow::Borrowed("customer"),
-            location: ::toolwright::descriptor::ParamLocation::Path,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::String,
-            style: ::toolwright::descriptor::Style::Simple,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::None,
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("customer", "customer", __In::Path, true, __Kind::String, __Style::Simple, false)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
         body_required: false,

@@ -8,7 +8,6 @@ pub struct CreateNoteInputMeta {
 }
 impl CreateNoteInputMeta {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(source: ::std::string::String) -> Self {
         CreateNoteInputMeta {
             source,
@@ -43,7 +42,6 @@ pub struct CreateNoteInput {
 }
 impl CreateNoteInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(notebook: ::std::string::String, title: ::std::string::String) -> Self {
         CreateNoteInput {
             notebook,
@@ -100,7 +98,6 @@ pub struct GetNoteInput {
 }
 impl GetNoteInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(notebook: ::std::string::String, id: i64) -> Self {
         GetNoteInput {
             notebook,
@@ -155,7 +152,6 @@ pub struct SearchNotesInput {
 }
 impl SearchNotesInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(q: ::std::string::String) -> Self {
         SearchNotesInput {
             q,
@@ -199,7 +195,6 @@ pub struct ReplaceNoteInput {
 }
 impl ReplaceNoteInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(notebook: ::std::string::String, id: i64, title: ::std::string::String) -> Self {
         ReplaceNoteInput {
             notebook,
@@ -233,7 +228,6 @@ pub struct DeleteNoteInput {
 }
 impl DeleteNoteInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(notebook: ::std::string::String, id: i64) -> Self {
         DeleteNoteInput {
             notebook,
@@ -321,6 +315,9 @@ impl Client {
         self.executor.execute(&OPERATIONS[4], input).await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
@@ -330,61 +327,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::Cow::Borrowed("/notebooks/{notebook}/notes"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("notebook"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("notebook"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("title"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("title"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("text"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("text"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tags"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tags"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("meta"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("meta"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Object,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
+            __Param::new("title", "title", __In::Body, true, __Kind::String, __Style::Form, false),
+            __Param::new("text", "text", __In::Body, false, __Kind::String, __Style::Form, false),
+            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, false),
+            __Param::new("meta", "meta", __In::Body, false, __Kind::Object, __Style::Form, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -402,28 +349,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/notebooks/{notebook}/notes/{id}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("notebook"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("notebook"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("id"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
+            __Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -441,61 +368,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/notes"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("q"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("q"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("tag"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("tag"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("limit"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("limit"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("offset"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("offset"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("exact"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("exact"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Boolean,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("q", "q", __In::Query, true, __Kind::String, __Style::Form, true),
+            __Param::new("tag", "tag", __In::Query, false, __Kind::Array, __Style::Form, true),
+            __Param::new("limit", "limit", __In::Query, false, __Kind::Integer, __Style::Form, true),
+            __Param::new("offset", "offset", __In::Query, false, __Kind::Integer, __Style::Form, true),
+            __Param::new("exact", "exact", __In::Query, false, __Kind::Boolean, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -513,50 +390,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::Cow::Borrowed("/notebooks/{notebook}/notes/{id}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("notebook"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("notebook"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("id"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("title"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("title"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("text"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("text"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
+            __Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false),
+            __Param::new("title", "title", __In::Body, true, __Kind::String, __Style::Form, false),
+            __Param::new("text", "text", __In::Body, false, __Kind::String, __Style::Form, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -574,28 +411,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::Cow::Borrowed("/notebooks/{notebook}/notes/{id}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("notebook"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("notebook"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("id"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("id"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
+            __Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),

@@ -25,7 +25,6 @@ pub struct CurrentWeatherInput {
 }
 impl CurrentWeatherInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(city: ::std::string::String) -> Self {
         CurrentWeatherInput {
             city,
@@ -73,7 +72,6 @@ pub struct ForecastInput {
 }
 impl ForecastInput {
     /// The required fields; every optional one is `None`.
-    #[allow(clippy::too_many_arguments)]
     pub fn new(city: ::std::string::String) -> Self {
         ForecastInput {
             city,
@@ -149,6 +147,9 @@ impl Client {
         self.executor.execute(&OPERATIONS[1], input).await
     }
 }
+use ::toolwright::descriptor::{
+    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
+};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
@@ -158,28 +159,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/current"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("city"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("city"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("units"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("units"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("city", "city", __In::Query, true, __Kind::String, __Style::Form, true),
+            __Param::new("units", "units", __In::Query, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
@@ -197,28 +178,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::Cow::Borrowed("/forecast/{city}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("city"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("city"),
-                location: ::toolwright::descriptor::ParamLocation::Path,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::Style::Simple,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::Cow::Borrowed("days"),
-                wire_name: ::toolwright::__private::Cow::Borrowed("days"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::Style::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::None,
-            },
+            __Param::new("city", "city", __In::Path, true, __Kind::String, __Style::Simple, false),
+            __Param::new("days", "days", __In::Query, false, __Kind::Integer, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
