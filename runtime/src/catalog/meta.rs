@@ -4,7 +4,7 @@
 //! per CRUDE group, taking `{operation, params}`).
 //!
 //! [`tools`] is a catalog of the three, exportable to every provider profile like any
-//! catalog (`toolwright catalog --format openai --mode meta`); [`Executor::call_meta`]
+//! catalog (`toolwright catalog --format openai --mode meta`); [`Executor::call_meta`](crate::Executor::call_meta)
 //! answers a model's call to any of them — or to a tool by its own name — against the
 //! executor's real catalog. The MCP server lists the same three in its meta mode.
 

@@ -1,10 +1,10 @@
 //! The one generic executor. Typed client methods and call-by-name both end here:
 //! descriptor + JSON arguments -> request -> transport -> status check -> JSON.
 //!
-//! Every call form finds its tool once ([`state::Found`]: the tool and everything a
+//! Every call form finds its tool once (`state::Found`: the tool and everything a
 //! call of it needs, worked out at `build()`), checks its arguments, passes the gate
-//! when a model made it, then [`send`](Executor::send)s — or
-//! [`open`](Executor::open)s, for answers read as they arrive.
+//! when a model made it, then `send`s — or
+//! `open`s, for answers read as they arrive.
 //!
 //! | module | job |
 //! |---|---|
