@@ -118,6 +118,16 @@ pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>
              .with_search_index(include_bytes!({search_file}))\n}}\n"
         ));
     }
+    code.push_str(
+        "\n/// The APIs alone (base URLs, auth), without the tools: for a service that makes only\n\
+         /// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the\n\
+         /// search index are then never referenced, and the linker leaves them out of the\n\
+         /// binary. Typed inputs are checked by their Rust types only (not by the schemas'\n\
+         /// ranges and patterns), and calls by name find no tool.\n\
+         #[allow(dead_code)]\n\
+         pub fn apis_only() -> ::toolwright::Catalog {\n    \
+         ::toolwright::Catalog::from_static(&[], &APIS)\n}\n",
+    );
     code.push('\n');
     super::data::static_item(
         code,

@@ -331,10 +331,14 @@ impl ExecutorBuilder {
             }
         }
         let tools = state::states(&catalog, handlers, chosen, &limits);
+        // An API without tools is still remote: typed calls through `apis_only()`
+        // reach it with no tool in the catalog.
         let remote = catalog
             .tools()
             .iter()
-            .any(|t| t.operation.api != crate::resource::LOCAL_API);
+            .map(|t| &*t.operation.api)
+            .chain(catalog.apis().iter().map(|a| &*a.name))
+            .any(|api| api != crate::resource::LOCAL_API);
         let transport = match self.transport {
             Some(t) => layered(t, limits),
             None if remote => default_transport(&self.policy, limits)?,

@@ -130,6 +130,54 @@ async fn a_required_body_goes_out_even_when_empty() {
 }
 
 #[tokio::test]
+async fn typed_calls_need_no_tools_and_send_the_same_requests() {
+    // `apis_only()` carries base URLs and auth but no tools: a service that makes
+    // only typed calls links none of the schemas. The requests are byte for byte
+    // those of the full catalog, credentials included.
+    let send = |catalog: toolwright::Catalog| async move {
+        let server = server();
+        let executor = Executor::builder(catalog)
+            .base_url("wire", format!("{}/v1", server.url()))
+            .credentials(CredentialSource::from_fn(|name| {
+                (name == "WIRE_API_KEY").then(|| "s3cret".to_owned())
+            }))
+            .build()
+            .unwrap();
+        let client = wire::Client::new(executor);
+        client
+            .put_prefs(&wire::PutPrefsInput {
+                size: Some(2),
+                theme: None,
+            })
+            .await
+            .unwrap();
+        client
+            .keyed_search(&wire::KeyedSearchInput {
+                q: Some("x".into()),
+            })
+            .await
+            .unwrap();
+        server.requests()
+    };
+    let full = send(catalog()).await;
+    let bare = send(toolwright_e2e::openapi::apis_only()).await;
+    assert_eq!(bare.len(), 2);
+    for (bare, full) in bare.iter().zip(&full) {
+        assert_eq!(bare.method, full.method);
+        assert_eq!(bare.target, full.target);
+        assert_eq!(bare.header("content-type"), full.header("content-type"));
+        assert_eq!(bare.body, full.body);
+    }
+    assert_eq!(bare[1].target, "/v1/keyed?q=x&key=s3cret");
+    // Without tools, a call by name finds none.
+    assert!(
+        toolwright_e2e::openapi::apis_only()
+            .get("putPrefs")
+            .is_none()
+    );
+}
+
+#[tokio::test]
 async fn content_based_parameters_are_json_then_percent_encoded() {
     let req = sent("filtered", json!({"filter": {"color": "red", "size": 2}})).await;
     assert_eq!(

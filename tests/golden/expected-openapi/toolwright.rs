@@ -33,6 +33,16 @@ pub fn catalog() -> ::toolwright::Catalog {
         .with_search_index(include_bytes!("toolwright_search.idx"))
 }
 
+/// The APIs alone (base URLs, auth), without the tools: for a service that makes only
+/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the
+/// search index are then never referenced, and the linker leaves them out of the
+/// binary. Typed inputs are checked by their Rust types only (not by the schemas'
+/// ranges and patterns), and calls by name find no tool.
+#[allow(dead_code)]
+pub fn apis_only() -> ::toolwright::Catalog {
+    ::toolwright::Catalog::from_static(&[], &APIS)
+}
+
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
 pub static APIS: [::toolwright::descriptor::Api; 4] = [
