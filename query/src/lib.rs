@@ -10,12 +10,14 @@
 //! And one rule both sides apply to what leaves the process: [`redact`], the
 //! credential scrubber of the report, the artifact, exports and MCP `tools/list`; and
 //! one check both apply to arguments: [`schema`], a tool's input JSON Schema compiled
-//! once (every call at run time, adapters' usage examples at build time).
+//! once (every call at run time, adapters' usage examples at build time); and which
+//! answers are JSON lines ([`media`]).
 //!
 //! Nothing but serde_json, regex-lite and base64 (already in both trees): it is compiled into
 //! every build script and every service.
 
 pub mod base64;
+pub mod media;
 pub mod prose;
 pub mod redact;
 pub mod schema;

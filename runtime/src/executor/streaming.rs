@@ -314,17 +314,7 @@ pub(super) fn form_of(tool: &crate::catalog::Tool) -> Option<Form> {
                 .to_ascii_lowercase()
         })
         .collect();
-    let lines = |m: &str| {
-        matches!(
-            m,
-            "application/x-ndjson"
-                | "application/ndjson"
-                | "application/jsonl"
-                | "application/x-jsonlines"
-                | "application/jsonlines"
-                | "application/json-seq"
-        )
-    };
+    let lines = |m: &str| toolwright_query::media::is_json_lines(m);
     if media.iter().any(|m| m.contains("json") && !lines(m)) {
         return None;
     }

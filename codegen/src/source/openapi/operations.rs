@@ -566,16 +566,7 @@ fn response_body(media: &str) -> ir::ResponseBody {
     let m = m.split(';').next().unwrap_or("").trim();
     if m == "text/event-stream" {
         ir::ResponseBody::Events
-    } else if [
-        "application/x-ndjson",
-        "application/ndjson",
-        "application/jsonl",
-        "application/x-jsonlines",
-        "application/jsonlines",
-        "application/json-seq",
-    ]
-    .contains(&m)
-    {
+    } else if toolwright_query::media::is_json_lines(m) {
         ir::ResponseBody::JsonLines
     } else {
         match encoding_of(m) {
