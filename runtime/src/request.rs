@@ -157,6 +157,10 @@ fn serialized(p: &Param, value: &Value) -> Option<Value> {
 /// Builds the request. `args` must already be validated. `target`: a URL the API gave
 /// for the next page (same origin as `base_url`, checked by the caller) that replaces
 /// the path and query built from `args`; query credentials are added to it.
+///
+/// Three steps, each writing in place: the URL with its path filled in, the parts
+/// that go outside the path (query, headers, cookies, body, credentials), then the
+/// request assembled from them.
 pub(crate) fn build(
     op: &Operation,
     base_url: &str,
@@ -169,22 +173,22 @@ pub(crate) fn build(
         String::with_capacity(base_url.len() + op.path.len() + target.map_or(0, str::len) + 48);
     match target {
         Some(target) => url.push_str(target),
-        None => url.push_str(base_url.trim_end_matches('/')),
+        // A next-page URL replaces the path (and the query) built from the arguments.
+        None => {
+            url.push_str(base_url.trim_end_matches('/'));
+            fill_path(&mut url, op, args)?;
+        }
     }
-    let path = &mut url;
-    let mut query: Vec<(String, String, bool)> = Vec::new();
-    let mut headers: Vec<(String, String)> = Vec::new();
-    let mut cookies: Vec<String> = Vec::new();
-    let mut body = BodyParts::None;
+    let mut parts = Parts::of(op, args, target.is_some())?;
+    parts.add_credentials(credentials, target);
+    parts.assemble(op, url)
+}
 
-    // A next-page URL replaces the path (and the query) built from the arguments.
-    let mut rest = if target.is_some() {
-        ""
-    } else {
-        op.path.as_ref()
-    };
+/// Appends `op`'s path to `url`, each placeholder replaced by its argument.
+fn fill_path(url: &mut String, op: &Operation, args: &Map<String, Value>) -> Result<(), String> {
+    let mut rest = op.path.as_ref();
     while let Some(open) = rest.find('{') {
-        path.push_str(&rest[..open]);
+        url.push_str(&rest[..open]);
         let close = rest[open..]
             .find('}')
             .map(|c| open + c)
@@ -199,156 +203,201 @@ pub(crate) fn build(
             .get(param.field.as_ref())
             .filter(|v| !v.is_null())
             .ok_or_else(|| format!("missing path parameter `{}`", param.field))?;
-        let as_text = serialized(param, value);
-        let value = as_text.as_ref().unwrap_or(value);
-        refuse_controls_in(param, value)?;
-        // Reserved expansion (`{+name}` in Google Discovery, `allowReserved` on a path
-        // parameter): the value's `/` stay separators, each segment encoded on its own
-        // and none of them empty, `.` or `..` (no way out of the API's path).
-        let escapes = |segment: &str| segment.is_empty() || segment == "." || segment == "..";
-        let escaped = match value {
-            Value::String(s) if param.allow_reserved => {
-                let before = path.len();
-                for (i, segment) in s.split('/').enumerate() {
-                    if escapes(segment) {
-                        path.truncate(before);
-                        break;
-                    }
-                    if i > 0 {
-                        path.push('/');
-                    }
-                    path.extend(utf8_percent_encode(segment, COMPONENT));
-                }
-                path.len() == before
-            }
-            // `simple`, one value (the common case): encoded in place.
-            Value::String(_) | Value::Number(_) | Value::Bool(_)
-                if !matches!(param.style, ParamStyle::Label | ParamStyle::Matrix) =>
-            {
-                let before = path.len();
-                path.extend(utf8_percent_encode(&scalar_str(value), COMPONENT));
-                escapes(&path[before..])
-            }
-            _ => {
-                let segment = path_value(param, value);
-                path.push_str(&segment);
-                escapes(&segment)
-            }
-        };
-        if escaped {
-            return Err(format!(
-                "path parameter `{}` must not be empty, `.` or `..`{}",
-                param.field,
-                if param.allow_reserved {
-                    " (nor have such a segment)"
-                } else {
-                    ""
-                }
-            ));
-        }
+        push_path_value(url, param, value)?;
         rest = &rest[close + 1..];
     }
-    path.push_str(rest);
+    url.push_str(rest);
+    Ok(())
+}
 
-    for param in op.params.iter() {
-        let Some(value) = args.get(param.field.as_ref()).filter(|v| !v.is_null()) else {
-            continue;
+/// Appends one path parameter's value, encoded as its style says; refuses a value
+/// that would be an empty, `.` or `..` segment (a way out of the API's path).
+fn push_path_value(path: &mut String, param: &Param, value: &Value) -> Result<(), String> {
+    let as_text = serialized(param, value);
+    let value = as_text.as_ref().unwrap_or(value);
+    refuse_controls_in(param, value)?;
+    // Reserved expansion (`{+name}` in Google Discovery, `allowReserved` on a path
+    // parameter): the value's `/` stay separators, each segment encoded on its own
+    // and none of them empty, `.` or `..`.
+    let escapes = |segment: &str| segment.is_empty() || segment == "." || segment == "..";
+    let escaped = match value {
+        Value::String(s) if param.allow_reserved => {
+            let before = path.len();
+            for (i, segment) in s.split('/').enumerate() {
+                if escapes(segment) {
+                    path.truncate(before);
+                    break;
+                }
+                if i > 0 {
+                    path.push('/');
+                }
+                path.extend(utf8_percent_encode(segment, COMPONENT));
+            }
+            path.len() == before
+        }
+        // `simple`, one value (the common case): encoded in place.
+        Value::String(_) | Value::Number(_) | Value::Bool(_)
+            if !matches!(param.style, ParamStyle::Label | ParamStyle::Matrix) =>
+        {
+            let before = path.len();
+            path.extend(utf8_percent_encode(&scalar_str(value), COMPONENT));
+            escapes(&path[before..])
+        }
+        _ => {
+            let segment = path_value(param, value);
+            path.push_str(&segment);
+            escapes(&segment)
+        }
+    };
+    if escaped {
+        return Err(format!(
+            "path parameter `{}` must not be empty, `.` or `..`{}",
+            param.field,
+            if param.allow_reserved {
+                " (nor have such a segment)"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// What goes outside the path, in the order it goes on the wire.
+struct Parts<'a> {
+    /// Name, value, and whether reserved characters stay unencoded.
+    query: Vec<(String, String, bool)>,
+    headers: Vec<(String, String)>,
+    cookies: Vec<String>,
+    body: BodyParts<'a>,
+    /// Credentials in headers, added last.
+    auth_headers: Vec<(String, String)>,
+}
+
+impl<'a> Parts<'a> {
+    /// The arguments sorted by where they go (`paged`: the query comes with the
+    /// next-page URL, so query arguments are left out).
+    fn of(op: &'a Operation, args: &'a Map<String, Value>, paged: bool) -> Result<Self, String> {
+        let mut parts = Parts {
+            query: Vec::new(),
+            headers: Vec::new(),
+            cookies: Vec::new(),
+            body: BodyParts::None,
+            auth_headers: Vec::new(),
         };
-        let name = param.wire_name.as_ref();
-        if matches!(
-            param.location,
-            ParamLocation::Body | ParamLocation::RequestBody
-        ) {
-            match (&mut body, param.location) {
-                (BodyParts::Fields(fields), ParamLocation::Body) => fields.push((param, value)),
-                (_, ParamLocation::Body) => body = BodyParts::Fields(vec![(param, value)]),
-                _ => body = BodyParts::Whole(value),
+        for param in op.params.iter() {
+            let Some(value) = args.get(param.field.as_ref()).filter(|v| !v.is_null()) else {
+                continue;
+            };
+            let name = param.wire_name.as_ref();
+            if matches!(
+                param.location,
+                ParamLocation::Body | ParamLocation::RequestBody
+            ) {
+                match (&mut parts.body, param.location) {
+                    (BodyParts::Fields(fields), ParamLocation::Body) => {
+                        fields.push((param, value));
+                    }
+                    (_, ParamLocation::Body) => {
+                        parts.body = BodyParts::Fields(vec![(param, value)])
+                    }
+                    _ => parts.body = BodyParts::Whole(value),
+                }
+                continue;
             }
-            continue;
+            let as_text = serialized(param, value);
+            let value = as_text.as_ref().unwrap_or(value);
+            match param.location {
+                ParamLocation::Path => {}
+                ParamLocation::Query if paged => {}
+                ParamLocation::Query => parts.query.extend(
+                    query_pairs(param, value)
+                        .into_iter()
+                        .map(|(k, v)| (k, v, param.allow_reserved)),
+                ),
+                ParamLocation::Header => {
+                    let text = header_value(param, value);
+                    refuse_controls(param, &text)?;
+                    parts.headers.push((name.to_owned(), text));
+                }
+                ParamLocation::Cookie => {
+                    let text = flat_items(value).join(",");
+                    refuse_controls(param, &text)?;
+                    parts.cookies.push(format!("{name}={}", encode(&text)));
+                }
+                ParamLocation::Body | ParamLocation::RequestBody => {}
+            }
         }
-        let as_text = serialized(param, value);
-        let value = as_text.as_ref().unwrap_or(value);
-        match param.location {
-            ParamLocation::Path => {}
-            ParamLocation::Query if target.is_some() => {}
-            ParamLocation::Query => query.extend(
-                query_pairs(param, value)
-                    .into_iter()
-                    .map(|(k, v)| (k, v, param.allow_reserved)),
-            ),
-            ParamLocation::Header => {
-                let text = header_value(param, value);
-                refuse_controls(param, &text)?;
-                headers.push((name.to_owned(), text));
+        Ok(parts)
+    }
+
+    /// The credentials, each where its scheme puts it (a next-page URL `target` may
+    /// already carry a query key).
+    fn add_credentials(&mut self, credentials: Vec<Applied>, target: Option<&str>) {
+        for applied in credentials {
+            match applied {
+                Applied::Header(name, secret) => self.auth_headers.push((name, secret.0)),
+                Applied::Query(name, _) if target.is_some_and(|t| has_query_key(t, &name)) => {}
+                Applied::Query(name, secret) => self.query.push((name, secret.0, false)),
+                Applied::Cookie(name, secret) => {
+                    self.cookies.push(format!("{name}={}", encode(&secret.0)));
+                }
             }
-            ParamLocation::Cookie => {
-                let text = flat_items(value).join(",");
-                refuse_controls(param, &text)?;
-                cookies.push(format!("{name}={}", encode(&text)));
-            }
-            ParamLocation::Body | ParamLocation::RequestBody => {}
         }
     }
 
-    let mut auth_headers = Vec::new();
-    for applied in credentials {
-        match applied {
-            Applied::Header(name, secret) => auth_headers.push((name, secret.0)),
-            // A next-page URL may already carry the key.
-            Applied::Query(name, _) if target.is_some_and(|t| has_query_key(t, &name)) => {}
-            Applied::Query(name, secret) => query.push((name, secret.0, false)),
-            Applied::Cookie(name, secret) => cookies.push(format!("{name}={}", encode(&secret.0))),
+    /// The request: `url` with the query appended, the headers, the encoded body.
+    fn assemble(self, op: &Operation, mut url: String) -> Result<http::Request<Vec<u8>>, String> {
+        // A path may carry a query of its own (`/alerts?lat={lat}`): the rest joins it.
+        let mut separator = if url.contains('?') { '&' } else { '?' };
+        for (k, v, reserved) in &self.query {
+            url.push(separator);
+            separator = '&';
+            url.push_str(&encode(k));
+            url.push('=');
+            let set = if *reserved { RESERVED_KEPT } else { COMPONENT };
+            url.extend(utf8_percent_encode(v, set));
         }
+        let (content_type, bytes) = encode_body(op, self.body)?;
+        // `http` errors name the bad part (URI, header) but never echo header values, so
+        // a credential cannot leak through them; the query (which may hold a key) is cut.
+        let failed = |e: &dyn std::fmt::Display, url: &str| {
+            format!("{e} (URL `{}`)", url.split('?').next().unwrap_or(url))
+        };
+        // Built in place rather than through `http::request::Builder`, which moves its
+        // whole state on every header.
+        let mut request = http::Request::new(bytes);
+        *request.method_mut() = method(op.method);
+        *request.uri_mut() = http::Uri::try_from(url.as_str()).map_err(|e| failed(&e, &url))?;
+        let headers_out = request.headers_mut();
+        headers_out.insert(
+            http::header::ACCEPT,
+            http::HeaderValue::from_static("application/json, */*;q=0.5"),
+        );
+        let header = |name: &str, value: &str| {
+            let name =
+                http::HeaderName::from_bytes(name.as_bytes()).map_err(|e| failed(&e, &url))?;
+            let value = http::HeaderValue::from_str(value).map_err(|e| failed(&e, &url))?;
+            Ok::<_, String>((name, value))
+        };
+        for (name, value) in &self.headers {
+            let (name, value) = header(name, value)?;
+            headers_out.append(name, value);
+        }
+        if !self.cookies.is_empty() {
+            let (name, value) = header("cookie", &self.cookies.join("; "))?;
+            headers_out.append(name, value);
+        }
+        if let Some(ct) = content_type {
+            let (name, value) = header("content-type", &ct)?;
+            headers_out.append(name, value);
+        }
+        for (name, value) in &self.auth_headers {
+            let (name, value) = header(name, value)?;
+            headers_out.append(name, value);
+        }
+        Ok(request)
     }
-    // A path may carry a query of its own (`/alerts?lat={lat}`): the rest joins it.
-    let mut separator = if url.contains('?') { '&' } else { '?' };
-    for (k, v, reserved) in &query {
-        url.push(separator);
-        separator = '&';
-        url.push_str(&encode(k));
-        url.push('=');
-        let set = if *reserved { RESERVED_KEPT } else { COMPONENT };
-        url.push_str(&utf8_percent_encode(v, set).to_string());
-    }
-
-    let (content_type, bytes) = encode_body(op, body)?;
-    // `http` errors name the bad part (URI, header) but never echo header values, so a
-    // credential cannot leak through them; the query (which may hold a key) is cut.
-    let failed = |e: &dyn std::fmt::Display, url: &str| {
-        format!("{e} (URL `{}`)", url.split('?').next().unwrap_or(url))
-    };
-    // Built in place rather than through `http::request::Builder`, which moves its
-    // whole state on every header.
-    let mut request = http::Request::new(bytes);
-    *request.method_mut() = method(op.method);
-    *request.uri_mut() = http::Uri::try_from(url.as_str()).map_err(|e| failed(&e, &url))?;
-    let headers_out = request.headers_mut();
-    headers_out.insert(
-        http::header::ACCEPT,
-        http::HeaderValue::from_static("application/json, */*;q=0.5"),
-    );
-    let header = |name: &str, value: &str| {
-        let name = http::HeaderName::from_bytes(name.as_bytes()).map_err(|e| failed(&e, &url))?;
-        let value = http::HeaderValue::from_str(value).map_err(|e| failed(&e, &url))?;
-        Ok::<_, String>((name, value))
-    };
-    for (name, value) in &headers {
-        let (name, value) = header(name, value)?;
-        headers_out.append(name, value);
-    }
-    if !cookies.is_empty() {
-        let (name, value) = header("cookie", &cookies.join("; "))?;
-        headers_out.append(name, value);
-    }
-    if let Some(ct) = content_type {
-        let (name, value) = header("content-type", &ct)?;
-        headers_out.append(name, value);
-    }
-    for (name, value) in &auth_headers {
-        let (name, value) = header(name, value)?;
-        headers_out.append(name, value);
-    }
-    Ok(request)
 }
 
 /// `method` as `http` names it.
