@@ -103,6 +103,14 @@ impl std::str::FromStr for Profile {
 }
 
 /// How to export: the target and its budgets.
+///
+/// ```
+/// use toolwright::export::{ExportOptions, Profile};
+/// let options = ExportOptions::new(Profile::OpenAi).name_budget(40).strict(false);
+/// assert_eq!(options.max_name_len(), 40);
+/// let export = toolwright::Catalog::empty().export_with(&options);
+/// assert!(export.warnings().is_empty());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportOptions {
     profile: Profile,
@@ -146,6 +154,7 @@ impl ExportOptions {
     }
 
     /// Longest exported tool name (capped at the target's limit; at least 8).
+    #[must_use]
     pub fn name_budget(mut self, characters: usize) -> Self {
         self.name_budget = characters.clamp(8, self.profile.name_limit());
         self
@@ -153,12 +162,14 @@ impl ExportOptions {
 
     /// Leaves room for a prefix the client adds to every name (Claude Code's
     /// `mcp__<server>__`, for one) within the target's limit.
+    #[must_use]
     pub fn client_prefix(self, prefix: &str) -> Self {
         let limit = self.profile.name_limit();
         self.name_budget(limit.saturating_sub(prefix.len()))
     }
 
     /// Longest tool description, in characters (cut at a sentence, marked ` …`).
+    #[must_use]
     pub fn description_budget(mut self, characters: usize) -> Self {
         self.description_budget = characters.max(16);
         self
@@ -167,6 +178,7 @@ impl ExportOptions {
     /// Strict schemas (OpenAI Structured Outputs, Anthropic strict tool use). Tools
     /// that cannot be strict are exported non-strict, with a warning saying why.
     /// No effect for MCP and Gemini.
+    #[must_use]
     pub fn strict(mut self, on: bool) -> Self {
         self.strict = on;
         self
@@ -176,6 +188,7 @@ impl ExportOptions {
     /// behind its tool-search tool; OpenAI namespaces of fewer than 10 functions
     /// (grouped by tag) with `defer_loading` and `tool_search`. No effect for MCP
     /// and Gemini.
+    #[must_use]
     pub fn defer_loading(mut self, on: bool) -> Self {
         self.defer_loading = on;
         self

@@ -149,6 +149,7 @@ impl<T> Pages<T> {
     }
 
     /// Stops after `limits` (default: 10 pages, 1,000 items).
+    #[must_use]
     pub fn limits(mut self, limits: PageLimits) -> Self {
         if let Some(walk) = &mut self.walk {
             walk.limits = limits;

@@ -197,12 +197,14 @@ impl Server {
     /// How often a call whose request carries a `progressToken` sends
     /// `notifications/progress` while it waits for the API (default every second;
     /// the first is sent when the call starts).
+    #[must_use]
     pub fn progress_interval(mut self, every: std::time::Duration) -> Self {
         self.progress_every = every.max(std::time::Duration::from_millis(10));
         self
     }
 
     /// The name and version clients see in `serverInfo`.
+    #[must_use]
     pub fn info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         self.name = name.into();
         self.version = version.into();
@@ -211,6 +213,7 @@ impl Server {
 
     /// Declares `tools.listChanged`: the catalog may be [replaced](Server::replace)
     /// while serving, and clients are told when it is.
+    #[must_use]
     pub fn list_changes(mut self, on: bool) -> Self {
         self.list_changes = on;
         if on {
@@ -221,6 +224,7 @@ impl Server {
 
     /// How long 2026-07-28 clients may cache `tools/list` (default 5 minutes; 0 when
     /// the catalog can change, see [`Server::list_changes`]).
+    #[must_use]
     pub fn cache_ttl(mut self, ttl: std::time::Duration) -> Self {
         self.ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
         self
@@ -296,6 +300,7 @@ impl Server {
     /// Characters of JSON a call result may take when answered to a model (default
     /// 100,000, about 25,000 tokens): longer arrays are cut, with `truncated: true` and
     /// a note naming the tool's paging and filter arguments.
+    #[must_use]
     pub fn result_budget(mut self, characters: usize) -> Self {
         self.result_budget = characters.max(1);
         self
@@ -306,6 +311,7 @@ impl Server {
     /// provider-safe argument keys; schemas without `$ref`). Calls are translated back.
     /// Options for another profile are taken as MCP's defaults: only MCP entries are
     /// MCP tools.
+    #[must_use]
     pub fn export(mut self, options: ExportOptions) -> Self {
         self.export = if options.profile() == Profile::Mcp {
             options
@@ -316,6 +322,7 @@ impl Server {
     }
 
     /// Tools per `tools/list` page (at least 1; default 100).
+    #[must_use]
     pub fn page_size(mut self, size: usize) -> Self {
         self.page_size = size.max(1);
         self

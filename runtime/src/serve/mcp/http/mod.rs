@@ -32,6 +32,19 @@ use serde_json::Value;
 use super::{MAX_MESSAGE, MODERN_VERSION, PROTOCOL_VERSIONS, Server, codes, error};
 
 /// The streamable HTTP endpoint over a [`Server`]. Cheap to clone.
+///
+/// ```no_run
+/// use toolwright::serve::mcp::{BearerTokens, Http, Server};
+/// # async fn run(executor: toolwright::Executor) -> Result<(), Box<dyn std::error::Error>> {
+/// // Each client's token from the environment (at least 16 characters), by client name.
+/// let tokens = BearerTokens::new().from_env("agent", "AGENT_MCP_TOKEN")?;
+/// Http::new(Server::new(executor))
+///     .auth(tokens)
+///     .serve("0.0.0.0:8080".parse()?)
+///     .await?;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Http {
     server: Server,
@@ -72,6 +85,7 @@ impl Http {
     /// Requires `Authorization: Bearer <token>` on every request: one of a set of
     /// [`BearerTokens`], or (feature `mcp-oauth`) an access token [`OAuth`] accepts.
     /// Others get `401` with `WWW-Authenticate: Bearer` before their body is read.
+    #[must_use]
     pub fn auth(mut self, auth: impl Into<Authorization>) -> Self {
         let auth = auth.into();
         self.auth = (!auth.is_empty()).then_some(auth);
@@ -81,12 +95,14 @@ impl Http {
     /// Lets [`Http::serve`] listen on a non-loopback address without [`Http::auth`]:
     /// for a network where every host is trusted. Without it such a server refuses to
     /// start, since anyone who reaches the port acts with the service's credentials.
+    #[must_use]
     pub fn without_auth_off_loopback(mut self) -> Self {
         self.open = true;
         self
     }
 
     /// Connection and session limits (see [`Limits`]); the defaults otherwise.
+    #[must_use]
     pub fn limits(mut self, limits: Limits) -> Self {
         self.sessions = Arc::new(sessions_for(&limits));
         self.callers = Arc::new(callers_for(&limits));
@@ -97,18 +113,21 @@ impl Http {
     /// Where the standalone server reports what goes wrong around requests (a failed
     /// accept, a full connection table), at most once a second; with the `tracing`
     /// feature these are also `WARN` events of target `toolwright::serve`.
+    #[must_use]
     pub fn log(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.log = listen::Log::new(Some(Arc::new(sink)));
         self
     }
 
     /// Serves at `path` instead of `/mcp`.
+    #[must_use]
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.path = path.into();
         self
     }
 
     /// Also accepts browser requests from `origin` (`https://app.example.com`).
+    #[must_use]
     pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
         Arc::make_mut(&mut self.origins).insert(origin.into());
         self
