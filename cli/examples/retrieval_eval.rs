@@ -60,6 +60,7 @@ fn main() -> Result<(), String> {
         ("+ initials", Techniques::INITIALS),
         ("+ questions read", Techniques::QUESTIONS),
         ("+ REST shape", Techniques::REST),
+        ("+ update flags", Techniques::FLAGS),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

@@ -16,6 +16,8 @@ pub struct Document {
     pub description: String,
     /// Argument names and their descriptions.
     pub params: Vec<(String, String)>,
+    /// The names of the boolean arguments (`private`, `archived`): the states a tool sets.
+    pub flags: Vec<String>,
     /// The values the arguments' `enum`s allow (of an array argument, its items').
     pub enum_values: Vec<String>,
     pub tags: Vec<String>,
@@ -107,6 +109,14 @@ impl Document {
                     .collect()
             })
             .unwrap_or_default();
+        let flags = input_schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .filter(|(_, schema)| is_boolean(schema))
+            .map(|(name, _)| name.clone())
+            .collect();
         let enum_values = input_schema
             .get("properties")
             .and_then(Value::as_object)
@@ -143,6 +153,7 @@ impl Document {
             summary: summary.trim().to_owned(),
             description: rest.trim().to_owned(),
             params,
+            flags,
             enum_values,
             tags,
             method: method.to_owned(),
@@ -200,5 +211,14 @@ impl Document {
             let summary = docs[j].summary.clone();
             docs[i].neighbours.push(summary);
         }
+    }
+}
+
+/// A schema whose type is `boolean` (alone, or with `null`).
+fn is_boolean(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "boolean",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "boolean"),
+        _ => false,
     }
 }

@@ -64,6 +64,10 @@ impl Techniques {
     /// opens with its HTTP method (`PostQuotesQuoteCancel`) does not say "post" (a
     /// synonym of create) for every `POST`.
     pub const REST: Techniques = Techniques(1 << 14);
+    /// An update's boolean arguments (`private`, `archived`, `locked`) name the states
+    /// it sets, weighted like a path noun: "make my repo private" asks for the update
+    /// that has the flag, not a tool that merely mentions the word.
+    pub const FLAGS: Techniques = Techniques(1 << 15);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -79,7 +83,8 @@ impl Techniques {
             | Self::ENUMS.0
             | Self::INITIALS.0
             | Self::QUESTIONS.0
-            | Self::REST.0,
+            | Self::REST.0
+            | Self::FLAGS.0,
     );
 
     pub const fn has(self, other: Techniques) -> bool {
@@ -114,6 +119,8 @@ const SYNONYM_WEIGHT: f32 = 0.3;
 const VALUE_WEIGHT: f32 = 0.5;
 /// The read verbs a question implies count this much.
 const QUESTION_WEIGHT: f32 = 0.5;
+/// An update's boolean argument names ([`Techniques::FLAGS`]).
+const FLAG_WEIGHT: f32 = 1.5;
 
 /// Builds an [`Index`] from documents in catalog order.
 #[derive(Debug)]
@@ -206,13 +213,18 @@ impl IndexBuilder {
             put(&doc.summary, 1.0);
             put(&doc.description, 1.0);
         }
+        let verb = if t.has(Techniques::REST) {
+            rest_verb(&doc.method, &doc.path, &doc.group)
+        } else {
+            implied_verb(&doc.method, &doc.path, &doc.group)
+        };
         if t.has(Techniques::VERBS) {
-            let verb = if t.has(Techniques::REST) {
-                rest_verb(&doc.method, &doc.path, &doc.group)
-            } else {
-                implied_verb(&doc.method, &doc.path, &doc.group)
-            };
             put(verb, 1.5);
+        }
+        if t.has(Techniques::FLAGS) && verb == "update" {
+            for flag in &doc.flags {
+                put(flag, FLAG_WEIGHT);
+            }
         }
         if t.has(Techniques::PATH) {
             let nouns: Vec<&str> = doc
