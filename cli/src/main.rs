@@ -148,8 +148,12 @@ enum Command {
         #[arg(long, short = 'k', value_name = "N", default_value_t = 5)]
         k: usize,
         /// One JSON array (name, score, summary, api, method, path) instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "typescript")]
         json: bool,
+        /// The matching tools as TypeScript declarations instead (what a model
+        /// writing a script against the API reads).
+        #[arg(long)]
+        typescript: bool,
     },
     /// Write exactly what build.rs writes; `include!` DIR/toolwright.rs.
     #[command(after_help = AFTER_HELP)]
@@ -355,7 +359,9 @@ enum ServeMode {
 struct ExportArgs {
     /// `catalog` (as generated), or the target: `mcp`, `openai` (Responses API
     /// tools), `anthropic`, `gemini`. Exports carry `mapping` (exported names and
-    /// keys → the catalog's) and `warnings`.
+    /// keys → the catalog's) and `warnings`. `typescript`: the API as TypeScript
+    /// declarations (a namespace per API, a function per tool), for a model that
+    /// writes code against it.
     #[arg(long, value_enum, default_value_t = CatalogFormat::Catalog)]
     format: CatalogFormat,
     /// Longest exported tool name (default: the target's limit; 48 for MCP).
@@ -399,13 +405,14 @@ enum CatalogFormat {
     Openai,
     Anthropic,
     Gemini,
+    Typescript,
 }
 
 impl ExportArgs {
     fn options(&self) -> Option<toolwright::ExportOptions> {
         use toolwright::Profile;
         let profile = match self.format {
-            CatalogFormat::Catalog => return None,
+            CatalogFormat::Catalog | CatalogFormat::Typescript => return None,
             CatalogFormat::Mcp => Profile::Mcp,
             CatalogFormat::Openai => Profile::OpenAi,
             CatalogFormat::Anthropic => Profile::Anthropic,
@@ -503,7 +510,8 @@ fn main() -> ExitCode {
             inputs,
             k,
             json,
-        } => search(&inputs, &query, k, json, styled),
+            typescript,
+        } => search(&inputs, &query, k, (json, typescript), styled),
         Command::Catalog { inputs, export } => catalog(&inputs, &export, styled),
         Command::Generate {
             inputs,
@@ -883,7 +891,13 @@ impl Selectors {
     }
 }
 
-fn search(inputs: &Inputs, query: &str, k: usize, json: bool, styled: bool) -> ExitCode {
+fn search(
+    inputs: &Inputs,
+    query: &str,
+    k: usize,
+    (json, typescript): (bool, bool),
+    styled: bool,
+) -> ExitCode {
     let Some((_, catalog)) = analyze_to_catalog(inputs, styled) else {
         return ExitCode::FAILURE;
     };
@@ -892,7 +906,13 @@ fn search(inputs: &Inputs, query: &str, k: usize, json: bool, styled: bool) -> E
         let line = t.description.lines().next().unwrap_or_default();
         line.chars().filter(|c| !c.is_control()).collect()
     };
-    if json {
+    if typescript {
+        if !hits.is_empty()
+            && print_all(&catalog.typescript_of(hits.iter().map(|h| h.tool))) != ExitCode::SUCCESS
+        {
+            return ExitCode::FAILURE;
+        }
+    } else if json {
         let list: Vec<serde_json::Value> = hits
             .iter()
             .map(|h| {
@@ -1177,6 +1197,24 @@ impl toolwright_codegen::report::ExportSource for ReportExports<'_> {
 
 /// Writes `bytes` to `out` (`-`: standard output), only when they changed, and says
 /// what was written.
+/// `text` on standard output. A reader that stops early (`| head`) is no error: the
+/// rest is not wanted (and `print!` would panic on the closed pipe).
+fn print_all(text: &str) -> ExitCode {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn write_output(out: &std::path::Path, bytes: &[u8], what: &str) -> ExitCode {
     if out == std::path::Path::new("-") {
         use std::io::Write as _;
@@ -1273,6 +1311,16 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
         return ExitCode::FAILURE;
     };
     match interpret::catalog(&analysis.apis) {
+        Ok(c) if export.format == CatalogFormat::Typescript => {
+            if export.mode != ExportMode::Direct {
+                eprintln!(
+                    "error: `--format typescript` declares the API's own tools; `--mode` \
+                     applies to tool exports (leave it out)"
+                );
+                return ExitCode::FAILURE;
+            }
+            print_all(&c.typescript())
+        }
         Ok(c) => {
             let meta = match export.mode {
                 ExportMode::Direct => false,
@@ -1294,11 +1342,9 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
                     export.to_json()
                 }
             };
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&json).unwrap_or_default()
-            );
-            ExitCode::SUCCESS
+            let mut text = serde_json::to_string_pretty(&json).unwrap_or_default();
+            text.push('\n');
+            print_all(&text)
         }
         Err(e) => {
             eprintln!("error: {e}");

@@ -59,6 +59,8 @@ pub struct Config {
     artifact: Option<String>,
     /// File name of the inspection report to write too (`None`: none).
     report: Option<String>,
+    /// File name of the TypeScript declarations to write too (`None`: none).
+    declarations: Option<String>,
     /// (adapter file, OpenAPI document) described as the same API: compared.
     pairs: Vec<(PathBuf, PathBuf)>,
     /// MCP servers recorded at build time: (snapshot, program, arguments).
@@ -296,6 +298,18 @@ impl Config {
         self
     }
 
+    /// Also writes the catalog as TypeScript declarations — one namespace per API, a
+    /// function per tool with its arguments and result typed, shared types declared
+    /// once — as `file_name` in the output directory, e.g.
+    /// `.declarations("toolwright.d.ts")`: what a model that writes a script against
+    /// the API reads instead of every tool's schema. The same text as
+    /// `Catalog::typescript()` of the generated catalog and `toolwright catalog
+    /// --format typescript`.
+    pub fn declarations(&mut self, file_name: impl Into<String>) -> &mut Self {
+        self.declarations = Some(file_name.into());
+        self
+    }
+
     /// Names of inputs the service fills itself (tenant, site): classified as
     /// `context` in contracts, not as data a model or user supplies.
     pub fn context_fields<I: IntoIterator<Item = S>, S: Into<String>>(
@@ -474,6 +488,10 @@ impl Config {
             let artifact = contract::artifact::build(&analysis.apis, &options);
             let mut text = serde_json::to_string_pretty(&artifact).unwrap_or_default();
             text.push('\n');
+            files.insert(name.clone(), text.into_bytes());
+        }
+        if let Some(name) = &self.declarations {
+            let text = emit::declarations::render(&analysis.apis);
             files.insert(name.clone(), text.into_bytes());
         }
         if let Some(name) = &self.report {

@@ -11,12 +11,14 @@
 //! credential scrubber of the report, the artifact, exports and MCP `tools/list`; and
 //! one check both apply to arguments: [`schema`], a tool's input JSON Schema compiled
 //! once (every call at run time, adapters' usage examples at build time); and which
-//! answers are JSON lines ([`media`]).
+//! answers are JSON lines ([`media`]); and the catalog as TypeScript declarations
+//! ([`declare`]), which a build writes and a server hands to a model that writes code.
 //!
 //! Nothing but serde_json, regex-lite and base64 (already in both trees): it is compiled into
 //! every build script and every service.
 
 pub mod base64;
+pub mod declare;
 pub mod media;
 pub mod prose;
 pub mod redact;

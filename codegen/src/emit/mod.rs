@@ -5,6 +5,7 @@
 mod catalog;
 mod codec;
 mod data;
+pub mod declarations;
 pub mod embedded;
 pub mod names;
 pub mod plan;

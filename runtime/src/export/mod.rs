@@ -30,6 +30,7 @@
 mod mapping;
 pub mod names;
 mod schema;
+mod typescript;
 // Prose cleaning lives in the leaf crate: the generator cleans catalog descriptions
 // with it too.
 pub use toolwright_query::prose as text;
