@@ -72,3 +72,43 @@ pub(crate) fn claims() -> Option<Arc<Claims>> {
     }
     None
 }
+
+/// The caller of the current answer, carried into work that leaves the task (a script
+/// run on a blocking thread makes its calls there, for the same caller).
+#[derive(Clone, Default)]
+#[cfg_attr(not(feature = "code"), allow(dead_code))]
+pub(crate) struct Snapshot {
+    #[cfg(feature = "mcp")]
+    on_behalf: Option<OnBehalf>,
+}
+
+/// The current caller, to run later work for with [`Snapshot::scope`].
+#[cfg_attr(not(feature = "code"), allow(dead_code))]
+pub(crate) fn snapshot() -> Snapshot {
+    Snapshot {
+        #[cfg(feature = "mcp")]
+        on_behalf: CURRENT.try_with(Clone::clone).ok(),
+    }
+}
+
+#[cfg_attr(not(feature = "code"), allow(dead_code))]
+impl Snapshot {
+    /// The caller's name, for audit records.
+    #[cfg_attr(not(feature = "tracing"), allow(dead_code))]
+    pub(crate) fn name(&self) -> Option<Arc<str>> {
+        #[cfg(feature = "mcp")]
+        if let Some(on_behalf) = &self.on_behalf {
+            return on_behalf.name.clone();
+        }
+        None
+    }
+
+    /// Runs `work` for this caller.
+    pub(crate) async fn scope<F: std::future::Future>(self, work: F) -> F::Output {
+        #[cfg(feature = "mcp")]
+        if let Some(on_behalf) = self.on_behalf {
+            return CURRENT.scope(on_behalf, work).await;
+        }
+        work.await
+    }
+}

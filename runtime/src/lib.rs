@@ -35,6 +35,8 @@ pub mod auth;
 mod caller;
 use toolwright_query::base64;
 pub mod catalog;
+#[cfg(feature = "code")]
+pub mod code;
 #[doc(hidden)]
 pub mod codec;
 pub mod conformance;

@@ -169,7 +169,13 @@ pub(crate) fn group_of(catalog: &Catalog, operation: &str) -> Option<String> {
 }
 
 impl Tool {
-    fn meta(name: &str, title: &str, description: &str, schema: Value, a: Annotations) -> Tool {
+    pub(crate) fn meta(
+        name: &str,
+        title: &str,
+        description: &str,
+        schema: Value,
+        a: Annotations,
+    ) -> Tool {
         Tool {
             name: Cow::Owned(name.to_owned()),
             title: Cow::Owned(title.to_owned()),

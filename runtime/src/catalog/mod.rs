@@ -238,7 +238,7 @@ impl Catalog {
     }
 
     /// Tools already sorted by name and unique.
-    fn from_sorted(tools: Vec<Tool>, apis: Vec<Api>) -> Catalog {
+    pub(crate) fn from_sorted(tools: Vec<Tool>, apis: Vec<Api>) -> Catalog {
         Catalog {
             tools: Cow::Owned(tools),
             apis: Cow::Owned(apis),

@@ -1,0 +1,617 @@
+//! One script run in a fresh QuickJS runtime: the globals a script may use, its API
+//! functions, the limits, and the script's outcome read back.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rquickjs::context::{EvalOptions, intrinsic as js};
+use rquickjs::{
+    AsyncContext, AsyncRuntime, CatchResultExt, CaughtError, Ctx, Exception, Function, Promise,
+    Value as JsValue,
+};
+use serde_json::{Value, json};
+
+use super::convert::{self, Unfit};
+use super::{CallRecord, Failure, FailureKind, Host, Limits, Outcome};
+use crate::caller::Snapshot;
+use crate::error::Error;
+use crate::paginate::PageLimits;
+
+/// The engine's stack: deep enough for any reasonable script, far below a blocking
+/// thread's 2 MiB (QuickJS throws a `RangeError` when a recursion reaches it).
+const STACK: usize = 512 << 10;
+/// The script's name in error locations and stack traces.
+const FILE: &str = "script.js";
+/// The script is the body of an async function; its first line is the second of
+/// what the engine parses.
+const WRAP_BEFORE: &str = "(async () => {\n";
+const WRAP_AFTER: &str = "\n})()";
+/// Pages one `fn.all` may fetch.
+const MAX_PAGES: usize = 100;
+/// Largest JSON arguments of one call (what a tool would refuse anyway).
+const ARGUMENTS: usize = 4 << 20;
+
+/// Why the interrupt handler stops the script.
+const GOING: u8 = 0;
+const STOP_CPU: u8 = 1;
+const STOP_WALL: u8 = 2;
+const STOP_CALLS: u8 = 3;
+
+/// Time the script has spent running, read by the interrupt handler: each poll of the
+/// script's future counts (that is when JavaScript runs), waiting between polls does
+/// not.
+struct Clock {
+    start: Instant,
+    /// Nanoseconds spent in finished polls.
+    spent: AtomicU64,
+    /// When the current poll began (nanoseconds since `start`), `u64::MAX` between polls.
+    polling_since: AtomicU64,
+    stop: AtomicU8,
+    limits: Limits,
+}
+
+impl Clock {
+    fn new(limits: Limits) -> Clock {
+        Clock {
+            start: Instant::now(),
+            spent: AtomicU64::new(0),
+            polling_since: AtomicU64::new(u64::MAX),
+            stop: AtomicU8::new(GOING),
+            limits,
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.start.elapsed().as_nanos() as u64
+    }
+
+    fn enter(&self) {
+        self.polling_since.store(self.now(), Ordering::Relaxed);
+    }
+
+    fn leave(&self) {
+        let since = self.polling_since.swap(u64::MAX, Ordering::Relaxed);
+        if since != u64::MAX {
+            self.spent
+                .fetch_add(self.now().saturating_sub(since), Ordering::Relaxed);
+        }
+    }
+
+    fn cpu(&self) -> Duration {
+        let since = self.polling_since.load(Ordering::Relaxed);
+        let running = if since == u64::MAX {
+            0
+        } else {
+            self.now().saturating_sub(since)
+        };
+        Duration::from_nanos(self.spent.load(Ordering::Relaxed) + running)
+    }
+
+    fn halt(&self, why: u8) {
+        let _ = self
+            .stop
+            .compare_exchange(GOING, why, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// The interrupt handler's question: stop now?
+    fn interrupt(&self) -> bool {
+        if self.cpu() > self.limits.cpu {
+            self.halt(STOP_CPU);
+        } else if self.start.elapsed() > self.limits.wall {
+            self.halt(STOP_WALL);
+        }
+        self.stop.load(Ordering::Relaxed) != GOING
+    }
+
+    /// The limit that stopped the run, if one did.
+    fn stopped(&self) -> Option<Failure> {
+        let limits = &self.limits;
+        let (kind, message) = match self.stop.load(Ordering::Relaxed) {
+            STOP_CPU => (
+                FailureKind::CpuLimit,
+                format!(
+                    "the script ran for more than {} ms of CPU time; do less work per run",
+                    limits.cpu.as_millis()
+                ),
+            ),
+            STOP_WALL => (FailureKind::WallLimit, wall_message(limits)),
+            STOP_CALLS => (
+                FailureKind::CallLimit,
+                format!(
+                    "the script made more than {} calls; fetch fewer items or ask for larger pages",
+                    limits.calls
+                ),
+            ),
+            _ => return None,
+        };
+        Some(failure(kind, message))
+    }
+}
+
+fn wall_message(limits: &Limits) -> String {
+    format!(
+        "the script took longer than {} ms; make fewer calls or run it in parts",
+        limits.wall.as_millis()
+    )
+}
+
+fn failure(kind: FailureKind, message: String) -> Failure {
+    Failure {
+        kind,
+        message,
+        line: None,
+        column: None,
+        code: None,
+    }
+}
+
+/// What the script's functions write while it runs.
+#[derive(Default)]
+struct Record {
+    calls: Vec<CallRecord>,
+    logs: Vec<String>,
+    log_bytes: usize,
+    logs_cut: bool,
+}
+
+pub(super) async fn run(
+    source: &str,
+    apis: &[(String, Vec<(String, String)>)],
+    host: Host,
+    limits: Limits,
+    caller: Snapshot,
+) -> Outcome {
+    let clock = Arc::new(Clock::new(limits));
+    let record = Rc::new(RefCell::new(Record::default()));
+    let result = match start(&clock).await {
+        Err(e) => Err(failure(
+            FailureKind::Thrown,
+            format!("the script engine did not start: {e}"),
+        )),
+        Ok((runtime, context)) => {
+            let source = format!("{WRAP_BEFORE}{source}{WRAP_AFTER}");
+            let apis = apis.to_vec();
+            let record_in = record.clone();
+            let clock_in = clock.clone();
+            let work = context.async_with(async move |ctx| {
+                evaluate(ctx, source, apis, host, caller, clock_in, record_in).await
+            });
+            let mut work = Box::pin(work);
+            // Every poll runs JavaScript: time it for the CPU limit.
+            let timed = std::future::poll_fn(|cx| {
+                clock.enter();
+                let poll = work.as_mut().poll(cx);
+                clock.leave();
+                poll
+            });
+            let result = match tokio::time::timeout(limits.wall, timed).await {
+                Ok(result) => result,
+                Err(_) => {
+                    clock.halt(STOP_WALL);
+                    Err(failure(FailureKind::WallLimit, wall_message(&limits)))
+                }
+            };
+            drop(work);
+            drop(context);
+            drop(runtime);
+            result
+        }
+    };
+    // A limit that stopped the script is the outcome, whatever the script made of it
+    // (it may have caught the interruption's error or a refused call).
+    let result = match clock.stopped() {
+        Some(stopped) => Err(stopped),
+        None => result,
+    };
+    let record = std::mem::take(&mut *record.borrow_mut());
+    let mut logs = record.logs;
+    if record.logs_cut {
+        logs.push(format!(
+            "(later logs left out: over {} bytes)",
+            limits.output
+        ));
+    }
+    Outcome {
+        result,
+        logs,
+        calls: record.calls,
+    }
+}
+
+/// A runtime with the limits set and a context with only the language itself: no
+/// `Date` (a wall clock), no `performance`, no module loader.
+async fn start(clock: &Arc<Clock>) -> rquickjs::Result<(AsyncRuntime, AsyncContext)> {
+    let runtime = AsyncRuntime::new()?;
+    runtime.set_memory_limit(clock.limits.memory).await;
+    runtime.set_max_stack_size(STACK).await;
+    let watch = clock.clone();
+    runtime
+        .set_interrupt_handler(Some(Box::new(move || watch.interrupt())))
+        .await;
+    let context = AsyncContext::custom::<(
+        js::Eval,
+        js::RegExpCompiler,
+        js::RegExp,
+        js::Json,
+        js::MapSet,
+        js::TypedArrays,
+        js::Promise,
+    )>(&runtime)
+    .await?;
+    Ok((runtime, context))
+}
+
+/// Installs the globals, runs the script and reads its result.
+async fn evaluate<'js>(
+    ctx: Ctx<'js>,
+    source: String,
+    apis: Vec<(String, Vec<(String, String)>)>,
+    host: Host,
+    caller: Snapshot,
+    clock: Arc<Clock>,
+    record: Rc<RefCell<Record>>,
+) -> Result<Value, Failure> {
+    let limits = clock.limits;
+    if let Err(e) = install(&ctx, &apis, host, caller, &clock, &record) {
+        return Err(failure(
+            FailureKind::Thrown,
+            format!("the script's globals could not be set up: {e}"),
+        ));
+    }
+    let mut options = EvalOptions::default();
+    options.global = true;
+    options.strict = true;
+    options.filename = Some(FILE.to_owned());
+    let promise: Promise<'js> = match ctx.eval_with_options(source, options).catch(&ctx) {
+        Ok(promise) => promise,
+        Err(e) => return Err(thrown(e, true)),
+    };
+    let value = match promise.into_future::<JsValue<'js>>().await.catch(&ctx) {
+        Ok(value) => value,
+        Err(e) => return Err(thrown(e, false)),
+    };
+    let mut budget = limits.output.saturating_sub(record.borrow().log_bytes);
+    convert::to_json(&value, &mut budget).map_err(|unfit| match unfit {
+        Unfit::TooLarge => failure(
+            FailureKind::OutputLimit,
+            format!(
+                "the script's result (with its logs) is larger than {} bytes; return only what \
+                 is needed (a count, the fields asked for, the first items)",
+                limits.output
+            ),
+        ),
+        Unfit::NotData(what) => failure(
+            FailureKind::NotData,
+            format!(
+                "the script returned {what}; return JSON data (objects, arrays, strings, numbers)"
+            ),
+        ),
+    })
+}
+
+/// The globals: one frozen object per API, `console`, `now()` and a fixed-seed
+/// `Math.random`. The host function itself is never a global: the API objects close
+/// over it.
+fn install<'js>(
+    ctx: &Ctx<'js>,
+    apis: &[(String, Vec<(String, String)>)],
+    host: Host,
+    caller: Snapshot,
+    clock: &Arc<Clock>,
+    record: &Rc<RefCell<Record>>,
+) -> rquickjs::Result<()> {
+    let call = host_call(ctx, host, caller, clock.clone(), record.clone())?;
+    let map: serde_json::Map<String, Value> = apis
+        .iter()
+        .map(|(namespace, functions)| (namespace.clone(), json!(functions)))
+        .collect();
+    let map = ctx.json_parse(Value::Object(map).to_string())?;
+    let bind: Function<'js> = ctx.eval(BIND)?;
+    bind.call::<_, ()>((call, map))?;
+
+    let sink = record.clone();
+    let output = clock.limits.output;
+    let log = Function::new(ctx.clone(), move |level: String, text: String| {
+        let mut record = sink.borrow_mut();
+        let line = if level == "log" {
+            text
+        } else {
+            format!("{level}: {text}")
+        };
+        if record.logs_cut || record.log_bytes + line.len() > output {
+            record.logs_cut = true;
+            return;
+        }
+        record.log_bytes += line.len();
+        record.logs.push(line);
+    })?;
+    let start = clock.start;
+    let now = Function::new(ctx.clone(), move || start.elapsed().as_secs_f64() * 1000.0)?;
+    let globals: Function<'js> = ctx.eval(GLOBALS)?;
+    globals.call::<_, ()>((log, now))?;
+    Ok(())
+}
+
+/// Binds each API function to the host call; the objects are frozen so a script
+/// cannot swap one function for another under a name a later line trusts.
+const BIND: &str = r#"(function (call, apis) {
+  "use strict";
+  for (const namespace of Object.keys(apis)) {
+    const api = {};
+    for (const [name, tool] of apis[namespace]) {
+      const f = function (args) { return call(tool, args); };
+      Object.defineProperty(f, "name", { value: name });
+      f.all = Object.freeze(function all(args, limits) { return call(tool, args, limits === undefined ? {} : limits); });
+      api[name] = Object.freeze(f);
+    }
+    Object.defineProperty(globalThis, namespace, { value: Object.freeze(api), enumerable: true });
+  }
+})"#;
+
+/// `console`, `now` and `Math.random` (xorshift32 from a fixed seed: the same script
+/// with the same answers gives the same result).
+const GLOBALS: &str = r#"(function (log, now) {
+  "use strict";
+  const show = (part) => {
+    if (typeof part === "string") return part;
+    try { const text = JSON.stringify(part); return text === undefined ? String(part) : text; }
+    catch (e) { return String(part); }
+  };
+  const console = {};
+  for (const level of ["log", "info", "warn", "error", "debug"]) {
+    console[level] = (...parts) => log(level, parts.map(show).join(" "));
+  }
+  Object.defineProperty(globalThis, "console", { value: Object.freeze(console) });
+  Object.defineProperty(globalThis, "now", { value: now });
+  let state = 0x2545f491;
+  Math.random = function random() {
+    state ^= state << 13; state ^= state >>> 17; state ^= state << 5;
+    return (state >>> 0) / 4294967296;
+  };
+})"#;
+
+/// The one host function: `call(tool, args)` → a promise of the tool's result, or of
+/// an `Error` with the failure's `code` (and `status`, `body` for an upstream answer).
+fn host_call<'js>(
+    ctx: &Ctx<'js>,
+    host: Host,
+    caller: Snapshot,
+    clock: Arc<Clock>,
+    record: Rc<RefCell<Record>>,
+) -> rquickjs::Result<Function<'js>> {
+    Function::new(
+        ctx.clone(),
+        move |ctx: Ctx<'js>,
+              tool: String,
+              args: rquickjs::prelude::Opt<JsValue<'js>>,
+              pages: rquickjs::prelude::Opt<JsValue<'js>>| {
+            let limits = clock.limits;
+            let index = record.borrow().calls.len();
+            if index >= limits.calls {
+                // The interrupt handler ends the run at its next check, whether or not
+                // the script catches this.
+                clock.halt(STOP_CALLS);
+                return Err(Exception::throw_range(
+                    &ctx,
+                    &format!("call limit reached: a run may make {} calls", limits.calls),
+                ));
+            }
+            let mut budget = ARGUMENTS;
+            let args = match args.0 {
+                None => json!({}),
+                Some(value) if value.is_undefined() => json!({}),
+                Some(value) => convert::to_json(&value, &mut budget).map_err(|unfit| {
+                    let why = match unfit {
+                        Unfit::TooLarge => format!("larger than {ARGUMENTS} bytes"),
+                        Unfit::NotData(what) => what,
+                    };
+                    Exception::throw_type(
+                        &ctx,
+                        &format!("the arguments of `{tool}` are not JSON data: {why}"),
+                    )
+                })?,
+            };
+            let pages = match pages.0 {
+                None => None,
+                Some(value) => Some(page_limits(&ctx, &value)?),
+            };
+            record.borrow_mut().calls.push(CallRecord {
+                tool: tool.clone(),
+                status: "pending".into(),
+                http_status: None,
+                duration: Duration::ZERO,
+            });
+            let (promise, resolve, reject) = ctx.promise()?;
+            let answer = (host)(tool.clone(), args, pages);
+            let caller = caller.clone();
+            let record = record.clone();
+            let ctx_in = ctx.clone();
+            ctx.spawn(async move {
+                let started = Instant::now();
+                let outcome = caller.clone().scope(answer).await;
+                let duration = started.elapsed();
+                audit(&caller, &tool, &outcome, duration);
+                if let Some(call) = record.borrow_mut().calls.get_mut(index) {
+                    call.duration = duration;
+                    match &outcome {
+                        Ok(_) => call.status = "ok".into(),
+                        Err(e) => {
+                            call.status = e.code().into();
+                            call.http_status = match e {
+                                Error::Status { status, .. } => Some(*status),
+                                _ => None,
+                            };
+                        }
+                    }
+                }
+                // A failure to hand the answer over (memory) surfaces as the script's
+                // own error when it awaits.
+                let _ = match outcome {
+                    Ok(value) => ctx_in
+                        .json_parse(value.to_string())
+                        .and_then(|value| resolve.call::<_, ()>((value,))),
+                    Err(e) => call_error(&ctx_in, &e).and_then(|e| reject.call::<_, ()>((e,))),
+                };
+            });
+            Ok::<_, rquickjs::Error>(promise)
+        },
+    )
+}
+
+/// `fn.all`'s limits: `{max_pages, max_items}`, each optional, at most [`MAX_PAGES`]
+/// pages.
+fn page_limits<'js>(ctx: &Ctx<'js>, value: &JsValue<'js>) -> rquickjs::Result<PageLimits> {
+    let mut limits = PageLimits::default();
+    let mut budget = 1024;
+    let given = convert::to_json(value, &mut budget).unwrap_or(Value::Null);
+    let Some(given) = given.as_object() else {
+        return Err(Exception::throw_type(
+            ctx,
+            "`all` takes `{max_pages, max_items}` as its second argument",
+        ));
+    };
+    for (key, value) in given {
+        let n = value.as_u64().filter(|n| *n >= 1).map(|n| n as usize);
+        match (key.as_str(), n) {
+            ("max_pages", Some(n)) => limits.max_pages = n.min(MAX_PAGES),
+            ("max_items", Some(n)) => limits.max_items = n,
+            _ => {
+                return Err(Exception::throw_type(
+                    ctx,
+                    &format!(
+                        "`all` takes `max_pages` and `max_items` (positive integers), not `{key}: {value}`"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(limits)
+}
+
+/// A failed call as the script sees it: an `Error` whose `code` it can branch on.
+fn call_error<'js>(ctx: &Ctx<'js>, e: &Error) -> rquickjs::Result<JsValue<'js>> {
+    let error = Exception::from_message(ctx.clone(), &e.to_string())?;
+    let object = error.as_object();
+    object.set("code", e.code())?;
+    if let Error::Status { status, body, .. } = e {
+        object.set("status", *status)?;
+        object.set("body", ctx.json_parse(body.to_string())?)?;
+    }
+    Ok(error.into_value())
+}
+
+/// Each call a script makes, with the caller it is made for (the executor's own
+/// `toolwright.call` span follows with the request's details).
+fn audit(caller: &Snapshot, tool: &str, outcome: &Result<Value, Error>, duration: Duration) {
+    #[cfg(feature = "tracing")]
+    tracing::info!(
+        target: "toolwright::code",
+        tool,
+        caller = caller.name().as_deref().unwrap_or(""),
+        status = match outcome {
+            Ok(_) => "ok",
+            Err(e) => e.code(),
+        },
+        duration_ms = duration.as_millis() as u64,
+        "script call"
+    );
+    #[cfg(not(feature = "tracing"))]
+    let _ = (caller, tool, outcome, duration);
+}
+
+/// A script error as a [`Failure`]: the engine's message and the script's line and
+/// column (from the first frame in the script); out of memory and interruptions as
+/// their limits (the caller replaces an interruption with the limit that caused it).
+fn thrown(error: CaughtError<'_>, parsing: bool) -> Failure {
+    match error {
+        CaughtError::Exception(exception) => {
+            let message = exception.message().unwrap_or_default();
+            let (line, column) = exception
+                .stack()
+                .as_deref()
+                .and_then(location)
+                .map_or((None, None), |(l, c)| (Some(l), Some(c)));
+            let code: Option<String> = exception.as_object().get("code").ok();
+            let kind = if message == "out of memory" {
+                FailureKind::MemoryLimit
+            } else if parsing
+                && exception
+                    .as_object()
+                    .get::<_, String>("name")
+                    .ok()
+                    .as_deref()
+                    == Some("SyntaxError")
+            {
+                FailureKind::Syntax
+            } else {
+                FailureKind::Thrown
+            };
+            let name: String = exception
+                .as_object()
+                .get("name")
+                .unwrap_or_else(|_| "Error".to_owned());
+            let message = if kind == FailureKind::MemoryLimit {
+                "the script ran out of memory (its heap limit); keep less in memory at once"
+                    .to_owned()
+            } else {
+                format!("{name}: {message}")
+            };
+            Failure {
+                kind,
+                message,
+                line,
+                column,
+                code,
+            }
+        }
+        CaughtError::Value(value) => {
+            let mut budget = 4096;
+            let shown = convert::to_json(&value, &mut budget)
+                .map(|v| v.to_string())
+                .unwrap_or_else(|_| "a value that is not JSON".to_owned());
+            failure(
+                FailureKind::Thrown,
+                format!("the script threw {shown} (throw an Error for a line number)"),
+            )
+        }
+        CaughtError::Error(rquickjs::Error::Allocation) => failure(
+            FailureKind::MemoryLimit,
+            "the script ran out of memory (its heap limit); keep less in memory at once".to_owned(),
+        ),
+        CaughtError::Error(e) => failure(FailureKind::Thrown, e.to_string()),
+    }
+}
+
+/// The first `script.js:LINE:COLUMN` of a stack trace, as a line of the user's script.
+fn location(stack: &str) -> Option<(u32, u32)> {
+    let at = stack.find(&format!("{FILE}:"))? + FILE.len() + 1;
+    let rest = &stack[at..];
+    let end = rest
+        .find(|c: char| !c.is_ascii_digit() && c != ':')
+        .unwrap_or(rest.len());
+    let mut parts = rest[..end].split(':');
+    let line: u32 = parts.next()?.parse().ok()?;
+    let column: u32 = parts.next()?.parse().ok()?;
+    // Line 1 is the wrapper's; the script starts on line 2.
+    (line >= 2).then(|| (line - 1, column))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::location;
+
+    #[test]
+    fn locations_are_the_scripts_own() {
+        assert_eq!(
+            location("    at <anonymous> (script.js:4:3)\n    at <eval> (script.js:5:1)\n"),
+            Some((3, 3))
+        );
+        assert_eq!(location("    at script.js:2:11\n"), Some((1, 11)));
+        assert_eq!(location("    at <eval> (script.js:1:1)\n"), None);
+        assert_eq!(location("no frames"), None);
+    }
+}

@@ -1,0 +1,251 @@
+//! Code mode (feature `code`): a model writes one short JavaScript program against the
+//! API's typed surface (the declarations of [`Catalog::typescript`]) instead of calling
+//! tools one by one, so intermediate results stay out of its context.
+//!
+//! The program runs in an embedded QuickJS engine ([`rquickjs`]) with no ambient
+//! authority: no file system, network, environment, module loading, wall clock or
+//! randomness (`Math.random` is a fixed-seed generator, `Date` is absent, `now()` is a
+//! monotonic count of milliseconds since the script started). What it can reach is one
+//! global per API (`github.issues_get({...})`), each function a host function that
+//! goes through the caller's [`Host`] — for [`Executor::code`], [`Executor::call`]: the
+//! same argument checks, gate, rate limits, timeouts and result budget as a direct
+//! call. [`Limits`] bound wall time, CPU time (an interrupt handler), memory, the number
+//! of calls and the size of what comes back.
+//!
+//! Why QuickJS and not Boa: QuickJS has the two guarantees a sandbox needs built in —
+//! a memory limit enforced by its allocator and an interrupt handler polled by the
+//! interpreter — where Boa offers neither for memory; `rquickjs` builds its C in
+//! about 15 s (Boa's crates take minutes) and adds one C library to the binary.
+//!
+//! [`Catalog::typescript`]: crate::Catalog::typescript
+//! [`Executor::code`]: crate::Executor::code
+//! [`Executor::call`]: crate::Executor::call
+
+mod convert;
+mod engine;
+mod tools;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+pub use tools::{Code, EXECUTE, SEARCH};
+
+use crate::error::Error;
+use crate::paginate::PageLimits;
+
+/// What a script's API functions call: a tool by its catalog name with JSON arguments,
+/// across pages (`fn.all(args, limits)`) when limits are given.
+/// [`Executor::code`](crate::Executor::code) hands [`Executor::call`](crate::Executor::call)
+/// and [`Executor::call_all`](crate::Executor::call_all); the MCP server adds its
+/// confirmation dialogue.
+pub type Host = Arc<
+    dyn Fn(
+            String,
+            Value,
+            Option<PageLimits>,
+        ) -> Pin<Box<dyn Future<Output = Result<Value, Error>> + Send>>
+        + Send
+        + Sync,
+>;
+
+/// Bounds on one script run. Every one is enforced by the engine, not by the script's
+/// good will: a loop is interrupted, an allocation fails, a call is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// From start to result, waiting for calls included.
+    pub wall: Duration,
+    /// Time spent running the script itself (not waiting for calls).
+    pub cpu: Duration,
+    /// The engine's heap, in bytes.
+    pub memory: usize,
+    /// API calls a run may make.
+    pub calls: usize,
+    /// Bytes of JSON the result and the captured logs may take together.
+    pub output: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            wall: Duration::from_secs(60),
+            cpu: Duration::from_secs(5),
+            memory: 64 << 20,
+            calls: 100,
+            output: 256 << 10,
+        }
+    }
+}
+
+/// What a run gives back: the script's return value or why it failed, what it logged,
+/// and every call it made, in the order it made them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub result: Result<Value, Failure>,
+    /// `console.log` (and `info`, `warn`, `error`, `debug`) lines, within
+    /// [`Limits::output`].
+    pub logs: Vec<String>,
+    pub calls: Vec<CallRecord>,
+}
+
+/// One API call a script made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallRecord {
+    /// The tool's catalog name.
+    pub tool: String,
+    /// `"ok"`, or the error's code ([`Error::code`]).
+    pub status: String,
+    /// The upstream HTTP status of a failed call, when there was one.
+    pub http_status: Option<u16>,
+    pub duration: Duration,
+}
+
+/// Why a script produced no result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub message: String,
+    /// Where in the script, 1-based, when the engine knows.
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// The error code of an API call the script let through uncaught.
+    pub code: Option<String>,
+}
+
+/// The kinds of [`Failure`], each with a stable code ([`FailureKind::code`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The script does not parse.
+    Syntax,
+    /// The script threw (or let an API error through) and did not catch it.
+    Thrown,
+    /// [`Limits::cpu`] reached.
+    CpuLimit,
+    /// [`Limits::wall`] reached.
+    WallLimit,
+    /// [`Limits::memory`] reached.
+    MemoryLimit,
+    /// [`Limits::calls`] reached.
+    CallLimit,
+    /// The result (with the logs) is larger than [`Limits::output`].
+    OutputLimit,
+    /// The result is not JSON data (a function, a cycle, nesting too deep).
+    NotData,
+}
+
+impl FailureKind {
+    /// `SCRIPT_SYNTAX`, `SCRIPT_THROWN`, `LIMIT_CPU`, `LIMIT_WALL`, `LIMIT_MEMORY`,
+    /// `LIMIT_CALLS`, `LIMIT_OUTPUT`, `SCRIPT_RESULT`.
+    pub fn code(self) -> &'static str {
+        match self {
+            FailureKind::Syntax => "SCRIPT_SYNTAX",
+            FailureKind::Thrown => "SCRIPT_THROWN",
+            FailureKind::CpuLimit => "LIMIT_CPU",
+            FailureKind::WallLimit => "LIMIT_WALL",
+            FailureKind::MemoryLimit => "LIMIT_MEMORY",
+            FailureKind::CallLimit => "LIMIT_CALLS",
+            FailureKind::OutputLimit => "LIMIT_OUTPUT",
+            FailureKind::NotData => "SCRIPT_RESULT",
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)?;
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => write!(f, " (script line {line}, column {column})"),
+            (Some(line), None) => write!(f, " (script line {line})"),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Outcome {
+    /// The run as a model reads it: `{result, logs, calls}` or `{error: {code, message,
+    /// line, column}, logs, calls}`; each call `{tool, status, http_status?,
+    /// duration_ms}`.
+    pub fn to_json(&self) -> Value {
+        let calls: Vec<Value> = self
+            .calls
+            .iter()
+            .map(|c| {
+                let mut call = json!({
+                    "tool": c.tool,
+                    "status": c.status,
+                    "duration_ms": c.duration.as_millis() as u64,
+                });
+                if let Some(status) = c.http_status {
+                    call["http_status"] = json!(status);
+                }
+                call
+            })
+            .collect();
+        let mut out = match &self.result {
+            Ok(value) => json!({ "result": value }),
+            Err(failure) => {
+                let mut error = json!({
+                    "code": failure.kind.code(),
+                    "message": failure.message,
+                });
+                if let Some(line) = failure.line {
+                    error["line"] = json!(line);
+                }
+                if let Some(column) = failure.column {
+                    error["column"] = json!(column);
+                }
+                if let Some(code) = &failure.code {
+                    error["error_code"] = json!(code);
+                }
+                json!({ "error": error })
+            }
+        };
+        out["logs"] = json!(self.logs);
+        out["calls"] = Value::Array(calls);
+        out
+    }
+}
+
+/// Runs `source` (the body of an async function: `await` and `return` work at its top
+/// level) with one global per API of `apis` — `(namespace, [(function, tool)])`, the
+/// names of [`Catalog::typescript`](crate::Catalog::typescript) — each function calling
+/// `host` with the tool's name.
+///
+/// The script runs on a blocking thread of the current tokio runtime (a busy loop must
+/// not stall the runtime's workers until the CPU limit stops it); its calls run
+/// concurrently when it awaits several at once (`Promise.all`).
+///
+/// # Panics
+/// Outside a tokio runtime.
+pub async fn run(
+    source: &str,
+    apis: Vec<(String, Vec<(String, String)>)>,
+    host: Host,
+    limits: Limits,
+) -> Outcome {
+    let source = source.to_owned();
+    let caller = crate::caller::snapshot();
+    let handle = tokio::runtime::Handle::current();
+    let task = tokio::task::spawn_blocking(move || {
+        handle.block_on(engine::run(&source, &apis, host, limits, caller))
+    });
+    match task.await {
+        Ok(outcome) => outcome,
+        // The engine does not panic on any script; if it ever does, the run fails
+        // instead of the server.
+        Err(e) => Outcome {
+            result: Err(Failure {
+                kind: FailureKind::Thrown,
+                message: format!("the script runner stopped: {e}"),
+                line: None,
+                column: None,
+                code: None,
+            }),
+            logs: Vec::new(),
+            calls: Vec::new(),
+        },
+    }
+}
