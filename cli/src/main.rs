@@ -267,7 +267,8 @@ struct ServeOptions {
     client_prefix: Option<String>,
     /// What `tools/list` shows: `auto` (every tool up to `--meta-above`, the
     /// meta-tools beyond), `direct` (every tool), `meta` (`search_tools`,
-    /// `describe_tool`, `call_tool`), `groups` (one tool per CRUDE group).
+    /// `describe_tool`, `call_tool`), `groups` (one tool per CRUDE group), `code`
+    /// (`search` for TypeScript declarations, `execute` to run a script against them).
     #[arg(long, value_enum, default_value_t = ServeMode::Auto)]
     mode: ServeMode,
     /// Above this many tools, `auto` serves the meta-tools.
@@ -353,6 +354,8 @@ enum ServeMode {
     Direct,
     Meta,
     Groups,
+    #[cfg(feature = "code")]
+    Code,
 }
 
 #[derive(Debug, ClapArgs)]
@@ -381,8 +384,9 @@ struct ExportArgs {
     defer_loading: bool,
     /// `direct`: every tool; `meta`: the three meta-tools (`search_tools`,
     /// `describe_tool`, `call_tool`); `groups`: one `mcp_aql_<group>` tool per CRUDE
-    /// group; `auto`: meta above `--meta-above` tools. A service answers meta and group
-    /// tools with `Executor::call_meta`.
+    /// group; `auto`: meta above `--meta-above` tools; `code`: `search` and `execute`
+    /// (code mode). A service answers meta and group tools with `Executor::call_meta`,
+    /// code mode's with `Executor::code().call`.
     #[arg(long, value_enum, default_value_t = ExportMode::Direct)]
     mode: ExportMode,
     /// Above this many tools, `--mode auto` exports the meta-tools.
@@ -396,6 +400,8 @@ enum ExportMode {
     Meta,
     Groups,
     Auto,
+    #[cfg(feature = "code")]
+    Code,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -744,6 +750,8 @@ fn serve(
                 ServeMode::Direct => toolwright::serve::mcp::ToolMode::Direct,
                 ServeMode::Meta => toolwright::serve::mcp::ToolMode::Meta,
                 ServeMode::Groups => toolwright::serve::mcp::ToolMode::Groups,
+                #[cfg(feature = "code")]
+                ServeMode::Code => toolwright::serve::mcp::ToolMode::Code,
             })
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
@@ -1325,10 +1333,14 @@ fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
             let meta = match export.mode {
                 ExportMode::Direct => false,
                 ExportMode::Meta | ExportMode::Groups => true,
+                #[cfg(feature = "code")]
+                ExportMode::Code => true,
                 ExportMode::Auto => c.tools().len() > export.meta_above,
             };
             let c = match (meta, export.mode) {
                 (true, ExportMode::Groups) => toolwright::catalog::meta::groups(&c),
+                #[cfg(feature = "code")]
+                (true, ExportMode::Code) => toolwright::code::tools(&c),
                 (true, _) => toolwright::catalog::meta::tools(c.tools().len()),
                 (false, _) => c,
             };

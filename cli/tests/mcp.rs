@@ -759,3 +759,90 @@ fn long_downloads_report_the_bytes_received() {
     );
     assert!(bytes.iter().all(|b| b.0 <= 131_072.0), "{bytes:?}");
 }
+
+/// Code mode through the PyPI client over stdio: `search` gives declarations, `execute`
+/// runs a script that lists, picks, reads and deletes (the deletion put to the user as
+/// an elicitation while the script waits), handling a missing issue itself.
+#[cfg(feature = "code")]
+#[test]
+fn code_mode_searches_and_runs_a_script_through_a_real_client() {
+    let api = Server::start(|req| match (req.method.as_str(), req.path()) {
+        ("GET", "/api/v1/projects/web/issues") => Response::json(
+            200,
+            &json!([
+                {"number": 6, "title": "Typo", "state": "open"},
+                {"number": 7, "title": "Login fails", "state": "open"}
+            ]),
+        ),
+        ("GET", "/api/v1/projects/web/issues/7") => Response::json(
+            200,
+            &json!({"number": 7, "title": "Login fails", "state": "open", "labels": ["bug"]}),
+        ),
+        ("DELETE", "/api/v1/projects/web/issues/7") => Response::json(
+            200,
+            &json!({"number": 7, "title": "Login fails", "state": "closed"}),
+        ),
+        _ => Response::json(404, &json!({"message": "issue not found"})),
+    });
+    let script = r#"
+        // As declared: an array result comes as `{result: [...]}`.
+        const open = (await tracker.list_issues({ project: "web" })).result;
+        const login = open.find(i => i.title.startsWith("Login"));
+        const issue = await tracker.get_issue({ project: "web", number: login.number });
+        let missing = null;
+        try { await tracker.get_issue({ project: "web", number: 99 }); }
+        catch (e) { missing = e.code; }
+        await tracker.delete_issue({ project: "web", number: issue.number });
+        console.log(`deleted #${issue.number}`);
+        return { deleted: issue.number, labels: issue.labels, missing };
+    "#;
+    let calls = json!([
+        ["search", {"query": "remove an issue for good", "limit": 3}],
+        ["execute", {"script": script}],
+        ["execute", {"script": "while (true) {}"}],
+    ]);
+    let mut args = os(&[
+        "--mode",
+        "legacy",
+        "--calls",
+        &calls.to_string(),
+        "--elicit",
+        "accept",
+    ]);
+    args.extend(os(&["--", env!("CARGO_BIN_EXE_toolwright")]));
+    args.extend(serve_args(&api).into_iter().map(Into::into));
+    args.extend(os(&["--mode", "code"]));
+    let out = client(&args);
+    assert_eq!(names(&out["tools"]), ["execute", "search"], "{out}");
+    let found = out["calls"][0]["content"][0]["text"].as_str().unwrap();
+    assert!(found.contains("namespace tracker"), "{found}");
+    assert!(found.contains("function delete_issue("), "{found}");
+    let ran = &out["calls"][1];
+    assert_eq!(ran["isError"], false, "{ran}");
+    assert_eq!(
+        ran["structuredContent"]["result"],
+        json!({"deleted": 7, "labels": ["bug"], "missing": "NOT_FOUND_UPSTREAM"}),
+        "{ran}"
+    );
+    assert_eq!(ran["structuredContent"]["logs"], json!(["deleted #7"]));
+    let tools: Vec<&str> = ran["structuredContent"]["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tools,
+        ["list_issues", "get_issue", "get_issue", "delete_issue"]
+    );
+    // The deletion was asked about, and went out only once approved.
+    assert_eq!(out["elicited"].as_array().unwrap().len(), 1, "{out}");
+    assert!(api.requests().iter().any(|r| r.method == "DELETE"));
+    // A runaway script is an error result the model can read.
+    let stuck = &out["calls"][2];
+    assert_eq!(stuck["isError"], true, "{stuck}");
+    assert_eq!(
+        stuck["structuredContent"]["error"]["code"], "LIMIT_CPU",
+        "{stuck}"
+    );
+}

@@ -23,7 +23,7 @@
 
 mod convert;
 mod engine;
-mod tools;
+pub(crate) mod tools;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -207,6 +207,13 @@ impl Outcome {
         out["calls"] = Value::Array(calls);
         out
     }
+}
+
+/// Code mode's two tools, `search` and `execute`, for the tools of `catalog` with
+/// [`Limits::default`]: what [`Code::tools`] lists, for a service that exports them
+/// without an executor at hand (`toolwright catalog --mode code`).
+pub fn tools(catalog: &crate::Catalog) -> crate::Catalog {
+    tools::tools_for(catalog, &Limits::default())
 }
 
 /// Runs `source` (the body of an async function: `await` and `return` work at its top

@@ -51,6 +51,11 @@ impl Code {
         }
     }
 
+    /// The executor scripts call through.
+    pub(crate) fn executor(&self) -> &Executor {
+        &self.executor
+    }
+
     /// Other limits for the scripts run ([`Limits::default`] otherwise).
     #[must_use]
     pub fn limits(mut self, limits: Limits) -> Code {
@@ -61,7 +66,7 @@ impl Code {
     /// The two tools, `search` and `execute`, as a catalog (export it with
     /// [`Catalog::export`] for any provider).
     pub fn tools(&self) -> Catalog {
-        tools(&self.catalog, &self.limits)
+        tools_for(&self.catalog, &self.limits)
     }
 
     /// The declarations of the `limit` functions best matching `query`, with the types
@@ -183,7 +188,7 @@ pub(crate) fn bindings(catalog: &Catalog) -> Vec<(String, Vec<(String, String)>)
 
 /// `search` and `execute` for `catalog`: the namespaces scripts see are named in
 /// `execute`'s description.
-pub(crate) fn tools(catalog: &Catalog, limits: &Limits) -> Catalog {
+pub(crate) fn tools_for(catalog: &Catalog, limits: &Limits) -> Catalog {
     let namespaces: Vec<String> = bindings(catalog)
         .iter()
         .map(|(namespace, functions)| format!("`{namespace}` ({} functions)", functions.len()))

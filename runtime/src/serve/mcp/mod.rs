@@ -24,6 +24,8 @@
 
 mod audit;
 mod budget;
+#[cfg(feature = "code")]
+mod code_mode;
 mod elicit;
 #[cfg(feature = "mcp-http")]
 mod http;
@@ -531,6 +533,8 @@ impl Server {
             exported_of: std::collections::BTreeMap::new(),
             group_of: std::collections::BTreeMap::new(),
             producers: std::collections::BTreeMap::new(),
+            #[cfg(feature = "code")]
+            code: None,
         };
         // Catalog name → exported name, for the producers each entry names.
         let exported: std::collections::BTreeMap<&str, &str> = listing
@@ -599,6 +603,13 @@ impl Server {
             ToolMode::Groups => {
                 modes::entries(&crate::catalog::meta::groups(catalog), &self.export)
             }
+            #[cfg(feature = "code")]
+            ToolMode::Code => {
+                let code = crate::code::Code::over(executor.clone(), catalog.clone());
+                let shown = modes::entries(&code.tools(), &self.export);
+                listing.code = Some(code);
+                shown
+            }
             _ => listing.entries.clone(),
         };
         let entries = std::sync::Arc::new(listing);
@@ -662,6 +673,10 @@ impl Server {
         };
         let listing = self.listing();
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
+        #[cfg(feature = "code")]
+        if let Some(code) = &listing.code {
+            return Ok(code_mode::call(code, name, &arguments, asker).await);
+        }
         let target = match (listing.mode, name) {
             (ToolMode::Meta, modes::SEARCH) => return Ok(self.search_tools(&listing, &arguments)),
             (ToolMode::Meta, modes::DESCRIBE) => return Ok(describe_tool(&listing, &arguments)),
@@ -951,6 +966,9 @@ struct Listing {
     group_of: std::collections::BTreeMap<String, String>,
     /// Exported name → input → the tools whose results it takes (`{tool, from}`).
     producers: std::collections::BTreeMap<String, Value>,
+    /// Code mode over the tools this listing shows.
+    #[cfg(feature = "code")]
+    code: Option<crate::code::Code>,
 }
 
 /// `describe_tool`: one tool's full `tools/list` entry, and for each input the tools

@@ -1,7 +1,8 @@
 //! How a catalog is shown to clients: every tool, or — for catalogs too large to list
 //! (clients cap tool lists at about 128) — three meta-tools (`search_tools`,
 //! `describe_tool`, `call_tool`), or one tool per CRUDE group taking `{operation,
-//! params}` (the adapter spec's semantic endpoints).
+//! params}` (the adapter spec's semantic endpoints), or — in code mode — `search` and
+//! `execute`, a script against the API's declarations.
 //!
 //! Meta-tool calls end in the same path as a direct call (argument checks, gating,
 //! confirmation, result budget), so `call_tool` is exactly as safe as the tool itself.
@@ -17,6 +18,10 @@ pub enum ToolMode {
     Meta,
     /// `mcp_aql_create`, `mcp_aql_read`, ... : one tool per CRUDE group present.
     Groups,
+    /// Code mode (feature `code`): `search` (TypeScript declarations of the functions
+    /// for a task) and `execute` (a script calling them); see [`crate::code`].
+    #[cfg(feature = "code")]
+    Code,
     /// [`ToolMode::Direct`] up to `max_tools` tools, [`ToolMode::Meta`] above.
     Auto { max_tools: usize },
 }
