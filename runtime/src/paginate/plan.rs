@@ -241,7 +241,9 @@ fn link_next(headers: &http::HeaderMap) -> Option<String> {
             let close = open + rest[open..].find('>')?;
             let target = &rest[open + 1..close];
             let params_end = rest[close..].find('<').map_or(rest.len(), |i| close + i);
-            let params = &rest[close + 1..params_end];
+            // Up to the comma before the next link (GitHub lists `next` first:
+            // `<…>; rel="next", <…>; rel="last"`).
+            let params = rest[close + 1..params_end].trim_end().trim_end_matches(',');
             let is_next = params.split(';').any(|p| {
                 let Some((k, v)) = p.split_once('=') else {
                     return false;
@@ -366,6 +368,17 @@ mod tests {
         assert_eq!(
             p.next(&args(json!({})), &h, &json!([])),
             Some(Next::Url("https://api.example.com/r?page=3".into()))
+        );
+        // GitHub's order: `next` first, more links after it.
+        let github = headers(&[(
+            "link",
+            r#"<https://api.github.com/repositories/1/issues?page=2>; rel="next", <https://api.github.com/repositories/1/issues?page=9>; rel="last""#,
+        )]);
+        assert_eq!(
+            p.next(&args(json!({})), &github, &json!([1])),
+            Some(Next::Url(
+                "https://api.github.com/repositories/1/issues?page=2".into()
+            ))
         );
         let end = headers(&[("link", r#"<https://api.example.com/r?page=1>; rel=first"#)]);
         assert_eq!(p.next(&args(json!({})), &end, &json!([1])), None);
