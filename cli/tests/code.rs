@@ -547,3 +547,104 @@ fn search_and_execute_are_two_tools_for_any_provider() {
     assert_eq!(ran["calls"][0]["tool"], "get_issue");
     assert_eq!(ran["calls"][0]["status"], "ok");
 }
+
+/// GitHub's own description (1,223 tools) against a loopback API: a script follows the
+/// issue list across pages (`Link` headers), picks one, reads it and updates it, the
+/// way the tool graph says the values flow (the list hands out `number`, which the
+/// get and the update take as `issue_number`).
+#[test]
+fn a_script_against_githubs_description_lists_picks_reads_and_updates() {
+    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
+    let analysis = toolwright_codegen::analyze(&[spec], false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    let producers = toolwright::catalog::flows::incoming(&catalog);
+    let of_number: Vec<&str> = producers
+        .get("issues_get")
+        .and_then(|inputs| inputs.get("issue_number"))
+        .map(|p| p.iter().map(|p| p.tool.as_str()).collect())
+        .unwrap_or_default();
+    let server = Server::start(|request| {
+        let base = "/repos/octo-org/widgets/issues";
+        let issue = |n: u64, title: &str| json!({"id": 1000 + n, "number": n, "title": title, "state": "open", "labels": []});
+        match (request.method.as_str(), request.path()) {
+            ("GET", p) if p == base => {
+                if request
+                    .query()
+                    .unwrap_or("")
+                    .split('&')
+                    .any(|kv| kv == "page=2")
+                {
+                    Response::json(200, &json!([issue(3, "crash when saving")]))
+                } else {
+                    // As GitHub links: absolute URLs, on the host asked.
+                    let next = format!(
+                        "http://{}{base}?state=open&per_page=2&page=2",
+                        request.header("host").unwrap_or_default()
+                    );
+                    Response::json(200, &json!([issue(1, "typo"), issue(2, "slow start")])).header(
+                        "Link",
+                        &format!("<{next}>; rel=\"next\", <{next}>; rel=\"last\""),
+                    )
+                }
+            }
+            ("GET", p) if p == format!("{base}/3") => {
+                Response::json(200, &issue(3, "crash when saving"))
+            }
+            ("PATCH", p) if p == format!("{base}/3") => {
+                let mut updated = issue(3, "crash when saving");
+                updated["state"] = json!("closed");
+                updated["labels"] = json!([{"name": "bug"}]);
+                Response::json(200, &updated)
+            }
+            _ => Response::json(404, &json!({"message": "Not Found"})),
+        }
+    });
+    let executor = Executor::builder(catalog)
+        .base_url("github", server.url())
+        .credentials(CredentialSource::from_fn(|_| Some("ghp_test".into())))
+        .build()
+        .unwrap();
+    let script = r#"
+        const where = { owner: "octo-org", repo: "widgets" };
+        const open = await github.issues_list_for_repo.all({ ...where, state: "open", per_page: 2 }, { max_pages: 5 });
+        const crash = open.items.find(issue => issue.title.includes("crash"));
+        const issue = await github.issues_get({ ...where, issue_number: crash.number });
+        const closed = await github.issues_update({
+          ...where, issue_number: issue.number, state: "closed", labels: ["bug"],
+        });
+        let gone = null;
+        try { await github.issues_get({ ...where, issue_number: 404 }); }
+        catch (e) { gone = `${e.code} ${e.status}`; }
+        return { pages: open.pages, seen: open.items.length, closed: closed.state, gone };
+    "#;
+    let outcome = run(&executor, Limits::default(), script);
+    let sent_first: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.target))
+        .collect();
+    assert_eq!(
+        outcome.result,
+        Ok(json!({"pages": 2, "seen": 3, "closed": "closed", "gone": "NOT_FOUND_UPSTREAM 404"})),
+        "{outcome:?}\n{sent_first:?}\nproducers of issues/get's issue_number: {of_number:?}"
+    );
+    let sent: Vec<String> = server
+        .take_requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.target))
+        .collect();
+    assert_eq!(sent.len(), 5, "{sent:?}");
+    assert!(
+        sent[1].contains("&page=2") || sent[1].contains("?page=2"),
+        "{sent:?}"
+    );
+    assert!(
+        sent[3].starts_with("PATCH /repos/octo-org/widgets/issues/3"),
+        "{sent:?}"
+    );
+    assert!(
+        of_number.contains(&"issues_list_for_repo"),
+        "the graph should say the list hands out issue numbers: {of_number:?}"
+    );
+}
