@@ -648,3 +648,77 @@ fn a_script_against_githubs_description_lists_picks_reads_and_updates() {
         "the graph should say the list hands out issue numbers: {of_number:?}"
     );
 }
+
+/// Over MCP's HTTP endpoint in code mode, a script's calls are made for the caller who
+/// sent it: the gate's policy and the approver see that caller's name inside the
+/// script (which runs on another thread), exactly as for a direct call.
+#[test]
+fn a_scripts_calls_are_made_for_the_authenticated_caller() {
+    use std::sync::Mutex;
+    use toolwright::gate::Verdict;
+    use toolwright::serve::mcp::{BearerTokens, Http, Server as Mcp, ToolMode};
+
+    let upstream = Server::start(tracker);
+    let rt = rt();
+    let approvals = Arc::new(Mutex::new(Vec::new()));
+    let asked = Arc::clone(&approvals);
+    let executor = builder(&upstream)
+        .gate(|call| match call.caller.as_deref() {
+            _ if call.annotations.read_only => Verdict::Allow,
+            Some("release-bot") => Verdict::Confirm("a bot changes issues".into()),
+            who => Verdict::Deny(format!("{who:?} may only read")),
+        })
+        .approve_with(move |call| {
+            asked.lock().unwrap().push(call.caller.clone());
+            async { true }
+        })
+        .build()
+        .unwrap();
+    let tokens = BearerTokens::new()
+        .token("alice", "alice-token-0123456789")
+        .unwrap()
+        .token("release-bot", "bot-token-0123456789")
+        .unwrap();
+    let http = Http::new(Mcp::new(executor).mode(ToolMode::Code)).auth(tokens);
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let port = listener.local_addr().unwrap().port();
+    rt.spawn(http.serve_on(listener));
+    let execute = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "execute",
+        "arguments": {"script": r#"
+            const issue = await tracker.get_issue({ project: "web", number: 1 });
+            try {
+              const closed = await tracker.close_issue({ project: "web", number: issue.number, resolution: "fixed" });
+              return closed.state;
+            } catch (e) { return e.code + ": " + e.message; }
+        "#},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+
+    let answer = toolwright_loopback::mcp_post(port, "alice-token-0123456789", &execute);
+    let result = &answer["result"]["structuredContent"]["result"];
+    assert!(
+        result
+            .as_str()
+            .unwrap()
+            .starts_with("PERMISSION_DENIED_POLICY")
+            && result.as_str().unwrap().contains("alice"),
+        "{answer}"
+    );
+    assert_eq!(
+        upstream.take_requests().len(),
+        1,
+        "only alice's read went out"
+    );
+    let answer = toolwright_loopback::mcp_post(port, "bot-token-0123456789", &execute);
+    assert_eq!(
+        answer["result"]["structuredContent"]["result"], "closed",
+        "{answer}"
+    );
+    assert_eq!(upstream.take_requests().len(), 2);
+    assert_eq!(
+        *approvals.lock().unwrap(),
+        [Some(Arc::<str>::from("release-bot"))]
+    );
+}

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::json;
 use toolwright::gate::{self, Verdict};
 use toolwright::{CredentialSource, Error, Executor, ExecutorBuilder};
-use toolwright_loopback::{Response, Server};
+use toolwright_loopback::{Response, Server, mcp_post};
 
 fn builder(server: &Server) -> ExecutorBuilder {
     let adapters = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/issue-tracker/adapters");
@@ -198,26 +198,6 @@ fn an_untrusted_api_gets_every_change_confirmed() {
             && rendered.contains("tracker-adapter.md:6:17"),
         "{rendered}"
     );
-}
-
-/// One JSON-RPC message to `port`'s MCP endpoint with `token` (HTTP/1.0: the answer
-/// comes unchunked); the answer's body.
-fn mcp_post(port: u16, token: &str, message: &serde_json::Value) -> serde_json::Value {
-    use std::io::{Read, Write};
-    let body = message.to_string();
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(
-        stream,
-        "POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {}\r\nMcp-Name: {}\r\nContent-Length: {}\r\n\r\n{body}",
-        message["method"].as_str().unwrap(),
-        message["params"]["name"].as_str().unwrap(),
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"))
 }
 
 #[test]

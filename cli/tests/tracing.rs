@@ -92,3 +92,74 @@ fn each_call_is_a_span_without_arguments_or_credentials() {
     assert!(!all.contains("sup3r-secret-token"), "{all}");
     assert!(!all.contains("private-project-name"), "{all}");
 }
+
+/// Code mode: every call a script makes is an event (`toolwright::code`, "script
+/// call": tool, caller, status, duration) followed by the call's own span, delivered
+/// to the subscriber of whoever ran the script although the script runs on another
+/// thread.
+#[cfg(feature = "code")]
+#[test]
+fn each_call_a_script_makes_is_traced_to_the_callers_subscriber() {
+    let api = Server::start(|_| {
+        Response::json(200, &json!({"number": 7, "title": "t", "state": "open"}))
+    });
+    let adapters =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/issue-tracker/adapters");
+    let analysis = toolwright_codegen::analyze(&[adapters], false);
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    let executor = Executor::builder(catalog)
+        .base_url("tracker", format!("{}/api/v1", api.url()))
+        .credentials(CredentialSource::from_fn(|_| Some("t0ken".into())))
+        .build()
+        .unwrap();
+    let capture = Capture::default();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let outcome = tracing::subscriber::with_default(capture.clone(), || {
+        rt.block_on(executor.code().execute(
+            "const a = await tracker.get_issue({project: 'web', number: 7});\n\
+             try { await tracker.get_issue({project: 'web', number: 'x'}); } catch (e) {}\n\
+             return a.number;",
+        ))
+    });
+    assert_eq!(outcome.result, Ok(json!(7)), "{outcome:?}");
+    let fields = capture.0.lock().unwrap().clone();
+    let calls: Vec<(String, String)> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, (name, value))| name == "message" && value == "script call")
+        .map(|(at, _)| {
+            // The event's own fields follow its message.
+            let after = &fields[at + 1..];
+            let field = |key: &str| {
+                after
+                    .iter()
+                    .take_while(|(n, _)| n != "message" && n != "span")
+                    .find(|(n, _)| n == key)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default()
+            };
+            (field("tool"), field("status"))
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("\"get_issue\"".to_owned(), "\"ok\"".to_owned()),
+            (
+                "\"get_issue\"".to_owned(),
+                "\"VALIDATION_ARGUMENTS\"".to_owned()
+            )
+        ],
+        "{fields:?}"
+    );
+    assert!(
+        fields
+            .iter()
+            .any(|(n, v)| n == "span" && v == "toolwright.call")
+    );
+    assert!(fields.iter().any(|(n, _)| n == "caller"), "{fields:?}");
+}

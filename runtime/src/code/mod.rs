@@ -236,8 +236,19 @@ pub async fn run(
     let source = source.to_owned();
     let caller = crate::caller::snapshot();
     let handle = tokio::runtime::Handle::current();
+    // The caller's subscriber and span follow the script to its thread, so its calls'
+    // events land where the caller's would.
+    #[cfg(feature = "tracing")]
+    let (dispatch, span) = (
+        tracing::dispatcher::get_default(Clone::clone),
+        tracing::Span::current(),
+    );
     let task = tokio::task::spawn_blocking(move || {
-        handle.block_on(engine::run(&source, &apis, host, limits, caller))
+        let work = || handle.block_on(engine::run(&source, &apis, host, limits, caller));
+        #[cfg(feature = "tracing")]
+        return tracing::dispatcher::with_default(&dispatch, || span.in_scope(work));
+        #[cfg(not(feature = "tracing"))]
+        work()
     });
     match task.await {
         Ok(outcome) => outcome,

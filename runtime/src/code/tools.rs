@@ -52,6 +52,7 @@ impl Code {
     }
 
     /// The executor scripts call through.
+    #[cfg_attr(not(feature = "mcp"), allow(dead_code))]
     pub(crate) fn executor(&self) -> &Executor {
         &self.executor
     }

@@ -329,3 +329,23 @@ pub fn wait_listening(port: u16, within: Duration, what: &str) -> Result<(), Str
     }
     Ok(())
 }
+
+/// One JSON-RPC message to `port`'s MCP endpoint with `token` (HTTP/1.0: the answer
+/// comes unchunked); the answer's body.
+pub fn mcp_post(port: u16, token: &str, message: &serde_json::Value) -> serde_json::Value {
+    use std::io::{Read, Write};
+    let body = message.to_string();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nConnection: close\r\nAuthorization: Bearer {token}\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {}\r\nMcp-Name: {}\r\nContent-Length: {}\r\n\r\n{body}",
+        message["method"].as_str().unwrap(),
+        message["params"]["name"].as_str().unwrap(),
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (_, body) = answer.split_once("\r\n\r\n").unwrap();
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
