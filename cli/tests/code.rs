@@ -68,6 +68,14 @@ fn tracker(request: &Request) -> Response {
     }
 }
 
+/// The tracker, answering each request after `delay`.
+fn slow_tracker(delay: Duration) -> Server {
+    Server::start(move |request| {
+        std::thread::sleep(delay);
+        tracker(request)
+    })
+}
+
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -174,10 +182,7 @@ fn the_same_script_with_the_same_answers_gives_the_same_result() {
 #[test]
 fn calls_awaited_together_run_concurrently() {
     // Each answer takes 300 ms; five together take well under five times that.
-    let server = Server::start(|request| {
-        std::thread::sleep(Duration::from_millis(300));
-        tracker(request)
-    });
+    let server = slow_tracker(Duration::from_millis(300));
     let executor = builder(&server).build().unwrap();
     let started = std::time::Instant::now();
     let outcome = run(
@@ -399,10 +404,7 @@ fn an_infinite_loop_stops_at_the_cpu_limit() {
 
 #[test]
 fn waiting_stops_at_the_wall_time_limit() {
-    let server = Server::start(|request| {
-        std::thread::sleep(Duration::from_millis(1500));
-        tracker(request)
-    });
+    let server = slow_tracker(Duration::from_millis(1500));
     let executor = builder(&server).build().unwrap();
     let limits = Limits {
         wall: Duration::from_millis(400),

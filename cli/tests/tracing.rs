@@ -43,22 +43,28 @@ impl Subscriber for Capture {
     fn exit(&self, _: &Id) {}
 }
 
-#[test]
-fn each_call_is_a_span_without_arguments_or_credentials() {
-    let api = Server::start(|_| {
-        Response::json(200, &json!({"number": 7, "title": "t", "state": "open"}))
-    });
+/// A tracker API that answers every request with issue 7.
+fn api() -> Server {
+    Server::start(|_| Response::json(200, &json!({"number": 7, "title": "t", "state": "open"})))
+}
+
+/// The example tracker's catalog against `api`, with `token` as its credential.
+fn tracker(api: &Server, token: &'static str) -> Executor {
     let adapters =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/issue-tracker/adapters");
     let analysis = toolwright_codegen::analyze(&[adapters], false);
     let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
-    let executor = Executor::builder(catalog)
+    Executor::builder(catalog)
         .base_url("tracker", format!("{}/api/v1", api.url()))
-        .credentials(CredentialSource::from_fn(|_| {
-            Some("sup3r-secret-token".into())
-        }))
+        .credentials(CredentialSource::from_fn(move |_| Some(token.into())))
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn each_call_is_a_span_without_arguments_or_credentials() {
+    let api = api();
+    let executor = tracker(&api, "sup3r-secret-token");
     let capture = Capture::default();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -100,18 +106,8 @@ fn each_call_is_a_span_without_arguments_or_credentials() {
 #[cfg(feature = "code")]
 #[test]
 fn each_call_a_script_makes_is_traced_to_the_callers_subscriber() {
-    let api = Server::start(|_| {
-        Response::json(200, &json!({"number": 7, "title": "t", "state": "open"}))
-    });
-    let adapters =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/issue-tracker/adapters");
-    let analysis = toolwright_codegen::analyze(&[adapters], false);
-    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
-    let executor = Executor::builder(catalog)
-        .base_url("tracker", format!("{}/api/v1", api.url()))
-        .credentials(CredentialSource::from_fn(|_| Some("t0ken".into())))
-        .build()
-        .unwrap();
+    let api = api();
+    let executor = tracker(&api, "t0ken");
     let capture = Capture::default();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

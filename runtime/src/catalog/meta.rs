@@ -46,16 +46,7 @@ pub fn tools(count: usize) -> Catalog {
              required arguments (values such as `#42` or `owner/name` may be in the words). \
              Then `{DESCRIBE}` for a tool's arguments and `{CALL}` to run it."
         ),
-        json!({
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "The task, in words."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
-                          "description": format!("How many tools (default {DEFAULT_LIMIT}).")}
-            },
-            "required": ["query"],
-            "additionalProperties": false
-        }),
+        query_schema("tools"),
         read,
     );
     let describe = Tool::meta(
@@ -160,6 +151,20 @@ pub fn groups(catalog: &Catalog) -> Catalog {
     // A catalog is sorted by name.
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     Catalog::from_sorted(tools, Vec::new())
+}
+
+/// The input of a search: `{query, limit}`, `limit` counting `what`.
+pub(crate) fn query_schema(what: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "The task, in words."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
+                      "description": format!("How many {what} (default {DEFAULT_LIMIT}).")}
+        },
+        "required": ["query"],
+        "additionalProperties": false
+    })
 }
 
 /// The CRUDE group of the tool named `operation` in `catalog`.

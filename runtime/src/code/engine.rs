@@ -160,7 +160,7 @@ struct Record {
 
 pub(super) async fn run(
     source: &str,
-    apis: &[(String, Vec<(String, String)>)],
+    apis: Arc<str>,
     host: Host,
     limits: Limits,
     caller: Snapshot,
@@ -174,7 +174,6 @@ pub(super) async fn run(
         )),
         Ok((runtime, context)) => {
             let source = format!("{WRAP_BEFORE}{source}{WRAP_AFTER}");
-            let apis = apis.to_vec();
             let record_in = record.clone();
             let clock_in = clock.clone();
             let work = context.async_with(async move |ctx| {
@@ -249,7 +248,7 @@ async fn start(clock: &Arc<Clock>) -> rquickjs::Result<(AsyncRuntime, AsyncConte
 async fn evaluate<'js>(
     ctx: Ctx<'js>,
     source: String,
-    apis: Vec<(String, Vec<(String, String)>)>,
+    apis: Arc<str>,
     host: Host,
     caller: Snapshot,
     clock: Arc<Clock>,
@@ -298,18 +297,14 @@ async fn evaluate<'js>(
 /// over it.
 fn install<'js>(
     ctx: &Ctx<'js>,
-    apis: &[(String, Vec<(String, String)>)],
+    apis: &str,
     host: Host,
     caller: Snapshot,
     clock: &Arc<Clock>,
     record: &Rc<RefCell<Record>>,
 ) -> rquickjs::Result<()> {
     let call = host_call(ctx, host, caller, clock.clone(), record.clone())?;
-    let map: serde_json::Map<String, Value> = apis
-        .iter()
-        .map(|(namespace, functions)| (namespace.clone(), json!(functions)))
-        .collect();
-    let map = ctx.json_parse(Value::Object(map).to_string())?;
+    let map = ctx.json_parse(apis)?;
     let bind: Function<'js> = ctx.eval(BIND)?;
     bind.call::<_, ()>((call, map))?;
 

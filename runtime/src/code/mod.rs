@@ -217,9 +217,9 @@ pub fn tools(catalog: &crate::Catalog) -> crate::Catalog {
 }
 
 /// Runs `source` (the body of an async function: `await` and `return` work at its top
-/// level) with one global per API of `apis` — `(namespace, [(function, tool)])`, the
-/// names of [`Catalog::typescript`](crate::Catalog::typescript) — each function calling
-/// `host` with the tool's name.
+/// level) with one global per API of `apis` — JSON `{namespace: [[function, tool]…]}`,
+/// the names of [`Catalog::typescript`](crate::Catalog::typescript) — each function
+/// calling `host` with the tool's name.
 ///
 /// The script runs on a blocking thread of the current tokio runtime (a busy loop must
 /// not stall the runtime's workers until the CPU limit stops it); its calls run
@@ -227,12 +227,7 @@ pub fn tools(catalog: &crate::Catalog) -> crate::Catalog {
 ///
 /// # Panics
 /// Outside a tokio runtime.
-pub async fn run(
-    source: &str,
-    apis: Vec<(String, Vec<(String, String)>)>,
-    host: Host,
-    limits: Limits,
-) -> Outcome {
+pub(crate) async fn run(source: &str, apis: Arc<str>, host: Host, limits: Limits) -> Outcome {
     let source = source.to_owned();
     let caller = crate::caller::snapshot();
     let handle = tokio::runtime::Handle::current();
@@ -244,7 +239,7 @@ pub async fn run(
         tracing::Span::current(),
     );
     let task = tokio::task::spawn_blocking(move || {
-        let work = || handle.block_on(engine::run(&source, &apis, host, limits, caller));
+        let work = || handle.block_on(engine::run(&source, apis, host, limits, caller));
         #[cfg(feature = "tracing")]
         return tracing::dispatcher::with_default(&dispatch, || span.in_scope(work));
         #[cfg(not(feature = "tracing"))]

@@ -2,13 +2,14 @@
 //! for a task, as TypeScript text) and `execute` (a script against them). [`Code`]
 //! lists them for any provider export and answers calls to them.
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Value, json};
 use toolwright_query::declare::{self, Function};
 
 use super::{Host, Limits, Outcome};
-use crate::catalog::meta::{DEFAULT_LIMIT, MAX_LIMIT, limit, no_match};
+use crate::catalog::meta::{limit, no_match, query_schema};
 use crate::catalog::{Annotations, Catalog, Tool};
 use crate::error::Error;
 use crate::executor::Executor;
@@ -23,6 +24,16 @@ pub struct Code {
     /// The tools scripts may call (a server's view may show fewer than the executor has).
     catalog: Catalog,
     limits: Limits,
+    /// What every run binds, worked out on the first.
+    bound: Arc<OnceLock<Bound>>,
+}
+
+/// The functions a script sees, and the tools they are.
+#[derive(Debug)]
+struct Bound {
+    /// `{namespace: [[function, tool]…]}` as JSON text (what the engine reads).
+    apis: Arc<str>,
+    tools: BTreeSet<String>,
 }
 
 impl Executor {
@@ -48,6 +59,7 @@ impl Code {
             executor,
             catalog,
             limits: Limits::default(),
+            bound: Arc::default(),
         }
     }
 
@@ -97,16 +109,13 @@ impl Code {
 
     /// Runs `script` with calls made by `host` (the MCP server's asks for approval).
     pub(crate) async fn execute_with(&self, script: &str, host: Host) -> Outcome {
-        let allowed: Arc<std::collections::BTreeSet<String>> = Arc::new(
-            self.catalog
-                .tools()
-                .iter()
-                .map(|t| t.name.to_string())
-                .collect(),
-        );
+        let bound = Arc::clone(&self.bound);
+        let catalog = &self.catalog;
+        let apis = Arc::clone(&bound.get_or_init(|| Bound::of(catalog)).apis);
         // Only the tools bound are callable, whatever reaches the host.
         let guarded: Host = Arc::new(move |tool: String, args, pages| {
-            if allowed.contains(&tool) {
+            let allowed = bound.get().is_some_and(|b| b.tools.contains(&tool));
+            if allowed {
                 host(tool, args, pages)
             } else {
                 Box::pin(async move {
@@ -117,7 +126,7 @@ impl Code {
                 })
             }
         });
-        super::run(script, bindings(&self.catalog), guarded, self.limits).await
+        super::run(script, apis, guarded, self.limits).await
     }
 
     /// Answers a model's call to `search` (the declarations, as a string) or `execute`
@@ -148,6 +157,19 @@ impl Code {
                 name: other.to_owned(),
                 suggestion: None,
             }),
+        }
+    }
+}
+
+impl Bound {
+    fn of(catalog: &Catalog) -> Bound {
+        let apis: serde_json::Map<String, Value> = bindings(catalog)
+            .into_iter()
+            .map(|(namespace, functions)| (namespace, json!(functions)))
+            .collect();
+        Bound {
+            apis: Value::Object(apis).to_string().into(),
+            tools: catalog.tools().iter().map(|t| t.name.to_string()).collect(),
         }
     }
 }
@@ -204,16 +226,7 @@ pub(crate) fn tools_for(catalog: &Catalog, limits: &Limits) -> Catalog {
             catalog.tools().len(),
             namespaces.join(", ")
         ),
-        json!({
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "The task, in words."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT,
-                          "description": format!("How many functions (default {DEFAULT_LIMIT}).")}
-            },
-            "required": ["query"],
-            "additionalProperties": false
-        }),
+        query_schema("functions"),
         Annotations {
             read_only: true,
             destructive: false,
