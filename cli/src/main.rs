@@ -916,7 +916,8 @@ fn search(
     };
     if typescript {
         if !hits.is_empty()
-            && print_all(&catalog.typescript_of(hits.iter().map(|h| h.tool))) != ExitCode::SUCCESS
+            && print_all(&catalog.typescript_brief(hits.iter().map(|h| h.tool)))
+                != ExitCode::SUCCESS
         {
             return ExitCode::FAILURE;
         }

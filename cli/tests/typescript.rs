@@ -104,6 +104,34 @@ fn declarations_of_real_specs_compile_with_a_function_per_tool() {
                 panic!("tsc rejects the search result's declarations:\n{diagnostics}");
             }
         }
+        if stem.contains("stripe") {
+            // Stripe's results reach hundreds of shared types; what a model is handed
+            // keeps the nearest within a budget, and still compiles.
+            let hits = catalog.search("refund the last charge", 10);
+            let full = catalog.typescript_of(hits.iter().map(|h| h.tool));
+            let brief = catalog.typescript_brief(hits.iter().map(|h| h.tool));
+            assert_eq!(functions(&brief).len(), 10);
+            assert!(
+                brief.len() < 64 << 10 && full.len() > 4 * brief.len(),
+                "brief {} bytes, full {} bytes",
+                brief.len(),
+                full.len()
+            );
+            assert!(
+                brief.contains("= Record<string, unknown>; // not shown"),
+                "{brief}"
+            );
+            let file = dir.join("stripe-search.d.ts");
+            std::fs::write(&file, &brief).expect("written");
+            if let Err(diagnostics) = compile(&[file]) {
+                panic!("tsc rejects the brief declarations:\n{diagnostics}");
+            }
+            report.push(format!(
+                "stripe search: {} bytes brief, {} bytes with every type reached",
+                brief.len(),
+                full.len()
+            ));
+        }
     }
     eprintln!("{}", report.join("\n"));
     if let Err(diagnostics) = compile(&files) {

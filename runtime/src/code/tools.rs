@@ -89,7 +89,8 @@ impl Code {
         if hits.is_empty() {
             return format!("// {}", no_match(&self.catalog, query));
         }
-        self.catalog.typescript_of(hits.iter().map(|hit| hit.tool))
+        self.catalog
+            .typescript_brief(hits.iter().map(|hit| hit.tool))
     }
 
     /// Runs `script` with calls made as [`Executor::call`] makes them.

@@ -6,6 +6,11 @@ use toolwright_query::declare::{self, Definition, Function, Namespace};
 
 use crate::catalog::{Catalog, Tool};
 
+/// Bytes of shared type declarations in [`Catalog::typescript_brief`] (about 4k
+/// tokens): enough for the types a script reads from, not the whole object graph a
+/// result type reaches.
+pub const BRIEF_TYPE_BYTES: usize = 16 << 10;
+
 impl Catalog {
     /// Every tool as TypeScript declarations.
     ///
@@ -22,6 +27,22 @@ impl Catalog {
     /// they reach; namespaces in the order of [`Catalog::apis`], tools in the order
     /// given.
     pub fn typescript_of<'t>(&self, tools: impl IntoIterator<Item = &'t Tool>) -> String {
+        self.declarations(tools, usize::MAX)
+    }
+
+    /// The declarations of a search result, for a model's context: `tools` in full,
+    /// the shared types they reach up to about [`BRIEF_TYPE_BYTES`], nearest first
+    /// (the rest declared `Record<string, unknown>`). What code mode's `search` and
+    /// `toolwright search --typescript` answer.
+    pub fn typescript_brief<'t>(&self, tools: impl IntoIterator<Item = &'t Tool>) -> String {
+        self.declarations(tools, BRIEF_TYPE_BYTES)
+    }
+
+    fn declarations<'t>(
+        &self,
+        tools: impl IntoIterator<Item = &'t Tool>,
+        type_bytes: usize,
+    ) -> String {
         let tools: Vec<&Tool> = tools.into_iter().collect();
         let functions: Vec<Function<'_>> = tools
             .iter()
@@ -66,6 +87,6 @@ impl Catalog {
                 });
             }
         }
-        declare::render(&namespaces, &functions)
+        declare::render_within(&namespaces, &functions, type_bytes)
     }
 }
