@@ -14,8 +14,10 @@
 //!
 //! Why QuickJS and not Boa: QuickJS has the two guarantees a sandbox needs built in —
 //! a memory limit enforced by its allocator and an interrupt handler polled by the
-//! interpreter — where Boa offers neither for memory; `rquickjs` builds its C in
-//! about 15 s (Boa's crates take minutes) and adds one C library to the binary.
+//! interpreter — where Boa limits loop iterations, recursion and stack but not memory.
+//! It is also the lighter of the two: a program that evaluates `6*7` builds cold in
+//! 41 s into 1.7 MB with `rquickjs` 0.14, in 155 s into 16.0 MB with `boa_engine` 0.22
+//! (release, 2 cores, `CARGO_INCREMENTAL=0`, 2026-12-04).
 //!
 //! [`Catalog::typescript`]: crate::Catalog::typescript
 //! [`Executor::code`]: crate::Executor::code
