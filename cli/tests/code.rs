@@ -363,15 +363,25 @@ fn polluting_prototypes_and_host_functions_changes_no_request() {
         try { tracker.get_issue = () => "fake"; } catch (e) { replaced = e.name; }
         let added = "no";
         try { tracker.steal = () => 1; } catch (e) { added = e.name; }
+        let deleted = "no";
+        try { delete tracker.get_issue; } catch (e) { deleted = e.name; }
+        let frozen = "no";
+        try { Object.setPrototypeOf(tracker, { get_issue: () => "fake" }); } catch (e) { frozen = e.name; }
         const issue = await tracker.close_issue({ project: "web", number: 1, resolution: "fixed" });
-        return { replaced, added, state: issue.state, same: typeof tracker.get_issue };
+        return {
+          replaced, added, deleted, frozen, state: issue.state, same: typeof tracker.get_issue,
+          listed: Object.keys(tracker), has: "get_issue" in tracker, unknown: typeof tracker.nope,
+        };
         "#,
     );
     assert_eq!(
         outcome.result,
-        Ok(
-            json!({"replaced": "TypeError", "added": "TypeError", "state": "closed", "same": "function"})
-        ),
+        Ok(json!({
+            "replaced": "TypeError", "added": "TypeError", "deleted": "TypeError",
+            "frozen": "TypeError", "state": "closed", "same": "function",
+            "listed": ["close_issue", "create_issue", "delete_issue", "get_issue", "list_issues"],
+            "has": true, "unknown": "undefined"
+        })),
         "{outcome:?}"
     );
     let requests = server.take_requests();

@@ -54,6 +54,10 @@ pub type Host = Arc<
         + Sync,
 >;
 
+/// Namespace → function name → tool name: what a script can call.
+pub(crate) type Apis =
+    Arc<std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>>;
+
 /// Bounds on one script run. Every one is enforced by the engine, not by the script's
 /// good will: a loop is interrupted, an allocation fails, a call is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,9 +223,9 @@ pub fn tools(catalog: &crate::Catalog) -> crate::Catalog {
 }
 
 /// Runs `source` (the body of an async function: `await` and `return` work at its top
-/// level) with one global per API of `apis` — JSON `{namespace: [[function, tool]…]}`,
-/// the names of [`Catalog::typescript`](crate::Catalog::typescript) — each function
-/// calling `host` with the tool's name.
+/// level) with one global per API of `apis` — namespace → function → tool, the names
+/// of [`Catalog::typescript`](crate::Catalog::typescript) — each function calling
+/// `host` with the tool's name.
 ///
 /// The script runs on a blocking thread of the current tokio runtime (a busy loop must
 /// not stall the runtime's workers until the CPU limit stops it); its calls run
@@ -229,7 +233,7 @@ pub fn tools(catalog: &crate::Catalog) -> crate::Catalog {
 ///
 /// # Panics
 /// Outside a tokio runtime.
-pub(crate) async fn run(source: &str, apis: Arc<str>, host: Host, limits: Limits) -> Outcome {
+pub(crate) async fn run(source: &str, apis: Apis, host: Host, limits: Limits) -> Outcome {
     let source = source.to_owned();
     let caller = crate::caller::snapshot();
     let handle = tokio::runtime::Handle::current();

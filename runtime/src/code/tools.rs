@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Value, json};
 use toolwright_query::declare::{self, Function};
 
-use super::{Host, Limits, Outcome};
+use super::{Apis, Host, Limits, Outcome};
 use crate::catalog::meta::{limit, no_match, query_schema};
 use crate::catalog::{Annotations, Catalog, Tool};
 use crate::error::Error;
@@ -31,8 +31,7 @@ pub struct Code {
 /// The functions a script sees, and the tools they are.
 #[derive(Debug)]
 struct Bound {
-    /// `{namespace: [[function, tool]…]}` as JSON text (what the engine reads).
-    apis: Arc<str>,
+    apis: Apis,
     tools: BTreeSet<String>,
 }
 
@@ -164,12 +163,12 @@ impl Code {
 
 impl Bound {
     fn of(catalog: &Catalog) -> Bound {
-        let apis: serde_json::Map<String, Value> = bindings(catalog)
+        let apis = bindings(catalog)
             .into_iter()
-            .map(|(namespace, functions)| (namespace, json!(functions)))
+            .map(|(namespace, functions)| (namespace, functions.into_iter().collect()))
             .collect();
         Bound {
-            apis: Value::Object(apis).to_string().into(),
+            apis: Arc::new(apis),
             tools: catalog.tools().iter().map(|t| t.name.to_string()).collect(),
         }
     }
