@@ -9,7 +9,7 @@ use crate::catalog::{Catalog, Tool};
 /// Bytes of shared type declarations in [`Catalog::typescript_brief`] (about 4k
 /// tokens): enough for the types a script reads from, not the whole object graph a
 /// result type reaches.
-pub const BRIEF_TYPE_BYTES: usize = 16 << 10;
+const BRIEF_TYPE_BYTES: usize = 16 << 10;
 
 impl Catalog {
     /// Every tool as TypeScript declarations.
@@ -31,7 +31,7 @@ impl Catalog {
     }
 
     /// The declarations of a search result, for a model's context: `tools` in full,
-    /// the shared types they reach up to about [`BRIEF_TYPE_BYTES`], nearest first
+    /// the shared types they reach up to about 16 KiB (4k tokens), nearest first
     /// (the rest declared `Record<string, unknown>`). What code mode's `search` and
     /// `toolwright search --typescript` answer.
     pub fn typescript_brief<'t>(&self, tools: impl IntoIterator<Item = &'t Tool>) -> String {
