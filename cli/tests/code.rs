@@ -249,15 +249,12 @@ fn a_dangerous_call_waits_for_approval_and_runs_only_when_approved() {
 
 #[test]
 fn invalid_arguments_are_refused_before_sending() {
-    let server = Server::start(tracker);
-    let executor = builder(&server).build().unwrap();
-    let outcome = run(
-        &executor,
-        Limits::default(),
+    let (outcome, server) = on_tracker(
         r#"
         try { await tracker.get_issue({ project: "web", number: "seven" }); }
         catch (e) { return [e.code, e.message]; }
         "#,
+        Limits::default(),
     );
     let result = outcome.result.unwrap();
     assert_eq!(result[0], "VALIDATION_ARGUMENTS");
@@ -265,11 +262,16 @@ fn invalid_arguments_are_refused_before_sending() {
     assert!(server.take_requests().is_empty());
 }
 
-/// Runs `script` against a tracker that must never be reached.
-fn escape(script: &str, limits: Limits) -> Outcome {
+/// Runs `script` against a fresh tracker; the server keeps what it was sent.
+fn on_tracker(script: &str, limits: Limits) -> (Outcome, Server) {
     let server = Server::start(tracker);
     let executor = builder(&server).build().unwrap();
-    run(&executor, limits, script)
+    (run(&executor, limits, script), server)
+}
+
+/// Runs `script` against a tracker it must not need.
+fn escape(script: &str, limits: Limits) -> Outcome {
+    on_tracker(script, limits).0
 }
 
 #[test]
@@ -349,11 +351,7 @@ fn an_error_names_the_scripts_line_and_column() {
 
 #[test]
 fn polluting_prototypes_and_host_functions_changes_no_request() {
-    let server = Server::start(tracker);
-    let executor = builder(&server).build().unwrap();
-    let outcome = run(
-        &executor,
-        Limits::default(),
+    let (outcome, server) = on_tracker(
         r#"
         Object.prototype.resolution = "wontfix";
         Object.prototype.admin = true;
@@ -373,6 +371,7 @@ fn polluting_prototypes_and_host_functions_changes_no_request() {
           listed: Object.keys(tracker), has: "get_issue" in tracker, unknown: typeof tracker.nope,
         };
         "#,
+        Limits::default(),
     );
     assert_eq!(
         outcome.result,

@@ -26,20 +26,7 @@ fn specs() -> Vec<PathBuf> {
 }
 
 fn specs_unfiltered() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(toolwright_loopback::corpus::dev())
-        .expect("the dev corpus")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    out.sort();
-    use toolwright_loopback::corpus::big;
-    out.push(big("stripe.com_api.json", "stripe.com_api.json"));
-    out.push(big("kubernetes.io_api.json", "kubernetes.io_api.json"));
-    out.push(big(
-        "github.com_api.github.com.json",
-        "toolwright-exports-github.json",
-    ));
-    out
+    toolwright_loopback::corpus::dev_json_and_big("toolwright-exports-github.json")
 }
 
 fn catalog(spec: &Path) -> Catalog {

@@ -10,20 +10,7 @@ use std::process::Command;
 use toolwright::Catalog;
 
 fn specs() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(toolwright_loopback::corpus::dev())
-        .expect("the dev corpus")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    out.sort();
-    use toolwright_loopback::corpus::big;
-    out.push(big("stripe.com_api.json", "stripe.com_api.json"));
-    out.push(big("kubernetes.io_api.json", "kubernetes.io_api.json"));
-    out.push(big(
-        "github.com_api.github.com.json",
-        "toolwright-typescript-github.json",
-    ));
-    out
+    toolwright_loopback::corpus::dev_json_and_big("toolwright-typescript-github.json")
 }
 
 fn catalog(spec: &Path) -> Catalog {

@@ -80,13 +80,7 @@ pub fn tools(count: usize) -> Catalog {
             "required": ["name"],
             "additionalProperties": false
         }),
-        // It can run any tool: say so (under-annotate rather than mis-annotate).
-        Annotations {
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-            open_world: true,
-        },
+        RUNS_ANY_TOOL,
     );
     Catalog::from_sorted(vec![call, describe, search], Vec::new())
 }
@@ -152,6 +146,15 @@ pub fn groups(catalog: &Catalog) -> Catalog {
     tools.sort_by(|a, b| a.name.cmp(&b.name));
     Catalog::from_sorted(tools, Vec::new())
 }
+
+/// The annotations of a tool that can run any other (`call_tool`, code mode's
+/// `execute`): the worst of them, under-annotated rather than mis-annotated.
+pub(crate) const RUNS_ANY_TOOL: Annotations = Annotations {
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+    open_world: true,
+};
 
 /// The input of a search: `{query, limit}`, `limit` counting `what`.
 pub(crate) fn query_schema(what: &str) -> Value {

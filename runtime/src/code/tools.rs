@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolwright_query::declare::{self, Function};
 
 use super::{Apis, Host, Limits, Outcome};
-use crate::catalog::meta::{limit, no_match, query_schema};
+use crate::catalog::meta::{RUNS_ANY_TOOL, limit, no_match, query_schema};
 use crate::catalog::{Annotations, Catalog, Tool};
 use crate::error::Error;
 use crate::executor::Executor;
@@ -264,13 +264,7 @@ pub(crate) fn tools_for(catalog: &Catalog, limits: &Limits) -> Catalog {
             "required": ["script"],
             "additionalProperties": false
         }),
-        // A script can call any tool: say so (under-annotate rather than mis-annotate).
-        Annotations {
-            read_only: false,
-            destructive: true,
-            idempotent: false,
-            open_world: true,
-        },
+        RUNS_ANY_TOOL,
     );
     Catalog::from_sorted(vec![execute, search], Vec::new())
 }

@@ -51,3 +51,18 @@ pub fn big(name: &str, file_name: &str) -> PathBuf {
     std::fs::rename(&partial, &out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
     out
 }
+
+/// The JSON dev specs (sorted), then Stripe, Kubernetes and GitHub unpacked (GitHub
+/// as `github_file`, which names its API): what the catalog-wide checks run over.
+pub fn dev_json_and_big(github_file: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dev())
+        .expect("the dev corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    out.sort();
+    out.push(big("stripe.com_api.json", "stripe.com_api.json"));
+    out.push(big("kubernetes.io_api.json", "kubernetes.io_api.json"));
+    out.push(big("github.com_api.github.com.json", github_file));
+    out
+}
