@@ -274,6 +274,22 @@ struct ServeOptions {
     /// Above this many tools, `auto` serves the meta-tools.
     #[arg(long, value_name = "N", default_value_t = 128)]
     meta_above: usize,
+    /// `--mode code`: API calls one script may make.
+    #[cfg(feature = "code")]
+    #[arg(long, value_name = "N", default_value_t = toolwright::code::Limits::default().calls)]
+    script_calls: usize,
+    /// `--mode code`: seconds one script may take, waiting for calls included.
+    #[cfg(feature = "code")]
+    #[arg(long, value_name = "SECONDS", default_value_t = toolwright::code::Limits::default().wall.as_secs_f64())]
+    script_seconds: f64,
+    /// `--mode code`: milliseconds of CPU one script may spend running.
+    #[cfg(feature = "code")]
+    #[arg(long, value_name = "MS", default_value_t = toolwright::code::Limits::default().cpu.as_millis() as u64)]
+    script_cpu_ms: u64,
+    /// `--mode code`: MiB of memory one script's engine may hold.
+    #[cfg(feature = "code")]
+    #[arg(long, value_name = "MIB", default_value_t = toolwright::code::Limits::default().memory >> 20)]
+    script_memory: usize,
     /// `--http`: connections held open at once; past it the oldest idle one is
     /// closed to make room.
     #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_connections)]
@@ -755,6 +771,14 @@ fn serve(
             })
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
+        #[cfg(feature = "code")]
+        let server = server.code_limits(toolwright::code::Limits {
+            calls: options.script_calls,
+            wall: std::time::Duration::from_secs_f64(options.script_seconds.clamp(0.001, 86_400.0)),
+            cpu: std::time::Duration::from_millis(options.script_cpu_ms),
+            memory: options.script_memory.saturating_mul(1 << 20),
+            ..toolwright::code::Limits::default()
+        });
         let server = if options.audit {
             server.audit(|record| eprintln!("audit: {}", record.to_json()))
         } else {

@@ -811,7 +811,7 @@ fn code_mode_searches_and_runs_a_script_through_a_real_client() {
     ]);
     args.extend(os(&["--", env!("CARGO_BIN_EXE_toolwright")]));
     args.extend(serve_args(&api).into_iter().map(Into::into));
-    args.extend(os(&["--mode", "code"]));
+    args.extend(os(&["--mode", "code", "--script-cpu-ms", "500"]));
     let out = client(&args);
     assert_eq!(names(&out["tools"]), ["execute", "search"], "{out}");
     let found = out["calls"][0]["content"][0]["text"].as_str().unwrap();

@@ -154,6 +154,9 @@ pub struct Server {
     mode: ToolMode,
     /// Where each call's audit record goes (besides `tracing`).
     audit: Option<audit::Sink>,
+    /// The bounds on each script in [`ToolMode::Code`].
+    #[cfg(feature = "code")]
+    code_limits: crate::code::Limits,
 }
 
 impl Server {
@@ -174,7 +177,18 @@ impl Server {
             progress_every: std::time::Duration::from_secs(1),
             mode: ToolMode::DEFAULT,
             audit: None,
+            #[cfg(feature = "code")]
+            code_limits: crate::code::Limits::default(),
         }
+    }
+
+    /// The bounds on each script `execute` runs in [`ToolMode::Code`] (default
+    /// [`Limits::default`](crate::code::Limits::default)).
+    #[cfg(feature = "code")]
+    #[must_use]
+    pub fn code_limits(mut self, limits: crate::code::Limits) -> Self {
+        self.code_limits = limits;
+        self
     }
 
     /// Hands `sink` an [`AuditRecord`] after every `tools/call`: caller, tool, API,
@@ -605,7 +619,8 @@ impl Server {
             }
             #[cfg(feature = "code")]
             ToolMode::Code => {
-                let code = crate::code::Code::over(executor.clone(), catalog.clone());
+                let code = crate::code::Code::over(executor.clone(), catalog.clone())
+                    .limits(self.code_limits);
                 let shown = modes::entries(&code.tools(), &self.export);
                 listing.code = Some(code);
                 shown
