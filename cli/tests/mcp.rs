@@ -846,3 +846,103 @@ fn code_mode_searches_and_runs_a_script_through_a_real_client() {
         "{stuck}"
     );
 }
+
+/// Code mode over GitHub's own description (1,223 functions) through the PyPI client,
+/// over streamable HTTP: `search` finds the issue functions from a request in words,
+/// and one `execute` lists issues across `Link`-header pages, picks one, reads it,
+/// closes it and handles a missing one — five requests, one round trip for the model.
+#[cfg(feature = "code")]
+#[test]
+fn code_mode_over_githubs_description_through_a_real_client() {
+    let api = Server::start(|req| {
+        let base = "/repos/octo-org/widgets/issues";
+        let issue = |n: u64, title: &str| json!({"id": 100 + n, "number": n, "title": title, "state": "open", "labels": []});
+        match (req.method.as_str(), req.path()) {
+            ("GET", p) if p == base => {
+                if req
+                    .query()
+                    .unwrap_or("")
+                    .split('&')
+                    .any(|kv| kv == "page=2")
+                {
+                    Response::json(200, &json!([issue(3, "Crash on save")]))
+                } else {
+                    let next = format!(
+                        "http://{}{base}?per_page=2&page=2",
+                        req.header("host").unwrap_or_default()
+                    );
+                    Response::json(200, &json!([issue(1, "Typo"), issue(2, "Slow start")]))
+                        .header("Link", &format!("<{next}>; rel=\"next\""))
+                }
+            }
+            ("GET", p) if p == format!("{base}/3") => {
+                Response::json(200, &issue(3, "Crash on save"))
+            }
+            ("PATCH", p) if p == format!("{base}/3") => {
+                let mut closed = issue(3, "Crash on save");
+                closed["state"] = json!("closed");
+                Response::json(200, &closed)
+            }
+            _ => Response::json(404, &json!({"message": "Not Found"})),
+        }
+    });
+    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
+    let http = serve_http_with(&[
+        "serve".into(),
+        spec.display().to_string(),
+        "--mode".into(),
+        "code".into(),
+        "--no-auth".into(),
+        "--base-url".into(),
+        format!("github={}", api.url()),
+    ]);
+    let script = r#"
+        const where = { owner: "octo-org", repo: "widgets" };
+        const open = await github.issues_list_for_repo.all({ ...where, per_page: 2 });
+        const crash = open.items.find(i => i.title.startsWith("Crash"));
+        const issue = await github.issues_get({ ...where, issue_number: crash.number });
+        const closed = await github.issues_update({ ...where, issue_number: issue.number, state: "closed" });
+        let missing = null;
+        try { await github.issues_get({ ...where, issue_number: 99 }); }
+        catch (e) { missing = e.status; }
+        return { pages: open.pages, closed: closed.state, missing };
+    "#;
+    let calls = json!([
+        ["search", {"query": "close an issue in my repo", "limit": 5}],
+        ["execute", {"script": script}],
+    ]);
+    let out = client(&os(&[
+        "--mode",
+        "auto",
+        "--calls",
+        &calls.to_string(),
+        "--url",
+        &http.1,
+    ]));
+    assert_eq!(names(&out["tools"]), ["execute", "search"], "{out}");
+    let found = out["calls"][0]["content"][0]["text"].as_str().unwrap();
+    assert!(found.contains("declare namespace github {"), "{found}");
+    assert!(found.contains("function issues_update("), "{found}");
+    let ran = &out["calls"][1];
+    assert_eq!(ran["isError"], false, "{ran}");
+    assert_eq!(
+        ran["structuredContent"]["result"],
+        json!({"pages": 2, "closed": "closed", "missing": 404}),
+        "{ran}"
+    );
+    let sent: Vec<String> = api
+        .requests()
+        .iter()
+        .map(|r| format!("{} {}", r.method, r.path()))
+        .collect();
+    assert_eq!(
+        sent,
+        [
+            "GET /repos/octo-org/widgets/issues",
+            "GET /repos/octo-org/widgets/issues",
+            "GET /repos/octo-org/widgets/issues/3",
+            "PATCH /repos/octo-org/widgets/issues/3",
+            "GET /repos/octo-org/widgets/issues/99",
+        ]
+    );
+}
