@@ -8,7 +8,9 @@
 #   queries.tsv         171 intent-level queries, GitHub, Stripe, five dev specs (default)
 #   intent.tsv          126 requests as people type them to an agent (tuning half)
 #   intent-heldout.tsv   82 more of the same, held out: score it only to report
-# Usage: benches/retrieval.sh [SET] [--misses]   (SET: queries, intent, intent-heldout)
+#   intent-heldout-2.tsv 79 more, written after the first held-out set was scored
+#   intent-heldout-3.tsv 86 more, written 2026-12-04 before that session saw any output
+# Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_name=queries
