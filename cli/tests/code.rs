@@ -575,42 +575,7 @@ fn a_script_against_githubs_description_lists_picks_reads_and_updates() {
         .and_then(|inputs| inputs.get("issue_number"))
         .map(|p| p.iter().map(|p| p.tool.as_str()).collect())
         .unwrap_or_default();
-    let server = Server::start(|request| {
-        let base = "/repos/octo-org/widgets/issues";
-        let issue = |n: u64, title: &str| json!({"id": 1000 + n, "number": n, "title": title, "state": "open", "labels": []});
-        match (request.method.as_str(), request.path()) {
-            ("GET", p) if p == base => {
-                if request
-                    .query()
-                    .unwrap_or("")
-                    .split('&')
-                    .any(|kv| kv == "page=2")
-                {
-                    Response::json(200, &json!([issue(3, "crash when saving")]))
-                } else {
-                    // As GitHub links: absolute URLs, on the host asked.
-                    let next = format!(
-                        "http://{}{base}?state=open&per_page=2&page=2",
-                        request.header("host").unwrap_or_default()
-                    );
-                    Response::json(200, &json!([issue(1, "typo"), issue(2, "slow start")])).header(
-                        "Link",
-                        &format!("<{next}>; rel=\"next\", <{next}>; rel=\"last\""),
-                    )
-                }
-            }
-            ("GET", p) if p == format!("{base}/3") => {
-                Response::json(200, &issue(3, "crash when saving"))
-            }
-            ("PATCH", p) if p == format!("{base}/3") => {
-                let mut updated = issue(3, "crash when saving");
-                updated["state"] = json!("closed");
-                updated["labels"] = json!([{"name": "bug"}]);
-                Response::json(200, &updated)
-            }
-            _ => Response::json(404, &json!({"message": "Not Found"})),
-        }
-    });
+    let server = Server::start(toolwright_loopback::octo_widgets_issues);
     let executor = Executor::builder(catalog)
         .base_url("github", server.url())
         .credentials(CredentialSource::from_fn(|_| Some("ghp_test".into())))
@@ -619,7 +584,7 @@ fn a_script_against_githubs_description_lists_picks_reads_and_updates() {
     let script = r#"
         const where = { owner: "octo-org", repo: "widgets" };
         const open = await github.issues_list_for_repo.all({ ...where, state: "open", per_page: 2 }, { max_pages: 5 });
-        const crash = open.items.find(issue => issue.title.includes("crash"));
+        const crash = open.items.find(issue => issue.title.includes("Crash"));
         const issue = await github.issues_get({ ...where, issue_number: crash.number });
         const closed = await github.issues_update({
           ...where, issue_number: issue.number, state: "closed", labels: ["bug"],

@@ -854,38 +854,7 @@ fn code_mode_searches_and_runs_a_script_through_a_real_client() {
 #[cfg(feature = "code")]
 #[test]
 fn code_mode_over_githubs_description_through_a_real_client() {
-    let api = Server::start(|req| {
-        let base = "/repos/octo-org/widgets/issues";
-        let issue = |n: u64, title: &str| json!({"id": 100 + n, "number": n, "title": title, "state": "open", "labels": []});
-        match (req.method.as_str(), req.path()) {
-            ("GET", p) if p == base => {
-                if req
-                    .query()
-                    .unwrap_or("")
-                    .split('&')
-                    .any(|kv| kv == "page=2")
-                {
-                    Response::json(200, &json!([issue(3, "Crash on save")]))
-                } else {
-                    let next = format!(
-                        "http://{}{base}?per_page=2&page=2",
-                        req.header("host").unwrap_or_default()
-                    );
-                    Response::json(200, &json!([issue(1, "Typo"), issue(2, "Slow start")]))
-                        .header("Link", &format!("<{next}>; rel=\"next\""))
-                }
-            }
-            ("GET", p) if p == format!("{base}/3") => {
-                Response::json(200, &issue(3, "Crash on save"))
-            }
-            ("PATCH", p) if p == format!("{base}/3") => {
-                let mut closed = issue(3, "Crash on save");
-                closed["state"] = json!("closed");
-                Response::json(200, &closed)
-            }
-            _ => Response::json(404, &json!({"message": "Not Found"})),
-        }
-    });
+    let api = Server::start(toolwright_loopback::octo_widgets_issues);
     let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
     let http = serve_http_with(&[
         "serve".into(),

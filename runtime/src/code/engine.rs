@@ -561,6 +561,10 @@ fn audit(caller: &Snapshot, tool: &str, outcome: &Result<Value, Error>, duration
     let _ = (caller, tool, outcome, duration);
 }
 
+/// What a run that reached the memory limit says.
+const OUT_OF_MEMORY: &str =
+    "the script ran out of memory (its heap limit); keep less in memory at once";
+
 /// A script error as a [`Failure`]: the engine's message and the script's line and
 /// column (from the first frame in the script); out of memory and interruptions as
 /// their limits (the caller replaces an interruption with the limit that caused it).
@@ -574,29 +578,16 @@ fn thrown(error: CaughtError<'_>, parsing: bool) -> Failure {
                 .and_then(location)
                 .map_or((None, None), |(l, c)| (Some(l), Some(c)));
             let code: Option<String> = exception.as_object().get("code").ok();
-            let kind = if message == "out of memory" {
-                FailureKind::MemoryLimit
-            } else if parsing
-                && exception
-                    .as_object()
-                    .get::<_, String>("name")
-                    .ok()
-                    .as_deref()
-                    == Some("SyntaxError")
-            {
-                FailureKind::Syntax
-            } else {
-                FailureKind::Thrown
-            };
             let name: String = exception
                 .as_object()
                 .get("name")
                 .unwrap_or_else(|_| "Error".to_owned());
-            let message = if kind == FailureKind::MemoryLimit {
-                "the script ran out of memory (its heap limit); keep less in memory at once"
-                    .to_owned()
+            let (kind, message) = if message == "out of memory" {
+                (FailureKind::MemoryLimit, OUT_OF_MEMORY.to_owned())
+            } else if parsing && name == "SyntaxError" {
+                (FailureKind::Syntax, format!("{name}: {message}"))
             } else {
-                format!("{name}: {message}")
+                (FailureKind::Thrown, format!("{name}: {message}"))
             };
             Failure {
                 kind,
@@ -616,10 +607,9 @@ fn thrown(error: CaughtError<'_>, parsing: bool) -> Failure {
                 format!("the script threw {shown} (throw an Error for a line number)"),
             )
         }
-        CaughtError::Error(rquickjs::Error::Allocation) => failure(
-            FailureKind::MemoryLimit,
-            "the script ran out of memory (its heap limit); keep less in memory at once".to_owned(),
-        ),
+        CaughtError::Error(rquickjs::Error::Allocation) => {
+            failure(FailureKind::MemoryLimit, OUT_OF_MEMORY.to_owned())
+        }
         CaughtError::Error(e) => failure(FailureKind::Thrown, e.to_string()),
     }
 }

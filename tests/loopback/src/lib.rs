@@ -349,3 +349,45 @@ pub fn mcp_post(port: u16, token: &str, message: &serde_json::Value) -> serde_js
     let (_, body) = answer.split_once("\r\n\r\n").unwrap();
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"))
 }
+
+/// GitHub's issues of `octo-org/widgets` as the API answers them: the list in two
+/// pages of `per_page=2` linked as GitHub links them (absolute URLs on the host asked,
+/// `next` before `last`), issues 1 "Typo", 2 "Slow start" and 3 "Crash on save", issue
+/// 3 readable and closable (PATCH answers it closed), anything else 404.
+pub fn octo_widgets_issues(request: &Request) -> Response {
+    let base = "/repos/octo-org/widgets/issues";
+    let issue = |n: u64, title: &str| serde_json::json!({"id": 1000 + n, "number": n, "title": title, "state": "open", "labels": []});
+    let path = request.path();
+    match request.method.as_str() {
+        "GET" if path == base => {
+            if request
+                .query()
+                .unwrap_or("")
+                .split('&')
+                .any(|kv| kv == "page=2")
+            {
+                Response::json(200, &serde_json::json!([issue(3, "Crash on save")]))
+            } else {
+                let next = format!(
+                    "http://{}{base}?state=open&per_page=2&page=2",
+                    request.header("host").unwrap_or_default()
+                );
+                Response::json(
+                    200,
+                    &serde_json::json!([issue(1, "Typo"), issue(2, "Slow start")]),
+                )
+                .header(
+                    "Link",
+                    &format!("<{next}>; rel=\"next\", <{next}>; rel=\"last\""),
+                )
+            }
+        }
+        "GET" if path == format!("{base}/3") => Response::json(200, &issue(3, "Crash on save")),
+        "PATCH" if path == format!("{base}/3") => {
+            let mut closed = issue(3, "Crash on save");
+            closed["state"] = serde_json::json!("closed");
+            Response::json(200, &closed)
+        }
+        _ => Response::json(404, &serde_json::json!({"message": "Not Found"})),
+    }
+}
