@@ -119,6 +119,19 @@ impl Serving {
     fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
     }
+
+    /// Its stderr once a line satisfying `wanted` arrived (the server writes a call's
+    /// audit line after the answer is sent, so it may trail the answer), or after 10 s.
+    fn stderr_with(&self, wanted: impl Fn(&str) -> bool) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let stderr = self.stderr();
+            if stderr.lines().any(&wanted) || std::time::Instant::now() > deadline {
+                return stderr;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
 }
 
 /// `serve` of the example adapter on a free loopback port, accepting the IdP's tokens
@@ -378,10 +391,11 @@ fn valid_tokens_are_served_and_every_bad_one_is_refused_before_the_api() {
     );
 
     // The audit line names the caller and the tool, never the token.
-    let stderr = serving.stderr();
+    let is_audit = |l: &str| l.starts_with("audit: ") && l.contains("\"outcome\":\"ok\"");
+    let stderr = serving.stderr_with(is_audit);
     let audit = stderr
         .lines()
-        .find(|l| l.starts_with("audit: ") && l.contains("\"outcome\":\"ok\""))
+        .find(|l| is_audit(l))
         .unwrap_or_else(|| panic!("an audit line: {stderr}"));
     let record: Value = serde_json::from_str(&audit["audit: ".len()..]).unwrap();
     assert_eq!(record["caller"], "alice");
