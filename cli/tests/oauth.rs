@@ -103,6 +103,12 @@ fn token_endpoint(
     let form: BTreeMap<String, String> = form_urlencoded(&request.body);
     let (id, secret) = basic.split_once(':').unwrap_or(("", ""));
     let client_ok = decode(id) == CLIENT_ID && decode(secret) == CLIENT_SECRET;
+    if mode == Mode::Refuse {
+        // Slow enough that every concurrent call is waiting for this one exchange when
+        // it fails, even on a loaded machine (CI once saw a call start after a quick
+        // refusal and make a second exchange).
+        std::thread::sleep(Duration::from_millis(300));
+    }
     if mode == Mode::Refuse
         || !client_ok
         || form.get("grant_type").map(String::as_str) != Some("client_credentials")

@@ -1,6 +1,7 @@
 //! Features by tag (`generate --features-by-tag`, `Config::features_by_tag`): a crate
 //! compiles the methods and types of the tags it enables, and only those — checked by
-//! compiling a crate with cargo, feature by feature.
+//! compiling a crate with cargo, feature by feature. An error enum two tags' operations
+//! share goes with both tags.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,12 +17,14 @@ paths:
       tags: [pets]
       responses:
         "200": {description: ok, content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}}}}
+        "404": {description: no pets, content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}}
   /stores:
     get:
       operationId: listStores
       tags: [stores, admin]
       responses:
         "200": {description: ok, content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Store"}}}}}
+        "404": {description: no stores, content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}}
   /health:
     get:
       operationId: health
@@ -33,6 +36,7 @@ components:
     Store: {type: object, properties: {owner: {$ref: "#/components/schemas/Owner"}}}
     Owner: {type: object, properties: {id: {type: integer}}}
     Status: {type: object, properties: {ok: {type: boolean}}}
+    Problem: {type: object, properties: {title: {type: string}}}
 "##;
 
 /// The user's code: the untagged operation always, the `pets` one when enabled.
@@ -55,6 +59,13 @@ pub async fn pet_names(client: &Client) -> Vec<String> {
 #[cfg(feature = "petstore-pets")]
 pub fn owner(pet: &api::petstore::Pet) -> Option<i64> {
     pet.owner.as_ref().and_then(|o| o.id)
+}
+
+#[cfg(feature = "petstore-pets")]
+pub fn no_pets(error: &toolwright::Error) -> Option<String> {
+    match api::petstore::ListPetsError::from_error(error)? {
+        api::petstore::ListPetsError::Status404(problem) => problem.title,
+    }
 }
 "#;
 
@@ -100,7 +111,9 @@ fn a_crate_compiles_the_tags_it_enables_and_only_those() {
     // What is gated, and by what: a type goes with every tag that uses it.
     let code = std::fs::read_to_string(dir.join("generated/petstore.rs")).unwrap();
     let gate_of = |ty: &str| -> Option<String> {
-        let at = code.find(&format!("pub struct {ty} "))?;
+        let at = code
+            .find(&format!("pub struct {ty} "))
+            .or_else(|| code.find(&format!("pub enum {ty} ")))?;
         let module_start = code[..at].rfind("mod tagged")?;
         // The type is inside a gated module when no module ended in between.
         if code[module_start..at].contains("\n}\n") {
@@ -128,6 +141,19 @@ fn a_crate_compiles_the_tags_it_enables_and_only_those() {
         )
     );
     assert_eq!(gate_of("Status"), None, "used by an untagged operation");
+    // Both list operations document a 404 with a `Problem`: one enum, their error
+    // types aliases of it, compiled with either tag.
+    assert!(
+        code.contains("pub type ListPetsError = Status404Error;")
+            && code.contains("pub type ListStoresError = Status404Error;"),
+        "{code}"
+    );
+    assert_eq!(
+        gate_of("Status404Error").as_deref(),
+        Some(
+            r#"#[cfg(any(feature="petstore-admin",feature="petstore-pets",feature="petstore-stores"))]"#
+        )
+    );
     assert!(
         code.contains("`petstore-pets`"),
         "the client's docs list the features"

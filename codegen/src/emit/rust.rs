@@ -1,4 +1,4 @@
-//! Rust code for one API: input/output types, the typed `Client` (thin async wrappers
+//! Rust code for one API: input/output types, the typed `Client` (thin wrappers
 //! over the shared executor) and the static operation table — written as text in a
 //! fixed, readable layout close to rustfmt's (not the same: long signatures and
 //! tables stay on one line; run rustfmt on the output for its exact layout). Building
@@ -16,6 +16,8 @@ use super::data::Data;
 use super::names::{self, ApiNames, OperationNames, Scope};
 use super::plan::{ParamPlan, ToolPlan, ValueKind};
 use crate::ir::{self, BodyEncoding, Direction, Method, ParamLocation, Schema, SchemaType};
+
+mod errors;
 
 /// The API's module, after `header` (its text grows in place): types and a client
 /// method for each operation `typed` marks (in source order); the others are
@@ -56,6 +58,7 @@ pub fn api_module(
     types.definitions(&ir::reachable(inputs().chain(outputs()), &api.definitions));
     // The client's methods, at the indentation of an `impl` block's items.
     let mut methods = String::new();
+    let mut errors = Vec::new();
     let mut features = BTreeSet::new();
     let method_names: BTreeSet<&str> = names.operations.iter().map(|n| n.method.as_str()).collect();
     // `OPERATIONS` holds the typed operations only, in source order.
@@ -131,17 +134,12 @@ pub fn api_module(
                         Some(s) => types.ty(s, &op_names.output, Direction::Output),
                         None => VALUE.to_owned(),
                     };
-                    (
-                        output,
-                        format!(
-                            "        self.executor.execute(&OPERATIONS[{index}], input).await\n"
-                        ),
-                    )
+                    (output, String::new())
                 }
             },
         };
         types.need(&output, Needs::DESERIALIZE);
-        error_enum(&mut types, op_names, op);
+        errors.extend(errors::collect(&mut types, op_names, op));
         let cfg = names::indent(&cfg, 4);
         if paged && let Some(pages) = pages_method_name(&op_names.method, &method_names) {
             let pages = names::ident(&pages);
@@ -160,11 +158,23 @@ pub fn api_module(
                  self.executor.paginate(&OPERATIONS[{index}], input)\n    }}\n"
             );
         }
-        let _ = write!(
-            methods,
-            "{doc}{cfg}    pub async fn {method}(\n        &self,\n        input: &{input},\n    \
-             ) -> ::std::result::Result<{output}, ::toolwright::Error> {{\n{body}    }}\n"
-        );
+        if body.is_empty() {
+            // One answer type: the executor's named future, not an `async fn` (a state
+            // machine per method is most of what rustc pays for a client; see
+            // `toolwright::executor::Call`).
+            let _ = write!(
+                methods,
+                "{doc}{cfg}    pub fn {method}(\n        &self,\n        input: &{input},\n    \
+                 ) -> ::toolwright::executor::Call<'_, {output}> {{\n        \
+                 self.executor.execute(&OPERATIONS[{index}], input)\n    }}\n"
+            );
+        } else {
+            let _ = write!(
+                methods,
+                "{doc}{cfg}    pub async fn {method}(\n        &self,\n        input: &{input},\n    \
+                 ) -> ::std::result::Result<{output}, ::toolwright::Error> {{\n{body}    }}\n"
+            );
+        }
         // A file or text answer can also be read as it arrives.
         if matches!(answer, ir::ResponseBody::Binary | ir::ResponseBody::Text)
             && let Some(name) = free_method_name(&op_names.method, "_stream", &method_names)
@@ -240,6 +250,7 @@ pub fn api_module(
         ),
         "",
     );
+    errors::emit(&mut types, &errors);
     let mut code = header;
     types.finish(&mut code, options.full_serde);
     let _ = write!(
@@ -490,63 +501,6 @@ fn response_enum(
          _ => {ident}::Other {{ status, body }},\n        }})\n"
     );
     (ident, body)
-}
-
-/// `<Op>Error`: the typed bodies of the error statuses an operation documents, read
-/// from a `toolwright::Error::Status` with `from_error`.
-fn error_enum(types: &mut TypeGen<'_>, op_names: &OperationNames, op: &ir::Operation) {
-    let pascal = &op_names.pascal;
-    let errors: Vec<&ir::Response> = op
-        .responses
-        .iter()
-        .filter(|r| !r.status.starts_with('2') && r.schema.is_some())
-        .collect();
-    if errors.is_empty() {
-        return;
-    }
-    let ident = names::ident(&op_names.error);
-    let mut defs = String::new();
-    let mut arms = String::new();
-    let mut fallback = "::std::option::Option::None".to_owned();
-    for r in by_specificity(errors.into_iter()) {
-        let Some(schema) = &r.schema else { continue };
-        let variant_name = status_variant(&r.status);
-        let variant = names::ident(&variant_name);
-        let ty = types.ty(
-            schema,
-            &format!("{pascal}{variant_name}"),
-            Direction::Output,
-        );
-        if let Some(doc) = &r.description {
-            defs.push_str(&names::doc(doc, "    "));
-        }
-        let _ = writeln!(defs, "    {variant}({ty}),");
-        let decode = format!(
-            "::toolwright::__private::serde_json::from_value(body.clone()).ok().map({ident}::{variant})"
-        );
-        match status_pattern(&r.status) {
-            Some(pattern) => {
-                let _ = writeln!(arms, "            {pattern} => {decode},");
-            }
-            None => fallback = decode,
-        }
-    }
-    let lookup = if arms.is_empty() {
-        format!("        let _ = status;\n        {fallback}\n")
-    } else {
-        format!("        match *status {{\n{arms}            _ => {fallback},\n        }}\n")
-    };
-    let doc = format!("The documented error bodies of `{pascal}`, by status.");
-    let from_error = format!(
-        "impl {ident} {{\n    \
-         /// The typed body of `error` when it is an error status this operation documents\n    \
-         /// and the body fits; `None` otherwise.\n    \
-         pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {{\n        \
-         let ::toolwright::Error::Status {{ status, body, .. }} = error else {{\n            \
-         return ::std::option::Option::None;\n        }};\n\
-         {lookup}    }}\n}}\n"
-    );
-    types.status_enum(&op_names.error, &doc, &defs, &from_error);
 }
 
 fn operation(plan: &ToolPlan) -> Data {
@@ -1143,9 +1097,15 @@ impl TypeGen<'_> {
     /// An enum of an operation's responses by status (`variants`: its body; the
     /// variants' bodies are read), with `impls` after it.
     fn status_enum(&mut self, name: &str, doc: &str, variants: &str, impls: &str) {
+        self.need(&names::ident(name), Needs::DESERIALIZE);
+        self.enum_item(name, doc, variants, impls);
+    }
+
+    /// An enum of bodies by status, as [`status_enum`](Self::status_enum) writes it,
+    /// reached only through the types that name it.
+    fn enum_item(&mut self, name: &str, doc: &str, variants: &str, impls: &str) {
         let ident = names::ident(name);
         let doc = names::doc(doc, "");
-        self.need(&ident, Needs::DESERIALIZE);
         // Variant sizes follow the API description; boxing them would change the types
         // callers match on.
         self.push(

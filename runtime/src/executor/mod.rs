@@ -34,6 +34,7 @@ use crate::transport::{CallPolicy, Transport};
 use crate::validate;
 
 mod builder;
+mod call;
 mod credentials;
 mod gate;
 mod meta;
@@ -44,6 +45,7 @@ mod state;
 mod streaming;
 
 pub use builder::ExecutorBuilder;
+pub use call::Call;
 pub use response::decode;
 use response::{is_bytes, media_type};
 use state::{Found, ToolState};
@@ -408,15 +410,25 @@ impl Executor {
         Ok(wrapped(&op, body))
     }
 
-    /// Runs `op` with a typed input and decodes the response into `O`. This is what
-    /// generated client methods call.
-    pub async fn execute<I: Serialize, O: DeserializeOwned>(
-        &self,
-        op: &Operation,
+    /// Runs `op` with a typed input; awaiting the [`Call`] decodes the response into
+    /// `O`. This is what generated client methods call. The input is checked and
+    /// serialized here, when the call is made; the request is sent when the call is
+    /// awaited.
+    pub fn execute<'a, I: Serialize, O: DeserializeOwned>(
+        &'a self,
+        op: &'a Operation,
         input: &I,
-    ) -> Result<O, Error> {
-        let (_, body) = self.execute_raw(op, input).await?;
-        decode(op, body)
+    ) -> Call<'a, O> {
+        match self.typed(op, input) {
+            Ok(call) => Call::sending(
+                op,
+                Box::pin(async move {
+                    let reply = self.send(call.op, call.found, &call.args, None).await?;
+                    Ok(reply.body)
+                }),
+            ),
+            Err(refused) => Call::refused(op, refused),
+        }
     }
 
     /// Runs `op` with a typed input; returns the success status and the body as JSON.

@@ -245,8 +245,10 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         matches!(err, toolwright::Error::Status { status: 422, .. }),
         "{err}"
     );
-    // The documented 422 body, typed.
-    match shop::CreateProductError::from_error(&err) {
+    // The documented 422 body, typed. `replaceProduct` documents a 422 with a Problem
+    // too, so both error types are one enum (`Status422Error`) under two names.
+    let typed: Option<shop::ReplaceProductError> = shop::CreateProductError::from_error(&err);
+    match typed {
         Some(shop::CreateProductError::Status422(problem)) => {
             // Prism mocks the documented 422 body (a Problem) for invalid requests.
             assert!(problem.title.is_some(), "{problem:?}");

@@ -491,11 +491,11 @@ impl Client {
     /// Request body: A shelf of books.
     ///
     /// `POST /library/v1/shelves`
-    pub async fn library_shelves_create(
+    pub fn library_shelves_create(
         &self,
         input: &LibraryShelvesCreateInput,
-    ) -> ::std::result::Result<Shelf, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, Shelf> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// `library_shelves_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn library_shelves_list_pages(
@@ -507,42 +507,42 @@ impl Client {
     /// Lists shelves.
     ///
     /// `GET /library/v1/shelves`
-    pub async fn library_shelves_list(
+    pub fn library_shelves_list(
         &self,
         input: &LibraryShelvesListInput,
-    ) -> ::std::result::Result<ListShelvesResponse, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, ListShelvesResponse> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// Removes a book.
     ///
     /// The request must carry the resource's current etag (`If-Match`).
     ///
     /// `DELETE /library/v1/{name}`
-    pub async fn library_shelves_books_delete(
+    pub fn library_shelves_books_delete(
         &self,
         input: &LibraryShelvesBooksDeleteInput,
-    ) -> ::std::result::Result<Empty, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+    ) -> ::toolwright::executor::Call<'_, Empty> {
+        self.executor.execute(&OPERATIONS[2], input)
     }
     /// Gets a book.
     ///
     /// `GET /library/v1/{name}`
-    pub async fn library_shelves_books_get(
+    pub fn library_shelves_books_get(
         &self,
         input: &LibraryShelvesBooksGetInput,
-    ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3], input).await
+    ) -> ::toolwright::executor::Call<'_, Book> {
+        self.executor.execute(&OPERATIONS[3], input)
     }
     /// Adds a book to a shelf; the content can be uploaded with the upload tool.
     ///
     /// Request body: A book on a shelf.
     ///
     /// `POST /library/v1/{parent}/books`
-    pub async fn library_shelves_books_insert(
+    pub fn library_shelves_books_insert(
         &self,
         input: &LibraryShelvesBooksInsertInput,
-    ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+    ) -> ::toolwright::executor::Call<'_, Book> {
+        self.executor.execute(&OPERATIONS[4], input)
     }
     /// `library_shelves_books_list` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn library_shelves_books_list_pages(
@@ -554,20 +554,20 @@ impl Client {
     /// Lists the books of a shelf.
     ///
     /// `GET /library/v1/{parent}/books`
-    pub async fn library_shelves_books_list(
+    pub fn library_shelves_books_list(
         &self,
         input: &LibraryShelvesBooksListInput,
-    ) -> ::std::result::Result<ListBooksResponse, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5], input).await
+    ) -> ::toolwright::executor::Call<'_, ListBooksResponse> {
+        self.executor.execute(&OPERATIONS[5], input)
     }
     /// Uploads the content for `library.shelves.books.insert` (simple upload, at most 10485760 bytes).
     ///
     /// `POST /upload/library/v1/{parent}/books`
-    pub async fn library_shelves_books_insert_upload(
+    pub fn library_shelves_books_insert_upload(
         &self,
         input: &LibraryShelvesBooksInsertUploadInput,
-    ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6], input).await
+    ) -> ::toolwright::executor::Call<'_, Book> {
+        self.executor.execute(&OPERATIONS[6], input)
     }
     /// `library_shelves_books_insert_upload`, its request body read from `body` as it is sent (bytes, `Upload::file(path)` or `Upload::stream(..)`; the input's body field is not sent). A body from a stream is sent once, never retried.
     pub async fn library_shelves_books_insert_upload_from(

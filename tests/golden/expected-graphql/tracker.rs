@@ -505,58 +505,58 @@ impl Client {
     /// Closes an issue; says whether it was open.
     ///
     /// GraphQL mutation `closeIssue` (`POST` to the endpoint)
-    pub async fn mutation_close_issue(
+    pub fn mutation_close_issue(
         &self,
         input: &MutationCloseIssueInput,
-    ) -> ::std::result::Result<bool, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, bool> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// Opens an issue.
     ///
     /// GraphQL mutation `createIssue` (`POST` to the endpoint)
-    pub async fn mutation_create_issue(
+    pub fn mutation_create_issue(
         &self,
         input: &MutationCreateIssueInput,
-    ) -> ::std::result::Result<::std::option::Option<CreateIssuePayload>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::option::Option<CreateIssuePayload>> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// How many issues are in a state.
     ///
     /// GraphQL query `issueCount` (`POST` to the endpoint)
-    pub async fn query_issue_count(
+    pub fn query_issue_count(
         &self,
         input: &QueryIssueCountInput,
-    ) -> ::std::result::Result<i32, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+    ) -> ::toolwright::executor::Call<'_, i32> {
+        self.executor.execute(&OPERATIONS[2], input)
     }
     /// Deprecated. Old way to count.
     ///
     /// Deprecation: Use `issueCount`.
     ///
     /// GraphQL query `legacyCount` (`POST` to the endpoint)
-    pub async fn query_legacy_count(
+    pub fn query_legacy_count(
         &self,
         input: &QueryLegacyCountInput,
-    ) -> ::std::result::Result<::std::option::Option<i32>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::option::Option<i32>> {
+        self.executor.execute(&OPERATIONS[3], input)
     }
     /// Anything with an id.
     ///
     /// GraphQL query `node` (`POST` to the endpoint)
-    pub async fn query_node(
+    pub fn query_node(
         &self,
         input: &QueryNodeInput,
-    ) -> ::std::result::Result<::std::option::Option<Node>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::option::Option<Node>> {
+        self.executor.execute(&OPERATIONS[4], input)
     }
     /// A repository by its owner and name.
     ///
     /// GraphQL query `repository` (`POST` to the endpoint)
-    pub async fn query_repository(
+    pub fn query_repository(
         &self,
         input: &QueryRepositoryInput,
-    ) -> ::std::result::Result<::std::option::Option<Repository>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::option::Option<Repository>> {
+        self.executor.execute(&OPERATIONS[5], input)
     }
     /// `query_search` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn query_search_pages(
@@ -568,20 +568,20 @@ impl Client {
     /// Issues matching a search, a page at a time.
     ///
     /// GraphQL query `search` (`POST` to the endpoint)
-    pub async fn query_search(
+    pub fn query_search(
         &self,
         input: &QuerySearchInput,
-    ) -> ::std::result::Result<SearchResultConnection, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6], input).await
+    ) -> ::toolwright::executor::Call<'_, SearchResultConnection> {
+        self.executor.execute(&OPERATIONS[6], input)
     }
     /// The signed-in user.
     ///
     /// GraphQL query `viewer` (`POST` to the endpoint)
-    pub async fn query_viewer(
+    pub fn query_viewer(
         &self,
         input: &QueryViewerInput,
-    ) -> ::std::result::Result<User, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7], input).await
+    ) -> ::toolwright::executor::Call<'_, User> {
+        self.executor.execute(&OPERATIONS[7], input)
     }
 }
 use ::toolwright::descriptor::{

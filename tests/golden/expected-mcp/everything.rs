@@ -407,119 +407,119 @@ impl Client {
     /// Echoes back the input string
     ///
     /// MCP tool `echo` (`tools/call`)
-    pub async fn echo(
+    pub fn echo(
         &self,
         input: &EchoInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// Demonstrates how annotations can be used to provide metadata about content.
     ///
     /// MCP tool `get-annotated-message` (`tools/call`)
-    pub async fn get_annotated_message(
+    pub fn get_annotated_message(
         &self,
         input: &GetAnnotatedMessageInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// Returns all environment variables, helpful for debugging MCP server configuration
     ///
     /// MCP tool `get-env` (`tools/call`)
-    pub async fn get_env(
+    pub fn get_env(
         &self,
         input: &GetEnvInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[2], input)
     }
     /// Returns up to ten resource links that reference different types of resources
     ///
     /// MCP tool `get-resource-links` (`tools/call`)
-    pub async fn get_resource_links(
+    pub fn get_resource_links(
         &self,
         input: &GetResourceLinksInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[3], input)
     }
     /// Returns a resource reference that can be used by MCP clients
     ///
     /// MCP tool `get-resource-reference` (`tools/call`)
-    pub async fn get_resource_reference(
+    pub fn get_resource_reference(
         &self,
         input: &GetResourceReferenceInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[4], input)
     }
     /// Returns structured content along with an output schema for client data validation
     ///
     /// MCP tool `get-structured-content` (`tools/call`)
-    pub async fn get_structured_content(
+    pub fn get_structured_content(
         &self,
         input: &GetStructuredContentInput,
-    ) -> ::std::result::Result<GetStructuredContentOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5], input).await
+    ) -> ::toolwright::executor::Call<'_, GetStructuredContentOutput> {
+        self.executor.execute(&OPERATIONS[5], input)
     }
     /// Returns the sum of two numbers
     ///
     /// MCP tool `get-sum` (`tools/call`)
-    pub async fn get_sum(
+    pub fn get_sum(
         &self,
         input: &GetSumInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[6], input)
     }
     /// Returns a tiny MCP logo image.
     ///
     /// MCP tool `get-tiny-image` (`tools/call`)
-    pub async fn get_tiny_image(
+    pub fn get_tiny_image(
         &self,
         input: &GetTinyImageInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[7], input)
     }
     /// Compresses a single file using gzip compression. Depending upon the selected output type, returns either the compressed data as a gzipped resource or a resource link, allowing it to be downloaded in a subsequent request during the current session.
     ///
     /// MCP tool `gzip-file-as-resource` (`tools/call`)
-    pub async fn gzip_file_as_resource(
+    pub fn gzip_file_as_resource(
         &self,
         input: &GzipFileAsResourceInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[8], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[8], input)
     }
     /// Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If 'ambiguous' is true and client supports elicitation, sends an elicitation request for clarification.
     ///
     /// MCP tool `simulate-research-query` (`tools/call`)
-    pub async fn simulate_research_query(
+    pub fn simulate_research_query(
         &self,
         input: &SimulateResearchQueryInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[9], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[9], input)
     }
     /// Toggles simulated, random-leveled logging on or off.
     ///
     /// MCP tool `toggle-simulated-logging` (`tools/call`)
-    pub async fn toggle_simulated_logging(
+    pub fn toggle_simulated_logging(
         &self,
         input: &ToggleSimulatedLoggingInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[10], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[10], input)
     }
     /// Toggles simulated resource subscription updates on or off.
     ///
     /// MCP tool `toggle-subscriber-updates` (`tools/call`)
-    pub async fn toggle_subscriber_updates(
+    pub fn toggle_subscriber_updates(
         &self,
         input: &ToggleSubscriberUpdatesInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[11], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[11], input)
     }
     /// Demonstrates a long running operation with progress updates.
     ///
     /// MCP tool `trigger-long-running-operation` (`tools/call`)
-    pub async fn trigger_long_running_operation(
+    pub fn trigger_long_running_operation(
         &self,
         input: &TriggerLongRunningOperationInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[12], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[12], input)
     }
 }
 use ::toolwright::descriptor::{

@@ -126,11 +126,11 @@ impl Client {
     /// Creates a new item. Calls `POST /items/{id}` on the constraints API.
     ///
     /// `POST /items/{id}`
-    pub async fn constrained(
+    pub fn constrained(
         &self,
         input: &ConstrainedInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
 }
 use ::toolwright::descriptor::{

@@ -242,47 +242,47 @@ impl Client {
     /// Fetch a book
     ///
     /// `GET /books/{isbn}`
-    pub async fn get_book(
+    pub fn get_book(
         &self,
         input: &GetBookInput,
-    ) -> ::std::result::Result<Book, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, Book> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// Lists items. Calls `GET /items` on the library API.
     ///
     /// `GET /items`
-    pub async fn list_items(
+    pub fn list_items(
         &self,
         input: &ListItemsInput,
-    ) -> ::std::result::Result<::std::vec::Vec<Item>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::vec::Vec<Item>> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// Register a member
     ///
     /// `POST /members`
-    pub async fn create_member(
+    pub fn create_member(
         &self,
         input: &CreateMemberInput,
-    ) -> ::std::result::Result<Member, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+    ) -> ::toolwright::executor::Call<'_, Member> {
+        self.executor.execute(&OPERATIONS[2], input)
     }
     /// Fetches a single member by id. Calls `GET /members/{id}` on the library API.
     ///
     /// `GET /members/{id}`
-    pub async fn get_member(
+    pub fn get_member(
         &self,
         input: &GetMemberInput,
-    ) -> ::std::result::Result<Member, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3], input).await
+    ) -> ::toolwright::executor::Call<'_, Member> {
+        self.executor.execute(&OPERATIONS[3], input)
     }
     /// The whole shelf hierarchy.
     ///
     /// `GET /shelves/tree`
-    pub async fn shelf_tree(
+    pub fn shelf_tree(
         &self,
         input: &ShelfTreeInput,
-    ) -> ::std::result::Result<Shelf, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+    ) -> ::toolwright::executor::Call<'_, Shelf> {
+        self.executor.execute(&OPERATIONS[4], input)
     }
 }
 use ::toolwright::descriptor::{

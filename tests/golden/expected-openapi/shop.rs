@@ -386,26 +386,6 @@ pub enum CreateProductResponse {
     /// A success status the description does not list.
     Other { status: u16, body: ::toolwright::__private::serde_json::Value },
 }
-/// The documented error bodies of `CreateProduct`, by status.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum CreateProductError {
-    /// Invalid product.
-    Status422(Problem),
-}
-impl CreateProductError {
-    /// The typed body of `error` when it is an error status this operation documents
-    /// and the body fits; `None` otherwise.
-    pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
-        let ::toolwright::Error::Status { status, body, .. } = error else {
-            return ::std::option::Option::None;
-        };
-        match *status {
-            422 => ::toolwright::__private::serde_json::from_value(body.clone()).ok().map(CreateProductError::Status422),
-            _ => ::std::option::Option::None,
-        }
-    }
-}
 /// Arguments of `getProduct`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetProductInput {
@@ -429,24 +409,6 @@ impl ::toolwright::__private::serde::Serialize for GetProductInput {
         let mut map = serializer.serialize_map(::std::option::Option::None)?;
         map.serialize_entry("productId", &self.product_id)?;
         map.end()
-    }
-}
-/// The documented error bodies of `GetProduct`, by status.
-#[derive(Debug, Clone, PartialEq)]
-#[allow(clippy::large_enum_variant)]
-pub enum GetProductError {
-    /// Error.
-    Default(Problem),
-}
-impl GetProductError {
-    /// The typed body of `error` when it is an error status this operation documents
-    /// and the body fits; `None` otherwise.
-    pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
-        let ::toolwright::Error::Status { status, body, .. } = error else {
-            return ::std::option::Option::None;
-        };
-        let _ = status;
-        ::toolwright::__private::serde_json::from_value(body.clone()).ok().map(GetProductError::Default)
     }
 }
 /// Arguments of `replaceProduct`.
@@ -674,6 +636,48 @@ impl ::toolwright::__private::serde::Serialize for GetSearchInput {
         map.end()
     }
 }
+/// Error bodies by status, shared by the 2 operations that document these statuses with these body types: their error types (`CreateProductError`, `ReplaceProductError`) are aliases of this one.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum Status422Error {
+    /// Invalid product. / The replacement is not a valid product.
+    Status422(Problem),
+}
+impl Status422Error {
+    /// The typed body of `error` when it is an error status documented here and the
+    /// body fits; `None` otherwise.
+    pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
+        let ::toolwright::Error::Status { status, body, .. } = error else {
+            return ::std::option::Option::None;
+        };
+        match *status {
+            422 => ::toolwright::__private::serde_json::from_value(body.clone()).ok().map(Self::Status422),
+            _ => ::std::option::Option::None,
+        }
+    }
+}
+/// The documented error bodies of `CreateProduct`, by status ([`Status422Error`]): `422`: Invalid product.
+pub type CreateProductError = Status422Error;
+/// The documented error bodies of `ReplaceProduct`, by status ([`Status422Error`]): `422`: The replacement is not a valid product.
+pub type ReplaceProductError = Status422Error;
+/// The documented error bodies of `GetProduct`, by status.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(clippy::large_enum_variant)]
+pub enum GetProductError {
+    /// Error.
+    Default(Problem),
+}
+impl GetProductError {
+    /// The typed body of `error` when it is an error status documented here and the
+    /// body fits; `None` otherwise.
+    pub fn from_error(error: &::toolwright::Error) -> ::std::option::Option<Self> {
+        let ::toolwright::Error::Status { status, body, .. } = error else {
+            return ::std::option::Option::None;
+        };
+        let _ = status;
+        ::toolwright::__private::serde_json::from_value(body.clone()).ok().map(Self::Default)
+    }
+}
 /// Typed client for the `shop` API (2.1.0). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
 #[derive(Debug, Clone)]
 pub struct Client {
@@ -692,11 +696,11 @@ impl Client {
     /// Import products from CSV
     ///
     /// `POST /imports`
-    pub async fn import_catalog(
+    pub fn import_catalog(
         &self,
         input: &ImportCatalogInput,
-    ) -> ::std::result::Result<::std::string::String, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::string::String> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// `import_catalog`, its answer read as it arrives (status and headers first, then the body's chunks: `.save(path)`, `.write_to(&mut sink)`, or a `Stream` of `Bytes`), bounded by the executor's stream limits rather than its `max_response_bytes`.
     pub async fn import_catalog_stream(
@@ -708,11 +712,11 @@ impl Client {
     /// Submit an order
     ///
     /// `POST /orders`
-    pub async fn submit_order(
+    pub fn submit_order(
         &self,
         input: &SubmitOrderInput,
-    ) -> ::std::result::Result<SubmitOrderOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, SubmitOrderOutput> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// Watch order status changes
     ///
@@ -741,11 +745,11 @@ impl Client {
     /// Returns products, filtered and sorted.
     ///
     /// `GET /products`
-    pub async fn list_products(
+    pub fn list_products(
         &self,
         input: &ListProductsInput,
-    ) -> ::std::result::Result<ListProductsOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+    ) -> ::toolwright::executor::Call<'_, ListProductsOutput> {
+        self.executor.execute(&OPERATIONS[4], input)
     }
     /// Create a product
     ///
@@ -767,29 +771,29 @@ impl Client {
     /// Get one product
     ///
     /// `GET /products/{productId}`
-    pub async fn get_product(
+    pub fn get_product(
         &self,
         input: &GetProductInput,
-    ) -> ::std::result::Result<Product, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6], input).await
+    ) -> ::toolwright::executor::Call<'_, Product> {
+        self.executor.execute(&OPERATIONS[6], input)
     }
     /// Replace a product
     ///
     /// `PUT /products/{productId}`
-    pub async fn replace_product(
+    pub fn replace_product(
         &self,
         input: &ReplaceProductInput,
-    ) -> ::std::result::Result<Product, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7], input).await
+    ) -> ::toolwright::executor::Call<'_, Product> {
+        self.executor.execute(&OPERATIONS[7], input)
     }
     /// Delete a product
     ///
     /// `DELETE /products/{productId}`
-    pub async fn delete_product(
+    pub fn delete_product(
         &self,
         input: &DeleteProductInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[8], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[8], input)
     }
     /// Download a product image
     ///
@@ -810,20 +814,20 @@ impl Client {
     /// Upload a product image
     ///
     /// `POST /products/{productId}/image`
-    pub async fn upload_product_image(
+    pub fn upload_product_image(
         &self,
         input: &UploadProductImageInput,
-    ) -> ::std::result::Result<UploadProductImageOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[10], input).await
+    ) -> ::toolwright::executor::Call<'_, UploadProductImageOutput> {
+        self.executor.execute(&OPERATIONS[10], input)
     }
     /// Replace a product's manual
     ///
     /// `PUT /products/{productId}/manual`
-    pub async fn replace_product_manual(
+    pub fn replace_product_manual(
         &self,
         input: &ReplaceProductManualInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[11], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[11], input)
     }
     /// `replace_product_manual`, its request body read from `body` as it is sent (bytes, `Upload::file(path)` or `Upload::stream(..)`; the input's body field is not sent). A body from a stream is sent once, never retried.
     pub async fn replace_product_manual_upload(
@@ -838,11 +842,11 @@ impl Client {
     /// Search by ids and colours
     ///
     /// `GET /search`
-    pub async fn get_search(
+    pub fn get_search(
         &self,
         input: &GetSearchInput,
-    ) -> ::std::result::Result<::std::vec::Vec<i64>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[12], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::vec::Vec<i64>> {
+        self.executor.execute(&OPERATIONS[12], input)
     }
 }
 use ::toolwright::descriptor::{

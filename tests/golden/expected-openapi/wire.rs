@@ -535,155 +535,155 @@ impl Client {
     /// Two alternatives; the operation requires the key the second one supplies.
     ///
     /// `GET /alternatives`
-    pub async fn either_credential(
+    pub fn either_credential(
         &self,
         input: &EitherCredentialInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// `*/*` with a JSON object schema: JSON goes out.
     ///
     /// `POST /anything`
-    pub async fn any_media_json_schema(
+    pub fn any_media_json_schema(
         &self,
         input: &AnyMediaJsonSchemaInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// A body listing the ASP.NET media type set (wildcard first in key order).
     ///
     /// `POST /aspnet`
-    pub async fn aspnet_body(
+    pub fn aspnet_body(
         &self,
         input: &AspnetBodyInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[2], input)
     }
     /// `type: array` with stray `properties` is an array.
     ///
     /// `POST /batch`
-    pub async fn batch_notes(
+    pub fn batch_notes(
         &self,
         input: &BatchNotesInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[3], input)
     }
     /// One requirement of two schemes: both are sent.
     ///
     /// `GET /both`
-    pub async fn both_credentials(
+    pub fn both_credentials(
         &self,
         input: &BothCredentialsInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[4], input)
     }
     /// `format: byte` in a non-JSON body: base64 text on the wire.
     ///
     /// `PUT /cover`
-    pub async fn put_cover(
+    pub fn put_cover(
         &self,
         input: &PutCoverInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[5], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[5], input)
     }
     /// A content-based query parameter.
     ///
     /// `GET /filtered`
-    pub async fn filtered(
+    pub fn filtered(
         &self,
         input: &FilteredInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[6], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[6], input)
     }
     /// Form properties with their encoding.
     ///
     /// `POST /form`
-    pub async fn submit_form(
+    pub fn submit_form(
         &self,
         input: &SubmitFormInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[7], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[7], input)
     }
     /// A multipart body kept whole (`name` is also a path parameter): parts by type.
     ///
     /// `POST /items/{name}`
-    pub async fn upload_item(
+    pub fn upload_item(
         &self,
         input: &UploadItemInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[8], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[8], input)
     }
     /// The API key is both a security scheme and a parameter.
     ///
     /// `GET /keyed`
-    pub async fn keyed_search(
+    pub fn keyed_search(
         &self,
         input: &KeyedSearchInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[9], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[9], input)
     }
     /// `id` is read-only through its `$ref`: not an argument.
     ///
     /// `POST /notes`
-    pub async fn create_note(
+    pub fn create_note(
         &self,
         input: &CreateNoteInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[10], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[10], input)
     }
     /// A required body whose properties are all optional.
     ///
     /// `PUT /prefs`
-    pub async fn put_prefs(
+    pub fn put_prefs(
         &self,
         input: &PutPrefsInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[11], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[11], input)
     }
     /// A JSON response.
     ///
     /// `GET /report`
-    pub async fn get_report(
+    pub fn get_report(
         &self,
         input: &GetReportInput,
-    ) -> ::std::result::Result<GetReportOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[12], input).await
+    ) -> ::toolwright::executor::Call<'_, GetReportOutput> {
+        self.executor.execute(&OPERATIONS[12], input)
     }
     /// allowReserved keeps reserved characters, but not `#` or `&`.
     ///
     /// `GET /reserved`
-    pub async fn reserved(
+    pub fn reserved(
         &self,
         input: &ReservedInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[13], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[13], input)
     }
     /// An optional body whose object requires a property.
     ///
     /// `POST /senders`
-    pub async fn create_sender(
+    pub fn create_sender(
         &self,
         input: &CreateSenderInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[14], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[14], input)
     }
     /// Multipart parts with their default and declared content types.
     ///
     /// `POST /upload`
-    pub async fn upload(
+    pub fn upload(
         &self,
         input: &UploadInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[15], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[15], input)
     }
     /// Only a JSON wildcard media type.
     ///
     /// `POST /wildcard`
-    pub async fn wildcard_only(
+    pub fn wildcard_only(
         &self,
         input: &WildcardOnlyInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[16], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[16], input)
     }
 }
 use ::toolwright::descriptor::{

@@ -137,31 +137,31 @@ impl Client {
     /// Charges a customer's card.
     ///
     /// `POST /charges`
-    pub async fn create_charge(
+    pub fn create_charge(
         &self,
         input: &CreateChargeInput,
-    ) -> ::std::result::Result<CreateChargeOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, CreateChargeOutput> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// Refunds a charge in full.
     ///
     /// Requires confirmation: ask the user before calling this tool.
     ///
     /// `POST /charges/{charge}/refund`
-    pub async fn refund_charge(
+    pub fn refund_charge(
         &self,
         input: &RefundChargeInput,
-    ) -> ::std::result::Result<::std::string::String, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::string::String> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// Erases every record of a customer.
     ///
     /// `DELETE /customers/{customer}`
-    pub async fn purge_customer(
+    pub fn purge_customer(
         &self,
         input: &PurgeCustomerInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[2], input)
     }
 }
 use ::toolwright::descriptor::{

@@ -265,20 +265,20 @@ impl Client {
     /// Creates a note in a notebook and returns it with its id.
     ///
     /// `POST /notebooks/{notebook}/notes`
-    pub async fn create_note(
+    pub fn create_note(
         &self,
         input: &CreateNoteInput,
-    ) -> ::std::result::Result<CreateNoteOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, CreateNoteOutput> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// Fetches one note with its text.
     ///
     /// `GET /notebooks/{notebook}/notes/{id}`
-    pub async fn get_note(
+    pub fn get_note(
         &self,
         input: &GetNoteInput,
-    ) -> ::std::result::Result<GetNoteOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, GetNoteOutput> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
     /// `search_notes` page by page: a stream of pages (`.items::<T>()` for their items), bounded by `.limits(..)` (10 pages, 1,000 items by default).
     pub fn search_notes_pages(
@@ -290,29 +290,29 @@ impl Client {
     /// Full-text search over all notes.
     ///
     /// `GET /notes`
-    pub async fn search_notes(
+    pub fn search_notes(
         &self,
         input: &SearchNotesInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[2], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[2], input)
     }
     /// Replaces a note's title and text.
     ///
     /// `PUT /notebooks/{notebook}/notes/{id}`
-    pub async fn replace_note(
+    pub fn replace_note(
         &self,
         input: &ReplaceNoteInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[3], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[3], input)
     }
     /// Deletes a note for good.
     ///
     /// `DELETE /notebooks/{notebook}/notes/{id}`
-    pub async fn delete_note(
+    pub fn delete_note(
         &self,
         input: &DeleteNoteInput,
-    ) -> ::std::result::Result<::toolwright::__private::serde_json::Value, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[4], input).await
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[4], input)
     }
 }
 use ::toolwright::descriptor::{

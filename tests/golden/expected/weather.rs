@@ -131,20 +131,20 @@ impl Client {
     /// Returns the current temperature and conditions for a city.
     ///
     /// `GET /current`
-    pub async fn current_weather(
+    pub fn current_weather(
         &self,
         input: &CurrentWeatherInput,
-    ) -> ::std::result::Result<CurrentWeatherOutput, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[0], input).await
+    ) -> ::toolwright::executor::Call<'_, CurrentWeatherOutput> {
+        self.executor.execute(&OPERATIONS[0], input)
     }
     /// Returns the daily forecast for the next days.
     ///
     /// `GET /forecast/{city}`
-    pub async fn forecast(
+    pub fn forecast(
         &self,
         input: &ForecastInput,
-    ) -> ::std::result::Result<::std::vec::Vec<ForecastOutputItem>, ::toolwright::Error> {
-        self.executor.execute(&OPERATIONS[1], input).await
+    ) -> ::toolwright::executor::Call<'_, ::std::vec::Vec<ForecastOutputItem>> {
+        self.executor.execute(&OPERATIONS[1], input)
     }
 }
 use ::toolwright::descriptor::{
