@@ -296,7 +296,7 @@ fn tool(
             (
                 "operation",
                 Data::Raw(format!(
-                    "::toolwright::__private::Cow::Borrowed(&{module}::OPERATIONS[{index}])"
+                    "::toolwright::__private::operation(&{module}::OPERATIONS[{index}])"
                 )),
             ),
         ],

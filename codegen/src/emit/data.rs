@@ -14,13 +14,14 @@ pub enum Data {
     Array(Vec<Data>),
     /// `prefix<inner>suffix`, e.g. `Cow::Borrowed(&` `[...]` `)`.
     Wrap(&'static str, Box<Data>, &'static str),
-    /// `Cow::Borrowed("text")`, the text kept as is until printed (catalog texts are
-    /// most of a large catalog: one copy fewer).
+    /// `__private::text("text")` (a `Cow::Borrowed` rustc has no type to infer for),
+    /// the text kept as is until printed (catalog texts are most of a large catalog:
+    /// one copy fewer).
     Cow(String),
 }
 
 impl Data {
-    /// `Cow::Borrowed("text")`.
+    /// A borrowed text, `__private::text("text")`.
     pub fn cow(text: &str) -> Data {
         Data::Cow(text.to_owned())
     }
@@ -34,7 +35,7 @@ impl Data {
     fn size(&self, depth: usize) -> usize {
         match self {
             Data::Raw(text) => text.len(),
-            Data::Cow(text) => text.len() + 48,
+            Data::Cow(text) => text.len() + 38,
             Data::Wrap(prefix, inner, suffix) => prefix.len() + inner.size(depth) + suffix.len(),
             Data::Struct(path, fields) => {
                 path.len()
@@ -83,7 +84,7 @@ impl Data {
         match self {
             Data::Raw(text) => out.push_str(text),
             Data::Cow(text) => {
-                out.push_str("::toolwright::__private::Cow::Borrowed(");
+                out.push_str("::toolwright::__private::text(");
                 write_literal(text, out);
                 out.push(')');
             }
@@ -244,7 +245,7 @@ mod tests {
             r####"/// Doc.
 #[allow(dead_code)]
 pub static X: [::toolwright::descriptor::Param; 1] = [::toolwright::descriptor::Param {
-    field: ::toolwright::__private::Cow::Borrowed(r#"a"b"#),
+    field: ::toolwright::__private::text(r#"a"b"#),
     required: false,
     params: ::toolwright::__private::Cow::Borrowed(&[]),
     meta: ::std::option::Option::None,

@@ -587,24 +587,24 @@ use ::toolwright::descriptor::{
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_create"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        name: ::toolwright::__private::text("library_shelves_create"),
+        api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Post,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
+        path: ::toolwright::__private::text("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("labels", "labels", __In::Body, false, __Kind::Object, __Style::Form, true),
             __Param::new("name", "name", __In::Body, false, __Kind::String, __Style::Form, true),
             __Param::new("theme", "theme", __In::Body, true, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("oauth2")]),
             },
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("key")]),
             },
         ]),
         wrap_output: false,
@@ -612,23 +612,23 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_list"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        name: ::toolwright::__private::text("library_shelves_list"),
+        api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/shelves"),
+        path: ::toolwright::__private::text("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("pageSize", "pageSize", __In::Query, false, __Kind::Integer, __Style::Form, true),
             __Param::new("pageToken", "pageToken", __In::Query, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("oauth2")]),
             },
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("key")]),
             },
         ]),
         wrap_output: false,
@@ -636,20 +636,20 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_delete"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        name: ::toolwright::__private::text("library_shelves_books_delete"),
+        api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Delete,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
+        path: ::toolwright::__private::text("/library/v1/{name}"),
         params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("name", "name", __In::Path, true, __Kind::String, __Style::Simple, false).reserved()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("oauth2")]),
             },
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("key")]),
             },
         ]),
         wrap_output: false,
@@ -657,23 +657,23 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_get"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        name: ::toolwright::__private::text("library_shelves_books_get"),
+        api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{name}"),
+        path: ::toolwright::__private::text("/library/v1/{name}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("name", "name", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
             __Param::new("alt", "alt", __In::Query, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("oauth2")]),
             },
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("key")]),
             },
         ]),
         wrap_output: false,
@@ -681,10 +681,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_insert"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        name: ::toolwright::__private::text("library_shelves_books_insert"),
+        api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Post,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
+        path: ::toolwright::__private::text("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
             __Param::new("notify", "notify", __In::Query, false, __Kind::Boolean, __Style::Form, true),
@@ -696,14 +696,14 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
             __Param::new("title", "title", __In::Body, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("oauth2")]),
             },
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("key")]),
             },
         ]),
         wrap_output: false,
@@ -711,10 +711,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_list"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        name: ::toolwright::__private::text("library_shelves_books_list"),
+        api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/library/v1/{parent}/books"),
+        path: ::toolwright::__private::text("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
             __Param::new("pageToken", "pageToken", __In::Query, false, __Kind::String, __Style::Form, true),
@@ -722,14 +722,14 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
             __Param::new("tags", "tags", __In::Query, false, __Kind::Array, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("oauth2")]),
             },
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("key")]),
             },
         ]),
         wrap_output: false,
@@ -737,10 +737,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("library_shelves_books_insert_upload"),
-        api: ::toolwright::__private::Cow::Borrowed("library_v1"),
+        name: ::toolwright::__private::text("library_shelves_books_insert_upload"),
+        api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Post,
-        path: ::toolwright::__private::Cow::Borrowed("/upload/library/v1/{parent}/books"),
+        path: ::toolwright::__private::text("/upload/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("notify", "notify", __In::Query, false, __Kind::Boolean, __Style::Form, true),
             __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
@@ -748,14 +748,14 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
             __Param::new("body", "body", __In::RequestBody, true, __Kind::Binary, __Style::Form, false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Binary,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/pdf"),
+        content_type: ::toolwright::__private::text("application/pdf"),
         body_required: true,
         security: ::toolwright::__private::Cow::Borrowed(&[
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("oauth2")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("oauth2")]),
             },
             ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("key")]),
+                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("key")]),
             },
         ]),
         wrap_output: false,

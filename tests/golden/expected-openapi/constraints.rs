@@ -139,10 +139,10 @@ use ::toolwright::descriptor::{
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 1] = [::toolwright::descriptor::Operation {
-    name: ::toolwright::__private::Cow::Borrowed("constrained"),
-    api: ::toolwright::__private::Cow::Borrowed("constraints"),
+    name: ::toolwright::__private::text("constrained"),
+    api: ::toolwright::__private::text("constraints"),
     method: ::toolwright::descriptor::Method::Post,
-    path: ::toolwright::__private::Cow::Borrowed("/items/{id}"),
+    path: ::toolwright::__private::text("/items/{id}"),
     params: ::toolwright::__private::Cow::Borrowed(&[
         __Param::new("id", "id", __In::Path, true, __Kind::String, __Style::Simple, false),
         __Param::new("kind", "kind", __In::Query, false, __Kind::String, __Style::Form, true),
@@ -159,7 +159,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 1] = [::toolwright:
         __Param::new("flag", "flag", __In::Body, false, __Kind::Boolean, __Style::Form, true),
     ]),
     body: ::toolwright::descriptor::BodyEncoding::Json,
-    content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+    content_type: ::toolwright::__private::text("application/json"),
     body_required: true,
     security: ::toolwright::__private::Cow::Borrowed(&[]),
     wrap_output: false,

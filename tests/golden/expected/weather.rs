@@ -154,38 +154,38 @@ use ::toolwright::descriptor::{
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("current_weather"),
-        api: ::toolwright::__private::Cow::Borrowed("weather"),
+        name: ::toolwright::__private::text("current_weather"),
+        api: ::toolwright::__private::text("weather"),
         method: ::toolwright::descriptor::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/current"),
+        path: ::toolwright::__private::text("/current"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("city", "city", __In::Query, true, __Kind::String, __Style::Form, true),
             __Param::new("units", "units", __In::Query, false, __Kind::String, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
-            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("weather")]),
         }]),
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::Cow::Borrowed("forecast"),
-        api: ::toolwright::__private::Cow::Borrowed("weather"),
+        name: ::toolwright::__private::text("forecast"),
+        api: ::toolwright::__private::text("weather"),
         method: ::toolwright::descriptor::Method::Get,
-        path: ::toolwright::__private::Cow::Borrowed("/forecast/{city}"),
+        path: ::toolwright::__private::text("/forecast/{city}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
             __Param::new("city", "city", __In::Path, true, __Kind::String, __Style::Simple, false),
             __Param::new("days", "days", __In::Query, false, __Kind::Integer, __Style::Form, true),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
-        content_type: ::toolwright::__private::Cow::Borrowed("application/json"),
+        content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
         security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
-            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::Cow::Borrowed("weather")]),
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("weather")]),
         }]),
         wrap_output: true,
         json_response: true,
