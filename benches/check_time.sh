@@ -25,11 +25,8 @@ root=$(cd "${2:-.}" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-bin=${TOOLWRIGHT_BIN:-}
-if [ -z "$bin" ]; then
-  (cd "$root" && cargo build -q --release -p toolwright-cli)
-  bin=$root/target/release/toolwright
-fi
+generator "$root"
+bin=$BIN
 
 declare -A source=(
   [github]="$corpus/big/github.com_api.github.com.json.gz"

@@ -20,11 +20,8 @@ trap 'rm -rf "$work"' EXIT
 
 source benches/lib.sh
 
-bin=${TOOLWRIGHT_BIN:-}
-if [ -z "$bin" ]; then
-  cargo build -q --release -p toolwright-cli
-  bin=$root/target/release/toolwright
-fi
+generator "$root"
+bin=$BIN
 gunzip -c tests/data/corpus/big/microsoft.com_graph-beta.json.gz > "$work/graph.json"
 ops=$("$bin" check "$work/graph.json" 2>&1 | grep -o '[0-9]* operation' | grep -o '[0-9]*' || true)
 echo "Microsoft Graph beta: ${ops:-?} operations, $(( $(stat -c %s "$work/graph.json") / 1048576 )) MB"

@@ -4,6 +4,16 @@
 # median VALUE...: the middle value (the lower middle of an even count).
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
+# generator CHECKOUT: sets BIN to the toolwright binary to measure — TOOLWRIGHT_BIN when
+# set, otherwise CHECKOUT's release build (built now).
+generator() {
+  BIN=${TOOLWRIGHT_BIN:-}
+  if [ -z "$BIN" ]; then
+    (cd "$1" && cargo build -q --release -p toolwright-cli)
+    BIN=$1/target/release/toolwright
+  fi
+}
+
 # user_crate DIR NAME RUNTIME [DEPENDENCY_LINES]: a crate depending on the runtime at
 # RUNTIME (no default features) and on what DEPENDENCY_LINES add, its own workspace;
 # the caller writes src/.

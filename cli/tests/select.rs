@@ -123,7 +123,7 @@ fn generate_emits_only_the_selected_operations() {
     assert!(ok, "{err}");
     let entry = std::fs::read_to_string(out.join("toolwright.rs")).unwrap();
     assert!(
-        entry.contains("name: ::toolwright::__private::Cow::Borrowed(\"get_issue\")"),
+        entry.contains("name: ::toolwright::__private::text(\"get_issue\")"),
         "{entry}"
     );
     assert!(!entry.contains("\"delete_issue\""));

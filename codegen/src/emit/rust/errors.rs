@@ -36,9 +36,12 @@ struct Variant {
     doc: Option<String>,
 }
 
+/// What two operations must agree on to share an enum: each variant's name, body type
+/// and status pattern.
+type Shape<'a> = Vec<(&'a str, &'a str, Option<&'a str>)>;
+
 impl ErrorEnum {
-    /// What two operations must agree on to share an enum.
-    fn shape(&self) -> Vec<(&str, &str, Option<&str>)> {
+    fn shape(&self) -> Shape<'_> {
         self.variants
             .iter()
             .map(|v| (v.ident.as_str(), v.ty.as_str(), v.pattern.as_deref()))
@@ -84,7 +87,7 @@ pub(super) fn collect(
 pub(super) fn emit(types: &mut TypeGen<'_>, errors: &[ErrorEnum]) {
     // Shapes in order of first use, so output follows the source.
     let mut order: Vec<Vec<&ErrorEnum>> = Vec::new();
-    let mut group_of: BTreeMap<Vec<(&str, &str, Option<&str>)>, usize> = BTreeMap::new();
+    let mut group_of: BTreeMap<Shape<'_>, usize> = BTreeMap::new();
     for error in errors {
         let group = *group_of.entry(error.shape()).or_insert_with(|| {
             order.push(Vec::new());
