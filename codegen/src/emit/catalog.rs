@@ -51,7 +51,8 @@ pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>
              pub mod {module} {{\n    include!({file});\n}}\n"
         ));
     }
-    let apis: Vec<Data> = entries.iter().map(|e| api(e.api)).collect();
+    let apis: Vec<Data> = entries.iter().map(|e| api(e.api, true)).collect();
+    let bare_apis: Vec<Data> = entries.iter().map(|e| api(e.api, false)).collect();
     let api_count = apis.len();
 
     // Each plan with its position in its module's `OPERATIONS` (typed ones only).
@@ -120,13 +121,24 @@ pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>
     }
     code.push_str(
         "\n/// The APIs alone (base URLs, auth), without the tools: for a service that makes only\n\
-         /// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the\n\
-         /// search index are then never referenced, and the linker leaves them out of the\n\
-         /// binary. Typed inputs are checked by their Rust types only (not by the schemas'\n\
-         /// ranges and patterns), and calls by name find no tool.\n\
+         /// typed calls (`Executor::builder(apis_only())`). The tools, their schemas, the\n\
+         /// shared schema definitions and the search index are then never referenced, and\n\
+         /// the linker leaves them out of the binary. Typed inputs are checked by their Rust\n\
+         /// types only (not by the schemas' ranges and patterns), and calls by name find no\n\
+         /// tool.\n\
          #[allow(dead_code)]\n\
          pub fn apis_only() -> ::toolwright::Catalog {\n    \
-         ::toolwright::Catalog::from_static(&[], &APIS)\n}\n",
+         ::toolwright::Catalog::from_static(&[], &BARE_APIS)\n}\n",
+    );
+    code.push('\n');
+    // `APIS` without the schema definitions, which only tools use: on GitHub's
+    // description they are 3.6 MB of text.
+    super::data::static_item(
+        code,
+        "The APIs as `apis_only()` gives them: `APIS` without the shared schema definitions.",
+        "BARE_APIS",
+        &format!("[::toolwright::descriptor::Api; {api_count}]"),
+        &Data::Array(bare_apis),
     );
     code.push('\n');
     super::data::static_item(
@@ -160,7 +172,9 @@ fn module_doc(api: &ir::Api) -> String {
     }
 }
 
-fn api(api: &ir::Api) -> Data {
+/// `api`'s descriptor; `with_definitions: false` leaves the shared schema definitions
+/// out (what typed calls without tools need).
+fn api(api: &ir::Api, with_definitions: bool) -> Data {
     let schemes = api
         .schemes
         .iter()
@@ -219,7 +233,9 @@ fn api(api: &ir::Api) -> Data {
             )
         })
         .collect();
-    let definitions = super::definitions(api)
+    let definitions = with_definitions
+        .then(|| super::definitions(api))
+        .unwrap_or_default()
         .into_iter()
         .map(|(name, input, output)| {
             Data::Struct(

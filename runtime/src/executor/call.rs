@@ -93,3 +93,16 @@ impl<O> fmt::Debug for Call<'_, O> {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Call;
+
+    fn send_and_unpin<T: Send + Unpin>() {}
+
+    #[test]
+    fn a_call_is_send_and_unpin_whatever_its_output() {
+        // `Rc` is neither `Send` nor `Sync`: the call holds no `O`.
+        send_and_unpin::<Call<'static, std::rc::Rc<()>>>();
+    }
+}

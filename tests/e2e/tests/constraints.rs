@@ -249,4 +249,13 @@ async fn typed_inputs_built_by_hand_get_the_same_checks() {
         assert_eq!(typed_error, name_error);
     }
     assert!(server.requests().is_empty());
+    // A typed call is checked and serialized when the method is called: the future
+    // does not hold the input, and sends nothing until it is awaited.
+    let pending = {
+        let input = base();
+        client.constrained(&input)
+    };
+    assert!(server.requests().is_empty(), "sent before it was awaited");
+    pending.await.unwrap();
+    assert_eq!(server.requests().len(), 1);
 }

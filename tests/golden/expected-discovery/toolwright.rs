@@ -15,14 +15,40 @@ pub fn catalog() -> ::toolwright::Catalog {
 }
 
 /// The APIs alone (base URLs, auth), without the tools: for a service that makes only
-/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the
-/// search index are then never referenced, and the linker leaves them out of the
-/// binary. Typed inputs are checked by their Rust types only (not by the schemas'
-/// ranges and patterns), and calls by name find no tool.
+/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas, the
+/// shared schema definitions and the search index are then never referenced, and
+/// the linker leaves them out of the binary. Typed inputs are checked by their Rust
+/// types only (not by the schemas' ranges and patterns), and calls by name find no
+/// tool.
 #[allow(dead_code)]
 pub fn apis_only() -> ::toolwright::Catalog {
-    ::toolwright::Catalog::from_static(&[], &APIS)
+    ::toolwright::Catalog::from_static(&[], &BARE_APIS)
 }
+
+/// The APIs as `apis_only()` gives them: `APIS` without the shared schema definitions.
+#[allow(dead_code)]
+pub static BARE_APIS: [::toolwright::descriptor::Api; 1] = [::toolwright::descriptor::Api {
+    name: ::toolwright::__private::text("library_v1"),
+    base_url: ::toolwright::__private::text("https://library.example.com"),
+    schemes: ::toolwright::__private::Cow::Borrowed(&[
+        ::toolwright::descriptor::SecurityScheme {
+            name: ::toolwright::__private::text("key"),
+            kind: ::toolwright::descriptor::SchemeKind::ApiKey {
+                key_env: ::toolwright::__private::text("LIBRARY_V1_KEY"),
+                placement: ::toolwright::descriptor::KeyPlacement::Query(::toolwright::__private::text("key")),
+            },
+        },
+        ::toolwright::descriptor::SecurityScheme {
+            name: ::toolwright::__private::text("oauth2"),
+            kind: ::toolwright::descriptor::SchemeKind::Bearer {
+                token_env: ::toolwright::__private::text("LIBRARY_V1_OAUTH2"),
+            },
+        },
+    ]),
+    definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+    meta: ::std::option::Option::Some(::toolwright::__private::text(r#"{"externalDocs":{"url":"https://library.example.com/docs"},"format":"google-discovery","info":{"description":"Shelves of books, as a Google-style REST description.","title":"Library API","version":"v1"},"securityScopes":{"oauth2":{"https://www.googleapis.com/auth/library":"See, edit and delete your shelves and books","https://www.googleapis.com/auth/library.readonly":"See your shelves and books"}},"servers":[{"url":"https://library.example.com"}],"x-discovery":{"basePath":"/library/v1/","baseUrl":"https://library.example.com/library/v1/","batchPath":"batch/library/v1","discoveryVersion":"v1","documentationLink":"https://library.example.com/docs","id":"library:v1","kind":"discovery#restDescription","mtlsRootUrl":"https://library.mtls.example.com/","name":"library","ownerDomain":"example.com","ownerName":"Example","parameters":{"alt":{"default":"json","description":"Data format for response.","enum":["json","media"],"enumDescriptions":["JSON","Media download"],"location":"query","type":"string"},"fields":{"description":"Selector specifying which fields to include in a partial response.","location":"query","type":"string"},"key":{"description":"API key.","location":"query","type":"string"},"prettyPrint":{"default":"true","description":"Returns response with indentations and line breaks.","location":"query","type":"boolean"},"quotaUser":{"description":"Quota user.","location":"query","type":"string"}},"protocol":"rest","revision":"20261201","rootUrl":"https://library.example.com/","servicePath":"library/v1/","title":"Library API","version":"v1"}}"#)),
+    graphql: ::std::option::Option::None,
+}];
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]

@@ -15,14 +15,45 @@ pub fn catalog() -> ::toolwright::Catalog {
 }
 
 /// The APIs alone (base URLs, auth), without the tools: for a service that makes only
-/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the
-/// search index are then never referenced, and the linker leaves them out of the
-/// binary. Typed inputs are checked by their Rust types only (not by the schemas'
-/// ranges and patterns), and calls by name find no tool.
+/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas, the
+/// shared schema definitions and the search index are then never referenced, and
+/// the linker leaves them out of the binary. Typed inputs are checked by their Rust
+/// types only (not by the schemas' ranges and patterns), and calls by name find no
+/// tool.
 #[allow(dead_code)]
 pub fn apis_only() -> ::toolwright::Catalog {
-    ::toolwright::Catalog::from_static(&[], &APIS)
+    ::toolwright::Catalog::from_static(&[], &BARE_APIS)
 }
+
+/// The APIs as `apis_only()` gives them: `APIS` without the shared schema definitions.
+#[allow(dead_code)]
+pub static BARE_APIS: [::toolwright::descriptor::Api; 1] = [::toolwright::descriptor::Api {
+    name: ::toolwright::__private::text("tracker"),
+    base_url: ::toolwright::__private::text(""),
+    schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
+        name: ::toolwright::__private::text("bearer"),
+        kind: ::toolwright::descriptor::SchemeKind::Bearer {
+            token_env: ::toolwright::__private::text("TRACKER_BEARER"),
+        },
+    }]),
+    definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+    meta: ::std::option::Option::Some(::toolwright::__private::text(r#"{"format":"graphql-sdl","info":{"description":"An issue tracker: repositories, their issues, the people who file them.","title":"GraphQL API","version":"graphql"},"x-graphql":{"directives":[{"args":[{"description":null,"name":"weight","type":"Int!"}],"description":"The cost of a field, for rate limiting.","locations":["FIELD_DEFINITION"],"name":"cost","repeatable":false}],"subscriptions":[{"description":"Each issue as it is opened.","name":"issueOpened","type":"Issue!"}],"types":17}}"#)),
+    graphql: ::std::option::Option::Some(::toolwright::__private::text("O CreateIssuePayload issue:Issue
+O Issue id:ID number:Int title:String state:IssueState labels:String author:User
+O IssueConnection totalCount:Int pageInfo:PageInfo nodes:Issue
+O Mutation createIssue(input!):CreateIssuePayload closeIssue(id!,reason):Boolean
+I Node id:ID
+O PageInfo hasNextPage:Boolean endCursor:String
+O Query repository(owner!,name!,followRenames):Repository search(query!,first,after):SearchResultConnection viewer:User node(id!):Node issueCount(states):Int legacyCount:Int
+O Repository id:ID name:String stars:Int createdAt:DateTime head:GitObjectID owner:User issues(first!,after,states):IssueConnection readme(path!):String
+U SearchResult
+O SearchResultConnection totalCount:Int pageInfo:PageInfo nodes:SearchResult
+O Subscription issueOpened(repository!):Issue
+O User id:ID login:String name:String
+P Node Issue Repository User
+P SearchResult Issue User
+")),
+}];
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]

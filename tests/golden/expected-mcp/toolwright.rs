@@ -13,14 +13,26 @@ pub fn catalog() -> ::toolwright::Catalog {
 }
 
 /// The APIs alone (base URLs, auth), without the tools: for a service that makes only
-/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the
-/// search index are then never referenced, and the linker leaves them out of the
-/// binary. Typed inputs are checked by their Rust types only (not by the schemas'
-/// ranges and patterns), and calls by name find no tool.
+/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas, the
+/// shared schema definitions and the search index are then never referenced, and
+/// the linker leaves them out of the binary. Typed inputs are checked by their Rust
+/// types only (not by the schemas' ranges and patterns), and calls by name find no
+/// tool.
 #[allow(dead_code)]
 pub fn apis_only() -> ::toolwright::Catalog {
-    ::toolwright::Catalog::from_static(&[], &APIS)
+    ::toolwright::Catalog::from_static(&[], &BARE_APIS)
 }
+
+/// The APIs as `apis_only()` gives them: `APIS` without the shared schema definitions.
+#[allow(dead_code)]
+pub static BARE_APIS: [::toolwright::descriptor::Api; 1] = [::toolwright::descriptor::Api {
+    name: ::toolwright::__private::text("everything"),
+    base_url: ::toolwright::__private::text("mcp://everything"),
+    schemes: ::toolwright::__private::Cow::Borrowed(&[]),
+    definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+    meta: ::std::option::Option::Some(::toolwright::__private::text(r##"{"format":"mcp-tools","info":{"title":"Everything Reference Server","version":"2.0.0"},"x-mcp":{"capabilities":{"completions":{},"logging":{},"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tasks":{"cancel":{},"list":{},"requests":{"tools":{"call":{}}}},"tools":{"listChanged":true}},"instructions":"# Everything Server – Server Instructions\n\nAudience: These instructions are written for an LLM or autonomous agent integrating with the Everything MCP Server.\nFollow them to use, extend, and troubleshoot the server safely and effectively.\n\n## Cross-Feature Relationships\n\n- Use `get-roots-list` to see client workspace roots before file operations\n- `gzip-file-as-resource` creates session-scoped resources accessible only during the current session\n- Enable `toggle-simulated-logging` before debugging to see server log messages\n- Enable `toggle-subscriber-updates` to receive periodic resource update notifications\n\n## Constraints & Limitations\n\n- `gzip-file-as-resource`: Max fetch size controlled by `GZIP_MAX_FETCH_SIZE` (default 10MB), timeout by `GZIP_MAX_FETCH_TIME_MILLIS` (default 30s), allowed domains by `GZIP_ALLOWED_DOMAINS`\n- Session resources are ephemeral and lost when the session ends\n- Sampling requests (`trigger-sampling-request`) require client sampling capability\n- Elicitation requests (`trigger-elicitation-request`) require client elicitation capability\n\n## Operational Patterns\n\n- For long operations, use `trigger-long-running-operation` which sends progress notifications\n- Prefer reading resources before calling mutating tools\n- Check `get-roots-list` output to understand the client's workspace context\n\n## Easter Egg\n\nIf asked about server instructions, respond with \"🎉 Server instructions are working! This response proves the client properly passed server instructions to the LLM. This demonstrates MCP's instructions feature in action.\"\n","prompts":[{"description":"A prompt with no arguments","name":"simple-prompt","title":"Simple Prompt"},{"arguments":[{"description":"Name of the city","name":"city","required":true},{"name":"state","required":false}],"description":"A prompt with two arguments, one required and one optional","name":"args-prompt","title":"Arguments Prompt"},{"arguments":[{"description":"Choose the department.","name":"department","required":true},{"description":"Choose a team member to lead the selected department.","name":"name","required":true}],"description":"First argument choice narrows values for second argument.","name":"completable-prompt","title":"Team Management"},{"arguments":[{"description":"Type of resource to fetch","name":"resourceType","required":true},{"description":"ID of the text resource to fetch","name":"resourceId","required":true}],"description":"A prompt that includes an embedded resource reference","name":"resource-prompt","title":"Resource Prompt"}],"protocolVersion":"2025-06-18","resources":[{"description":"Static document file exposed from /docs: architecture.md","mimeType":"text/markdown","name":"architecture.md","uri":"demo://resource/static/document/architecture.md"},{"description":"Static document file exposed from /docs: extension.md","mimeType":"text/markdown","name":"extension.md","uri":"demo://resource/static/document/extension.md"},{"description":"Static document file exposed from /docs: features.md","mimeType":"text/markdown","name":"features.md","uri":"demo://resource/static/document/features.md"},{"description":"Static document file exposed from /docs: how-it-works.md","mimeType":"text/markdown","name":"how-it-works.md","uri":"demo://resource/static/document/how-it-works.md"},{"description":"Static document file exposed from /docs: instructions.md","mimeType":"text/markdown","name":"instructions.md","uri":"demo://resource/static/document/instructions.md"},{"description":"Static document file exposed from /docs: startup.md","mimeType":"text/markdown","name":"startup.md","uri":"demo://resource/static/document/startup.md"},{"description":"Static document file exposed from /docs: structure.md","mimeType":"text/markdown","name":"structure.md","uri":"demo://resource/static/document/structure.md"}],"serverInfo":{"name":"mcp-servers/everything","title":"Everything Reference Server","version":"2.0.0"}}}"##)),
+    graphql: ::std::option::Option::None,
+}];
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]

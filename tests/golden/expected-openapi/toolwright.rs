@@ -34,14 +34,118 @@ pub fn catalog() -> ::toolwright::Catalog {
 }
 
 /// The APIs alone (base URLs, auth), without the tools: for a service that makes only
-/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the
-/// search index are then never referenced, and the linker leaves them out of the
-/// binary. Typed inputs are checked by their Rust types only (not by the schemas'
-/// ranges and patterns), and calls by name find no tool.
+/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas, the
+/// shared schema definitions and the search index are then never referenced, and
+/// the linker leaves them out of the binary. Typed inputs are checked by their Rust
+/// types only (not by the schemas' ranges and patterns), and calls by name find no
+/// tool.
 #[allow(dead_code)]
 pub fn apis_only() -> ::toolwright::Catalog {
-    ::toolwright::Catalog::from_static(&[], &APIS)
+    ::toolwright::Catalog::from_static(&[], &BARE_APIS)
 }
+
+/// The APIs as `apis_only()` gives them: `APIS` without the shared schema definitions.
+#[allow(dead_code)]
+pub static BARE_APIS: [::toolwright::descriptor::Api; 4] = [
+    ::toolwright::descriptor::Api {
+        name: ::toolwright::__private::text("constraints"),
+        base_url: ::toolwright::__private::text("https://constraints.example.com"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+        meta: ::std::option::Option::Some(::toolwright::__private::text(r#"{"info":{"description":"Every constraint keyword the catalog advertises, on one operation.","title":"Constraints","version":"1.0.0"},"openapi":"3.1.0","servers":[{"url":"https://constraints.example.com"}]}"#)),
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::descriptor::Api {
+        name: ::toolwright::__private::text("library"),
+        base_url: ::toolwright::__private::text("https://library.example.org/api"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("oauth"),
+                kind: ::toolwright::descriptor::SchemeKind::ClientCredentials {
+                    token_env: ::toolwright::__private::text("LIBRARY_OAUTH"),
+                    token_url: ::toolwright::__private::text("https://library.example.org/token"),
+                    client_id_env: ::toolwright::__private::text("LIBRARY_OAUTH_CLIENT_ID"),
+                    client_secret_env: ::toolwright::__private::text("LIBRARY_OAUTH_CLIENT_SECRET"),
+                },
+            },
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("oidc"),
+                kind: ::toolwright::descriptor::SchemeKind::Bearer {
+                    token_env: ::toolwright::__private::text("LIBRARY_OIDC"),
+                },
+            },
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("session"),
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
+                    key_env: ::toolwright::__private::text("LIBRARY_SESSION"),
+                    placement: ::toolwright::descriptor::KeyPlacement::Cookie(::toolwright::__private::text("LIB_SESSION")),
+                },
+            },
+        ]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+        meta: ::std::option::Option::Some(::toolwright::__private::text(r##"{"info":{"summary":"Books and members.","title":"Library","version":"1.0.0"},"openapi":"3.1.0","securityScopes":{"oauth":{"books:read":"Read the catalogue."}},"servers":[{"url":"https://library.example.org/api"}],"webhooks":{"bookReturned":{"post":{"requestBody":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Book"}}}},"responses":{"200":{"description":"Ack."}}}}}}"##)),
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::descriptor::Api {
+        name: ::toolwright::__private::text("shop"),
+        base_url: ::toolwright::__private::text("https://eu.shop.example.com/v2"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("apiKey"),
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
+                    key_env: ::toolwright::__private::text("SHOP_API_KEY"),
+                    placement: ::toolwright::descriptor::KeyPlacement::Header(::toolwright::__private::text("X-API-Key")),
+                },
+            },
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("basicAuth"),
+                kind: ::toolwright::descriptor::SchemeKind::Basic {
+                    username_env: ::toolwright::__private::text("SHOP_BASIC_AUTH_USERNAME"),
+                    password_env: ::toolwright::__private::text("SHOP_BASIC_AUTH_PASSWORD"),
+                },
+            },
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("bearerAuth"),
+                kind: ::toolwright::descriptor::SchemeKind::Bearer {
+                    token_env: ::toolwright::__private::text("SHOP_BEARER_AUTH"),
+                },
+            },
+        ]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+        meta: ::std::option::Option::Some(::toolwright::__private::text(r#"{"info":{"description":"A small shop: products, images, orders.\nExercises every parameter location and style, four body media types and\nthree security schemes.\n","title":"Shop API","version":"2.1.0"},"openapi":"3.0.3","servers":[{"url":"https://{region}.shop.example.com/v2","variables":{"region":{"default":"eu","enum":["eu","us"]}}}],"tags":[{"name":"products"}],"x-audience":"partners"}"#)),
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::descriptor::Api {
+        name: ::toolwright::__private::text("wire"),
+        base_url: ::toolwright::__private::text("https://wire.example.com/v1"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("api_key"),
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
+                    key_env: ::toolwright::__private::text("WIRE_API_KEY"),
+                    placement: ::toolwright::descriptor::KeyPlacement::Query(::toolwright::__private::text("key")),
+                },
+            },
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("api_token"),
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
+                    key_env: ::toolwright::__private::text("WIRE_API_TOKEN"),
+                    placement: ::toolwright::descriptor::KeyPlacement::Header(::toolwright::__private::text("X-Api-Token")),
+                },
+            },
+            ::toolwright::descriptor::SecurityScheme {
+                name: ::toolwright::__private::text("app_id"),
+                kind: ::toolwright::descriptor::SchemeKind::ApiKey {
+                    key_env: ::toolwright::__private::text("WIRE_APP_ID"),
+                    placement: ::toolwright::descriptor::KeyPlacement::Header(::toolwright::__private::text("X-App-Id")),
+                },
+            },
+        ]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+        meta: ::std::option::Option::Some(::toolwright::__private::text(r#"{"info":{"description":"One operation per request construct whose bytes on the wire the spec fixes.","title":"Wire","version":"1.0.0"},"openapi":"3.0.3","servers":[{"url":"https://wire.example.com/v1"}]}"#)),
+        graphql: ::std::option::Option::None,
+    },
+];
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]

@@ -29,14 +29,61 @@ pub fn catalog() -> ::toolwright::Catalog {
 }
 
 /// The APIs alone (base URLs, auth), without the tools: for a service that makes only
-/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas and the
-/// search index are then never referenced, and the linker leaves them out of the
-/// binary. Typed inputs are checked by their Rust types only (not by the schemas'
-/// ranges and patterns), and calls by name find no tool.
+/// typed calls (`Executor::builder(apis_only())`). The tools, their schemas, the
+/// shared schema definitions and the search index are then never referenced, and
+/// the linker leaves them out of the binary. Typed inputs are checked by their Rust
+/// types only (not by the schemas' ranges and patterns), and calls by name find no
+/// tool.
 #[allow(dead_code)]
 pub fn apis_only() -> ::toolwright::Catalog {
-    ::toolwright::Catalog::from_static(&[], &APIS)
+    ::toolwright::Catalog::from_static(&[], &BARE_APIS)
 }
+
+/// The APIs as `apis_only()` gives them: `APIS` without the shared schema definitions.
+#[allow(dead_code)]
+pub static BARE_APIS: [::toolwright::descriptor::Api; 3] = [
+    ::toolwright::descriptor::Api {
+        name: ::toolwright::__private::text("billing"),
+        base_url: ::toolwright::__private::text("https://billing.example.com"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
+            name: ::toolwright::__private::text("billing"),
+            kind: ::toolwright::descriptor::SchemeKind::Basic {
+                username_env: ::toolwright::__private::text("BILLING_USER"),
+                password_env: ::toolwright::__private::text("BILLING_PASSWORD"),
+            },
+        }]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+        meta: ::std::option::Option::None,
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::descriptor::Api {
+        name: ::toolwright::__private::text("notes"),
+        base_url: ::toolwright::__private::text("https://notes.example.com/v2"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
+            name: ::toolwright::__private::text("notes"),
+            kind: ::toolwright::descriptor::SchemeKind::Bearer {
+                token_env: ::toolwright::__private::text("NOTES_TOKEN"),
+            },
+        }]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+        meta: ::std::option::Option::None,
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::descriptor::Api {
+        name: ::toolwright::__private::text("weather"),
+        base_url: ::toolwright::__private::text("https://weather.example.com"),
+        schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::SecurityScheme {
+            name: ::toolwright::__private::text("weather"),
+            kind: ::toolwright::descriptor::SchemeKind::ApiKey {
+                key_env: ::toolwright::__private::text("WEATHER_KEY"),
+                placement: ::toolwright::descriptor::KeyPlacement::Query(::toolwright::__private::text("appid")),
+            },
+        }]),
+        definitions: ::toolwright::__private::Cow::Borrowed(&[]),
+        meta: ::std::option::Option::None,
+        graphql: ::std::option::Option::None,
+    },
+];
 
 /// Every API of this catalog, with default base URLs and auth.
 #[allow(dead_code)]
