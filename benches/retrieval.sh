@@ -10,6 +10,8 @@
 #   intent-heldout.tsv   82 more of the same, held out: score it only to report
 #   intent-heldout-2.tsv 79 more, written after the first held-out set was scored
 #   intent-heldout-3.tsv 86 more, written 2026-12-04 before that session saw any output
+#   intent-heldout-4.tsv 131 more (67 GitHub, 64 Stripe), written 2026-12-04, not yet
+#                        scored: keep it for the end of the next tuning round
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
