@@ -233,9 +233,12 @@ fn api(api: &ir::Api, with_definitions: bool) -> Data {
             )
         })
         .collect();
-    let definitions = with_definitions
-        .then(|| super::definitions(api))
-        .unwrap_or_default()
+    let definitions = if with_definitions {
+        super::definitions(api)
+    } else {
+        Vec::new()
+    };
+    let definitions = definitions
         .into_iter()
         .map(|(name, input, output)| {
             Data::Struct(
