@@ -4,9 +4,13 @@
 //! technique. Prints R@1, R@5 and MRR@10 per catalog and overall, then the search latency
 //! over the largest catalog.
 //!
-//! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses]` (catalog paths are relative
-//! to ROOT, the checkout) (`PASSES=N` repeats the
-//! latency loop N times instead of 50, for profiling).
+//! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses] [--texts OUT | --dense VECTORS]`
+//! (catalog paths are relative to ROOT, the checkout; `PASSES=N` repeats the latency
+//! loop N times instead of 50, for profiling). `--texts` writes the texts a dense model
+//! must embed and stops; `--dense` adds the fusion rows from those texts' vectors (see
+//! `benches/retrieval_fusion.sh`).
+
+mod dense;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,9 +23,18 @@ type Row = (String, Techniques);
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [root, queries, catalogs, rest @ ..] = args.as_slice() else {
-        return Err("usage: retrieval_eval ROOT QUERIES CATALOGS [--misses]".into());
+        return Err(
+            "usage: retrieval_eval ROOT QUERIES CATALOGS [--misses] [--texts OUT | --dense VECTORS]"
+                .into(),
+        );
     };
     let show_misses = rest.iter().any(|a| a == "--misses");
+    let option = |name: &str| {
+        rest.iter()
+            .position(|a| a == name)
+            .and_then(|i| rest.get(i + 1))
+            .map(Path::new)
+    };
     let root = Path::new(root);
     let queries = read_tsv(Path::new(queries))?;
     let catalogs = read_tsv(Path::new(catalogs))?;
@@ -44,6 +57,9 @@ fn main() -> Result<(), String> {
         loaded.insert(key.clone(), catalog);
     }
     let _ = std::fs::remove_dir_all(&work);
+    if let Some(out) = option("--texts") {
+        return dense::texts(&loaded, &queries, out);
+    }
 
     let mut rows: Vec<Row> = Vec::new();
     let steps = [
@@ -127,20 +143,73 @@ fn main() -> Result<(), String> {
             }
             per.entry(key.as_str()).or_default().push(rank);
         }
-        print!("{label:<30}");
-        let mut all = Vec::new();
-        for key in &keys {
-            let ranks = per.get(key.as_str()).cloned().unwrap_or_default();
-            print!(" {}", scores(&ranks));
-            all.extend(ranks);
-        }
-        println!(" {}", scores(&all));
+        print_row(label, &keys, &per);
     }
     for m in &misses {
         println!("miss: {m}");
     }
+    if let Some(vectors) = option("--dense") {
+        fusion(&loaded, &queries, &keys, &dense::Vectors::read(vectors)?)?;
+    }
     latency(&loaded, &queries);
     Ok(())
+}
+
+/// The default ranking, the sentence model's alone, and both fused by
+/// [`toolwright::Catalog::search_fused`], on the same queries.
+fn fusion(
+    loaded: &BTreeMap<String, toolwright::Catalog>,
+    queries: &[Vec<String>],
+    keys: &[&String],
+    vectors: &dense::Vectors,
+) -> Result<(), String> {
+    let indexes: BTreeMap<&String, _> = loaded.iter().map(|(k, c)| (k, vectors.index(c))).collect();
+    let mut rows: [(&str, BTreeMap<&str, Vec<Option<usize>>>); 3] = [
+        ("default (no model)", BTreeMap::new()),
+        ("MiniLM-L6 alone (cosine)", BTreeMap::new()),
+        ("default + MiniLM-L6 (RRF)", BTreeMap::new()),
+    ];
+    for q in queries {
+        let (key, query) = (q[0].as_str(), q[1].as_str());
+        let expected: Vec<&str> = q[2].split(',').collect();
+        let catalog = &loaded[key];
+        let (dense_index, tool_vectors) = &indexes[&q[0]];
+        let rank_of = |hits: Vec<toolwright::catalog::SearchHit<'_>>| {
+            hits.iter()
+                .position(|h| expected.contains(&h.tool.name.as_ref()))
+        };
+        let ranks = [
+            rank_of(catalog.search(query, 10)),
+            vectors.dense_rank(catalog, tool_vectors, query, &expected),
+            rank_of(catalog.search_fused(query, 10, vectors, dense_index)),
+        ];
+        for ((_, per), rank) in rows.iter_mut().zip(ranks) {
+            per.entry(key).or_default().push(rank);
+        }
+    }
+    let missing = *vectors.missing.borrow();
+    if missing > 0 {
+        return Err(format!(
+            "{missing} texts have no vector: run `retrieval_eval … --texts` and embed.py again"
+        ));
+    }
+    println!("fusion with a local sentence model (all-MiniLM-L6-v2, benches/retrieval/embed.py):");
+    for (label, per) in &rows {
+        print_row(label, keys, per);
+    }
+    Ok(())
+}
+
+/// One table row: each catalog's scores, then all queries'.
+fn print_row(label: &str, keys: &[&String], per: &BTreeMap<&str, Vec<Option<usize>>>) {
+    print!("{label:<30}");
+    let mut all = Vec::new();
+    for key in keys {
+        let ranks = per.get(key.as_str()).cloned().unwrap_or_default();
+        print!(" {}", scores(&ranks));
+        all.extend(ranks);
+    }
+    println!(" {}", scores(&all));
 }
 
 /// `R@1 R@5 R@10 MRR@10` of ranks (0-based; `None`: not in the top 10).
