@@ -19,6 +19,8 @@ use std::time::Instant;
 use toolwright::query::{Index, Techniques};
 
 type Row = (String, Techniques);
+/// Each catalog's ranks of the expected tools (0-based; `None`: not in the top 10).
+type Ranks<'a> = BTreeMap<&'a str, Vec<Option<usize>>>;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -117,7 +119,7 @@ fn main() -> Result<(), String> {
             .iter()
             .map(|(k, c)| (k, toolwright::catalog::search::build(c, *techniques)))
             .collect();
-        let mut per: BTreeMap<&str, Vec<Option<usize>>> = BTreeMap::new();
+        let mut per: Ranks = BTreeMap::new();
         for q in &queries {
             let (key, query, expected) = (&q[0], &q[1], &q[2]);
             let Some(catalog) = loaded.get(key) else {
@@ -164,7 +166,7 @@ fn fusion(
     vectors: &dense::Vectors,
 ) -> Result<(), String> {
     let indexes: BTreeMap<&String, _> = loaded.iter().map(|(k, c)| (k, vectors.index(c))).collect();
-    let mut rows: [(&str, BTreeMap<&str, Vec<Option<usize>>>); 3] = [
+    let mut rows: [(&str, Ranks); 3] = [
         ("default (no model)", BTreeMap::new()),
         ("MiniLM-L6 alone (cosine)", BTreeMap::new()),
         ("default + MiniLM-L6 (RRF)", BTreeMap::new()),
@@ -201,7 +203,7 @@ fn fusion(
 }
 
 /// One table row: each catalog's scores, then all queries'.
-fn print_row(label: &str, keys: &[&String], per: &BTreeMap<&str, Vec<Option<usize>>>) {
+fn print_row(label: &str, keys: &[&String], per: &Ranks) {
     print!("{label:<30}");
     let mut all = Vec::new();
     for key in keys {
