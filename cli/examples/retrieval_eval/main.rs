@@ -94,11 +94,11 @@ fn main() -> Result<(), String> {
     ));
     rows.push(("default".into(), Techniques::DEFAULT));
     for (label, t) in steps {
+        let name = label.trim_start_matches("+ ");
         if Techniques::DEFAULT.has(t) {
-            rows.push((
-                format!("default - {}", label.trim_start_matches("+ ")),
-                Techniques::DEFAULT.without(t),
-            ));
+            rows.push((format!("default - {name}"), Techniques::DEFAULT.without(t)));
+        } else {
+            rows.push((format!("default + {name}"), Techniques::DEFAULT.with(t)));
         }
     }
 
