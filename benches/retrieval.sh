@@ -10,8 +10,9 @@
 #   intent-heldout.tsv   82 more of the same, held out: score it only to report
 #   intent-heldout-2.tsv 79 more, written after the first held-out set was scored
 #   intent-heldout-3.tsv 86 more, written 2026-12-04 before that session saw any output
-#   intent-heldout-4.tsv 131 more (67 GitHub, 64 Stripe), written 2026-12-04, not yet
-#                        scored: keep it for the end of the next tuning round
+#   intent-heldout-4.tsv 131 more (67 GitHub, 64 Stripe), written 2026-12-04, scored
+#                        once at the start of the next round, then tuned on
+#   intent-heldout-5.tsv  84 more (42 + 42), written before that round's technique
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
