@@ -79,6 +79,7 @@ fn main() -> Result<(), String> {
         ("+ questions read", Techniques::QUESTIONS),
         ("+ REST shape", Techniques::REST),
         ("+ update flags", Techniques::FLAGS),
+        ("+ id abbreviations", Techniques::ABBREVIATIONS),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

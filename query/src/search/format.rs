@@ -197,28 +197,29 @@ impl<'a> Index<'a> {
         if prefix.len() < 2 {
             return None;
         }
-        let needle = prefix.as_bytes();
+        let mut best: Option<(&'a [u8], usize)> = None;
+        for (term, df) in self.with_prefix(prefix.as_bytes()) {
+            if term.len() > prefix.len() && best.is_none_or(|(_, d)| df > d) {
+                best = Some((term, df));
+            }
+        }
+        best.and_then(|(term, _)| std::str::from_utf8(term).ok())
+    }
+
+    /// Every term beginning with `prefix`, in order, with how many documents hold it.
+    pub(super) fn with_prefix(&self, prefix: &[u8]) -> impl Iterator<Item = (&'a [u8], usize)> {
         let (mut lo, mut hi) = (0, self.terms);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.term(mid) < needle {
+            if self.term(mid) < prefix {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        let mut best: Option<(usize, usize)> = None;
-        for i in lo..self.terms {
-            let term = self.term(i);
-            if !term.starts_with(needle) {
-                break;
-            }
-            let df = self.posting_end(i + 1) - self.posting_end(i);
-            if term.len() > needle.len() && best.is_none_or(|(_, d)| df > d) {
-                best = Some((i, df));
-            }
-        }
-        best.and_then(|(i, _)| std::str::from_utf8(self.term(i)).ok())
+        (lo..self.terms)
+            .map(|i| (self.term(i), self.posting_end(i + 1) - self.posting_end(i)))
+            .take_while(move |(term, _)| term.starts_with(prefix))
     }
 
     /// A term's postings as (document, impact), by binary search over the sorted terms.

@@ -157,7 +157,6 @@ fn classify(token: &str) -> Option<ValueKind> {
     if let Some((prefix, tail)) = token.split_once('_')
         && (1..=8).contains(&prefix.len())
         && prefix.bytes().all(|b| b.is_ascii_lowercase())
-        && tail.len() >= 3
         && tail.bytes().all(|b| b.is_ascii_alphanumeric())
         && tail.bytes().any(|b| b.is_ascii_digit())
     {
@@ -232,6 +231,8 @@ mod tests {
                 "who is",
                 &[PrefixedId("cus".into())],
             ),
+            // People shorten ids when they type them: the prefix still says what it is.
+            ("resend in_77", "resend", &[PrefixedId("in".into())]),
             ("find jane@example.com", "find", &[Email]),
             ("bill them $50 today", "bill them today", &[Money]),
             ("take 30 EUR now", "take now", &[Money]),
