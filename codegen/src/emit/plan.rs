@@ -300,16 +300,32 @@ pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, 
 
 /// The author's description, or a composed, verb-led one; never empty.
 fn description(api: &ir::Api, op: &ir::Operation) -> String {
-    let mut out = match &op.description {
-        // HTML (Stripe's `<p>`s, entities) cleaned here, in the catalog itself, not
-        // only in exports: every client reads this text. Relative links resolve
-        // against the operation's documentation site, as exports do.
-        Some(d) if !d.trim().is_empty() => text::fold(&toolwright_query::prose::clean(
+    // HTML (Stripe's `<p>`s, entities) cleaned here, in the catalog itself, not only
+    // in exports: every client reads this text. Relative links resolve against the
+    // operation's documentation site, as exports do.
+    let clean = |d: &str| {
+        text::fold(&toolwright_query::prose::clean(
             d,
             docs_origin(op).as_deref(),
-        )),
+        ))
+    };
+    let mut out = match op.description.as_deref().map(str::trim) {
+        // Only the body's description: a model reads the first sentence for what the
+        // tool does, so a composed one leads.
+        Some(d) if d.starts_with(ir::BODY_DESCRIPTION_LEAD) => {
+            format!("{}\n\n{}", composed(api, op), clean(d))
+        }
+        Some(d) if !d.is_empty() => clean(d),
         _ => composed(api, op),
     };
+    if op.meta.get("deprecated").and_then(Value::as_bool) == Some(true) {
+        // After what the tool does, not before it: the first sentence is what a model
+        // (and a search index) reads as the tool's summary.
+        out = match out.split_once("\n\n") {
+            Some((first, rest)) => format!("{first}\n\nDeprecated.\n\n{rest}"),
+            None => format!("{out}\n\nDeprecated."),
+        };
+    }
     if op.safety.requires_confirmation {
         out.push_str("\n\nRequires confirmation: ask the user before calling this tool.");
     }
@@ -418,9 +434,69 @@ fn composed(api: &ir::Api, op: &ir::Operation) -> String {
         .unwrap_or_else(|| api.name.replace(['-', '_'], " "));
     let one = text::singular(&resource);
     let by = last_param.map(|p| format!(" by {p}")).unwrap_or_default();
-    let sentence = match (op.kind, op.method) {
+    let sentence = match rest_sentence(op) {
+        Some(sentence) => sentence,
+        None => generic_sentence(op, &resource, &one, &by),
+    };
+    format!(
+        "{sentence} Calls `{} {}` on the {} API.",
+        op.method.as_str(),
+        op.path,
+        api.name
+    )
+}
+
+/// REST's shape read as a sentence ("List tax ids of a customer."), when the method
+/// and the operation's kind agree on what it does: it names whose item a resource
+/// hangs under, which the generic sentence cannot.
+fn rest_sentence(op: &ir::Operation) -> Option<String> {
+    let segments: Vec<&str> = op
+        .path
+        .split('/')
+        .filter(|s| !s.is_empty() && !text::is_version(s))
+        .collect();
+    let item = segments.last()?.starts_with('{');
+    // `POST /quotes/{quote}/cancel`: an action on an item.
+    let action = segments.len() >= 2
+        && segments[segments.len() - 2].starts_with('{')
+        && !segments.last()?.ends_with('s')
+        && !item;
+    let agrees = match (op.method, op.kind) {
+        (Method::Get | Method::Head, Crude::Read)
+        | (Method::Delete, Crude::Delete)
+        | (Method::Put | Method::Patch, Crude::Update) => true,
+        (Method::Post, Crude::Create) => !item && !action,
+        (Method::Post, Crude::Execute) => action,
+        (Method::Post, Crude::Update) => item,
+        _ => false,
+    };
+    let title = agrees
+        .then(|| text::title_from_path(op.method.as_str(), &op.path))
+        .flatten()?;
+    // A description says what the tool does ("Lists …"); a title commands ("List …").
+    let (verb, rest) = title.split_once(' ').unwrap_or((&title, ""));
+    Some(format!("{} {rest}.", third_person(verb)).replace(" .", "."))
+}
+
+/// `List` → `Lists`, `Copy` → `Copies`, `Search` → `Searches`.
+fn third_person(verb: &str) -> String {
+    let consonant_y = verb.len() > 1
+        && verb.ends_with('y')
+        && !verb[..verb.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
+    if consonant_y {
+        format!("{}ies", &verb[..verb.len() - 1])
+    } else if verb.ends_with(['s', 'x', 'z']) || verb.ends_with("sh") || verb.ends_with("ch") {
+        format!("{verb}es")
+    } else {
+        format!("{verb}s")
+    }
+}
+
+/// What the operation does to its resource, in the words of its kind.
+fn generic_sentence(op: &ir::Operation, resource: &str, one: &str, by: &str) -> String {
+    match (op.kind, op.method) {
         (Crude::Create, _) => format!("Creates a new {one}."),
-        (Crude::Read, _) if last_param.is_some() => format!("Fetches a single {one}{by}."),
+        (Crude::Read, _) if !by.is_empty() => format!("Fetches a single {one}{by}."),
         (Crude::Read, _) => format!("Lists {resource}."),
         (Crude::Update, Method::Patch) => format!("Partially updates a {one}{by}."),
         (Crude::Update, _) => format!("Updates a {one}{by}."),
@@ -429,13 +505,7 @@ fn composed(api: &ir::Api, op: &ir::Operation) -> String {
             "Runs {} on {resource}.",
             text::title(&op.name).to_lowercase()
         ),
-    };
-    format!(
-        "{sentence} Calls `{} {}` on the {} API.",
-        op.method.as_str(),
-        op.path,
-        api.name
-    )
+    }
 }
 
 /// Inspectable metadata: where the tool comes from and the hints with no MCP field.
@@ -493,6 +563,61 @@ pub fn is_object(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn descriptions_lead_with_what_the_tool_does() {
+        let openapi = r#"
+openapi: 3.0.3
+info: {title: shop, version: '1'}
+servers: [{url: 'https://shop.example.com'}]
+paths:
+  /customers/{customer}/tax_ids:
+    get:
+      operationId: GetCustomersCustomerTaxIds
+      parameters: [{name: customer, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+    post:
+      operationId: PostCustomersCustomerTaxIds
+      parameters: [{name: customer, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        description: The tax id to add.
+        content: {application/json: {schema: {type: object, properties: {value: {type: string}}}}}
+      responses: {'200': {description: ok}}
+  /quotes/{quote}/cancel:
+    post:
+      operationId: cancelQuote
+      summary: Cancel a quote
+      deprecated: true
+      description: Cancels it for good.
+      parameters: [{name: quote, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+"#;
+        let analysis = crate::analyze_text("shop.yaml", openapi, false);
+        assert!(!analysis.has_errors(), "{}", analysis.render());
+        let api = &analysis.apis[0];
+        let text = |name: &str| {
+            let op = api.operations.iter().find(|o| o.name == name).unwrap();
+            description(api, op)
+        };
+        assert!(
+            text("GetCustomersCustomerTaxIds").starts_with("Lists tax ids of a customer. Calls"),
+            "{}",
+            text("GetCustomersCustomerTaxIds")
+        );
+        let body_only = text("PostCustomersCustomerTaxIds");
+        assert!(
+            body_only.starts_with("Creates a tax id of a customer. Calls")
+                && body_only.ends_with("\n\nRequest body: The tax id to add."),
+            "{body_only}"
+        );
+        assert_eq!(
+            text("cancelQuote"),
+            "Cancel a quote\n\nDeprecated.\n\nCancels it for good."
+        );
+        assert_eq!(third_person("Copy"), "Copies");
+        assert_eq!(third_person("Search"), "Searches");
+        assert_eq!(third_person("Get"), "Gets");
+    }
 
     #[test]
     fn only_names_made_of_method_and_path_give_way_to_a_composed_title() {

@@ -393,6 +393,10 @@ pub struct SafetyHints {
     pub open_world: Option<bool>,
 }
 
+/// How a description made only of the request body's description begins: the source
+/// said nothing of the operation itself, so the catalog leads with a composed sentence.
+pub const BODY_DESCRIPTION_LEAD: &str = "Request body: ";
+
 /// One operation: what a tool and a client method are made from.
 #[derive(Debug, Clone)]
 pub struct Operation {

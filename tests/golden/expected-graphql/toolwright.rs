@@ -210,7 +210,9 @@ pub static TOOLS: [::toolwright::Tool; 8] = [
     ::toolwright::Tool {
         name: ::toolwright::__private::text("query_legacyCount"),
         title: ::toolwright::__private::text("Old way to count"),
-        description: ::toolwright::__private::text("Deprecated. Old way to count.
+        description: ::toolwright::__private::text("Old way to count.
+
+Deprecated.
 
 Deprecation: Use `issueCount`."),
         input_schema: ::toolwright::__private::text(r#"{"additionalProperties":false,"properties":{},"type":"object"}"#),

@@ -529,7 +529,9 @@ impl Client {
     ) -> ::toolwright::executor::Call<'_, i32> {
         self.executor.execute(&OPERATIONS[2], input)
     }
-    /// Deprecated. Old way to count.
+    /// Old way to count.
+    ///
+    /// Deprecated.
     ///
     /// Deprecation: Use `issueCount`.
     ///

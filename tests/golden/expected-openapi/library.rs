@@ -266,7 +266,7 @@ impl Client {
     ) -> ::toolwright::executor::Call<'_, Member> {
         self.executor.execute(&OPERATIONS[2], input)
     }
-    /// Fetches a single member by id. Calls `GET /members/{id}` on the library API.
+    /// Gets a member. Calls `GET /members/{id}` on the library API.
     ///
     /// `GET /members/{id}`
     pub fn get_member(

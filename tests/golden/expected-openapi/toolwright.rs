@@ -579,7 +579,7 @@ One JSON object per line."),
     ::toolwright::Tool {
         name: ::toolwright::__private::text("get_member"),
         title: ::toolwright::__private::text("Get member"),
-        description: ::toolwright::__private::text("Fetches a single member by id. Calls `GET /members/{id}` on the library API."),
+        description: ::toolwright::__private::text("Gets a member. Calls `GET /members/{id}` on the library API."),
         input_schema: ::toolwright::__private::text(r#"{"additionalProperties":false,"properties":{"id":{"description":"Id. Fills `{id}` in the path `/members/{id}`.","exclusiveMinimum":0,"type":"integer"}},"required":["id"],"type":"object"}"#),
         output_schema: ::std::option::Option::Some(::toolwright::__private::text(r##"{"$ref":"#/$defs/Member"}"##)),
         annotations: ::toolwright::Annotations {

@@ -251,15 +251,15 @@ fn operation(
         (None, None) => String::new(),
     };
     if let Some(b) = body_description {
+        let lead = ir::BODY_DESCRIPTION_LEAD;
         description = if description.is_empty() {
-            format!("Request body: {b}")
+            format!("{lead}{b}")
         } else {
-            format!("{description}\n\nRequest body: {b}")
+            format!("{description}\n\n{lead}{b}")
         };
     }
-    let deprecated = op.get("deprecated").and_then(Value::as_bool) == Some(true);
-    if deprecated {
-        description = format!("Deprecated. {description}").trim().to_owned();
+    // Said in the catalog after what the operation does (`emit::plan`).
+    if op.get("deprecated").and_then(Value::as_bool) == Some(true) {
         meta.insert("deprecated".into(), json!(true));
     }
     for key in ["tags", "externalDocs", "callbacks", "servers"] {
