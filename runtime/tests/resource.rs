@@ -146,7 +146,7 @@ fn each_declared_verb_is_a_tool() {
     let get = tool(&executor, "get_Product");
     assert_eq!(
         get["description"],
-        "A product for sale in the shop.\n\nFetches a single Product record by sku."
+        "Fetches a single Product record by sku.\n\nA product for sale in the shop."
     );
     assert_eq!(get["inputSchema"]["required"], json!(["sku"]));
     assert_eq!(get["annotations"]["readOnlyHint"], true);

@@ -278,7 +278,9 @@ fn title(verb: Verb, name: &str) -> String {
     }
 }
 
-/// The type's description, a blank line, then what the verb does.
+/// What the verb does, a blank line, then the type's description: the first sentence
+/// is what a model and the search index read as the tool's summary, and the type's
+/// sentence is the same for every verb of a resource.
 fn description<R: Record>(verb: Verb) -> String {
     let spec = R::SPEC;
     let name = spec.name;
@@ -310,7 +312,7 @@ fn description<R: Record>(verb: Verb) -> String {
         ));
     }
     match spec.description {
-        Some(doc) if !doc.trim().is_empty() => format!("{doc}\n\n{sentence}"),
+        Some(doc) if !doc.trim().is_empty() => format!("{sentence}\n\n{doc}"),
         _ => sentence,
     }
 }
