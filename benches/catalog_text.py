@@ -2,8 +2,9 @@
 """Catalog text for models, measured over real specs (issue #33): for the 40 dev specs
 and GitHub, Stripe and Kubernetes, how many tool titles are only the humanised tool
 name although the operation has a summary, how many descriptions keep HTML, how
-many input properties have no description, and how many descriptions open with the
-same sentence as another tool of the same API.
+many input properties have no description, how many descriptions open with the
+same sentence as another tool of the same API, and how many open with a notice
+("Deprecated.", "Request body: …") instead of what the tool does.
 
 Usage: benches/catalog_text.py [TOOLWRIGHT_BINARY]  (default: target/release/toolwright)
 Prints one line per group and the totals; numbers are counts over the catalogs that
@@ -45,7 +46,7 @@ def catalog(path, work):
 
 
 def measure(tools):
-    m = dict(tools=0, humanised_titles=0, html=0, props=0, props_undescribed=0, same_opening=0)
+    m = dict(tools=0, humanised_titles=0, html=0, props=0, props_undescribed=0, same_opening=0, notice_first=0)
     openings = {}
     for t in tools:
         m["tools"] += 1
@@ -55,6 +56,8 @@ def measure(tools):
         if TAG.search(d):
             m["html"] += 1
         first = re.split(r"(?<=[.!?])\s", d.strip(), maxsplit=1)[0]
+        if first.startswith(("Deprecated", "Request body:")):
+            m["notice_first"] += 1
         openings.setdefault(first, 0)
         openings[first] += 1
         for p in (t.get("inputSchema", {}).get("properties") or {}).values():
@@ -74,9 +77,9 @@ def main():
             for k, v in m.items():
                 g[k] += v
     total = {k: sum(g[k] for g in groups.values()) for k in next(iter(groups.values()))}
-    print(f"{'':12} {'tools':>6} {'humanised titles':>18} {'HTML':>6} {'props':>7} {'undescribed':>12} {'same opening':>13}")
+    print(f"{'':12} {'tools':>6} {'humanised titles':>18} {'HTML':>6} {'props':>7} {'undescribed':>12} {'same opening':>13} {'notice first':>13}")
     for name, g in list(groups.items()) + [("all", total)]:
-        print(f"{name:12} {g['tools']:>6} {g['humanised_titles']:>18} {g['html']:>6} {g['props']:>7} {g['props_undescribed']:>12} {g['same_opening']:>13}")
+        print(f"{name:12} {g['tools']:>6} {g['humanised_titles']:>18} {g['html']:>6} {g['props']:>7} {g['props_undescribed']:>12} {g['same_opening']:>13} {g['notice_first']:>13}")
 
 
 main()

@@ -250,7 +250,12 @@ fn operation(
         (None, Some(d)) => d.to_owned(),
         (None, None) => String::new(),
     };
-    if let Some(b) = body_description {
+    // An empty body description says nothing (clever-cloud's `putSelf` has one).
+    if let Some(b) = body_description
+        .as_deref()
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+    {
         let lead = ir::BODY_DESCRIPTION_LEAD;
         description = if description.is_empty() {
             format!("{lead}{b}")
