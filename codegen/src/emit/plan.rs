@@ -475,21 +475,7 @@ fn rest_sentence(op: &ir::Operation) -> Option<String> {
         .flatten()?;
     // A description says what the tool does ("Lists …"); a title commands ("List …").
     let (verb, rest) = title.split_once(' ').unwrap_or((&title, ""));
-    Some(format!("{} {rest}.", third_person(verb)).replace(" .", "."))
-}
-
-/// `List` → `Lists`, `Copy` → `Copies`, `Search` → `Searches`.
-fn third_person(verb: &str) -> String {
-    let consonant_y = verb.len() > 1
-        && verb.ends_with('y')
-        && !verb[..verb.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
-    if consonant_y {
-        format!("{}ies", &verb[..verb.len() - 1])
-    } else if verb.ends_with(['s', 'x', 'z']) || verb.ends_with("sh") || verb.ends_with("ch") {
-        format!("{verb}es")
-    } else {
-        format!("{verb}s")
-    }
+    Some(format!("{} {rest}.", text::third_person(verb)).replace(" .", "."))
 }
 
 /// What the operation does to its resource, in the words of its kind.
@@ -614,9 +600,6 @@ paths:
             text("cancelQuote"),
             "Cancel a quote\n\nDeprecated.\n\nCancels it for good."
         );
-        assert_eq!(third_person("Copy"), "Copies");
-        assert_eq!(third_person("Search"), "Searches");
-        assert_eq!(third_person("Get"), "Gets");
     }
 
     #[test]

@@ -107,6 +107,20 @@ pub fn title_from_path(method: &str, path: &str) -> Option<String> {
         .map(|c| c.to_uppercase().chain(chars).collect())
 }
 
+/// `List` → `Lists`, `Copy` → `Copies`, `Search` → `Searches`.
+pub fn third_person(verb: &str) -> String {
+    let consonant_y = verb.len() > 1
+        && verb.ends_with('y')
+        && !verb[..verb.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
+    if consonant_y {
+        format!("{}ies", &verb[..verb.len() - 1])
+    } else if verb.ends_with(['s', 'x', 'z']) || verb.ends_with("sh") || verb.ends_with("ch") {
+        format!("{verb}es")
+    } else {
+        format!("{verb}s")
+    }
+}
+
 /// `v1`, `v2beta1`: a version segment, not a resource.
 pub fn is_version(segment: &str) -> bool {
     segment
@@ -502,6 +516,14 @@ mod tests {
         assert_eq!(doc("```\nx"), "```text\nx\n```");
         assert!(rustdoc("```\nx\n```").1);
         assert!(!rustdoc("plain `code`").1);
+    }
+
+    #[test]
+    fn verbs_in_the_third_person() {
+        assert_eq!(third_person("Copy"), "Copies");
+        assert_eq!(third_person("Search"), "Searches");
+        assert_eq!(third_person("Get"), "Gets");
+        assert_eq!(third_person("Delay"), "Delays");
     }
 
     #[test]
