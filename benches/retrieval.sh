@@ -12,7 +12,10 @@
 #   intent-heldout-3.tsv 86 more, written 2026-12-04 before that session saw any output
 #   intent-heldout-4.tsv 131 more (67 GitHub, 64 Stripe), written 2026-12-04, scored
 #                        once at the start of the next round, then tuned on
-#   intent-heldout-5.tsv  84 more (42 + 42), written before that round's technique
+#   intent-heldout-5.tsv  84 more (42 + 42), written before that round's technique,
+#                        scored once at its end
+#   intent-heldout-6.tsv 100 more (50 + 50), written after that, not yet scored: keep
+#                        it for the end of the next tuning round
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
