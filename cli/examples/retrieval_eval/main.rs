@@ -80,6 +80,7 @@ fn main() -> Result<(), String> {
         ("+ REST shape", Techniques::REST),
         ("+ update flags", Techniques::FLAGS),
         ("+ id abbreviations", Techniques::ABBREVIATIONS),
+        ("+ acronyms", Techniques::ACRONYMS),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

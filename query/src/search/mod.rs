@@ -78,6 +78,11 @@ impl Techniques {
     /// on (Stripe R@5 on `intent-heldout-4` 0.44 → 0.58, no set lower by more than one
     /// query) and then on `intent-heldout-5`, written before it.
     pub const ABBREVIATIONS: Techniques = Techniques(1 << 16);
+    /// A query word written in capitals (`PR`, `PRs`, `PI`) that is the initials of a
+    /// word pair the API names often ([`Techniques::INITIALS`]) stands for that pair's
+    /// words in full, its letters only a little: "PR" means a pull request, not the
+    /// one tool whose name happens to contain `pr`.
+    pub const ACRONYMS: Techniques = Techniques(1 << 17);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -94,7 +99,8 @@ impl Techniques {
             | Self::INITIALS.0
             | Self::QUESTIONS.0
             | Self::REST.0
-            | Self::ABBREVIATIONS.0,
+            | Self::ABBREVIATIONS.0
+            | Self::ACRONYMS.0,
     );
 
     pub const fn has(self, other: Techniques) -> bool {
@@ -151,6 +157,12 @@ pub struct IndexBuilder {
 const INITIALS_MIN_TOOLS: usize = 3;
 /// Initials weigh as much as a parameter name.
 const INITIALS_WEIGHT: f32 = 0.5;
+/// What marks the word pair a document's initials stand for ([`Techniques::ACRONYMS`]):
+/// `\u{3}pr pull request`, a term no query word can match.
+const ACRONYM: char = '\u{3}';
+/// The second word of the pair an acronym stands for, and its letters, count this
+/// much ("request" alone is not a pull request).
+const ACRONYM_REST_WEIGHT: f32 = 0.5;
 
 impl IndexBuilder {
     pub fn new(techniques: Techniques) -> IndexBuilder {
@@ -307,6 +319,13 @@ impl IndexBuilder {
                     .iter()
                     .filter_map(|w| w.chars().next())
                     .collect();
+                if self.techniques.has(Techniques::ACRONYMS) {
+                    // Weightless: it only says what the initials stand for.
+                    let t = self.techniques;
+                    let words = [&pair.0, &pair.1].map(|w| analyze(w, t).concat());
+                    let marker = format!("{ACRONYM}{initials} {} {}", words[0], words[1]);
+                    self.docs[doc].entry(marker).or_insert(0.0);
+                }
                 *self.docs[doc].entry(initials).or_insert(0.0) += INITIALS_WEIGHT;
             }
         }
@@ -465,11 +484,32 @@ fn query_terms(
     } else {
         (query.to_owned(), Vec::new())
     };
+    let (rest, acronyms) = if techniques.has(Techniques::ACRONYMS) {
+        acronyms(&rest, techniques)
+    } else {
+        (rest, Vec::new())
+    };
     let words = analyze(&rest, techniques);
     let mut i = 0;
     while i < words.len() {
         let word = words[i].clone();
         i += 1;
+        if acronyms.contains(&word)
+            && !seen.contains(&word)
+            && let Some(pair) = index.acronym(&word)
+        {
+            seen.push(word.clone());
+            let terms = vec![
+                (pair.0.to_owned(), 1.0),
+                (pair.1.to_owned(), ACRONYM_REST_WEIGHT),
+                (word.clone(), SYNONYM_WEIGHT),
+            ];
+            for (term, _) in &terms {
+                set_owner(&mut owner, term, out.len());
+            }
+            out.push(terms);
+            continue;
+        }
         if techniques.has(Techniques::LEXICON)
             && let Some(next) = words.get(i)
             && let Some(meaning) = lexicon::phrase(&word, next)
@@ -574,6 +614,47 @@ fn query_terms(
         auxiliary = 1;
     }
     (out, auxiliary)
+}
+
+/// The query's words written in capitals (`PR`, `PRs`, `CI`: two to five capitals,
+/// perhaps a plural `s`), as the index analyses them; and the query with their plural
+/// `s` dropped (split as an identifier, `PRs` would be `p` and `rs`).
+fn acronyms(query: &str, techniques: Techniques) -> (String, Vec<String>) {
+    let mut found = Vec::new();
+    let mut rest = String::with_capacity(query.len());
+    let mut token = String::new();
+    let mut flush = |token: &mut String, rest: &mut String| {
+        let caps = token.strip_suffix('s').unwrap_or(token);
+        if (2..=5).contains(&caps.len()) && caps.bytes().all(|b| b.is_ascii_uppercase()) {
+            found.extend(analyze(caps, techniques));
+            rest.push_str(caps);
+        } else {
+            rest.push_str(token);
+        }
+        token.clear();
+    };
+    for c in query.chars() {
+        if c.is_alphanumeric() {
+            token.push(c);
+        } else {
+            flush(&mut token, &mut rest);
+            rest.push(c);
+        }
+    }
+    flush(&mut token, &mut rest);
+    (rest, found)
+}
+
+impl Index<'_> {
+    /// The word pair `initials` abbreviates in this index ([`Techniques::ACRONYMS`]),
+    /// as analysed terms: the one the most tools use.
+    fn acronym(&self, initials: &str) -> Option<(&str, &str)> {
+        let prefix = format!("{ACRONYM}{initials} ");
+        self.with_prefix(prefix.as_bytes())
+            .max_by_key(|(_, tools)| *tools)
+            .and_then(|(term, _)| std::str::from_utf8(&term[prefix.len()..]).ok())
+            .and_then(|pair| pair.split_once(' '))
+    }
 }
 
 /// Per-document tallies of one search, all zero between searches.
@@ -683,6 +764,7 @@ impl Index<'_> {
         let techniques = self.techniques();
         let (words, auxiliary) = query_terms(query, techniques, self);
         let core = words.len() - auxiliary;
+        if std::env::var_os("TW_DEBUG").is_some() { eprintln!("{words:?}"); }
         let n = self.len();
         if words.is_empty() || n == 0 || k == 0 {
             return Vec::new();
