@@ -14,8 +14,8 @@
 #                        once at the start of the next round, then tuned on
 #   intent-heldout-5.tsv  84 more (42 + 42), written before that round's technique,
 #                        scored once at its end
-#   intent-heldout-6.tsv 100 more (50 + 50), written after that, not yet scored: keep
-#                        it for the end of the next tuning round
+#   intent-heldout-6.tsv 100 more (50 + 50), written after that and scored once at the
+#                        end of the next round (acronyms, tuned on sets 3-5)
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
