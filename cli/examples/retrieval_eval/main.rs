@@ -81,6 +81,8 @@ fn main() -> Result<(), String> {
         ("+ update flags", Techniques::FLAGS),
         ("+ id abbreviations", Techniques::ABBREVIATIONS),
         ("+ acronyms", Techniques::ACRONYMS),
+        ("+ read agreement", Techniques::AGREEMENT),
+        ("+ name coverage", Techniques::NAMES),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

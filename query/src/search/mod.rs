@@ -87,6 +87,15 @@ impl Techniques {
     /// ("files changed in PR #42" → a review tool whose `event` allows
     /// `REQUEST_CHANGES`).
     pub const ACRONYMS: Techniques = Techniques(1 << 17);
+    /// A request to read ("list…", "show…", a question) with no verb that writes ranks
+    /// the tools that change something lower, whatever words they share with it: a
+    /// verb is a common word, so BM25 weighs it little, yet it says which of the
+    /// tools about one resource is meant.
+    pub const AGREEMENT: Techniques = Techniques(1 << 18);
+    /// A tool whose name the request explains only in part ranks lower: its name's
+    /// other words (rarer ones counting more) say it does something more specific
+    /// ("list teams in an org" is `teams/list`, not `teams/list-child-in-org`).
+    pub const NAMES: Techniques = Techniques(1 << 19);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -103,7 +112,9 @@ impl Techniques {
             | Self::INITIALS.0
             | Self::QUESTIONS.0
             | Self::REST.0
-            | Self::ABBREVIATIONS.0,
+            | Self::ABBREVIATIONS.0
+            | Self::NAMES.0
+            | Self::AGREEMENT.0,
     );
 
     pub const fn has(self, other: Techniques) -> bool {
@@ -153,6 +164,8 @@ pub struct IndexBuilder {
     /// Per document: the adjacent word pairs of its name, title and summary, for
     /// [`Techniques::INITIALS`].
     pairs: Vec<Vec<(String, String)>>,
+    /// Per document: the terms of its name, for [`Techniques::NAMES`].
+    names: Vec<Vec<String>>,
 }
 
 /// A word pair is a name of the API's, whose initials its users write, when this many
@@ -166,6 +179,15 @@ const ACRONYM: char = '\u{3}';
 /// The second word of the pair an acronym stands for, and its letters, count this
 /// much ("request" alone is not a pull request).
 const ACRONYM_REST_WEIGHT: f32 = 0.5;
+/// The marker of a tool that writes ([`Techniques::AGREEMENT`]), weightless.
+const WRITES: &str = "\u{4}writes";
+/// What a tool that writes keeps of its score for a request to read.
+const WRITE_FOR_READ: f32 = 0.7;
+/// What marks a term of a tool's name ([`Techniques::NAMES`]): `\u{5}team`, its impact
+/// the share of the name's idf the term carries.
+const NAME: char = '\u{5}';
+/// How much of a tool's score rides on the share of its name the request explains.
+const NAME_WEIGHT: f32 = 0.5;
 
 impl IndexBuilder {
     pub fn new(techniques: Techniques) -> IndexBuilder {
@@ -174,6 +196,7 @@ impl IndexBuilder {
             docs: Vec::new(),
             analysed: std::collections::HashMap::new(),
             pairs: Vec::new(),
+            names: Vec::new(),
         }
     }
 
@@ -208,6 +231,12 @@ impl IndexBuilder {
                 &doc.name
             };
             put(name, 3.0);
+            if t.has(Techniques::NAMES) {
+                let mut own = analyze(name, t);
+                own.sort();
+                own.dedup();
+                self.names.push(own);
+            }
             put(&doc.title, 1.0);
             put(&doc.summary, 2.0);
             // Long documentation prose: its rare words are mostly not what a query asks.
@@ -280,6 +309,9 @@ impl IndexBuilder {
             for synonym in seen {
                 *terms.entry(synonym).or_insert(0.0) += 0.3;
             }
+        }
+        if t.has(Techniques::AGREEMENT) && !matches!(verb, "get" | "list") {
+            terms.entry(WRITES.to_owned()).or_insert(0.0);
         }
         if t.has(Techniques::ABBREVIATIONS) {
             // Weightless: they only say which item collections exist.
@@ -356,16 +388,46 @@ impl IndexBuilder {
                     .push((doc as u32, *tf));
             }
         }
-        let mut impacts: Vec<(&str, Vec<(u32, f32)>)> = Vec::with_capacity(postings.len());
-        let mut max = 0.0f32;
-        for (term, list) in postings {
-            let df = list.len() as f32;
-            let mut idf = (1.0 + (n as f32 - df + 0.5) / (df + 0.5)).ln();
+        let idf_of = |df: usize| {
+            let df = df as f32;
+            let idf = (1.0 + (n as f32 - df + 0.5) / (df + 0.5)).ln();
             if self.techniques.has(Techniques::DAMP_IDF) {
                 // A query's rarest words are mostly qualifiers ("in Berlin", "about
                 // machine learning"); the resource and the verb are common words.
-                idf = idf.sqrt();
+                idf.sqrt()
+            } else {
+                idf
             }
+        };
+        // Each name term's share of its name's idf, posted under its marker.
+        let mut shares: BTreeMap<String, Vec<(u32, f32)>> = BTreeMap::new();
+        for (doc, name) in self.names.iter().enumerate() {
+            let idfs: Vec<f32> = name
+                .iter()
+                .map(|t| idf_of(postings.get(t.as_str()).map_or(1, Vec::len)))
+                .collect();
+            let total: f32 = idfs.iter().sum();
+            if total > 0.0 {
+                for (term, idf) in name.iter().zip(idfs) {
+                    shares
+                        .entry(format!("{NAME}{term}"))
+                        .or_default()
+                        .push((doc as u32, idf / total));
+                }
+            }
+        }
+        for (term, list) in &shares {
+            postings.insert(term, list.clone());
+        }
+        let mut impacts: Vec<(&str, Vec<(u32, f32)>)> = Vec::with_capacity(postings.len());
+        let mut max = 0.0f32;
+        for (term, list) in postings {
+            if term.starts_with(NAME) {
+                max = list.iter().fold(max, |m, (_, share)| m.max(*share));
+                impacts.push((term, list));
+                continue;
+            }
+            let idf = idf_of(list.len());
             let list: Vec<(u32, f32)> = list
                 .into_iter()
                 .map(|(doc, tf)| {
@@ -447,6 +509,31 @@ fn is_question(query: &str) -> bool {
         .unwrap_or_default()
         .to_lowercase();
     OPENERS.contains(&first.as_str()) || query.trim_end().ends_with('?')
+}
+
+/// Whether `query` asks to read: it is a question or says "list", "show", … and says
+/// no verb that changes something ("show me how to delete…" is a delete).
+fn reads(query: &str, techniques: Techniques) -> bool {
+    const READ: &[&str] = &[
+        "list", "show", "get", "view", "fetch", "retrieve", "read", "see", "look", "display",
+        "find", "search", "browse", "lookup", "describe", "inspect",
+    ];
+    const WRITE: &[&str] = &[
+        "create", "new", "add", "make", "submit", "register", "generate", "setup", "update",
+        "edit", "change", "modify", "rename", "set", "replace", "delete", "remove", "drop",
+        "erase", "destroy", "discard", "purge", "clear", "revoke", "cancel", "stop", "void",
+        "close", "reopen", "send", "upload", "merge", "approve", "accept", "reject", "decline",
+        "dismiss", "enable", "disable", "turn", "lock", "unlock", "block", "unblock", "star",
+        "unstar", "follow", "unfollow", "invite", "assign", "unassign", "transfer", "refund",
+        "charge", "pay", "archive", "move", "restore", "rerun", "retry", "run", "trigger", "start",
+        "pause", "resume", "mark", "give", "grant", "put", "attach", "detach", "nuke",
+    ];
+    let words = analyze(query, techniques);
+    let has = |list: &[&str]| {
+        list.iter()
+            .any(|w| words.contains(&analyze(w, techniques).concat()))
+    };
+    (is_question(query) || has(READ)) && !has(WRITE)
 }
 
 /// The terms of `text` under `techniques`.
@@ -696,6 +783,8 @@ impl Index<'_> {
         words: &[Vec<(String, f32)>],
         core: usize,
         coverage: bool,
+        names: bool,
+        demote: Option<(&str, f32)>,
         scratch: &mut Scratch,
     ) -> Vec<Hit> {
         let n = self.len();
@@ -754,11 +843,49 @@ impl Index<'_> {
                 best[d] = 0.0;
             }
         }
+        if names {
+            // `best` is all zero again here: it takes each tool's share of its name
+            // that the query's terms explain.
+            let mut marker = String::new();
+            let mut looked: Vec<&str> = Vec::new();
+            for (term, _) in words[..core].iter().flatten() {
+                if looked.contains(&term.as_str()) {
+                    continue;
+                }
+                looked.push(term);
+                marker.clear();
+                marker.push(NAME);
+                marker.push_str(term);
+                let Some(postings) = self.postings(&marker) else {
+                    continue;
+                };
+                for (doc, share) in postings {
+                    let d = doc as usize;
+                    if matched.get(d).is_some_and(|m| *m > 0) {
+                        best[d] += share;
+                    }
+                }
+            }
+        }
+        // The tools a marker names keep a share of their score (only those found).
+        if let Some((marker, keep)) = demote
+            && let Some(postings) = self.postings(marker)
+        {
+            for (doc, _) in postings {
+                if let Some(score) = total.get_mut(doc as usize) {
+                    *score *= keep;
+                }
+            }
+        }
         let words = words.len() as f32;
         let mut hits: Vec<Hit> = Vec::with_capacity(found.len());
         for &doc in found.iter() {
             let d = doc as usize;
-            let score = total[d];
+            let mut score = total[d];
+            if names {
+                score *= 1.0 - NAME_WEIGHT + NAME_WEIGHT * best[d].min(1.0);
+                best[d] = 0.0;
+            }
             if score > 0.0 {
                 hits.push(Hit {
                     doc: d,
@@ -787,13 +914,23 @@ impl Index<'_> {
             return Vec::new();
         }
         let coverage = techniques.has(Techniques::COVERAGE);
+        let names = techniques.has(Techniques::NAMES);
+        let demote = (techniques.has(Techniques::AGREEMENT) && reads(query, techniques))
+            .then_some((WRITES, WRITE_FOR_READ));
         // The per-document tallies live in this thread's scratch space between searches
         // and only the documents found are visited and zeroed again (allocating, zeroing
         // and scanning them per search cost a sixth of its time on GitHub's catalog); a
         // search inside a search (none today) gets its own.
         let mut hits = SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.tally(&words, core, coverage, &mut scratch),
-            Err(_) => self.tally(&words, core, coverage, &mut Scratch::default()),
+            Ok(mut scratch) => self.tally(&words, core, coverage, names, demote, &mut scratch),
+            Err(_) => self.tally(
+                &words,
+                core,
+                coverage,
+                names,
+                demote,
+                &mut Scratch::default(),
+            ),
         });
         let k = k.min(hits.len());
         let by_rank = |a: &Hit, b: &Hit| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc));
@@ -886,6 +1023,76 @@ mod tests {
         let hits = index.search("which issues are there", 2);
         assert_eq!(hits[0].doc, 1, "{hits:?}");
         assert!(index.search("do I need an umbrella?", 3).is_empty());
+    }
+
+    /// The tools of one resource GitHub has: a listing, a more specific listing whose
+    /// path repeats the resource, and a write that names it.
+    fn teams(techniques: Techniques) -> Vec<u8> {
+        let mut builder = IndexBuilder::new(techniques);
+        for d in [
+            doc(
+                "teams_list_child_in_org",
+                "List child teams",
+                "GET",
+                "/orgs/{org}/teams/{team_slug}/teams",
+            ),
+            doc("teams_list", "List teams", "GET", "/orgs/{org}/teams"),
+            doc(
+                "teams_update_in_org",
+                "Update a team list",
+                "PATCH",
+                "/orgs/{org}/teams/{team_slug}",
+            ),
+        ] {
+            builder.add(&d);
+        }
+        builder.build()
+    }
+
+    #[test]
+    fn a_name_the_request_explains_in_full_ranks_first() {
+        let without = teams(Techniques::DEFAULT.without(Techniques::NAMES));
+        let hits = Index::new(&without)
+            .unwrap()
+            .search("list the teams in the org", 1);
+        // The path says "teams" twice: alone, BM25 prefers the more specific tool.
+        assert_eq!(hits[0].doc, 0, "{hits:?}");
+        let with = teams(Techniques::DEFAULT);
+        let hits = Index::new(&with)
+            .unwrap()
+            .search("list the teams in the org", 3);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
+        // What matched still decides: a request for child teams finds them.
+        let hits = Index::new(&with).unwrap().search("child teams", 1);
+        assert_eq!(hits[0].doc, 0, "{hits:?}");
+    }
+
+    #[test]
+    fn a_request_to_read_ranks_writes_lower() {
+        assert!(reads("show the team list", Techniques::DEFAULT));
+        assert!(reads("which teams are there", Techniques::DEFAULT));
+        assert!(!reads("show me how to delete a team", Techniques::DEFAULT));
+        assert!(!reads("the platform team", Techniques::DEFAULT));
+        let plain = Techniques::DEFAULT.without(Techniques::AGREEMENT);
+        let scores = |t: Techniques, query: &str| {
+            let bytes = teams(t);
+            let hits = Index::new(&bytes).unwrap().search(query, 3);
+            let of = |doc| hits.iter().find(|h| h.doc == doc).map_or(0.0, |h| h.score);
+            (of(1), of(2))
+        };
+        // The update keeps less of its score when the request reads, the listing all.
+        let (list, update) = scores(plain, "show the team list");
+        let (list_agreeing, update_agreeing) = scores(Techniques::DEFAULT, "show the team list");
+        assert_eq!(list, list_agreeing);
+        assert!(
+            update_agreeing < update * 0.8,
+            "{update_agreeing} vs {update}"
+        );
+        // A request that writes leaves both alone.
+        assert_eq!(
+            scores(plain, "update the team list"),
+            scores(Techniques::DEFAULT, "update the team list")
+        );
     }
 
     #[test]

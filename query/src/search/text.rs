@@ -9,6 +9,9 @@ const STOP_WORDS: &[&str] = &[
     "these", "this", "those", "to", "us", "using", "via", "want", "was", "we", "were", "will",
     "with", "would", "you", "your", "need", "let", "like", "just", "also", "which", "what", "when",
     "where", "who", "whose",
+    // What an apostrophe leaves of a possessive or a contraction ("the org's repos",
+    // "don't", "we're"): split off, `s` would be a word of its own.
+    "s", "t", "m", "re", "ve", "ll", "d",
 ];
 
 /// Splits `text` into lower-case words: at every character that is not a letter or a

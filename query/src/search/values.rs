@@ -74,6 +74,11 @@ pub fn extract(query: &str) -> (String, Vec<ValueKind>) {
             matches!(c, ',' | ';' | '?' | '!' | '(' | ')' | '"' | '\'' | '`')
         });
         let token = token.strip_suffix(['.', ':']).unwrap_or(token);
+        // `acct_3's name`, `@lee's repos`: the value is the owner, not `3's`.
+        let token = token
+            .strip_suffix("'s")
+            .or_else(|| token.strip_suffix("\u{2019}s"))
+            .unwrap_or(token);
         i += 1;
         // "30 EUR": a number, then a currency code.
         if is_amount(token)
@@ -246,6 +251,13 @@ mod tests {
                 &[Number],
             ),
             ("open https://example.com/x", "open", &[Url]),
+            // A possessive belongs to the sentence, not to the value.
+            (
+                "update acct_3's business name",
+                "update business name",
+                &[PrefixedId("acct".into())],
+            ),
+            ("@lee\u{2019}s repos", "repos", &[Handle]),
         ];
         for (query, rest, kinds) in cases {
             let (got_rest, got_kinds) = extract(query);
