@@ -561,11 +561,15 @@ fn set_owner(owner: &mut Vec<(String, usize)>, term: &str, at: usize) {
     }
 }
 
-fn query_terms(
-    query: &str,
-    techniques: Techniques,
-    index: &Index<'_>,
-) -> (Vec<Vec<(String, f32)>>, usize) {
+/// A query as the index reads it: slots of terms, each the terms that stand for one
+/// thing it asks for, with their weights.
+struct Slots {
+    terms: Vec<Vec<(String, f32)>>,
+    /// The slots that find tools (the rest only rank them).
+    core: usize,
+}
+
+fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots {
     let mut out: Vec<Vec<(String, f32)>> = Vec::new();
     // A query has a few dozen words and terms at most: scanning beats hashing.
     let mut seen: Vec<String> = Vec::new();
@@ -708,7 +712,10 @@ fn query_terms(
         out.push(terms);
         auxiliary = 1;
     }
-    (out, auxiliary)
+    Slots {
+        core: out.len() - auxiliary,
+        terms: out,
+    }
 }
 
 /// The query's words written in capitals (`PR`, `PRs`, `CI`: two to five capitals,
@@ -762,6 +769,17 @@ impl Index<'_> {
     }
 }
 
+/// How a search scores what its slots found.
+#[derive(Clone, Copy)]
+struct Scoring {
+    /// [`Techniques::COVERAGE`].
+    coverage: bool,
+    /// [`Techniques::NAMES`].
+    names: bool,
+    /// A marker whose tools keep this share of their score ([`Techniques::AGREEMENT`]).
+    demote: Option<(&'static str, f32)>,
+}
+
 /// Per-document tallies of one search, all zero between searches.
 #[derive(Default)]
 struct Scratch {
@@ -778,15 +796,13 @@ thread_local! {
 
 impl Index<'_> {
     /// Every document the core words find, with its score (unordered).
-    fn tally(
-        &self,
-        words: &[Vec<(String, f32)>],
-        core: usize,
-        coverage: bool,
-        names: bool,
-        demote: Option<(&str, f32)>,
-        scratch: &mut Scratch,
-    ) -> Vec<Hit> {
+    fn tally(&self, slots: &Slots, scoring: &Scoring, scratch: &mut Scratch) -> Vec<Hit> {
+        let Scoring {
+            coverage,
+            names,
+            demote,
+        } = *scoring;
+        let (words, core) = (&slots.terms, slots.core);
         let n = self.len();
         for tallies in [&mut scratch.total, &mut scratch.best] {
             if tallies.len() < n {
@@ -848,6 +864,7 @@ impl Index<'_> {
             // that the query's terms explain.
             let mut marker = String::new();
             let mut looked: Vec<&str> = Vec::new();
+            // Every core term, values' too: `octo-org/widgets` explains "repo".
             for (term, _) in words[..core].iter().flatten() {
                 if looked.contains(&term.as_str()) {
                     continue;
@@ -907,30 +924,24 @@ impl Index<'_> {
     /// The `k` best tools for `query`, best first (ties: catalog order).
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
         let techniques = self.techniques();
-        let (words, auxiliary) = query_terms(query, techniques, self);
-        let core = words.len() - auxiliary;
+        let slots = query_terms(query, techniques, self);
         let n = self.len();
-        if words.is_empty() || n == 0 || k == 0 {
+        if slots.terms.is_empty() || n == 0 || k == 0 {
             return Vec::new();
         }
-        let coverage = techniques.has(Techniques::COVERAGE);
-        let names = techniques.has(Techniques::NAMES);
-        let demote = (techniques.has(Techniques::AGREEMENT) && reads(query, techniques))
-            .then_some((WRITES, WRITE_FOR_READ));
+        let scoring = Scoring {
+            coverage: techniques.has(Techniques::COVERAGE),
+            names: techniques.has(Techniques::NAMES),
+            demote: (techniques.has(Techniques::AGREEMENT) && reads(query, techniques))
+                .then_some((WRITES, WRITE_FOR_READ)),
+        };
         // The per-document tallies live in this thread's scratch space between searches
         // and only the documents found are visited and zeroed again (allocating, zeroing
         // and scanning them per search cost a sixth of its time on GitHub's catalog); a
         // search inside a search (none today) gets its own.
         let mut hits = SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.tally(&words, core, coverage, names, demote, &mut scratch),
-            Err(_) => self.tally(
-                &words,
-                core,
-                coverage,
-                names,
-                demote,
-                &mut Scratch::default(),
-            ),
+            Ok(mut scratch) => self.tally(&slots, &scoring, &mut scratch),
+            Err(_) => self.tally(&slots, &scoring, &mut Scratch::default()),
         });
         let k = k.min(hits.len());
         let by_rank = |a: &Hit, b: &Hit| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc));

@@ -163,7 +163,8 @@ fn classify(token: &str) -> Option<ValueKind> {
         && (1..=8).contains(&prefix.len())
         && prefix.bytes().all(|b| b.is_ascii_lowercase())
         && tail.bytes().all(|b| b.is_ascii_alphanumeric())
-        && tail.bytes().any(|b| b.is_ascii_digit())
+        // `cus_9s6XKz`, `cus_ABC`; not `order_id`, a word.
+        && tail.bytes().any(|b| b.is_ascii_digit() || b.is_ascii_uppercase())
     {
         return Some(ValueKind::PrefixedId(prefix.to_owned()));
     }
@@ -238,6 +239,7 @@ mod tests {
             ),
             // People shorten ids when they type them: the prefix still says what it is.
             ("resend in_77", "resend", &[PrefixedId("in".into())]),
+            ("who is cus_ABC", "who is", &[PrefixedId("cus".into())]),
             ("find jane@example.com", "find", &[Email]),
             ("bill them $50 today", "bill them today", &[Money]),
             ("take 30 EUR now", "take now", &[Money]),
