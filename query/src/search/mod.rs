@@ -92,9 +92,10 @@ impl Techniques {
     /// verb is a common word, so BM25 weighs it little, yet it says which of the
     /// tools about one resource is meant.
     pub const AGREEMENT: Techniques = Techniques(1 << 18);
-    /// A tool whose name the request explains only in part ranks lower: its name's
-    /// other words (rarer ones counting more) say it does something more specific
-    /// ("list teams in an org" is `teams/list`, not `teams/list-child-in-org`).
+    /// A tool whose name and title the request explains only in part ranks lower:
+    /// their other words (rarer ones counting more) say it does something more
+    /// specific ("list teams in an org" is `teams/list`, not
+    /// `teams/list-child-in-org`).
     pub const NAMES: Techniques = Techniques(1 << 19);
 
     /// What the generator builds.
@@ -164,7 +165,7 @@ pub struct IndexBuilder {
     /// Per document: the adjacent word pairs of its name, title and summary, for
     /// [`Techniques::INITIALS`].
     pairs: Vec<Vec<(String, String)>>,
-    /// Per document: the terms of its name, for [`Techniques::NAMES`].
+    /// Per document: the terms of its name and title, for [`Techniques::NAMES`].
     names: Vec<Vec<String>>,
 }
 
@@ -233,6 +234,7 @@ impl IndexBuilder {
             put(name, 3.0);
             if t.has(Techniques::NAMES) {
                 let mut own = analyze(name, t);
+                own.extend(analyze(&doc.title, t));
                 own.sort();
                 own.dedup();
                 self.names.push(own);
