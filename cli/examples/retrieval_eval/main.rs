@@ -141,8 +141,9 @@ fn main() -> Result<(), String> {
                     .take(3)
                     .map(|h| catalog.tools()[h.doc].name.as_ref())
                     .collect();
+                let at = rank.map_or("-".to_owned(), |r| (r + 1).to_string());
                 misses.push(format!(
-                    "{key}\t{query}\t{}\t→ {}",
+                    "{key}\t{query}\t{}\t@{at} → {}",
                     expected.join(","),
                     top.join(", ")
                 ));

@@ -497,6 +497,16 @@ fn without_method<'a>(name: &'a str, method: &str) -> &'a str {
     }
 }
 
+/// Whether `query` says "I" ("I", "I'm", "I've").
+fn says_i(query: &str) -> bool {
+    query
+        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '\u{2019}')
+        .any(|w| {
+            let w = w.split(['\'', '\u{2019}']).next().unwrap_or_default();
+            w == "I" || w == "i"
+        })
+}
+
 /// Whether `query` is a question: it opens with a question word or an auxiliary verb
 /// ("who…", "how many…", "is bob…", "can it…"), or ends with a question mark.
 fn is_question(query: &str) -> bool {
@@ -712,7 +722,18 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             .map(|w| (analyze(w, techniques).concat(), QUESTION_WEIGHT))
             .collect();
         out.push(terms);
-        auxiliary = 1;
+        auxiliary += 1;
+    }
+    // "I" is the caller, whom APIs name the authenticated user, `me` or `self`; the
+    // stop word it is finds nothing, and it is only a hint among the tools found.
+    if techniques.has(Techniques::LEXICON) && says_i(query) && !out.is_empty() {
+        let me = analyze("me", techniques).concat();
+        let terms: Vec<(String, f32)> = std::iter::once(&me)
+            .chain(lexicon::related(&me))
+            .map(|t| (t.clone(), QUESTION_WEIGHT))
+            .collect();
+        out.push(terms);
+        auxiliary += 1;
     }
     Slots {
         core: out.len() - auxiliary,
@@ -1078,6 +1099,36 @@ mod tests {
         // What matched still decides: a request for child teams finds them.
         let hits = Index::new(&with).unwrap().search("child teams", 1);
         assert_eq!(hits[0].doc, 0, "{hits:?}");
+    }
+
+    #[test]
+    fn i_is_the_caller() {
+        for query in [
+            "which orgs am I in",
+            "the orgs I'm in",
+            "repos I\u{2019}ve starred",
+        ] {
+            assert!(says_i(query), "{query}");
+        }
+        for query in ["list issues", "CI is red", "in_77", "my repos"] {
+            assert!(!says_i(query), "{query}");
+        }
+        let mut builder = IndexBuilder::new(Techniques::DEFAULT);
+        for d in [
+            doc("orgs_list", "List organizations", "GET", "/organizations"),
+            doc(
+                "orgs_list_for_authenticated_user",
+                "List organizations for the authenticated user",
+                "GET",
+                "/user/orgs",
+            ),
+        ] {
+            builder.add(&d);
+        }
+        let bytes = builder.build();
+        let index = Index::new(&bytes).unwrap();
+        assert_eq!(index.search("which orgs am I in", 1)[0].doc, 1);
+        assert_eq!(index.search("which orgs are there", 1)[0].doc, 0);
     }
 
     #[test]
