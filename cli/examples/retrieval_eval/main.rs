@@ -83,6 +83,7 @@ fn main() -> Result<(), String> {
         ("+ acronyms", Techniques::ACRONYMS),
         ("+ read agreement", Techniques::AGREEMENT),
         ("+ name coverage", Techniques::NAMES),
+        ("+ spelling", Techniques::SPELLING),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

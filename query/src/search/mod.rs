@@ -97,6 +97,10 @@ impl Techniques {
     /// specific ("list teams in an org" is `teams/list`, not
     /// `teams/list-child-in-org`).
     pub const NAMES: Techniques = Techniques(1 << 19);
+    /// A query word of five letters or more that the catalog never uses and the
+    /// lexicon does not know stands for the catalog's term that spells it the other
+    /// way, British or American ("organisation", "licence", "cancelled", "colour").
+    pub const SPELLING: Techniques = Techniques(1 << 20);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -115,7 +119,8 @@ impl Techniques {
             | Self::REST.0
             | Self::ABBREVIATIONS.0
             | Self::NAMES.0
-            | Self::AGREEMENT.0,
+            | Self::AGREEMENT.0
+            | Self::SPELLING.0,
     );
 
     pub const fn has(self, other: Techniques) -> bool {
@@ -660,6 +665,13 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             for synonym in lexicon::related(&word) {
                 terms.push((synonym.clone(), weight));
             }
+            if techniques.has(Techniques::SPELLING)
+                && terms.len() == 1
+                && weight == 1.0
+                && let Some(near) = index.spelled(&word)
+            {
+                terms.push((near.to_owned(), 1.0));
+            }
             // Which slot already holds one of these terms (one lookup per term).
             if let Some(at) = terms.iter().find_map(|(t, _)| slot_of(&owner, t)) {
                 let slot: &mut Vec<(String, f32)> = &mut out[at];
@@ -768,6 +780,55 @@ fn acronyms(query: &str, techniques: Techniques) -> (String, Vec<String>) {
     }
     flush(&mut token, &mut rest);
     (rest, found)
+}
+
+impl<'a> Index<'a> {
+    /// The commonest term that is `word` in its other spelling
+    /// ([`Techniques::SPELLING`]).
+    fn spelled(&self, word: &str) -> Option<&'a str> {
+        if word.chars().count() < 5 || !word.is_ascii() {
+            return None;
+        }
+        let best = self
+            .with_prefix(&word.as_bytes()[..1])
+            .filter(|(term, _)| other_spelling(word.as_bytes(), term))
+            .fold(
+                None,
+                |best: Option<(&[u8], usize)>, (term, df)| match best {
+                    Some((_, d)) if d >= df => best,
+                    _ => Some((term, df)),
+                },
+            )?;
+        std::str::from_utf8(best.0).ok()
+    }
+}
+
+/// Whether `a` and `b` are one word spelled the British and the American way: one
+/// letter apart where the two spellings differ — `s`/`z` (organise), `c`/`s` after
+/// `n` (licence), a doubled `l` (cancelled) or the `u` of `-our` (colour).
+fn other_spelling(a: &[u8], b: &[u8]) -> bool {
+    if a == b || a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if short.len() == long.len() {
+        let pair = [short[start], long[start]];
+        // `-ence`/`-ense` only: "basic" is not "basis".
+        let ence = start > 0 && short[start - 1] == b'n';
+        let swapped = match pair {
+            [b's', b'z'] | [b'z', b's'] => true,
+            [b'c', b's'] | [b's', b'c'] => ence,
+            _ => false,
+        };
+        swapped && short[start + 1..] == long[start + 1..]
+    } else {
+        // The long one has a letter more at `start`.
+        let extra = long[start];
+        let doubled = extra == b'l' && start > 0 && long[start - 1] == b'l';
+        let our = extra == b'u' && start > 0 && long[start - 1] == b'o';
+        (doubled || our) && short[start..] == long[start + 1..]
+    }
 }
 
 impl Index<'_> {
@@ -1099,6 +1160,41 @@ mod tests {
         // What matched still decides: a request for child teams finds them.
         let hits = Index::new(&with).unwrap().search("child teams", 1);
         assert_eq!(hits[0].doc, 0, "{hits:?}");
+    }
+
+    #[test]
+    fn british_and_american_spellings_meet() {
+        let stemmed = |w: &str| analyze(w, Techniques::DEFAULT).concat();
+        for (a, b) in [
+            ("organisation", "organization"),
+            ("authorise", "authorize"),
+            ("licence", "license"),
+            ("cancelled", "canceled"),
+            ("colour", "color"),
+        ] {
+            let (a, b) = (stemmed(a), stemmed(b));
+            assert!(other_spelling(a.as_bytes(), b.as_bytes()), "{a} {b}");
+            assert!(other_spelling(b.as_bytes(), a.as_bytes()), "{b} {a}");
+        }
+        for (a, b) in [
+            ("basic", "basis"),
+            ("shirt", "short"),
+            ("black", "back"),
+            ("stuck", "stack"),
+            ("same", "same"),
+        ] {
+            assert!(!other_spelling(a.as_bytes(), b.as_bytes()), "{a} {b}");
+        }
+        let mut builder = IndexBuilder::new(Techniques::DEFAULT);
+        builder.add(&doc(
+            "orgs_list",
+            "List organizations",
+            "GET",
+            "/organizations",
+        ));
+        let bytes = builder.build();
+        let index = Index::new(&bytes).unwrap();
+        assert_eq!(index.search("every organisation", 1).len(), 1);
     }
 
     #[test]
