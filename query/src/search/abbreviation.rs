@@ -56,12 +56,16 @@ fn is_version(segment: &str) -> bool {
 
 /// How well `prefix` abbreviates a resource of these words; lower is better, `None`
 /// when it does not at all. It must begin with the first word's first letter; then it
-/// is the words' initials (0), the beginning of the first word (1), or some of the
-/// words' letters in order (2).
+/// is the word itself (`price_9`, 0), the words' initials (0), the beginning of the
+/// first word (1), some of the first word's letters in order (2) or some of the words'
+/// letters in order (3): `po` is a payout before it is a payment method.
 pub(super) fn fit(prefix: &str, words: &[&str]) -> Option<u8> {
     let first = words.first()?;
     if prefix.len() < 2 || prefix.chars().next() != first.chars().next() {
         return None;
+    }
+    if words.len() == 1 && super::text::stem(prefix) == *first {
+        return Some(0);
     }
     if words.len() > 1
         && words
@@ -74,8 +78,13 @@ pub(super) fn fit(prefix: &str, words: &[&str]) -> Option<u8> {
     if first.len() > prefix.len() && first.starts_with(prefix) {
         return Some(1);
     }
+    let in_order =
+        |mut letters: std::str::Chars<'_>| prefix.chars().all(|c| letters.any(|l| l == c));
+    if in_order(first.chars()) {
+        return Some(2);
+    }
     let mut letters = words.iter().flat_map(|w| w.chars());
-    prefix.chars().all(|c| letters.any(|l| l == c)).then_some(2)
+    prefix.chars().all(|c| letters.any(|l| l == c)).then_some(3)
 }
 
 /// The item collection `prefix` abbreviates best in this index, as its words: the best
@@ -136,7 +145,11 @@ mod tests {
         assert_eq!(fit("pi", &["price"]), Some(2));
         assert_eq!(fit("evt", &["event"]), Some(2));
         assert_eq!(fit("acct", &["account"]), Some(2));
-        assert_eq!(fit("iauth", &["issu", "author"]), Some(2));
+        assert_eq!(fit("iauth", &["issu", "author"]), Some(3));
+        assert_eq!(fit("po", &["payout"]), Some(2));
+        assert_eq!(fit("po", &["payment", "method"]), Some(3));
+        assert_eq!(fit("price", &["pric"]), Some(0));
+        assert_eq!(fit("file", &["fil"]), Some(0));
         // Another first letter, letters out of order, or a single letter: no.
         assert_eq!(fit("in", &["payment", "intent"]), None);
         assert_eq!(fit("txn", &["transact"]), None);

@@ -170,6 +170,8 @@ const GROUPS: &[&[&str]] = &[
     ],
     &["secret", "credential", "password", "token", "key"],
     &["webhook", "hook", "callback"],
+    // A gist is GitHub's word for what everyone else calls a snippet or a paste.
+    &["gist", "snippet", "paste"],
     &["customer", "client", "buyer", "shopper", "payer"],
     &["payment", "pay", "charge", "transaction", "purchase"],
     &["refund", "reimburse", "reimbursement", "return"],

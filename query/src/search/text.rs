@@ -28,8 +28,21 @@ pub fn words(text: &str, split_identifiers: bool, out: &mut Vec<String>) {
             prev = None;
             continue;
         }
+        // `PRs`, `URLs`, `IDs`: the plural of the letters before, which name the thing.
+        if c == 's'
+            && split_identifiers
+            && current.len() >= 2
+            && prev.is_some_and(char::is_uppercase)
+            && !chars.peek().is_some_and(|n| n.is_alphanumeric())
+        {
+            continue;
+        }
         if split_identifiers && let Some(p) = prev {
-            let next_lower = chars.peek().is_some_and(|n| n.is_lowercase());
+            // `HTTPServer` splits before `Server`, but not `PRs` before its `s`.
+            let mut ahead = chars.clone();
+            let plural =
+                ahead.next() == Some('s') && !ahead.next().is_some_and(char::is_alphanumeric);
+            let next_lower = !plural && chars.peek().is_some_and(|n| n.is_lowercase());
             let boundary = (p.is_lowercase() && c.is_uppercase())
                 || (p.is_uppercase() && c.is_uppercase() && next_lower)
                 || (p.is_alphabetic() && c.is_ascii_digit())
@@ -99,6 +112,12 @@ pub fn stem(word: &str) -> String {
             break;
         }
     }
+    // assignee → assign, invitee → invit(e), payee stays (too short to tell).
+    if let Some(base) = w.strip_suffix("ee")
+        && base.len() >= 4
+    {
+        w = base.to_owned();
+    }
     if let Some(base) = w.strip_suffix("tion")
         && base.len() >= 3
     {
@@ -143,6 +162,11 @@ mod tests {
             split("issues/create-comment"),
             ["issues", "create", "comment"]
         );
+        assert_eq!(
+            split("open PRs, URLs and IDs"),
+            ["open", "pr", "url", "and", "id"]
+        );
+        assert_eq!(split("HTTPSession"), ["http", "session"]);
         let mut plain = Vec::new();
         words("listRepoIssues", false, &mut plain);
         assert_eq!(plain, ["listrepoissues"]);
@@ -158,6 +182,8 @@ mod tests {
             &["branch", "branches"],
             &["run", "runs", "running"],
             &["subscription", "subscriptions"],
+            &["assign", "assignee", "assignees"],
+            &["invite", "invitee", "invitees"],
         ] {
             let stems: Vec<String> = group.iter().map(|w| stem(w)).collect();
             assert!(
