@@ -88,9 +88,10 @@ impl Techniques {
     /// `REQUEST_CHANGES`).
     pub const ACRONYMS: Techniques = Techniques(1 << 17);
     /// A request to read ("list…", "show…", a question) with no verb that writes ranks
-    /// the tools that change something lower, whatever words they share with it: a
-    /// verb is a common word, so BM25 weighs it little, yet it says which of the
-    /// tools about one resource is meant.
+    /// the tools that change something lower, and a request to delete ("remove…",
+    /// "nuke…") ranks the tools that delete higher, whatever words they share with
+    /// it: a verb is a common word, so BM25 weighs it little, yet it says which of
+    /// the tools about one resource is meant.
     pub const AGREEMENT: Techniques = Techniques(1 << 18);
     /// A tool whose name and title the request explains only in part ranks lower:
     /// their other words (rarer ones counting more) say it does something more
@@ -189,6 +190,10 @@ const ACRONYM_REST_WEIGHT: f32 = 0.5;
 const WRITES: &str = "\u{4}writes";
 /// What a tool that writes keeps of its score for a request to read.
 const WRITE_FOR_READ: f32 = 0.7;
+/// The marker of a tool that deletes ([`Techniques::AGREEMENT`]), weightless.
+const DELETES: &str = "\u{4}deletes";
+/// What a tool that deletes gains for a request to delete.
+const DELETE_FOR_DELETE: f32 = 1.4;
 /// What marks a term of a tool's name ([`Techniques::NAMES`]): `\u{5}team`, its impact
 /// the share of the name's idf the term carries.
 const NAME: char = '\u{5}';
@@ -319,6 +324,9 @@ impl IndexBuilder {
         }
         if t.has(Techniques::AGREEMENT) && !matches!(verb, "get" | "list") {
             terms.entry(WRITES.to_owned()).or_insert(0.0);
+        }
+        if t.has(Techniques::AGREEMENT) && verb == "delete" {
+            terms.entry(DELETES.to_owned()).or_insert(0.0);
         }
         if t.has(Techniques::ABBREVIATIONS) {
             // Weightless: they only say which item collections exist.
@@ -551,6 +559,19 @@ fn reads(query: &str, techniques: Techniques) -> bool {
             .any(|w| words.contains(&analyze(w, techniques).concat()))
     };
     (is_question(query) || has(READ)) && !has(WRITE)
+}
+
+/// Whether `query` asks to delete something ("delete…", "remove…", "nuke…").
+fn deletes(query: &str, techniques: Techniques) -> bool {
+    const DELETE: &[&str] = &[
+        "delete", "remove", "drop", "erase", "destroy", "discard", "purge", "nuke", "scrap",
+        "ditch", "trash", "wipe",
+    ];
+    let words = analyze(query, techniques);
+    DELETE
+        .iter()
+        .any(|w| words.contains(&analyze(w, techniques).concat()))
+        || query.to_lowercase().contains("get rid")
 }
 
 /// The terms of `text` under `techniques`.
@@ -860,8 +881,8 @@ struct Scoring {
     coverage: bool,
     /// [`Techniques::NAMES`].
     names: bool,
-    /// A marker whose tools keep this share of their score ([`Techniques::AGREEMENT`]).
-    demote: Option<(&'static str, f32)>,
+    /// A marker whose tools' scores are scaled by this ([`Techniques::AGREEMENT`]).
+    scale: Option<(&'static str, f32)>,
 }
 
 /// Per-document tallies of one search, all zero between searches.
@@ -884,7 +905,7 @@ impl Index<'_> {
         let Scoring {
             coverage,
             names,
-            demote,
+            scale,
         } = *scoring;
         let (words, core) = (&slots.terms, slots.core);
         let n = self.len();
@@ -968,13 +989,13 @@ impl Index<'_> {
                 }
             }
         }
-        // The tools a marker names keep a share of their score (only those found).
-        if let Some((marker, keep)) = demote
+        // The tools a marker names have their scores scaled (only those found).
+        if let Some((marker, factor)) = scale
             && let Some(postings) = self.postings(marker)
         {
             for (doc, _) in postings {
                 if let Some(score) = total.get_mut(doc as usize) {
-                    *score *= keep;
+                    *score *= factor;
                 }
             }
         }
@@ -1016,8 +1037,15 @@ impl Index<'_> {
         let scoring = Scoring {
             coverage: techniques.has(Techniques::COVERAGE),
             names: techniques.has(Techniques::NAMES),
-            demote: (techniques.has(Techniques::AGREEMENT) && reads(query, techniques))
-                .then_some((WRITES, WRITE_FOR_READ)),
+            scale: if !techniques.has(Techniques::AGREEMENT) {
+                None
+            } else if reads(query, techniques) {
+                Some((WRITES, WRITE_FOR_READ))
+            } else if deletes(query, techniques) {
+                Some((DELETES, DELETE_FOR_DELETE))
+            } else {
+                None
+            },
         };
         // The per-document tallies live in this thread's scratch space between searches
         // and only the documents found are visited and zeroed again (allocating, zeroing
@@ -1248,6 +1276,9 @@ mod tests {
             update_agreeing < update * 0.8,
             "{update_agreeing} vs {update}"
         );
+        assert!(deletes("nuke the team", Techniques::DEFAULT));
+        assert!(deletes("get rid of the team", Techniques::DEFAULT));
+        assert!(!deletes("update the team list", Techniques::DEFAULT));
         // A request that writes leaves both alone.
         assert_eq!(
             scores(plain, "update the team list"),
