@@ -16,6 +16,9 @@
 #                        scored once at its end
 #   intent-heldout-6.tsv 100 more (50 + 50), written after that and scored once at the
 #                        end of the next round (acronyms, tuned on sets 3-5)
+#   intent-heldout-7.tsv 105 more (54 + 51), written 2026-12-05 before that round
+#                        (name coverage, agreement, spelling; tuned on all the sets
+#                        above) and scored once at its end
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -10,11 +10,14 @@
 mod abbreviation;
 mod document;
 mod format;
+mod intent;
 pub mod lexicon;
 pub mod text;
 pub mod values;
 
 use std::collections::{BTreeMap, HashMap};
+
+use intent::Intent;
 
 pub use document::{Document, ToolTexts, contract_links};
 pub use format::{FormatError, Index};
@@ -536,44 +539,6 @@ fn is_question(query: &str) -> bool {
     OPENERS.contains(&first.as_str()) || query.trim_end().ends_with('?')
 }
 
-/// Whether `query` asks to read: it is a question or says "list", "show", … and says
-/// no verb that changes something ("show me how to delete…" is a delete).
-fn reads(query: &str, techniques: Techniques) -> bool {
-    const READ: &[&str] = &[
-        "list", "show", "get", "view", "fetch", "retrieve", "read", "see", "look", "display",
-        "find", "search", "browse", "lookup", "describe", "inspect",
-    ];
-    const WRITE: &[&str] = &[
-        "create", "new", "add", "make", "submit", "register", "generate", "setup", "update",
-        "edit", "change", "modify", "rename", "set", "replace", "delete", "remove", "drop",
-        "erase", "destroy", "discard", "purge", "clear", "revoke", "cancel", "stop", "void",
-        "close", "reopen", "send", "upload", "merge", "approve", "accept", "reject", "decline",
-        "dismiss", "enable", "disable", "turn", "lock", "unlock", "block", "unblock", "star",
-        "unstar", "follow", "unfollow", "invite", "assign", "unassign", "transfer", "refund",
-        "charge", "pay", "archive", "move", "restore", "rerun", "retry", "run", "trigger", "start",
-        "pause", "resume", "mark", "give", "grant", "put", "attach", "detach", "nuke",
-    ];
-    let words = analyze(query, techniques);
-    let has = |list: &[&str]| {
-        list.iter()
-            .any(|w| words.contains(&analyze(w, techniques).concat()))
-    };
-    (is_question(query) || has(READ)) && !has(WRITE)
-}
-
-/// Whether `query` asks to delete something ("delete…", "remove…", "nuke…").
-fn deletes(query: &str, techniques: Techniques) -> bool {
-    const DELETE: &[&str] = &[
-        "delete", "remove", "drop", "erase", "destroy", "discard", "purge", "nuke", "scrap",
-        "ditch", "trash", "wipe",
-    ];
-    let words = analyze(query, techniques);
-    DELETE
-        .iter()
-        .any(|w| words.contains(&analyze(w, techniques).concat()))
-        || query.to_lowercase().contains("get rid")
-}
-
 /// The terms of `text` under `techniques`.
 pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
     let mut words = Vec::new();
@@ -1037,12 +1002,13 @@ impl Index<'_> {
         let scoring = Scoring {
             coverage: techniques.has(Techniques::COVERAGE),
             names: techniques.has(Techniques::NAMES),
-            scale: if !techniques.has(Techniques::AGREEMENT) {
-                None
-            } else if reads(query, techniques) {
-                Some((WRITES, WRITE_FOR_READ))
-            } else if deletes(query, techniques) {
-                Some((DELETES, DELETE_FOR_DELETE))
+            scale: if techniques.has(Techniques::AGREEMENT) {
+                let words = analyze(query, techniques);
+                match intent::intent(query, &words, is_question(query)) {
+                    Intent::Read => Some((WRITES, WRITE_FOR_READ)),
+                    Intent::Delete => Some((DELETES, DELETE_FOR_DELETE)),
+                    Intent::Other => None,
+                }
             } else {
                 None
             },
@@ -1257,10 +1223,6 @@ mod tests {
 
     #[test]
     fn a_request_to_read_ranks_writes_lower() {
-        assert!(reads("show the team list", Techniques::DEFAULT));
-        assert!(reads("which teams are there", Techniques::DEFAULT));
-        assert!(!reads("show me how to delete a team", Techniques::DEFAULT));
-        assert!(!reads("the platform team", Techniques::DEFAULT));
         let plain = Techniques::DEFAULT.without(Techniques::AGREEMENT);
         let scores = |t: Techniques, query: &str| {
             let bytes = teams(t);
@@ -1276,9 +1238,6 @@ mod tests {
             update_agreeing < update * 0.8,
             "{update_agreeing} vs {update}"
         );
-        assert!(deletes("nuke the team", Techniques::DEFAULT));
-        assert!(deletes("get rid of the team", Techniques::DEFAULT));
-        assert!(!deletes("update the team list", Techniques::DEFAULT));
         // A request that writes leaves both alone.
         assert_eq!(
             scores(plain, "update the team list"),
