@@ -1054,37 +1054,45 @@ mod tests {
         }
     }
 
-    fn index(techniques: Techniques) -> Vec<u8> {
+    /// The index of `docs` under `techniques`.
+    fn built(techniques: Techniques, docs: &[Document]) -> Vec<u8> {
         let mut builder = IndexBuilder::new(techniques);
-        for d in [
-            doc(
-                "issues_create",
-                "Create an issue",
-                "POST",
-                "/repos/{owner}/{repo}/issues",
-            ),
-            doc(
-                "issues_list_for_repo",
-                "List repository issues",
-                "GET",
-                "/repos/{owner}/{repo}/issues",
-            ),
-            doc(
-                "repos_delete",
-                "Delete a repository",
-                "DELETE",
-                "/repos/{owner}/{repo}",
-            ),
-            doc(
-                "pulls_create",
-                "Create a pull request",
-                "POST",
-                "/repos/{owner}/{repo}/pulls",
-            ),
-        ] {
-            builder.add(&d);
+        for d in docs {
+            builder.add(d);
         }
         builder.build()
+    }
+
+    fn index(techniques: Techniques) -> Vec<u8> {
+        built(
+            techniques,
+            &[
+                doc(
+                    "issues_create",
+                    "Create an issue",
+                    "POST",
+                    "/repos/{owner}/{repo}/issues",
+                ),
+                doc(
+                    "issues_list_for_repo",
+                    "List repository issues",
+                    "GET",
+                    "/repos/{owner}/{repo}/issues",
+                ),
+                doc(
+                    "repos_delete",
+                    "Delete a repository",
+                    "DELETE",
+                    "/repos/{owner}/{repo}",
+                ),
+                doc(
+                    "pulls_create",
+                    "Create a pull request",
+                    "POST",
+                    "/repos/{owner}/{repo}/pulls",
+                ),
+            ],
+        )
     }
 
     #[test]
@@ -1117,25 +1125,24 @@ mod tests {
     /// The tools of one resource GitHub has: a listing, a more specific listing whose
     /// path repeats the resource, and a write that names it.
     fn teams(techniques: Techniques) -> Vec<u8> {
-        let mut builder = IndexBuilder::new(techniques);
-        for d in [
-            doc(
-                "teams_list_child_in_org",
-                "List child teams",
-                "GET",
-                "/orgs/{org}/teams/{team_slug}/teams",
-            ),
-            doc("teams_list", "List teams", "GET", "/orgs/{org}/teams"),
-            doc(
-                "teams_update_in_org",
-                "Update a team list",
-                "PATCH",
-                "/orgs/{org}/teams/{team_slug}",
-            ),
-        ] {
-            builder.add(&d);
-        }
-        builder.build()
+        built(
+            techniques,
+            &[
+                doc(
+                    "teams_list_child_in_org",
+                    "List child teams",
+                    "GET",
+                    "/orgs/{org}/teams/{team_slug}/teams",
+                ),
+                doc("teams_list", "List teams", "GET", "/orgs/{org}/teams"),
+                doc(
+                    "teams_update_in_org",
+                    "Update a team list",
+                    "PATCH",
+                    "/orgs/{org}/teams/{team_slug}",
+                ),
+            ],
+        )
     }
 
     #[test]
@@ -1203,19 +1210,18 @@ mod tests {
         for query in ["list issues", "CI is red", "in_77", "my repos"] {
             assert!(!says_i(query), "{query}");
         }
-        let mut builder = IndexBuilder::new(Techniques::DEFAULT);
-        for d in [
-            doc("orgs_list", "List organizations", "GET", "/organizations"),
-            doc(
-                "orgs_list_for_authenticated_user",
-                "List organizations for the authenticated user",
-                "GET",
-                "/user/orgs",
-            ),
-        ] {
-            builder.add(&d);
-        }
-        let bytes = builder.build();
+        let bytes = built(
+            Techniques::DEFAULT,
+            &[
+                doc("orgs_list", "List organizations", "GET", "/organizations"),
+                doc(
+                    "orgs_list_for_authenticated_user",
+                    "List organizations for the authenticated user",
+                    "GET",
+                    "/user/orgs",
+                ),
+            ],
+        );
         let index = Index::new(&bytes).unwrap();
         assert_eq!(index.search("which orgs am I in", 1)[0].doc, 1);
         assert_eq!(index.search("which orgs are there", 1)[0].doc, 0);
