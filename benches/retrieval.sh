@@ -19,6 +19,8 @@
 #   intent-heldout-7.tsv 105 more (54 + 51), written 2026-12-05 before that round
 #                        (name coverage, agreement, spelling; tuned on all the sets
 #                        above) and scored once at its end
+#   intent-heldout-8.tsv 104 more (52 + 52), written 2026-12-05 after set 7 was scored,
+#                        not scored yet: for the end of the next round
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
