@@ -78,13 +78,15 @@ pub(super) fn fit(prefix: &str, words: &[&str]) -> Option<u8> {
     if first.len() > prefix.len() && first.starts_with(prefix) {
         return Some(1);
     }
-    let in_order =
-        |mut letters: std::str::Chars<'_>| prefix.chars().all(|c| letters.any(|l| l == c));
-    if in_order(first.chars()) {
+    if in_order(prefix, first.chars()) {
         return Some(2);
     }
-    let mut letters = words.iter().flat_map(|w| w.chars());
-    prefix.chars().all(|c| letters.any(|l| l == c)).then_some(3)
+    in_order(prefix, words.iter().flat_map(|w| w.chars())).then_some(3)
+}
+
+/// Whether every letter of `prefix` occurs in `letters`, in order.
+fn in_order(prefix: &str, mut letters: impl Iterator<Item = char>) -> bool {
+    prefix.chars().all(|c| letters.any(|l| l == c))
 }
 
 /// The item collection `prefix` abbreviates best in this index, as its words: the best

@@ -568,6 +568,8 @@ fn set_owner(owner: &mut Vec<(String, usize)>, term: &str, at: usize) {
 /// thing it asks for, with their weights.
 struct Slots {
     terms: Vec<Vec<(String, f32)>>,
+    /// The query's words as analysed, its values taken out.
+    words: Vec<String>,
     /// The slots that find tools (the rest only rank them).
     core: usize,
 }
@@ -736,6 +738,7 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     Slots {
         core: out.len() - auxiliary,
         terms: out,
+        words,
     }
 }
 
@@ -1003,8 +1006,7 @@ impl Index<'_> {
             coverage: techniques.has(Techniques::COVERAGE),
             names: techniques.has(Techniques::NAMES),
             scale: if techniques.has(Techniques::AGREEMENT) {
-                let words = analyze(query, techniques);
-                match intent::intent(query, &words, is_question(query)) {
+                match intent::intent(query, &slots.words, is_question(query)) {
                     Intent::Read => Some((WRITES, WRITE_FOR_READ)),
                     Intent::Delete => Some((DELETES, DELETE_FOR_DELETE)),
                     Intent::Other => None,
