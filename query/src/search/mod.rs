@@ -434,8 +434,8 @@ impl IndexBuilder {
                 }
             }
         }
-        for (term, list) in &shares {
-            postings.insert(term, list.clone());
+        for (term, list) in shares.iter_mut() {
+            postings.insert(term, std::mem::take(list));
         }
         let mut impacts: Vec<(&str, Vec<(u32, f32)>)> = Vec::with_capacity(postings.len());
         let mut max = 0.0f32;
