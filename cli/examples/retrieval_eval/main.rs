@@ -84,6 +84,7 @@ fn main() -> Result<(), String> {
         ("+ read agreement", Techniques::AGREEMENT),
         ("+ name coverage", Techniques::NAMES),
         ("+ spelling", Techniques::SPELLING),
+        ("+ parameter values", Techniques::PARAMS),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

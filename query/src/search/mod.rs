@@ -105,6 +105,11 @@ impl Techniques {
     /// lexicon does not know stands for the catalog's term that spells it the other
     /// way, British or American ("organisation", "licence", "cancelled", "colour").
     pub const SPELLING: Techniques = Techniques(1 << 20);
+    /// A value in the query (`@bob`, `#42`, `owner/name`) looks for the tools with a
+    /// parameter of its kind — by the parameter's name — instead of
+    /// any tool whose name or prose says "user" or "number": `users/get-by-id` is not
+    /// what "ask @bob to review PR 55" wants.
+    pub const PARAMS: Techniques = Techniques(1 << 21);
 
     /// What the generator builds.
     pub const DEFAULT: Techniques = Techniques(
@@ -124,7 +129,8 @@ impl Techniques {
             | Self::ABBREVIATIONS.0
             | Self::NAMES.0
             | Self::AGREEMENT.0
-            | Self::SPELLING.0,
+            | Self::SPELLING.0
+            | Self::PARAMS.0,
     );
 
     pub const fn has(self, other: Techniques) -> bool {
@@ -157,6 +163,9 @@ const B: f32 = 0.75;
 const SYNONYM_WEIGHT: f32 = 0.3;
 /// A parameter word a value in the query stands for counts this much.
 const VALUE_WEIGHT: f32 = 0.5;
+/// How many words may stand between a phrasal verb and its particle ("hand the
+/// widgets repo over").
+const PHRASE_GAP: usize = 2;
 /// The read verbs a question implies count this much.
 const QUESTION_WEIGHT: f32 = 0.5;
 /// An update's boolean argument names ([`Techniques::FLAGS`]).
@@ -202,6 +211,9 @@ const DELETE_FOR_DELETE: f32 = 1.4;
 const NAME: char = '\u{5}';
 /// How much of a tool's score rides on the share of its name the request explains.
 const NAME_WEIGHT: f32 = 0.5;
+/// What marks a term of a tool's parameters ([`Techniques::PARAMS`]): `\u{6}login`,
+/// scored like any term but left out of the document's length.
+const PARAM: char = '\u{6}';
 
 impl IndexBuilder {
     pub fn new(techniques: Techniques) -> IndexBuilder {
@@ -325,6 +337,15 @@ impl IndexBuilder {
                 *terms.entry(synonym).or_insert(0.0) += 0.3;
             }
         }
+        if t.has(Techniques::FIELDS) && t.has(Techniques::PARAMS) {
+            // Names only: descriptions say "the number of results per page" on every
+            // list, and weighing them in measured no better on the tuning sets.
+            for (name, _) in &doc.params {
+                for term in analyze(name, t) {
+                    *terms.entry(format!("{PARAM}{term}")).or_insert(0.0) += 1.0;
+                }
+            }
+        }
         if t.has(Techniques::AGREEMENT) && !matches!(verb, "get" | "list") {
             terms.entry(WRITES.to_owned()).or_insert(0.0);
         }
@@ -395,7 +416,17 @@ impl IndexBuilder {
             self.add_initials();
         }
         let n = self.docs.len();
-        let lengths: Vec<f32> = self.docs.iter().map(|d| d.values().sum()).collect();
+        // Parameter terms repeat words the document has already.
+        let lengths: Vec<f32> = self
+            .docs
+            .iter()
+            .map(|d| {
+                d.iter()
+                    .filter(|(term, _)| !term.starts_with(PARAM))
+                    .map(|(_, tf)| tf)
+                    .sum()
+            })
+            .collect();
         let average = (lengths.iter().sum::<f32>() / n.max(1) as f32).max(f32::EPSILON);
         let mut postings: BTreeMap<&str, Vec<(u32, f32)>> = BTreeMap::new();
         for (doc, terms) in self.docs.iter().enumerate() {
@@ -593,11 +624,24 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     } else {
         (rest, Vec::new())
     };
-    let words = analyze(&rest, techniques);
+    let mut words = analyze(&rest, techniques);
     let mut i = 0;
     while i < words.len() {
         let word = words[i].clone();
         i += 1;
+        // A phrase split by its object ("kick bob out"): its second word moves up.
+        if techniques.has(Techniques::LEXICON)
+            && i < words.len()
+            && lexicon::phrase(&word, &words[i]).is_none()
+            && let Some(gap) = (1..=PHRASE_GAP).find(|gap| {
+                words
+                    .get(i + gap)
+                    .is_some_and(|w| lexicon::phrase(&word, w).is_some())
+            })
+        {
+            let second = words.remove(i + gap);
+            words.insert(i, second);
+        }
         if acronyms.contains(&word)
             && !seen.contains(&word)
             && let Some(pair) = index.acronym(&word)
@@ -693,23 +737,45 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
                 terms.push((term, weight));
             }
         };
-        for word in kind.words() {
-            push(analyze(word, techniques).concat(), VALUE_WEIGHT, &mut terms);
-        }
-        if let values::ValueKind::PrefixedId(prefix) = kind {
-            let abbreviated = techniques
-                .has(Techniques::ABBREVIATIONS)
-                .then(|| abbreviation::resource(index, prefix))
-                .flatten();
-            if let Some(words) = abbreviated {
-                // A resource the query names in words already counts there.
-                for word in words.into_iter().filter(|w| !seen.iter().any(|s| s == w)) {
-                    push(word.to_owned(), 1.0, &mut terms);
+        // The resource an id's prefix names (`cus_…` → customer), in words.
+        let resource: Vec<String> = match kind {
+            values::ValueKind::PrefixedId(prefix) => {
+                let abbreviated = techniques
+                    .has(Techniques::ABBREVIATIONS)
+                    .then(|| abbreviation::resource(index, prefix))
+                    .flatten();
+                match abbreviated {
+                    Some(words) => words.into_iter().map(str::to_owned).collect(),
+                    // `cus_…` is a customer's id: the commonest word the prefix begins.
+                    None => index
+                        .commonest_with_prefix(prefix)
+                        .map(str::to_owned)
+                        .into_iter()
+                        .collect(),
                 }
-            } else if let Some(resource) = index.commonest_with_prefix(prefix) {
-                // `cus_…` is a customer's id: the commonest word the prefix begins.
-                push(resource.to_owned(), 1.0, &mut terms);
             }
+            _ => Vec::new(),
+        };
+        let params = techniques.has(Techniques::PARAMS);
+        if params && !resource.is_empty() {
+            // The parameter an id fills is named for its resource (`{customer}`,
+            // `customer_id`), not "id" alone (a sub-item's `{id}`).
+            for word in &resource {
+                push(format!("{PARAM}{word}"), 1.0, &mut terms);
+            }
+        } else {
+            for word in kind.words() {
+                let term = analyze(word, techniques).concat();
+                if params {
+                    push(format!("{PARAM}{term}"), 1.0, &mut terms);
+                } else {
+                    push(term, VALUE_WEIGHT, &mut terms);
+                }
+            }
+        }
+        // A resource the query names in words already counts there.
+        for word in resource.iter().filter(|w| !seen.contains(w)) {
+            push(word.clone(), 1.0, &mut terms);
         }
         out.push(terms);
     }
@@ -939,7 +1005,8 @@ impl Index<'_> {
             let mut looked: Vec<&str> = Vec::new();
             // Every core term, values' too: `octo-org/widgets` explains "repo".
             for (term, _) in words[..core].iter().flatten() {
-                if looked.contains(&term.as_str()) {
+                let term = term.strip_prefix(PARAM).unwrap_or(term);
+                if looked.contains(&term) {
                     continue;
                 }
                 looked.push(term);
@@ -1284,6 +1351,90 @@ mod tests {
             .unwrap()
             .search("show octo-org/widgets #42", 2);
         assert_eq!(hits[0].doc, 1, "{hits:?}");
+    }
+
+    #[test]
+    fn a_value_finds_the_tools_with_a_parameter_of_its_kind() {
+        let mut request = doc(
+            "pulls_request_reviewers",
+            "Request reviewers for a pull request",
+            "POST",
+            "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+        );
+        request.params = vec![
+            ("pull_number".into(), String::new()),
+            ("reviewers".into(), "An array of user logins".into()),
+        ];
+        let mut by_id = doc(
+            "users_get_by_id",
+            "Get a user using their ID",
+            "GET",
+            "/user/{account_id}",
+        );
+        by_id.params = vec![("account_id".into(), String::new())];
+        let docs = [request, by_id];
+        let query = "ask @bob to look over PR 55";
+        // How close the user lookup comes to the request, in score.
+        let closeness = |techniques: Techniques| {
+            let bytes = built(techniques, &docs);
+            let hits = Index::new(&bytes).unwrap().search(query, 2);
+            assert_eq!(hits[0].doc, 0, "{hits:?}");
+            hits.get(1).map_or(0.0, |h| h.score / hits[0].score)
+        };
+        // By their words, `@bob` and `55` ask for a user by id.
+        let with = closeness(Techniques::DEFAULT);
+        let without = closeness(Techniques::DEFAULT.without(Techniques::PARAMS));
+        assert!(with < without * 0.8, "{with} vs {without}");
+    }
+
+    #[test]
+    fn an_id_fills_the_parameter_named_for_its_resource() {
+        let mut customer = doc(
+            "DeleteCustomersCustomer",
+            "Deletes a customer",
+            "DELETE",
+            "/v1/customers/{customer}",
+        );
+        customer.params = vec![("customer".into(), String::new())];
+        let mut source = doc(
+            "DeleteCustomersCustomerSourcesId",
+            "Delete a source for a customer",
+            "DELETE",
+            "/v1/customers/{customer}/sources/{id}",
+        );
+        source.params = vec![
+            ("customer".into(), String::new()),
+            ("id".into(), String::new()),
+        ];
+        let bytes = built(Techniques::DEFAULT, &[source, customer]);
+        let hits = Index::new(&bytes)
+            .unwrap()
+            .search("delete customer cus_77", 2);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
+    }
+
+    #[test]
+    fn a_phrasal_verb_holds_across_its_object() {
+        let docs = [
+            doc(
+                "repos_transfer",
+                "Transfer a repository",
+                "POST",
+                "/repos/{owner}/{repo}/transfer",
+            ),
+            doc(
+                "repos_get",
+                "Get a repository",
+                "GET",
+                "/repos/{owner}/{repo}",
+            ),
+        ];
+        let bytes = built(Techniques::DEFAULT, &docs);
+        let hits = Index::new(&bytes)
+            .unwrap()
+            .search("hand the widgets repo over to erin", 2);
+        assert_eq!(hits[0].doc, 0, "{hits:?}");
+        assert_eq!(hits.len(), 2, "{hits:?}");
     }
 
     #[test]

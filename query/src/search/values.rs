@@ -39,7 +39,15 @@ impl ValueKind {
     pub fn words(&self) -> &'static [&'static str] {
         match self {
             ValueKind::Number => &["number", "id"],
-            ValueKind::Handle => &["username", "user", "login"],
+            ValueKind::Handle => &[
+                "username",
+                "user",
+                "login",
+                "assignee",
+                "reviewer",
+                "member",
+                "collaborator",
+            ],
             ValueKind::OwnerName => &["owner", "repo", "repository"],
             ValueKind::Range => &["compare", "base", "head"],
             ValueKind::Email => &["email"],
