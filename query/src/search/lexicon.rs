@@ -120,7 +120,10 @@ const GROUPS: &[&[&str]] = &[
     &["copy", "duplicate", "clone", "fork"],
     &["check", "verify", "validate", "test"],
     &["move", "transfer", "relocate"],
-    &["history", "log", "audit", "timeline", "events", "activity"],
+    // "What happened" asks for the record of events.
+    &[
+        "history", "log", "audit", "timeline", "events", "activity", "happen",
+    ],
     &[
         "current",
         "me",
@@ -169,7 +172,8 @@ const GROUPS: &[&[&str]] = &[
         "workflow", "pipeline", "action", "actions", "ci", "job", "build",
     ],
     &["secret", "credential", "password", "token", "key"],
-    &["webhook", "hook", "callback"],
+    // "Whenever someone pushes…": a call on each event is a webhook.
+    &["webhook", "hook", "callback", "whenever"],
     // A gist is GitHub's word for what everyone else calls a snippet or a paste.
     &["gist", "snippet", "paste"],
     &["customer", "client", "buyer", "shopper", "payer"],
@@ -177,7 +181,7 @@ const GROUPS: &[&[&str]] = &[
     &["refund", "reimburse", "reimbursement", "return"],
     &["invoice", "bill", "billing", "receipt"],
     &["subscription", "plan", "recurring", "membership"],
-    &["product", "item", "goods", "sku", "article"],
+    &["product", "item", "goods", "sku", "article", "sell"],
     &["price", "cost", "pricing", "amount", "fee", "rate"],
     &["card", "credit"],
     &["dispute", "chargeback"],
@@ -206,7 +210,14 @@ const GROUPS: &[&[&str]] = &[
         "option",
     ],
     &["key", "identifier", "id"],
-    &["limit", "quota", "remaining", "left", "allowance"],
+    &[
+        "limit",
+        "quota",
+        "remaining",
+        "left",
+        "allowance",
+        "throttle",
+    ],
 ];
 
 /// Two words that together name one thing ("bug report" is an issue, not a report):
