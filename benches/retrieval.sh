@@ -20,7 +20,8 @@
 #                        (name coverage, agreement, spelling; tuned on all the sets
 #                        above) and scored once at its end
 #   intent-heldout-8.tsv 104 more (52 + 52), written 2026-12-05 after set 7 was scored,
-#                        not scored yet: for the end of the next round
+#                        and scored once at the end of the next round (phrasal verbs,
+#                        handle roles, parameter values; tuned on sets 1-7)
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
