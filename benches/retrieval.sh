@@ -22,6 +22,8 @@
 #   intent-heldout-8.tsv 104 more (52 + 52), written 2026-12-05 after set 7 was scored,
 #                        and scored once at the end of the next round (phrasal verbs,
 #                        handle roles, parameter values; tuned on sets 1-7)
+#   intent-heldout-9.tsv  94 more (48 + 46), written 2026-12-05 after set 8 was scored,
+#                        not scored yet: for the end of the next round
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
