@@ -262,7 +262,6 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
     ("bring", "back", &["restore", "resume"]),
     ("back", "up", &["backup", "export"]),
     ("lock", "down", &["protect", "protection", "lock"]),
-    ("sign", "in", &["login", "session"]),
     ("log", "out", &["logout", "session"]),
     ("opt", "out", &["unsubscribe", "disable"]),
     ("top", "up", &["topup", "fund"]),

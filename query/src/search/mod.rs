@@ -633,13 +633,12 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
         i += 1;
         // A phrase split by its object ("kick bob out"): its second word moves up.
         if techniques.has(Techniques::LEXICON)
-            && i < words.len()
-            && lexicon::phrase(&word, &words[i]).is_none()
-            && let Some(gap) = (1..=PHRASE_GAP).find(|gap| {
+            && let Some(gap) = (0..=PHRASE_GAP).find(|gap| {
                 words
                     .get(i + gap)
                     .is_some_and(|w| lexicon::phrase(&word, w).is_some())
             })
+            && gap > 0
         {
             let second = words.remove(i + gap);
             words.insert(i, second);
