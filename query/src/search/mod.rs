@@ -585,6 +585,32 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
     words
 }
 
+/// [`analyze`] for a query read with the lexicon: a stop word that completes a
+/// phrase begun at most [`PHRASE_GAP`] words before ("log in", "sign bob in") stays,
+/// as the phrase means something neither word does alone.
+fn analyze_keeping_particles(text: &str, techniques: Techniques) -> Vec<String> {
+    let mut raw = Vec::new();
+    text::words(text, techniques.has(Techniques::SPLIT), &mut raw);
+    let mut words: Vec<String> = Vec::with_capacity(raw.len());
+    for word in raw {
+        if text::is_stop_word(&word) {
+            let opens_phrase = words
+                .iter()
+                .rev()
+                .take(PHRASE_GAP + 1)
+                .any(|first| lexicon::phrase(first, &word).is_some());
+            if opens_phrase {
+                words.push(word);
+            }
+        } else if techniques.has(Techniques::STEM) {
+            words.push(text::stem(&word));
+        } else {
+            words.push(word);
+        }
+    }
+    words
+}
+
 /// A query's words, each with the terms that stand for it and their weights. Words
 /// of one lexicon group ("make a new") are one slot: they ask for one thing.
 /// The slots and how many at the end are auxiliary: they rank the tools the others
@@ -626,7 +652,11 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     } else {
         (rest, Vec::new())
     };
-    let mut words = analyze(&rest, techniques);
+    let mut words = if techniques.has(Techniques::LEXICON) {
+        analyze_keeping_particles(&rest, techniques)
+    } else {
+        analyze(&rest, techniques)
+    };
     let mut i = 0;
     while i < words.len() {
         let word = words[i].clone();
@@ -1439,6 +1469,31 @@ mod tests {
             .search("hand the widgets repo over to erin", 2);
         assert_eq!(hits[0].doc, 0, "{hits:?}");
         assert_eq!(hits.len(), 2, "{hits:?}");
+    }
+
+    #[test]
+    fn a_phrase_ending_in_a_stop_word_still_means_it() {
+        let docs = [
+            doc(
+                "users_get_authenticated",
+                "Get the authenticated user",
+                "GET",
+                "/user",
+            ),
+            doc(
+                "account_list_log_entries",
+                "List the account's log entries",
+                "GET",
+                "/account/logs",
+            ),
+        ];
+        let bytes = built(Techniques::DEFAULT, &docs);
+        let index = Index::new(&bytes).unwrap();
+        // "in" is a stop word, yet "logged … in" is one phrase: authentication, not logs.
+        let hits = index.search("who is logged in", 2);
+        assert_eq!(hits[0].doc, 0, "{hits:?}");
+        // Alone, "in" still finds nothing.
+        assert!(index.search("in", 2).is_empty());
     }
 
     #[test]
