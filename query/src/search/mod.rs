@@ -652,6 +652,12 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     } else {
         (rest, Vec::new())
     };
+    // "make my repo private" updates the repo: the lexicon's "make" creates.
+    let rest = if techniques.has(Techniques::LEXICON) && intent::causative_make(query) {
+        text::replace_word(&rest, "make", "update")
+    } else {
+        rest
+    };
     let mut words = if techniques.has(Techniques::LEXICON) {
         analyze_keeping_particles(&rest, techniques)
     } else {

@@ -73,6 +73,26 @@ pub fn is_stop_word(word: &str) -> bool {
     STOP_WORDS.contains(&word)
 }
 
+/// `text` with its first whole word `word` (any case) replaced by `by`.
+pub fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let is_word_char = |c: char| c.is_alphanumeric() || c == '_';
+    let mut at = 0;
+    while let Some(found) = text[at..].to_ascii_lowercase().find(word) {
+        let start = at + found;
+        let end = start + word.len();
+        let before = text[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !is_word_char(c));
+        let after = text[end..].chars().next().is_none_or(|c| !is_word_char(c));
+        if before && after {
+            return format!("{}{by}{}", &text[..start], &text[end..]);
+        }
+        at = end;
+    }
+    text.to_owned()
+}
+
 /// A light suffix stemmer (plural, `-ing`, `-ed`, `-tion`, final `e`/`y`): the same
 /// stem for `create`, `creates`, `created`, `creating`, `creation`, and for
 /// `repository`/`repositories`. Not linguistics — both sides only need to agree.
