@@ -163,6 +163,7 @@ const K1: f32 = 1.2;
 const B: f32 = 0.75;
 /// A synonym counts this much of the word it stands for.
 const SYNONYM_WEIGHT: f32 = 0.3;
+const AGENT_WEIGHT: f32 = 0.3;
 /// A parameter word a value in the query stands for counts this much.
 const VALUE_WEIGHT: f32 = 0.5;
 /// How many words may stand between a phrasal verb and its particle ("hand the
@@ -585,6 +586,29 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
     words
 }
 
+/// "stop following @bob" asks for the verb's opposite, `unfollow`, where the catalog
+/// has the word; else the lexicon's "stop" (cancel, end) reads it. Reading it as
+/// "disable" instead lost "stop watching widgets" (a subscription's delete) on the
+/// tuning sets.
+fn stop_doing(text: &str, index: &Index<'_>) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let Some(at) = words.windows(2).position(|pair| {
+        matches!(pair[0].to_ascii_lowercase().as_str(), "stop" | "quit")
+            && pair[1].len() > 5
+            && pair[1].to_ascii_lowercase().ends_with("ing")
+    }) else {
+        return text.to_owned();
+    };
+    let verb = text::stem(&words[at + 1].to_ascii_lowercase());
+    let opposite = format!("un{verb}");
+    if index.postings(&opposite).is_none() {
+        return text.to_owned();
+    }
+    let mut out: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
+    out.splice(at..at + 2, [opposite]);
+    out.join(" ")
+}
+
 /// [`analyze`] for a query read with the lexicon: a stop word that completes a
 /// phrase begun at most [`PHRASE_GAP`] words before ("log in", "sign bob in") stays,
 /// as the phrase means something neither word does alone.
@@ -658,6 +682,12 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     } else {
         rest
     };
+    let rest = if techniques.has(Techniques::LEXICON) {
+        stop_doing(&rest, index)
+    } else {
+        rest
+    };
+    let question = is_question(query);
     let mut words = if techniques.has(Techniques::LEXICON) {
         analyze_keeping_particles(&rest, techniques)
     } else {
@@ -733,6 +763,14 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             };
             for synonym in lexicon::related(&word) {
                 terms.push((synonym.clone(), weight));
+            }
+            // "who is watching" asks for the watchers: in a question, the agent noun
+            // of a verb, where the catalog has it ("watch widgets" still watches).
+            for suffix in ["er", "or"].into_iter().filter(|_| question) {
+                let agent = format!("{word}{suffix}");
+                if index.postings(&agent).is_some() && !terms.iter().any(|(t, _)| *t == agent) {
+                    terms.push((agent, AGENT_WEIGHT));
+                }
             }
             if techniques.has(Techniques::SPELLING)
                 && terms.len() == 1
@@ -819,7 +857,7 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     // Last, as it only ranks what the query's own words found (a question alone
     // finds no tool: "do I need an umbrella" is no request to list everything).
     let mut auxiliary = 0;
-    if techniques.has(Techniques::QUESTIONS) && is_question(query) && !out.is_empty() {
+    if techniques.has(Techniques::QUESTIONS) && question && !out.is_empty() {
         let terms: Vec<(String, f32)> = ["get", "list"]
             .iter()
             .map(|w| (analyze(w, techniques).concat(), QUESTION_WEIGHT))
@@ -1500,6 +1538,54 @@ mod tests {
         assert_eq!(hits[0].doc, 0, "{hits:?}");
         // Alone, "in" still finds nothing.
         assert!(index.search("in", 2).is_empty());
+    }
+
+    #[test]
+    fn stop_doing_asks_for_the_opposite_verb() {
+        let docs = [
+            doc(
+                "users_follow",
+                "Follow a user",
+                "PUT",
+                "/user/following/{username}",
+            ),
+            doc(
+                "users_unfollow",
+                "Unfollow a user",
+                "DELETE",
+                "/user/following/{username}",
+            ),
+        ];
+        let bytes = built(Techniques::DEFAULT, &docs);
+        let hits = Index::new(&bytes)
+            .unwrap()
+            .search("stop following @spammer", 2);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
+    }
+
+    #[test]
+    fn a_question_about_doers_finds_the_agent_noun() {
+        let docs = [
+            doc(
+                "activity_watch_repo",
+                "Watch a repository",
+                "PUT",
+                "/repos/{owner}/{repo}/subscription",
+            ),
+            doc(
+                "activity_list_watchers",
+                "List watchers",
+                "GET",
+                "/repos/{owner}/{repo}/subscribers",
+            ),
+        ];
+        let bytes = built(Techniques::DEFAULT, &docs);
+        let index = Index::new(&bytes).unwrap();
+        let hits = index.search("who is watching widgets", 2);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
+        // Not a question: to watch.
+        let hits = index.search("watch widgets", 2);
+        assert_eq!(hits[0].doc, 0, "{hits:?}");
     }
 
     #[test]
