@@ -210,6 +210,8 @@ const GROUPS: &[&[&str]] = &[
         "option",
     ],
     &["key", "identifier", "id"],
+    &["folder", "directory", "dir"],
+    &["website", "site", "homepage", "page", "pages"],
     &[
         "limit",
         "quota",
@@ -270,6 +272,8 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
     ("pay", "out", &["payout"]),
     ("write", "off", &["uncollectible"]),
     ("check", "out", &["checkout"]),
+    ("take", "back", &["reverse", "reversal", "revert", "refund"]),
+    ("pick", "up", &["resume", "continue"]),
 ];
 
 /// The words a phrase of two stems stands for, as stems.
