@@ -32,6 +32,8 @@ pub enum ValueKind {
     Url,
     /// `cus_9s6XKz`: an identifier whose prefix names its resource (`cus`).
     PrefixedId(String),
+    /// "called dotfiles", "named regression": a name the request gives a thing.
+    Name,
 }
 
 impl ValueKind {
@@ -58,6 +60,7 @@ impl ValueKind {
             ValueKind::FilePath => &["path", "file", "content"],
             ValueKind::Url => &["url"],
             ValueKind::PrefixedId(_) => &["id"],
+            ValueKind::Name => &["name"],
         }
     }
 }
@@ -102,9 +105,42 @@ pub fn extract(query: &str) -> (String, Vec<ValueKind>) {
             i += 1;
             continue;
         }
+        // "a repo called dotfiles": the word after is a name, not a request.
+        if matches!(token.to_ascii_lowercase().as_str(), "called" | "named")
+            && let Some(name) = tokens.get(i)
+        {
+            kinds.push(ValueKind::Name);
+            i += 1;
+            // A quoted name runs to its closing quote ("named \"good first issue\"").
+            if let Some(quote) = name
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '"' | '\'' | '`'))
+                && !(name.len() > 1 && name.ends_with(quote))
+                && let Some(close) = tokens[i..]
+                    .iter()
+                    .position(|t| t.trim_end_matches([',', '.', '?', '!']).ends_with(quote))
+            {
+                i += close + 1;
+                continue;
+            }
+            // What else the name holds is still a value ("called v2.0").
+            if let Some(kind) = classify(name.trim_matches(|c: char| !c.is_alphanumeric())) {
+                kinds.push(kind);
+            }
+            continue;
+        }
         match classify(token) {
             Some(kind) => kinds.push(kind),
             None => rest.push(raw),
+        }
+    }
+    // Two versions, or two commits, are the ends of a range ("between v1.4 and v1.5");
+    // a commit and a version are a tag and what it points at.
+    for end in [ValueKind::Version, ValueKind::Hash] {
+        if kinds.iter().filter(|k| **k == end).count() >= 2 {
+            kinds.retain(|k| *k != end);
+            kinds.push(ValueKind::Range);
         }
     }
     (rest.join(" "), kinds)
@@ -268,6 +304,18 @@ mod tests {
                 &[PrefixedId("acct".into())],
             ),
             ("@lee\u{2019}s repos", "repos", &[Handle]),
+            ("a new repo called dotfiles", "a new repo", &[Name]),
+            (
+                "a label named \"good first issue\" please",
+                "a label please",
+                &[Name],
+            ),
+            ("a label named 'wontfix", "a label", &[Name]),
+            (
+                "what changed between v1.4 and v1.5",
+                "what changed between and",
+                &[Range],
+            ),
         ];
         for (query, rest, kinds) in cases {
             let (got_rest, got_kinds) = extract(query);
