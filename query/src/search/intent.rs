@@ -61,25 +61,6 @@ pub(super) fn intent(query: &str, words: &[String], question: bool) -> Intent {
     }
 }
 
-/// Whether `query` says "make" as a causative ("make my repo private", "make pm_8 the
-/// default card"), which sets a state of something that exists, rather than as
-/// "make a…" / "make a new…", which creates: an article or "new" after the verb is
-/// what English uses for a thing that does not exist yet.
-pub(super) fn causative_make(query: &str) -> bool {
-    const CREATES: &[&str] = &["a", "an", "new", "another", "one", "some"];
-    let mut words = query
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | '!' | '?'))
-        .filter(|w| !w.is_empty());
-    while let Some(word) = words.next() {
-        if word.eq_ignore_ascii_case("make") {
-            return words
-                .next()
-                .is_some_and(|next| !CREATES.iter().any(|c| next.eq_ignore_ascii_case(c)));
-        }
-    }
-    false
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,15 +79,5 @@ mod tests {
         assert_eq!(of("get rid of the team"), Intent::Delete);
         assert_eq!(of("update the team list"), Intent::Other);
         assert_eq!(of("the platform team"), Intent::Other);
-    }
-
-    #[test]
-    fn make_with_a_complement_sets_a_state() {
-        assert!(causative_make("make my repo private"));
-        assert!(causative_make("Make PR 71 a draft again"));
-        assert!(!causative_make("make a team called platform"));
-        assert!(!causative_make("make new labels"));
-        assert!(!causative_make("make"));
-        assert!(!causative_make("remake the widgets repo"));
     }
 }

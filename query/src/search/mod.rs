@@ -10,6 +10,7 @@
 mod abbreviation;
 mod document;
 mod format;
+mod grammar;
 mod intent;
 pub mod lexicon;
 pub mod text;
@@ -586,55 +587,6 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
     words
 }
 
-/// "stop following @bob" asks for the verb's opposite, `unfollow`, where the catalog
-/// has the word; else the lexicon's "stop" (cancel, end) reads it. Reading it as
-/// "disable" instead lost "stop watching widgets" (a subscription's delete) on the
-/// tuning sets.
-fn stop_doing(text: &str, index: &Index<'_>) -> String {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let Some(at) = words.windows(2).position(|pair| {
-        matches!(pair[0].to_ascii_lowercase().as_str(), "stop" | "quit")
-            && pair[1].len() > 5
-            && pair[1].to_ascii_lowercase().ends_with("ing")
-    }) else {
-        return text.to_owned();
-    };
-    let verb = text::stem(&words[at + 1].to_ascii_lowercase());
-    let opposite = format!("un{verb}");
-    if index.postings(&opposite).is_none() {
-        return text.to_owned();
-    }
-    let mut out: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
-    out.splice(at..at + 2, [opposite]);
-    out.join(" ")
-}
-
-/// [`analyze`] for a query read with the lexicon: a stop word that completes a
-/// phrase begun at most [`PHRASE_GAP`] words before ("log in", "sign bob in") stays,
-/// as the phrase means something neither word does alone.
-fn analyze_keeping_particles(text: &str, techniques: Techniques) -> Vec<String> {
-    let mut raw = Vec::new();
-    text::words(text, techniques.has(Techniques::SPLIT), &mut raw);
-    let mut words: Vec<String> = Vec::with_capacity(raw.len());
-    for word in raw {
-        if text::is_stop_word(&word) {
-            let opens_phrase = words
-                .iter()
-                .rev()
-                .take(PHRASE_GAP + 1)
-                .any(|first| lexicon::phrase(first, &word).is_some());
-            if opens_phrase {
-                words.push(word);
-            }
-        } else if techniques.has(Techniques::STEM) {
-            words.push(text::stem(&word));
-        } else {
-            words.push(word);
-        }
-    }
-    words
-}
-
 /// A query's words, each with the terms that stand for it and their weights. Words
 /// of one lexicon group ("make a new") are one slot: they ask for one thing.
 /// The slots and how many at the end are auxiliary: they rank the tools the others
@@ -676,20 +628,9 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     } else {
         (rest, Vec::new())
     };
-    // "make my repo private" updates the repo: the lexicon's "make" creates.
-    let rest = if techniques.has(Techniques::LEXICON) && intent::causative_make(query) {
-        text::replace_word(&rest, "make", "update")
-    } else {
-        rest
-    };
-    let rest = if techniques.has(Techniques::LEXICON) {
-        stop_doing(&rest, index)
-    } else {
-        rest
-    };
     let question = is_question(query);
     let mut words = if techniques.has(Techniques::LEXICON) {
-        analyze_keeping_particles(&rest, techniques)
+        grammar::words(query, &rest, techniques, index)
     } else {
         analyze(&rest, techniques)
     };
