@@ -23,6 +23,10 @@
 #                        and scored once at the end of the next round (phrasal verbs,
 #                        handle roles, parameter values; tuned on sets 1-7)
 #   intent-heldout-9.tsv  94 more (48 + 46), written 2026-12-05 after set 8 was scored,
+#                        and scored once at the end of the next round (grammar readings:
+#                        causative "make", "stop X-ing", "without X-ing", agent nouns,
+#                        names and ranges; tuned on sets 1-8)
+#   intent-heldout-10.tsv 96 more (48 + 48), written 2026-12-05 after set 9 was scored,
 #                        not scored yet: for the end of the next round
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
