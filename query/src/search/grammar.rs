@@ -3,6 +3,8 @@
 //! "make" creates), "stop following" asks for `unfollow`, "close it without merging"
 //! does not merge, and "log … in" is one phrase though "in" is a stop word.
 
+use std::borrow::Cow;
+
 use super::{Index, PHRASE_GAP, Techniques, lexicon, text};
 
 /// The words of `rest` (the query `query` with its values taken out), as
@@ -13,12 +15,17 @@ pub(super) fn words(
     techniques: Techniques,
     index: &Index<'_>,
 ) -> Vec<String> {
-    let rest = if causative_make(query) {
-        text::replace_word(rest, "make", "update")
-    } else {
-        rest.to_owned()
-    };
-    let rest = without_doing(&stop_doing(&rest, index));
+    // Each reading copies the text only when it applies (most requests: none).
+    let mut rest = Cow::Borrowed(rest);
+    if causative_make(query) {
+        rest = Cow::Owned(text::replace_word(&rest, "make", "update"));
+    }
+    if let Some(read) = stop_doing(&rest, index) {
+        rest = Cow::Owned(read);
+    }
+    if let Some(read) = without_doing(&rest) {
+        rest = Cow::Owned(read);
+    }
     keeping_particles(&rest, techniques)
 }
 
@@ -45,39 +52,40 @@ fn causative_make(query: &str) -> bool {
 /// has the word; else the lexicon's "stop" (cancel, end) reads it. Reading it as
 /// "disable" instead lost "stop watching widgets" (a subscription's delete) on the
 /// tuning sets.
-fn stop_doing(text: &str, index: &Index<'_>) -> String {
+fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let Some(at) = words.windows(2).position(|pair| {
-        matches!(pair[0].to_ascii_lowercase().as_str(), "stop" | "quit")
-            && pair[1].len() > 5
-            && pair[1].to_ascii_lowercase().ends_with("ing")
-    }) else {
-        return text.to_owned();
-    };
+    let at = words.windows(2).position(|pair| {
+        (pair[0].eq_ignore_ascii_case("stop") || pair[0].eq_ignore_ascii_case("quit"))
+            && is_gerund(pair[1])
+    })?;
     let verb = text::stem(&words[at + 1].to_ascii_lowercase());
     let opposite = format!("un{verb}");
-    if index.postings(&opposite).is_none() {
-        return text.to_owned();
-    }
-    let mut out: Vec<String> = words.iter().map(|w| (*w).to_owned()).collect();
-    out.splice(at..at + 2, [opposite]);
-    out.join(" ")
+    // Only a word the catalog has: "unsell" would find nothing.
+    let _postings = index.postings(&opposite)?;
+    let mut out: Vec<&str> = words[..at].to_vec();
+    out.push(&opposite);
+    out.extend(&words[at + 2..]);
+    Some(out.join(" "))
+}
+
+/// A word of six letters or more ending in "ing" ("following", not "ring").
+fn is_gerund(word: &str) -> bool {
+    word.len() > 5
+        && word
+            .get(word.len() - 3..)
+            .is_some_and(|end| end.eq_ignore_ascii_case("ing"))
 }
 
 /// "close PR 12 without merging": what the request says it does not do is not what
 /// the tool does; the gerund goes ("without two approvals" stays: a noun it needs).
-fn without_doing(text: &str) -> String {
+fn without_doing(text: &str) -> Option<String> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let Some(at) = words.windows(2).position(|pair| {
-        pair[0].eq_ignore_ascii_case("without")
-            && pair[1].len() > 5
-            && pair[1].to_ascii_lowercase().ends_with("ing")
-    }) else {
-        return text.to_owned();
-    };
+    let at = words
+        .windows(2)
+        .position(|pair| pair[0].eq_ignore_ascii_case("without") && is_gerund(pair[1]))?;
     let mut out = words;
     out.drain(at..at + 2);
-    out.join(" ")
+    Some(out.join(" "))
 }
 
 /// [`super::analyze`] for a query read with the lexicon: a stop word that completes a
@@ -122,10 +130,10 @@ mod tests {
 
     #[test]
     fn what_a_request_does_not_do_is_left_out() {
-        assert_eq!(without_doing("close PR 12 without merging"), "close PR 12");
         assert_eq!(
-            without_doing("nothing lands without two approvals"),
-            "nothing lands without two approvals"
+            without_doing("close PR 12 without merging").as_deref(),
+            Some("close PR 12")
         );
+        assert_eq!(without_doing("nothing lands without two approvals"), None);
     }
 }
