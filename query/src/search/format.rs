@@ -224,19 +224,62 @@ impl<'a> Index<'a> {
 
     /// A term's postings as (document, impact), by binary search over the sorted terms.
     pub(super) fn postings(&self, term: &str) -> Option<impl Iterator<Item = (u32, f32)> + 'a> {
+        let list = self.posting_list(term)?;
+        Some(list.records.chunks_exact(POSTING).map(move |p| {
+            let doc = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            (doc, f32::from(u16::from_le_bytes([p[4], p[5]])) * list.unit)
+        }))
+    }
+
+    /// A term's postings for random access ([`PostingList::impact`]).
+    pub(super) fn posting_list(&self, term: &str) -> Option<PostingList<'a>> {
         let i = self.find(term)?;
         let (start, end) = (self.posting_end(i), self.posting_end(i + 1));
         let base = self.postings_start;
-        let unit = self.scale / f32::from(u16::MAX);
         // One bounds check for the whole list (checked in `new`), then fixed-size records.
-        let list = self
+        let records = self
             .bytes
             .get(base + start * POSTING..base + end * POSTING)
             .unwrap_or_default();
-        Some(list.chunks_exact(POSTING).map(move |p| {
-            let doc = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
-            (doc, f32::from(u16::from_le_bytes([p[4], p[5]])) * unit)
-        }))
+        Some(PostingList {
+            records,
+            unit: self.scale / f32::from(u16::MAX),
+        })
+    }
+}
+
+/// One term's postings, in document order as the builder writes them.
+#[derive(Clone, Copy)]
+pub(super) struct PostingList<'a> {
+    records: &'a [u8],
+    unit: f32,
+}
+
+impl PostingList<'_> {
+    /// How many documents hold the term.
+    pub(super) fn len(&self) -> usize {
+        self.records.len() / POSTING
+    }
+
+    /// The term's impact in `doc`, by binary search (`None`: not there). An index
+    /// whose lists are out of order (never one the builder wrote) answers wrongly,
+    /// never by panicking.
+    pub(super) fn impact(&self, doc: u32) -> Option<f32> {
+        let record = |i: usize| &self.records[i * POSTING..(i + 1) * POSTING];
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let p = record(mid);
+            let at = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+            match at.cmp(&doc) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    return Some(f32::from(u16::from_le_bytes([p[4], p[5]])) * self.unit);
+                }
+            }
+        }
+        None
     }
 }
 

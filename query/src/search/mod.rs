@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 use intent::Intent;
 
 pub use document::{Document, ToolTexts, contract_links};
+use format::PostingList;
 pub use format::{FormatError, Index};
 
 /// What the index does with a document and a query; a bit set stored in the index.
@@ -979,6 +980,9 @@ impl Index<'_> {
         found.clear();
         for (i, terms) in words.iter().enumerate() {
             let auxiliary = i >= core;
+            if auxiliary && self.rank_found(terms, coverage, found, total, matched) {
+                continue;
+            }
             touched.clear();
             for (term, weight) in terms {
                 let Some(postings) = self.postings(term) else {
@@ -1075,6 +1079,48 @@ impl Index<'_> {
             matched[d] = 0;
         }
         hits
+    }
+
+    /// An auxiliary slot ranks only the tools already found: where they are few and its
+    /// terms' lists long ("get", "list" for a question), each is looked up in the lists
+    /// instead of scanning them. Returns false, having done nothing, where a scan is
+    /// cheaper.
+    fn rank_found(
+        &self,
+        terms: &[(String, f32)],
+        coverage: bool,
+        found: &[u32],
+        total: &mut [f32],
+        matched: &mut [u16],
+    ) -> bool {
+        let lists: Vec<(PostingList<'_>, f32)> = terms
+            .iter()
+            .filter_map(|(term, weight)| Some((self.posting_list(term)?, *weight)))
+            .collect();
+        let scanned: usize = lists.iter().map(|(list, _)| list.len()).sum();
+        let searches = found.len() * lists.len() * (usize::BITS - scanned.leading_zeros()) as usize;
+        if searches >= scanned {
+            return false;
+        }
+        for &doc in found {
+            let d = doc as usize;
+            let mut best: Option<f32> = None;
+            for (list, weight) in &lists {
+                if let Some(impact) = list.impact(doc) {
+                    let score = weight * impact;
+                    best = Some(match best {
+                        Some(b) if coverage => b.max(score),
+                        Some(b) => b + score,
+                        None => score,
+                    });
+                }
+            }
+            if let (Some(best), Some(t), Some(m)) = (best, total.get_mut(d), matched.get_mut(d)) {
+                *t += best;
+                *m += 1;
+            }
+        }
+        true
     }
 
     /// The `k` best tools for `query`, best first (ties: catalog order).
@@ -1479,6 +1525,22 @@ mod tests {
         assert_eq!(hits[0].doc, 0, "{hits:?}");
         // Alone, "in" still finds nothing.
         assert!(index.search("in", 2).is_empty());
+    }
+
+    #[test]
+    fn a_posting_looked_up_equals_the_one_scanned() {
+        let bytes = index(Techniques::DEFAULT);
+        let index = Index::new(&bytes).unwrap();
+        for term in ["issu", "creat", "repo", "pull"] {
+            let list = index.posting_list(term).unwrap();
+            let scanned: Vec<(u32, f32)> = index.postings(term).unwrap().collect();
+            assert_eq!(list.len(), scanned.len(), "{term}");
+            for doc in 0..5 {
+                let expected = scanned.iter().find(|(d, _)| *d == doc).map(|(_, i)| *i);
+                assert_eq!(list.impact(doc), expected, "{term} in {doc}");
+            }
+        }
+        assert!(index.posting_list("zebra").is_none());
     }
 
     #[test]
