@@ -26,6 +26,9 @@ pub(super) fn words(
     if let Some(read) = without_doing(&rest) {
         rest = Cow::Owned(read);
     }
+    if let Some(read) = dont_do(&rest) {
+        rest = Cow::Owned(read);
+    }
     keeping_particles(&rest, techniques)
 }
 
@@ -88,6 +91,29 @@ fn without_doing(text: &str) -> Option<String> {
     Some(out.join(" "))
 }
 
+/// "don't send payout po_12", "do not go ahead with the refund": a request that opens
+/// by telling the API not to do what it was going to asks to call that off, not to do
+/// it. The negation and its verb become "cancel".
+fn dont_do(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let is = |i: usize, w: &str| words.get(i).is_some_and(|x| x.eq_ignore_ascii_case(w));
+    let negation = if ["don't", "dont", "don\u{2019}t"].iter().any(|w| is(0, w)) {
+        1
+    } else if is(0, "do") && is(1, "not") {
+        2
+    } else {
+        return None;
+    };
+    // The verb it negates goes; what the request is about stays.
+    let about = words
+        .get(negation + 1..)
+        .filter(|about| !about.is_empty())?;
+    let read: Vec<&str> = std::iter::once("cancel")
+        .chain(about.iter().copied())
+        .collect();
+    Some(read.join(" "))
+}
+
 /// [`super::analyze`] for a query read with the lexicon: a stop word that completes a
 /// phrase begun at most [`PHRASE_GAP`] words before ("log in", "sign bob in") stays,
 /// as the phrase means something neither word does alone.
@@ -135,5 +161,20 @@ mod tests {
             Some("close PR 12")
         );
         assert_eq!(without_doing("nothing lands without two approvals"), None);
+    }
+
+    #[test]
+    fn a_request_not_to_do_calls_it_off() {
+        assert_eq!(
+            dont_do("don't send payout po_12").as_deref(),
+            Some("cancel payout po_12")
+        );
+        assert_eq!(
+            dont_do("Do not renew sub_9").as_deref(),
+            Some("cancel sub_9")
+        );
+        assert_eq!(dont_do("don't"), None);
+        assert_eq!(dont_do("don't send"), None);
+        assert_eq!(dont_do("which members don't have 2FA on"), None);
     }
 }
