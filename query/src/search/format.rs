@@ -2,20 +2,25 @@
 //! `include_bytes!`, so a large catalog's index costs the compiler nothing to parse):
 //!
 //! ```text
-//! "TWSI" version:u32 techniques:u32 docs:u32 terms:u32 scale:f32
+//! "TWSI" version:u32 techniques:u32 docs:u32 terms:u32 scale:f32 slots:u32
 //! term_ends:[u32; terms]      end of each term in `term_text`
 //! posting_ends:[u32; terms]   end of each term's postings
+//! term_slots:[u32; slots]     open addressing by FNV-1a: term index + 1, 0 when empty
 //! postings:[(doc:u32, impact:u16); ..]   impacts quantised to scale/65535
 //! term_text: sorted terms, concatenated
 //! ```
+//!
+//! A search looks up a hundred terms or so (each word, its synonyms, their name
+//! markers): by hash that is a probe or two, where a binary search over the sorted
+//! terms took a fifth of the search's time. The terms stay sorted for prefix lookups.
 
 use std::fmt;
 
 use super::Techniques;
 
 const MAGIC: &[u8; 4] = b"TWSI";
-const VERSION: u32 = 1;
-const HEADER: usize = 24;
+const VERSION: u32 = 2;
+const HEADER: usize = 28;
 const POSTING: usize = 6;
 
 /// A view of index bytes.
@@ -26,6 +31,7 @@ pub struct Index<'a> {
     docs: usize,
     terms: usize,
     scale: f32,
+    slots: usize,
     postings_start: usize,
     text_start: usize,
 }
@@ -68,6 +74,11 @@ impl<'a> Index<'a> {
             }
             last = now;
         }
+        for slot in 0..index.slots {
+            if index.slot(slot) > index.terms {
+                return fail("a term slot names a term out of range");
+            }
+        }
         for p in 0..index.posting_end(index.terms) {
             if u32_at(bytes, index.postings_start + p * POSTING) as usize >= index.docs {
                 return fail("a posting names a document out of range");
@@ -97,7 +108,15 @@ impl<'a> Index<'a> {
         let docs = u32_at(bytes, 12) as usize;
         let terms = u32_at(bytes, 16) as usize;
         let scale = f32::from_bits(u32_at(bytes, 20));
-        let tables = terms.checked_mul(8).and_then(|t| t.checked_add(HEADER));
+        let slots = u32_at(bytes, 24) as usize;
+        if !slots.is_power_of_two() {
+            return fail("the term slots are not a power of two");
+        }
+        let tables = terms
+            .checked_mul(8)
+            .zip(slots.checked_mul(4))
+            .and_then(|(ends, slots)| ends.checked_add(slots))
+            .and_then(|t| t.checked_add(HEADER));
         let Some(postings_start) = tables.filter(|end| *end <= bytes.len()) else {
             return fail("truncated term tables");
         };
@@ -107,6 +126,7 @@ impl<'a> Index<'a> {
             docs,
             terms,
             scale,
+            slots,
             postings_start,
             text_start: 0,
         };
@@ -176,17 +196,25 @@ impl<'a> Index<'a> {
             .map_or(0, |i| self.posting_end(i + 1) - self.posting_end(i))
     }
 
-    /// The position of `term` in the sorted terms.
+    /// The entry of term slot `i`: a term's position + 1, or 0.
+    fn slot(&self, i: usize) -> usize {
+        u32_at(self.bytes, HEADER + self.terms * 8 + i * 4) as usize
+    }
+
+    /// The position of `term` in the sorted terms, by its hash. Ends after at most
+    /// one look at every slot, whatever the bytes hold.
     fn find(&self, term: &str) -> Option<usize> {
-        let (mut lo, mut hi) = (0, self.terms);
         let needle = term.as_bytes();
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match self.term(mid).cmp(needle) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return Some(mid),
+        let mask = self.slots - 1;
+        let mut at = fnv1a(needle) as usize & mask;
+        for _ in 0..self.slots {
+            let entry = self.slot(at);
+            // An entry past the terms (only in bytes `Index::new` refused) is no term.
+            let i = entry.checked_sub(1).filter(|i| *i < self.terms)?;
+            if self.term(i) == needle {
+                return Some(i);
             }
+            at = (at + 1) & mask;
         }
         None
     }
@@ -248,6 +276,19 @@ impl<'a> Index<'a> {
     }
 }
 
+/// 32-bit FNV-1a: small, fixed (the index is written once and read everywhere), and
+/// spreads the short terms of a catalog well enough for probes of one or two.
+fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5, |hash: u32, b| {
+        (hash ^ u32::from(*b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// Term slots for `terms` terms: a power of two, at most half full.
+fn slots_for(terms: usize) -> usize {
+    (terms * 2).next_power_of_two()
+}
+
 /// One term's postings, in document order as the builder writes them.
 #[derive(Clone, Copy)]
 pub(super) struct PostingList<'a> {
@@ -293,7 +334,9 @@ pub(super) fn write(
     let scale = if max_impact > 0.0 { max_impact } else { 1.0 };
     let postings: usize = terms.iter().map(|(_, p)| p.len()).sum();
     let text: usize = terms.iter().map(|(t, _)| t.len()).sum();
-    let mut out = Vec::with_capacity(HEADER + terms.len() * 8 + postings * POSTING + text);
+    let slots = slots_for(terms.len());
+    let mut out =
+        Vec::with_capacity(HEADER + terms.len() * 8 + slots * 4 + postings * POSTING + text);
     out.extend_from_slice(MAGIC);
     for word in [
         VERSION,
@@ -301,6 +344,7 @@ pub(super) fn write(
         docs as u32,
         terms.len() as u32,
         scale.to_bits(),
+        slots as u32,
     ] {
         out.extend_from_slice(&word.to_le_bytes());
     }
@@ -313,6 +357,17 @@ pub(super) fn write(
     for (_, list) in terms {
         end += list.len() as u32;
         out.extend_from_slice(&end.to_le_bytes());
+    }
+    let mut table = vec![0u32; slots];
+    for (i, (term, _)) in terms.iter().enumerate() {
+        let mut at = fnv1a(term.as_bytes()) as usize & (slots - 1);
+        while table[at] != 0 {
+            at = (at + 1) & (slots - 1);
+        }
+        table[at] = i as u32 + 1;
+    }
+    for entry in table {
+        out.extend_from_slice(&entry.to_le_bytes());
     }
     for (_, list) in terms {
         for (doc, impact) in list {
@@ -349,8 +404,30 @@ mod tests {
             assert!(Index::new(&good[..cut]).is_err(), "cut at {cut}");
         }
         let mut out_of_range = good.clone();
-        let posting = HEADER + 2 * 8;
+        let posting = HEADER + 2 * 8 + slots_for(2) * 4;
         out_of_range[posting] = 9;
         assert!(Index::new(&out_of_range).is_err());
+        let mut bad_slot = good.clone();
+        bad_slot[HEADER + 2 * 8] = 7;
+        assert!(Index::new(&bad_slot).is_err());
+    }
+
+    #[test]
+    fn every_term_is_found_by_its_hash_and_no_other() {
+        let names: Vec<String> = (0..300).map(|i| format!("term{i}")).collect();
+        let mut sorted: Vec<&str> = names.iter().map(String::as_str).collect();
+        sorted.sort_unstable();
+        let terms: Vec<(&str, Vec<(u32, f32)>)> =
+            sorted.iter().map(|t| (*t, vec![(0, 1.0)])).collect();
+        let bytes = write(Techniques::DEFAULT, 1, &terms, 1.0);
+        let index = Index::new(&bytes).unwrap();
+        for (i, term) in sorted.iter().enumerate() {
+            assert_eq!(index.find(term), Some(i), "{term}");
+        }
+        for absent in ["term", "term300", "", "x"] {
+            assert_eq!(index.find(absent), None, "{absent}");
+        }
+        let empty = write(Techniques::DEFAULT, 0, &[], 1.0);
+        assert_eq!(Index::new(&empty).unwrap().find("a"), None);
     }
 }
