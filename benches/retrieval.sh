@@ -27,7 +27,12 @@
 #                        causative "make", "stop X-ing", "without X-ing", agent nouns,
 #                        names and ranges; tuned on sets 1-8)
 #   intent-heldout-10.tsv 96 more (48 + 48), written 2026-12-05 after set 9 was scored,
-#                        not scored yet: for the end of the next round
+#                        scored once with the default as it stood (nothing tuned
+#                        in between): the long tail of both catalogs
+#   intent-heldout-11.tsv 96 more (48 + 48), written 2026-12-05 after set 10 was
+#                        scored, and scored once at the end of the next round
+#                        (parameter values into the default, "don't ..." as cancel;
+#                        tuned on sets 1-10)
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
