@@ -205,16 +205,12 @@ impl<'a> Index<'a> {
     /// one look at every slot, whatever the bytes hold.
     fn find(&self, term: &str) -> Option<usize> {
         let needle = term.as_bytes();
-        let mask = self.slots - 1;
-        let mut at = fnv1a(needle) as usize & mask;
-        for _ in 0..self.slots {
-            let entry = self.slot(at);
+        for at in probes(needle, self.slots) {
             // An entry past the terms (only in bytes `Index::new` refused) is no term.
-            let i = entry.checked_sub(1).filter(|i| *i < self.terms)?;
+            let i = self.slot(at).checked_sub(1).filter(|i| *i < self.terms)?;
             if self.term(i) == needle {
                 return Some(i);
             }
-            at = (at + 1) & mask;
         }
         None
     }
@@ -282,6 +278,13 @@ fn fnv1a(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0x811c_9dc5, |hash: u32, b| {
         (hash ^ u32::from(*b)).wrapping_mul(0x0100_0193)
     })
+}
+
+/// The slots a term may sit in, in the order the writer fills them and the reader
+/// looks (linear probing from its hash): each of the `slots` (a power of two) once.
+fn probes(term: &[u8], slots: usize) -> impl Iterator<Item = usize> {
+    let first = fnv1a(term) as usize;
+    (0..slots).map(move |step| (first + step) & (slots - 1))
 }
 
 /// Term slots for `terms` terms: a power of two, at most half full.
@@ -360,11 +363,10 @@ pub(super) fn write(
     }
     let mut table = vec![0u32; slots];
     for (i, (term, _)) in terms.iter().enumerate() {
-        let mut at = fnv1a(term.as_bytes()) as usize & (slots - 1);
-        while table[at] != 0 {
-            at = (at + 1) & (slots - 1);
+        // At most half full: a free slot is always there.
+        if let Some(at) = probes(term.as_bytes(), slots).find(|at| table[*at] == 0) {
+            table[at] = i as u32 + 1;
         }
-        table[at] = i as u32 + 1;
     }
     for entry in table {
         out.extend_from_slice(&entry.to_le_bytes());

@@ -95,23 +95,24 @@ fn without_doing(text: &str) -> Option<String> {
 /// by telling the API not to do what it was going to asks to call that off, not to do
 /// it. The negation and its verb become "cancel".
 fn dont_do(text: &str) -> Option<String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let is = |i: usize, w: &str| words.get(i).is_some_and(|x| x.eq_ignore_ascii_case(w));
-    let negation = if ["don't", "dont", "don\u{2019}t"].iter().any(|w| is(0, w)) {
-        1
-    } else if is(0, "do") && is(1, "not") {
-        2
+    // Most requests open otherwise: they are turned away on their first word.
+    let mut words = text.split_whitespace();
+    let first = words.next()?;
+    let negated = if ["don't", "dont", "don\u{2019}t"]
+        .iter()
+        .any(|w| first.eq_ignore_ascii_case(w))
+    {
+        true
     } else {
-        return None;
+        first.eq_ignore_ascii_case("do") && words.next()?.eq_ignore_ascii_case("not")
     };
+    if !negated {
+        return None;
+    }
     // The verb it negates goes; what the request is about stays.
-    let about = words
-        .get(negation + 1..)
-        .filter(|about| !about.is_empty())?;
-    let read: Vec<&str> = std::iter::once("cancel")
-        .chain(about.iter().copied())
-        .collect();
-    Some(read.join(" "))
+    let _verb = words.next()?;
+    let about: Vec<&str> = words.collect();
+    (!about.is_empty()).then(|| format!("cancel {}", about.join(" ")))
 }
 
 /// [`super::analyze`] for a query read with the lexicon: a stop word that completes a
