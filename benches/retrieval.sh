@@ -33,6 +33,10 @@
 #                        scored, and scored once at the end of the next round
 #                        (parameter values into the default, "don't ..." as cancel;
 #                        tuned on sets 1-10)
+#   intent-heldout-12.tsv 96 more (48 + 48), written 2026-12-05 before the next round,
+#                        operations drawn at random (34 per catalog no earlier set
+#                        labels); scored once at its end (result descriptions; tuned
+#                        on sets 1-11)
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -85,6 +85,7 @@ fn main() -> Result<(), String> {
         ("+ name coverage", Techniques::NAMES),
         ("+ spelling", Techniques::SPELLING),
         ("+ parameter values", Techniques::PARAMS),
+        ("+ result descriptions", Techniques::RESULT),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

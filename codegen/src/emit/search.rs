@@ -21,24 +21,37 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
             }
         })
         .collect();
-    let mut tools: Vec<(&super::plan::ToolPlan, &super::ToolContract, &Value)> = Vec::new();
+    #[allow(clippy::type_complexity)]
+    let mut tools: Vec<(
+        &super::plan::ToolPlan,
+        &super::ToolContract,
+        &Value,
+        &crate::ir::Api,
+    )> = Vec::new();
     for (entry, meta) in entries.iter().zip(&api_meta) {
         tools.extend(
             entry
                 .plans_with_contracts()
                 .filter(|(p, _)| p.exposed)
-                .map(|(p, c)| (p, c, meta)),
+                .map(|(p, c)| (p, c, meta, entry.api)),
         );
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     let mut docs: Vec<Document> = tools
         .iter()
-        .map(|(plan, contract, api_meta)| {
+        .map(|(plan, contract, api_meta, api)| {
             Document::from_tool(&ToolTexts {
                 name: &plan.name,
                 title: &plan.title,
                 description: &plan.description,
                 input_schema: &plan.input_schema,
+                output_schema: plan.output_schema.as_ref().unwrap_or(&Value::Null),
+                definition: &|name| {
+                    let def = api.definitions.get(name)?;
+                    let mut json = def.to_json(crate::ir::Direction::Output);
+                    crate::contract::artifact::scrub(&mut json);
+                    Some(json)
+                },
                 meta: &plan.meta,
                 method: plan.method.as_str(),
                 path: &plan.path,

@@ -16,6 +16,10 @@ pub struct Document {
     pub description: String,
     /// Argument names and their descriptions.
     pub params: Vec<(String, String)>,
+    /// What the tool returns, in the API's words: the first paragraph of the
+    /// description of the object it returns, or of the items of the list it returns
+    /// ("A Location represents a grouping of readers.").
+    pub result: String,
     /// The names of the boolean arguments (`private`, `archived`): the states a tool sets.
     pub flags: Vec<String>,
     /// The values the arguments' `enum`s allow (of an array argument, its items').
@@ -44,12 +48,17 @@ pub struct Document {
 const MAX_ENUM_VALUES: usize = 24;
 
 /// What a catalog holds about one tool, borrowed.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct ToolTexts<'a> {
     pub name: &'a str,
     pub title: &'a str,
     pub description: &'a str,
     pub input_schema: &'a Value,
+    /// The tool's `outputSchema` as the catalog stores it (`null` when it has none):
+    /// its `$ref`s name the API's shared definitions.
+    pub output_schema: &'a Value,
+    /// The output form of one of the API's shared definitions, by name.
+    pub definition: &'a dyn Fn(&str) -> Option<Value>,
     /// The tool's `_meta`.
     pub meta: &'a Value,
     pub method: &'a str,
@@ -58,6 +67,17 @@ pub struct ToolTexts<'a> {
     pub api_meta: &'a Value,
     /// The operations its IO contract links to ([`contract_links`]).
     pub links: &'a [String],
+}
+
+impl std::fmt::Debug for ToolTexts<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The definition lookup is a function: shown by the tool it serves.
+        f.debug_struct("ToolTexts")
+            .field("name", &self.name)
+            .field("method", &self.method)
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The operations an IO contract (as JSON) links to: its `links[].operation_id`.
@@ -86,6 +106,8 @@ impl Document {
             title,
             description,
             input_schema,
+            output_schema,
+            definition,
             meta,
             method,
             path,
@@ -153,6 +175,7 @@ impl Document {
             summary: summary.trim().to_owned(),
             description: rest.trim().to_owned(),
             params,
+            result: result_description(output_schema, definition),
             flags,
             enum_values,
             tags,
@@ -214,11 +237,131 @@ impl Document {
     }
 }
 
+/// How deep [`result_description`] follows `$ref`s and list envelopes before it
+/// gives up (a schema can refer to itself).
+const MAX_RESULT_HOPS: usize = 4;
+
+/// The first paragraph of what an output schema says it is: the object's own
+/// description (a reference's refining one first), or, for a list in an envelope
+/// (`{data: [...], has_more}`) or a bare array, its items'. Empty when the schema says
+/// nothing.
+pub fn result_description(
+    output_schema: &Value,
+    definition: &dyn Fn(&str) -> Option<Value>,
+) -> String {
+    let mut owned;
+    let mut schema = output_schema;
+    for _ in 0..MAX_RESULT_HOPS {
+        let own = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .trim();
+        if !own.is_empty() {
+            return first_paragraph(own);
+        }
+        if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+            let name = target.strip_prefix("#/$defs/").unwrap_or(target);
+            match output_schema
+                .pointer(&format!("/$defs/{name}"))
+                .cloned()
+                .or_else(|| definition(name))
+            {
+                Some(next) => {
+                    owned = next;
+                    schema = &owned;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        match schema.get("items").or_else(|| only_array_property(schema)) {
+            Some(next) => {
+                owned = next.clone();
+                schema = &owned;
+            }
+            None => break,
+        }
+    }
+    String::new()
+}
+
+/// The items of an envelope's one array property (`data`, `items`, `results`).
+fn only_array_property(schema: &Value) -> Option<&Value> {
+    let mut arrays = schema
+        .get("properties")?
+        .as_object()?
+        .values()
+        .filter_map(|p| p.get("items"));
+    let items = arrays.next()?;
+    arrays.next().is_none().then_some(items)
+}
+
+/// A description's first paragraph, its Markdown link targets left out (their words
+/// are a URL's, not the object's).
+fn first_paragraph(text: &str) -> String {
+    let paragraph = text.split("\n\n").next().unwrap_or_default();
+    let mut out = String::with_capacity(paragraph.len());
+    let mut rest = paragraph;
+    while let Some(at) = rest.find("](") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + 2..];
+        rest = rest.find(')').map_or("", |end| &rest[end + 1..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A schema whose type is `boolean` (alone, or with `null`).
 fn is_boolean(schema: &Value) -> bool {
     match schema.get("type") {
         Some(Value::String(t)) => t == "boolean",
         Some(Value::Array(types)) => types.iter().any(|t| t == "boolean"),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn none(_: &str) -> Option<Value> {
+        None
+    }
+
+    #[test]
+    fn a_result_says_what_it_is_through_references_and_list_envelopes() {
+        let defs = |name: &str| {
+            (name == "topup").then(|| {
+                json!({"description": "To top up your balance, you create a top-up.\n\nRelated guide: [Top-ups](https://example.com/x).",
+                       "type": "object"})
+            })
+        };
+        // A shared definition, by reference.
+        let one = json!({"$ref": "#/$defs/topup"});
+        assert_eq!(
+            result_description(&one, &defs),
+            "To top up your balance, you create a top-up."
+        );
+        // A reference's own description refines the definition's.
+        let refined = json!({"$ref": "#/$defs/topup", "description": "A top-up."});
+        assert_eq!(result_description(&refined, &defs), "A top-up.");
+        // A list in an envelope: its items'.
+        let list = json!({"description": "", "type": "object", "properties": {
+            "data": {"type": "array", "items": {"$ref": "#/$defs/topup"}},
+            "has_more": {"type": "boolean"}}});
+        assert!(result_description(&list, &defs).starts_with("To top up"));
+        // A link's text stays, its target goes.
+        let linked = json!({"description": "A [reader](https://example.com/readers) device."});
+        assert_eq!(result_description(&linked, &none), "A [reader device.");
+        // Nothing said, an unknown reference, a reference to itself: empty.
+        assert_eq!(result_description(&Value::Null, &none), "");
+        assert_eq!(result_description(&json!({"$ref": "#/$defs/x"}), &none), "");
+        let itself = |_: &str| Some(json!({"$ref": "#/$defs/loop"}));
+        assert_eq!(
+            result_description(&json!({"$ref": "#/$defs/loop"}), &itself),
+            ""
+        );
     }
 }

@@ -130,7 +130,7 @@ pub fn documents(catalog: &Catalog) -> Vec<Document> {
         .iter()
         .map(|tool| {
             let meta = api_meta.get(tool.operation.api.as_ref());
-            document(tool, meta.unwrap_or(&Value::Null))
+            document(catalog, tool, meta.unwrap_or(&Value::Null))
         })
         .collect();
     Document::link_neighbours(&mut docs);
@@ -147,7 +147,7 @@ pub fn build(catalog: &Catalog, techniques: Techniques) -> Vec<u8> {
     builder.build()
 }
 
-fn document(tool: &Tool, api_meta: &Value) -> Document {
+fn document(catalog: &Catalog, tool: &Tool, api_meta: &Value) -> Document {
     let parse = |text: Option<&str>| -> Value {
         text.and_then(|t| serde_json::from_str(t).ok())
             .unwrap_or_default()
@@ -157,6 +157,12 @@ fn document(tool: &Tool, api_meta: &Value) -> Document {
         title: &tool.title,
         description: &tool.description,
         input_schema: &parse(Some(&tool.input_schema)),
+        output_schema: &parse(tool.output_schema.as_deref()),
+        definition: &|name| {
+            let api = catalog.api(&tool.operation.api)?;
+            let def = api.definitions.iter().find(|d| d.name == name)?;
+            serde_json::from_str(&def.output).ok()
+        },
         meta: &parse(tool.meta.as_deref()),
         method: tool.operation.method.as_str(),
         path: &tool.operation.path,
