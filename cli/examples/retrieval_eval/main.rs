@@ -6,7 +6,9 @@
 //!
 //! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses] [--texts OUT | --dense VECTORS]`
 //! (catalog paths are relative to ROOT, the checkout; `PASSES=N` repeats the latency
-//! loop N times instead of 50, for profiling). `--texts` writes the texts a dense model
+//! loop N times instead of 50, for profiling; `ONLY=PREFIX` scores only the rows whose
+//! label starts with PREFIX and skips the latency, for quick comparisons; `PREC=1`
+//! prints four decimals, so that one query's move shows). `--texts` writes the texts a dense model
 //! must embed and stops; `--dense` adds the fusion rows from those texts' vectors (see
 //! `benches/retrieval_fusion.sh`).
 
@@ -86,6 +88,7 @@ fn main() -> Result<(), String> {
         ("+ spelling", Techniques::SPELLING),
         ("+ parameter values", Techniques::PARAMS),
         ("+ result descriptions", Techniques::RESULT),
+        ("+ deprecation", Techniques::DEPRECATED),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;
@@ -109,6 +112,9 @@ fn main() -> Result<(), String> {
         }
     }
 
+    if let Ok(only) = std::env::var("ONLY") {
+        rows.retain(|(l, _)| l.starts_with(&only));
+    }
     let keys: Vec<&String> = loaded.keys().collect();
     print!("{:<30}", "techniques");
     for key in &keys {
@@ -161,7 +167,9 @@ fn main() -> Result<(), String> {
     if let Some(vectors) = option("--dense") {
         fusion(&loaded, &queries, &keys, &dense::Vectors::read(vectors)?)?;
     }
-    latency(&loaded, &queries);
+    if std::env::var_os("ONLY").is_none() {
+        latency(&loaded, &queries);
+    }
     Ok(())
 }
 
@@ -231,6 +239,9 @@ fn scores(ranks: &[Option<usize>]) -> String {
         .map(|r| r.map_or(0.0, |r| 1.0 / (r as f64 + 1.0)))
         .sum::<f64>()
         / n;
+    if std::env::var_os("PREC").is_some() {
+        return format!("{:.4} {:.4} {:.4} {:.4}", at(1), at(5), at(10), mrr);
+    }
     format!("{:.2} {:.2} {:.2} {:.2}", at(1), at(5), at(10), mrr)
 }
 
@@ -260,7 +271,7 @@ fn latency(loaded: &BTreeMap<String, toolwright::Catalog>, queries: &[Vec<String
     times.sort_unstable();
     let pick = |p: f64| times[((times.len() - 1) as f64 * p) as usize] as f64 / 1000.0;
     println!(
-        "search latency over `{key}` ({} tools, {} queries x 50): p50 {:.1} µs, p99 {:.1} µs",
+        "search latency over `{key}` ({} tools, {} queries x {passes}): p50 {:.1} µs, p99 {:.1} µs",
         catalog.tools().len(),
         own.len(),
         pick(0.5),

@@ -20,6 +20,8 @@ pub struct Document {
     /// description of the object it returns, or of the items of the list it returns
     /// ("A Location represents a grouping of readers.").
     pub result: String,
+    /// Whether the source marks the operation deprecated (`_meta.toolwright.native`).
+    pub deprecated: bool,
     /// The names of the boolean arguments (`private`, `archived`): the states a tool sets.
     pub flags: Vec<String>,
     /// The values the arguments' `enum`s allow (of an array argument, its items').
@@ -176,6 +178,7 @@ impl Document {
             description: rest.trim().to_owned(),
             params,
             result: result_description(output_schema, definition),
+            deprecated: native.get("deprecated") == Some(&Value::Bool(true)),
             flags,
             enum_values,
             tags,
@@ -363,5 +366,31 @@ mod tests {
             result_description(&json!({"$ref": "#/$defs/loop"}), &itself),
             ""
         );
+    }
+
+    #[test]
+    fn deprecation_is_read_from_the_native_metadata() {
+        let document = |meta: Value| {
+            let texts = ToolTexts {
+                name: "GetCustomersCustomerCards",
+                title: "List cards",
+                description: "You can see a list of the cards.\n\nDeprecated.",
+                input_schema: &Value::Null,
+                output_schema: &Value::Null,
+                definition: &none,
+                meta: &meta,
+                method: "GET",
+                path: "/v1/customers/{customer}/cards",
+                api_meta: &Value::Null,
+                links: &[],
+            };
+            Document::from_tool(&texts)
+        };
+        let marked = json!({"toolwright": {"native": {"deprecated": true}}});
+        assert!(document(marked).deprecated);
+        // The word in prose is not the source's mark.
+        assert!(!document(json!({"toolwright": {"native": {}}})).deprecated);
+        let unmarked = json!({"toolwright": {"native": {"deprecated": false}}});
+        assert!(!document(unmarked).deprecated);
     }
 }
