@@ -37,6 +37,9 @@
 #                        operations drawn at random (34 per catalog no earlier set
 #                        labels); scored once at its end (result descriptions; tuned
 #                        on sets 1-11)
+#   intent-heldout-13.tsv 96 more (48 + 48), written 2026-12-05 before the next round,
+#                        made as set 12 (seed 20261206); scored once at its end
+#                        (deprecated tools ranked below live ones; tuned on sets 1-12)
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
