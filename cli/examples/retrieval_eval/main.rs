@@ -5,12 +5,14 @@
 //! over the largest catalog.
 //!
 //! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses] [--texts OUT | --dense VECTORS]`
-//! (catalog paths are relative to ROOT, the checkout; `PASSES=N` repeats the latency
-//! loop N times instead of 50, for profiling; `ONLY=PREFIX` scores only the rows whose
-//! label starts with PREFIX and skips the latency, for quick comparisons; `PREC=1`
-//! prints four decimals, so that one query's move shows). `--texts` writes the texts a dense model
-//! must embed and stops; `--dense` adds the fusion rows from those texts' vectors (see
-//! `benches/retrieval_fusion.sh`).
+//! (catalog paths are relative to ROOT, the checkout). `--texts` writes the texts a
+//! dense model must embed and stops; `--dense` adds the fusion rows from those texts'
+//! vectors (see `benches/retrieval_fusion.sh`).
+//!
+//! Environment: `PASSES=N` repeats the latency loop N times instead of 50, for
+//! profiling; `ONLY=PREFIX` scores only the rows whose label starts with PREFIX and
+//! skips the latency, for quick comparisons; `PREC=1` prints four decimals, so that
+//! one query's move shows.
 
 mod dense;
 

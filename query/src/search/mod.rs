@@ -225,14 +225,14 @@ const WRITES: &str = "\u{4}writes";
 const WRITE_FOR_READ: f32 = 0.7;
 /// The marker of a tool that deletes ([`Techniques::AGREEMENT`]), weightless.
 const DELETES: &str = "\u{4}deletes";
+/// What a tool that deletes gains for a request to delete.
+const DELETE_FOR_DELETE: f32 = 1.4;
 /// The marker of a deprecated tool ([`Techniques::DEPRECATED`]), weightless.
 const DEPRECATED: &str = "\u{4}deprecated";
 /// What a deprecated tool keeps of its score: enough to lose a near tie to a live
 /// tool, not to vanish where it is the only match (0.5 and 0.6 measured alike on the
 /// tuning sets, 0.7 and 0.85 gained less).
 const DEPRECATED_KEEPS: f32 = 0.6;
-/// What a tool that deletes gains for a request to delete.
-const DELETE_FOR_DELETE: f32 = 1.4;
 /// What marks a term of a tool's name ([`Techniques::NAMES`]): `\u{5}team`, its impact
 /// the share of the name's idf the term carries.
 const NAME: char = '\u{5}';
