@@ -11,8 +11,8 @@
 //!
 //! Environment: `PASSES=N` repeats the latency loop N times instead of 50, for
 //! profiling; `ONLY=PREFIX` scores only the rows whose label starts with PREFIX and
-//! skips the latency, for quick comparisons; `PREC=1` prints four decimals, so that
-//! one query's move shows.
+//! skips the latency, for quick comparisons (`ONLY=latency`: no rows, the latency
+//! alone); `PREC=1` prints four decimals, so that one query's move shows.
 
 mod dense;
 
@@ -115,7 +115,13 @@ fn main() -> Result<(), String> {
     }
 
     if let Ok(only) = std::env::var("ONLY") {
-        rows.retain(|(l, _)| l.starts_with(&only));
+        rows.retain(|(l, _)| {
+            if let Some(e) = only.strip_suffix('$') {
+                l == e
+            } else {
+                l.starts_with(&only)
+            }
+        });
     }
     let keys: Vec<&String> = loaded.keys().collect();
     print!("{:<30}", "techniques");
@@ -141,6 +147,9 @@ fn main() -> Result<(), String> {
                 return Err(format!("query for unknown catalog `{key}`"));
             };
             let index = Index::new(&indexes[key]).map_err(|e| e.to_string())?;
+            if std::env::var_os("TW_TRACE").is_some() {
+                eprintln!("QUERY {query}");
+            }
             let hits = index.search(query, 10);
             let expected: Vec<&str> = expected.split(',').collect();
             let rank = hits
@@ -169,7 +178,8 @@ fn main() -> Result<(), String> {
     if let Some(vectors) = option("--dense") {
         fusion(&loaded, &queries, &keys, &dense::Vectors::read(vectors)?)?;
     }
-    if std::env::var_os("ONLY").is_none() {
+    // `ONLY=latency` matches no row: the latency alone, for profiling a search.
+    if std::env::var("ONLY").is_err() || std::env::var("ONLY").is_ok_and(|o| o == "latency") {
         latency(&loaded, &queries);
     }
     Ok(())

@@ -56,6 +56,9 @@ fn causative_make(query: &str) -> bool {
 /// "disable" instead lost "stop watching widgets" (a subscription's delete) on the
 /// tuning sets.
 fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
+    if !has_word(text, &["stop", "quit"]) {
+        return None;
+    }
     let words: Vec<&str> = text.split_whitespace().collect();
     let at = words.windows(2).position(|pair| {
         (pair[0].eq_ignore_ascii_case("stop") || pair[0].eq_ignore_ascii_case("quit"))
@@ -71,6 +74,13 @@ fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
     Some(out.join(" "))
 }
 
+/// Whether `text` has one of `words` (any case) among its whitespace-separated words:
+/// most requests have none, and are let through without copying their words.
+fn has_word(text: &str, words: &[&str]) -> bool {
+    text.split_whitespace()
+        .any(|w| words.iter().any(|x| w.eq_ignore_ascii_case(x)))
+}
+
 /// A word of six letters or more ending in "ing" ("following", not "ring").
 fn is_gerund(word: &str) -> bool {
     word.len() > 5
@@ -82,6 +92,9 @@ fn is_gerund(word: &str) -> bool {
 /// "close PR 12 without merging": what the request says it does not do is not what
 /// the tool does; the gerund goes ("without two approvals" stays: a noun it needs).
 fn without_doing(text: &str) -> Option<String> {
+    if !has_word(text, &["without"]) {
+        return None;
+    }
     let words: Vec<&str> = text.split_whitespace().collect();
     let at = words
         .windows(2)

@@ -278,18 +278,25 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
 
 /// The words a phrase of two stems stands for, as stems.
 pub fn phrase(first: &str, second: &str) -> Option<&'static [String]> {
-    type Stemmed = Vec<(String, String, Vec<String>)>;
+    /// First stem → (second stem, what the pair means). Asked for every word of a
+    /// query and its next few, most of which open no phrase: one hash decides.
+    type Stemmed = HashMap<String, Vec<(String, Vec<String>)>>;
     static STEMMED: OnceLock<Stemmed> = OnceLock::new();
     STEMMED
         .get_or_init(|| {
-            PHRASES
-                .iter()
-                .map(|(a, b, words)| (stem(a), stem(b), words.iter().map(|w| stem(w)).collect()))
-                .collect()
+            let mut by_first: Stemmed = HashMap::new();
+            for (a, b, words) in PHRASES {
+                by_first
+                    .entry(stem(a))
+                    .or_default()
+                    .push((stem(b), words.iter().map(|w| stem(w)).collect()));
+            }
+            by_first
         })
+        .get(first)?
         .iter()
-        .find(|(a, b, _)| a == first && b == second)
-        .map(|(_, _, words)| words.as_slice())
+        .find(|(b, _)| b == second)
+        .map(|(_, words)| words.as_slice())
 }
 
 /// Each word's stem → the stems of every word sharing a group with it.

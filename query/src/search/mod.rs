@@ -13,16 +13,18 @@ mod format;
 mod grammar;
 mod intent;
 pub mod lexicon;
+mod tally;
 pub mod text;
 pub mod values;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use intent::Intent;
 
 pub use document::{Document, ToolTexts, contract_links};
-use format::PostingList;
 pub use format::{FormatError, Index};
+use tally::Scoring;
 
 /// What the index does with a document and a query; a bit set stored in the index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -626,30 +628,35 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
 /// The slots and how many at the end are auxiliary: they rank the tools the others
 /// found but find none themselves.
 /// `term` is in slot `at` (a later slot takes it over, as a map insert would).
-fn set_owner(owner: &mut Vec<(String, usize)>, term: &str, at: usize) {
-    match owner.iter_mut().find(|(t, _)| t == term) {
+/// Records that `term` is in slot `at` (a borrowed term stays borrowed).
+fn set_owner<'a>(owner: &mut Vec<(Cow<'a, str>, usize)>, term: Cow<'a, str>, at: usize) {
+    match owner.iter_mut().find(|(t, _)| *t == term) {
         Some(entry) => entry.1 = at,
-        None => owner.push((term.to_owned(), at)),
+        None => owner.push((term, at)),
     }
 }
 
+/// A term of a slot and its weight: a word of the query, or one of the lexicon's or
+/// the index's own (borrowed, not copied: a request has dozens).
+type Term<'a> = (Cow<'a, str>, f32);
+
 /// A query as the index reads it: slots of terms, each the terms that stand for one
 /// thing it asks for, with their weights.
-struct Slots {
-    terms: Vec<Vec<(String, f32)>>,
+struct Slots<'a> {
+    terms: Vec<Vec<Term<'a>>>,
     /// The query's words as analysed, its values taken out.
     words: Vec<String>,
     /// The slots that find tools (the rest only rank them).
     core: usize,
 }
 
-fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots {
-    let mut out: Vec<Vec<(String, f32)>> = Vec::new();
+fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Slots<'a> {
+    let mut out: Vec<Vec<Term<'a>>> = Vec::new();
     // A query has a few dozen words and terms at most: scanning beats hashing.
     let mut seen: Vec<String> = Vec::new();
     // Term → the slot it is in.
-    let mut owner: Vec<(String, usize)> = Vec::new();
-    let slot_of = |owner: &[(String, usize)], term: &str| {
+    let mut owner: Vec<(Cow<'a, str>, usize)> = Vec::new();
+    let slot_of = |owner: &[(Cow<'a, str>, usize)], term: &str| {
         owner.iter().find(|(t, _)| t == term).map(|(_, at)| *at)
     };
     let (rest, kinds) = if techniques.has(Techniques::VALUES) {
@@ -690,12 +697,12 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
         {
             seen.push(word.clone());
             let terms = vec![
-                (pair.0.to_owned(), 1.0),
-                (pair.1.to_owned(), ACRONYM_REST_WEIGHT),
-                (word.clone(), SYNONYM_WEIGHT),
+                (Cow::Borrowed(pair.0), 1.0),
+                (Cow::Borrowed(pair.1), ACRONYM_REST_WEIGHT),
+                (Cow::Owned(word.clone()), SYNONYM_WEIGHT),
             ];
             for (term, _) in &terms {
-                set_owner(&mut owner, term, out.len());
+                set_owner(&mut owner, term.clone(), out.len());
             }
             out.push(terms);
             continue;
@@ -705,10 +712,13 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             && let Some(meaning) = lexicon::phrase(&word, next)
         {
             // The pair is one slot: what it means in full, its own words a little.
-            let mut terms: Vec<(String, f32)> = meaning.iter().map(|w| (w.clone(), 1.0)).collect();
+            let mut terms: Vec<Term<'a>> = meaning
+                .iter()
+                .map(|w| (Cow::Borrowed(w.as_str()), 1.0))
+                .collect();
             for own in [&word, next] {
                 if !terms.iter().any(|(t, _)| t == own) {
-                    terms.push((own.clone(), SYNONYM_WEIGHT));
+                    terms.push((Cow::Owned(own.clone()), SYNONYM_WEIGHT));
                 }
             }
             for own in [&word, next] {
@@ -718,7 +728,7 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             }
             i += 1;
             for (term, _) in &terms {
-                set_owner(&mut owner, term, out.len());
+                set_owner(&mut owner, term.clone(), out.len());
             }
             out.push(terms);
             continue;
@@ -727,7 +737,7 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             continue;
         }
         seen.push(word.clone());
-        let mut terms = vec![(word.clone(), 1.0)];
+        let mut terms: Vec<Term<'a>> = vec![(Cow::Owned(word.clone()), 1.0)];
         if techniques.has(Techniques::LEXICON) {
             // A word the catalog never uses ("bug" where it says "issue") is carried
             // by its synonyms in full: bridging vocabularies is all it can do.
@@ -737,14 +747,14 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
                 1.0
             };
             for synonym in lexicon::related(&word) {
-                terms.push((synonym.clone(), weight));
+                terms.push((Cow::Borrowed(synonym.as_str()), weight));
             }
             // "who is watching" asks for the watchers: in a question, the agent noun
             // of a verb, where the catalog has it ("watch widgets" still watches).
             for suffix in ["er", "or"].into_iter().filter(|_| question) {
                 let agent = format!("{word}{suffix}");
                 if index.postings(&agent).is_some() && !terms.iter().any(|(t, _)| *t == agent) {
-                    terms.push((agent, AGENT_WEIGHT));
+                    terms.push((Cow::Owned(agent), AGENT_WEIGHT));
                 }
             }
             if techniques.has(Techniques::SPELLING)
@@ -752,16 +762,16 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
                 && weight == 1.0
                 && let Some(near) = index.spelled(&word)
             {
-                terms.push((near.to_owned(), 1.0));
+                terms.push((Cow::Borrowed(near), 1.0));
             }
             // Which slot already holds one of these terms (one lookup per term).
             if let Some(at) = terms.iter().find_map(|(t, _)| slot_of(&owner, t)) {
-                let slot: &mut Vec<(String, f32)> = &mut out[at];
+                let slot: &mut Vec<Term<'a>> = &mut out[at];
                 for (term, weight) in terms {
                     match slot.iter_mut().find(|(t, _)| *t == term) {
                         Some(existing) => existing.1 = existing.1.max(weight),
                         None => {
-                            set_owner(&mut owner, &term, at);
+                            set_owner(&mut owner, term.clone(), at);
                             slot.push((term, weight));
                         }
                     }
@@ -770,7 +780,7 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             }
         }
         for (term, _) in &terms {
-            set_owner(&mut owner, term, out.len());
+            set_owner(&mut owner, term.clone(), out.len());
         }
         out.push(terms);
     }
@@ -781,10 +791,10 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
             continue;
         }
         done.push(kind);
-        let mut terms: Vec<(String, f32)> = Vec::new();
-        let push = |term: String, weight: f32, terms: &mut Vec<(String, f32)>| {
+        let mut terms: Vec<Term<'a>> = Vec::new();
+        let push = |term: String, weight: f32, terms: &mut Vec<Term<'a>>| {
             if !terms.iter().any(|(t, _)| *t == term) {
-                terms.push((term, weight));
+                terms.push((Cow::Owned(term), weight));
             }
         };
         // The resource an id's prefix names (`cus_…` → customer), in words.
@@ -833,9 +843,9 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     // finds no tool: "do I need an umbrella" is no request to list everything).
     let mut auxiliary = 0;
     if techniques.has(Techniques::QUESTIONS) && question && !out.is_empty() {
-        let terms: Vec<(String, f32)> = ["get", "list"]
+        let terms: Vec<Term<'a>> = ["get", "list"]
             .iter()
-            .map(|w| (analyze(w, techniques).concat(), QUESTION_WEIGHT))
+            .map(|w| (Cow::Owned(analyze(w, techniques).concat()), QUESTION_WEIGHT))
             .collect();
         out.push(terms);
         auxiliary += 1;
@@ -844,10 +854,12 @@ fn query_terms(query: &str, techniques: Techniques, index: &Index<'_>) -> Slots 
     // stop word it is finds nothing, and it is only a hint among the tools found.
     if techniques.has(Techniques::LEXICON) && says_i(query) && !out.is_empty() {
         let me = analyze("me", techniques).concat();
-        let terms: Vec<(String, f32)> = std::iter::once(&me)
-            .chain(lexicon::related(&me))
-            .map(|t| (t.clone(), QUESTION_WEIGHT))
-            .collect();
+        let mut terms: Vec<Term<'a>> = vec![(Cow::Owned(me.clone()), QUESTION_WEIGHT)];
+        terms.extend(
+            lexicon::related(&me)
+                .iter()
+                .map(|t| (Cow::Borrowed(t.as_str()), QUESTION_WEIGHT)),
+        );
         out.push(terms);
         auxiliary += 1;
     }
@@ -895,7 +907,7 @@ impl<'a> Index<'a> {
             return None;
         }
         let best = self
-            .with_prefix(&word.as_bytes()[..1])
+            .with_prefix(&word.as_bytes()[..2])
             .filter(|(term, _)| other_spelling(word.as_bytes(), term))
             .fold(
                 None,
@@ -916,6 +928,11 @@ fn other_spelling(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    // No such pair differs in its first two letters (which lets `Index::spelled` look
+    // only among the terms that share them).
+    if start < 2 {
+        return false;
+    }
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if short.len() == long.len() {
         let pair = [short[start], long[start]];
@@ -936,10 +953,10 @@ fn other_spelling(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
-impl Index<'_> {
+impl<'a> Index<'a> {
     /// The word pair `initials` abbreviates in this index ([`Techniques::ACRONYMS`]),
     /// as analysed terms: the one the most tools use.
-    fn acronym(&self, initials: &str) -> Option<(&str, &str)> {
+    fn acronym(&self, initials: &str) -> Option<(&'a str, &'a str)> {
         let prefix = format!("{ACRONYM}{initials} ");
         self.with_prefix(prefix.as_bytes())
             .filter_map(|(term, _)| {
@@ -958,206 +975,7 @@ impl Index<'_> {
     }
 }
 
-/// How a search scores what its slots found.
-#[derive(Clone, Copy)]
-struct Scoring {
-    /// [`Techniques::COVERAGE`].
-    coverage: bool,
-    /// [`Techniques::NAMES`].
-    names: bool,
-    /// Markers whose tools' scores are scaled by these ([`Techniques::AGREEMENT`],
-    /// [`Techniques::DEPRECATED`]).
-    scale: [Option<(&'static str, f32)>; 2],
-}
-
-/// Per-document tallies of one search, all zero between searches.
-#[derive(Default)]
-struct Scratch {
-    total: Vec<f32>,
-    matched: Vec<u16>,
-    best: Vec<f32>,
-    touched: Vec<u32>,
-    found: Vec<u32>,
-}
-
-thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
-}
-
 impl Index<'_> {
-    /// Every document the core words find, with its score (unordered).
-    fn tally(&self, slots: &Slots, scoring: &Scoring, scratch: &mut Scratch) -> Vec<Hit> {
-        let Scoring {
-            coverage,
-            names,
-            scale,
-        } = *scoring;
-        let (words, core) = (&slots.terms, slots.core);
-        let n = self.len();
-        for tallies in [&mut scratch.total, &mut scratch.best] {
-            if tallies.len() < n {
-                tallies.resize(n, 0.0);
-            }
-        }
-        if scratch.matched.len() < n {
-            scratch.matched.resize(n, 0);
-        }
-        let Scratch {
-            total,
-            matched,
-            best,
-            touched,
-            found,
-        } = scratch;
-        // This catalog's documents only: a posting past them is skipped, never counted.
-        let (total, matched, best) = (&mut total[..n], &mut matched[..n], &mut best[..n]);
-        found.clear();
-        for (i, terms) in words.iter().enumerate() {
-            let auxiliary = i >= core;
-            if auxiliary && self.rank_found(terms, coverage, found, total, matched) {
-                continue;
-            }
-            touched.clear();
-            for (term, weight) in terms {
-                let Some(postings) = self.postings(term) else {
-                    continue;
-                };
-                for (doc, impact) in postings {
-                    // In range in any index `Index::new` accepted; never a panic.
-                    let Some(slot) = best.get_mut(doc as usize) else {
-                        continue;
-                    };
-                    let score = weight * impact;
-                    if *slot == 0.0 {
-                        touched.push(doc);
-                    }
-                    if coverage {
-                        *slot = slot.max(score);
-                    } else {
-                        *slot += score;
-                    }
-                }
-            }
-            for &doc in touched.iter() {
-                let d = doc as usize;
-                if auxiliary && matched[d] == 0 {
-                    best[d] = 0.0;
-                    continue;
-                }
-                if matched[d] == 0 {
-                    found.push(doc);
-                }
-                total[d] += best[d];
-                matched[d] += 1;
-                best[d] = 0.0;
-            }
-        }
-        if names {
-            // `best` is all zero again here: it takes each tool's share of its name
-            // that the query's terms explain.
-            let mut marker = String::new();
-            let mut looked: Vec<&str> = Vec::new();
-            // Every core term, values' too: `octo-org/widgets` explains "repo".
-            for (term, _) in words[..core].iter().flatten() {
-                let term = term.strip_prefix(PARAM).unwrap_or(term);
-                if looked.contains(&term) {
-                    continue;
-                }
-                looked.push(term);
-                marker.clear();
-                marker.push(NAME);
-                marker.push_str(term);
-                let Some(postings) = self.postings(&marker) else {
-                    continue;
-                };
-                for (doc, share) in postings {
-                    let d = doc as usize;
-                    if matched.get(d).is_some_and(|m| *m > 0) {
-                        best[d] += share;
-                    }
-                }
-            }
-        }
-        // The tools a marker names have their scores scaled (only those found).
-        for (marker, factor) in scale.into_iter().flatten() {
-            let Some(postings) = self.postings(marker) else {
-                continue;
-            };
-            for (doc, _) in postings {
-                if let Some(score) = total.get_mut(doc as usize) {
-                    *score *= factor;
-                }
-            }
-        }
-        let words = words.len() as f32;
-        let mut hits: Vec<Hit> = Vec::with_capacity(found.len());
-        for &doc in found.iter() {
-            let d = doc as usize;
-            let mut score = total[d];
-            if names {
-                score *= 1.0 - NAME_WEIGHT + NAME_WEIGHT * best[d].min(1.0);
-                best[d] = 0.0;
-            }
-            if score > 0.0 {
-                hits.push(Hit {
-                    doc: d,
-                    score: if coverage {
-                        // Matching every word of the query beats matching one very well.
-                        score * f32::from(matched[d]) / words
-                    } else {
-                        score
-                    },
-                });
-            }
-            // Zero again for the next search.
-            total[d] = 0.0;
-            matched[d] = 0;
-        }
-        hits
-    }
-
-    /// An auxiliary slot ranks only the tools already found: where they are few and its
-    /// terms' lists long ("get", "list" for a question), each is looked up in the lists
-    /// instead of scanning them. Returns false, having done nothing, where a scan is
-    /// cheaper.
-    fn rank_found(
-        &self,
-        terms: &[(String, f32)],
-        coverage: bool,
-        found: &[u32],
-        total: &mut [f32],
-        matched: &mut [u16],
-    ) -> bool {
-        let lists: Vec<(PostingList<'_>, f32)> = terms
-            .iter()
-            .filter_map(|(term, weight)| Some((self.posting_list(term)?, *weight)))
-            .collect();
-        let scanned: usize = lists.iter().map(|(list, _)| list.len()).sum();
-        let searches = found.len() * lists.len() * (usize::BITS - scanned.leading_zeros()) as usize;
-        if searches >= scanned {
-            return false;
-        }
-        for &doc in found {
-            let d = doc as usize;
-            let mut best: Option<f32> = None;
-            for (list, weight) in &lists {
-                if let Some(impact) = list.impact(doc) {
-                    let score = weight * impact;
-                    best = Some(match best {
-                        Some(b) if coverage => b.max(score),
-                        Some(b) => b + score,
-                        None => score,
-                    });
-                }
-            }
-            if let (Some(best), Some(t), Some(m)) = (best, total.get_mut(d), matched.get_mut(d)) {
-                *t += best;
-                *m += 1;
-            }
-        }
-        true
-    }
-
     /// The `k` best tools for `query`, best first (ties: catalog order).
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
         let techniques = self.techniques();
@@ -1184,22 +1002,7 @@ impl Index<'_> {
                     .then_some((DEPRECATED, DEPRECATED_KEEPS)),
             ],
         };
-        // The per-document tallies live in this thread's scratch space between searches
-        // and only the documents found are visited and zeroed again (allocating, zeroing
-        // and scanning them per search cost a sixth of its time on GitHub's catalog); a
-        // search inside a search (none today) gets its own.
-        let mut hits = SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.tally(&slots, &scoring, &mut scratch),
-            Err(_) => self.tally(&slots, &scoring, &mut Scratch::default()),
-        });
-        let k = k.min(hits.len());
-        let by_rank = |a: &Hit, b: &Hit| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc));
-        if k < hits.len() {
-            hits.select_nth_unstable_by(k, by_rank);
-            hits.truncate(k);
-        }
-        hits.sort_by(by_rank);
-        hits
+        self.tally(&slots, &scoring, k)
     }
 }
 

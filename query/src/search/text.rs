@@ -1,18 +1,20 @@
 //! Text analysis: the same words out of a tool's texts at build time and out of a query
 //! at run time (identifier splitting, stop words, a light stemmer).
 
-/// Words that say nothing about which tool is meant.
+/// Words that say nothing about which tool is meant (sorted: looked up by binary
+/// search, for every word of every request).
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "an", "and", "any", "are", "as", "at", "be", "been", "by", "can", "do", "does",
-    "for", "from", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "of", "on",
-    "one", "or", "our", "please", "should", "so", "some", "that", "the", "their", "them", "there",
-    "these", "this", "those", "to", "us", "using", "via", "want", "was", "we", "were", "will",
-    "with", "would", "you", "your", "need", "let", "like", "just", "also", "which", "what", "when",
-    "where", "who", "whose",
-    // What an apostrophe leaves of a possessive or a contraction ("the org's repos",
-    // "don't", "we're"): split off, `s` would be a word of its own.
-    "s", "t", "m", "re", "ve", "ll", "d",
+    "a", "about", "also", "an", "and", "any", "are", "as", "at", "be", "been", "by", "can", "do",
+    "does", "for", "from", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its",
+    "just", "let", "like", "need", "of", "on", "one", "or", "our", "please", "should", "so",
+    "some", "that", "the", "their", "them", "there", "these", "this", "those", "to", "us", "using",
+    "via", "want", "was", "we", "were", "what", "when", "where", "which", "who", "whose", "will",
+    "with", "would", "you", "your",
 ];
+
+/// What an apostrophe leaves of a possessive or a contraction ("the org's repos",
+/// "don't", "we're"): split off, `s` would be a word of its own.
+const FRAGMENTS: &[&str] = &["s", "t", "m", "re", "ve", "ll", "d"];
 
 /// Splits `text` into lower-case words: at every character that is not a letter or a
 /// digit, and (when `split_identifiers`) inside identifiers — `camelCase`,
@@ -70,7 +72,7 @@ fn flush(current: &mut String, out: &mut Vec<String>) {
 }
 
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.contains(&word)
+    STOP_WORDS.binary_search(&word).is_ok() || FRAGMENTS.contains(&word)
 }
 
 /// `text` with its first whole word `word` (any case) replaced by `by`.
@@ -160,6 +162,13 @@ fn is_vowel(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stop_words_are_sorted_for_their_binary_search() {
+        assert!(STOP_WORDS.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(is_stop_word("the") && is_stop_word("whose") && is_stop_word("s"));
+        assert!(!is_stop_word("repo") && !is_stop_word(""));
+    }
 
     fn split(text: &str) -> Vec<String> {
         let mut out = Vec::new();

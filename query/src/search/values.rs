@@ -106,7 +106,9 @@ pub fn extract(query: &str) -> (String, Vec<ValueKind>) {
             continue;
         }
         // "a repo called dotfiles": the word after is a name, not a request.
-        if matches!(token.to_ascii_lowercase().as_str(), "called" | "named")
+        if ["called", "named"]
+            .iter()
+            .any(|w| token.eq_ignore_ascii_case(w))
             && let Some(name) = tokens.get(i)
         {
             kinds.push(ValueKind::Name);
@@ -241,12 +243,11 @@ fn is_version(token: &str) -> bool {
         Some(rest) => (true, rest),
         None => (false, token),
     };
-    let parts: Vec<&str> = digits.split('.').collect();
     !digits.is_empty()
-        && parts
-            .iter()
+        && digits
+            .split('.')
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        && (v || parts.len() >= 2)
+        && (v || digits.contains('.'))
 }
 
 /// A name a value may be made of (letters, digits, `-`, `_`, `.`).
