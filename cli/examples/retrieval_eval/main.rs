@@ -91,6 +91,7 @@ fn main() -> Result<(), String> {
         ("+ parameter values", Techniques::PARAMS),
         ("+ result descriptions", Techniques::RESULT),
         ("+ deprecation", Techniques::DEPRECATED),
+        ("+ times", Techniques::TIMES),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;

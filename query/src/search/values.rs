@@ -34,6 +34,9 @@ pub enum ValueKind {
     PrefixedId(String),
     /// "called dotfiles", "named regression": a name the request gives a thing.
     Name,
+    /// "last week", "today", "since Dec 1", "3 days ago": when, which a list's
+    /// time filter takes.
+    Time,
 }
 
 impl ValueKind {
@@ -61,6 +64,7 @@ impl ValueKind {
             ValueKind::Url => &["url"],
             ValueKind::PrefixedId(_) => &["id"],
             ValueKind::Name => &["name"],
+            ValueKind::Time => &["created", "since", "until"],
         }
     }
 }
@@ -73,8 +77,9 @@ const CURRENCIES: &[&str] = &[
 ];
 const CURRENCY_SIGNS: &[char] = &['$', '€', '£', '¥', '₹'];
 
-/// The query without its values, and the kinds of the values taken out, in order.
-pub fn extract(query: &str) -> (String, Vec<ValueKind>) {
+/// The query without its values, and the kinds of the values taken out, in order;
+/// times gone by ([`ValueKind::Time`]) among them where `times`.
+pub fn extract(query: &str, times: bool) -> (String, Vec<ValueKind>) {
     let tokens: Vec<&str> = query.split_whitespace().collect();
     let mut rest = Vec::with_capacity(tokens.len());
     let mut kinds = Vec::new();
@@ -103,6 +108,12 @@ pub fn extract(query: &str) -> (String, Vec<ValueKind>) {
         {
             kinds.push(ValueKind::Money);
             i += 1;
+            continue;
+        }
+        // "last week", "Dec 1", "3 days ago": a time, however many words it takes.
+        if times && let Some(more) = time_words(token, &tokens[i..]) {
+            kinds.push(ValueKind::Time);
+            i += more;
             continue;
         }
         // "a repo called dotfiles": the word after is a name, not a request.
@@ -228,6 +239,90 @@ fn classify(token: &str) -> Option<ValueKind> {
     None
 }
 
+/// Units of time a request counts in ("this week", "the past 24 hours").
+const TIME_UNITS: &[&str] = &[
+    "hour", "day", "week", "weekend", "month", "quarter", "year", "night", "morning",
+];
+/// Months by name; an abbreviation (and May and March, verbs too) only before a day
+/// ("Dec 1").
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// Whether `token` begins a time ("today", "last week", "Dec 1", "3 days ago"), and how
+/// many of the `next` tokens it takes with it.
+fn time_words(token: &str, next: &[&str]) -> Option<usize> {
+    let word = |t: &str| -> String {
+        let t = t.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+        let t = t
+            .strip_suffix("'s")
+            .or_else(|| t.strip_suffix("\u{2019}s"))
+            .unwrap_or(t);
+        t.to_ascii_lowercase()
+    };
+    let unit = |t: &str| {
+        let w = word(t);
+        let w = w.strip_suffix('s').unwrap_or(&w).to_owned();
+        TIME_UNITS.contains(&w.as_str())
+    };
+    let number = |t: &str| {
+        let w = word(t);
+        !w.is_empty()
+            && w.len() <= 4
+            && w.trim_end_matches(['s', 't', 'n', 'd', 'r', 'h'])
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+            && w.bytes().next().is_some_and(|b| b.is_ascii_digit())
+    };
+    let first = word(token);
+    // A time to come ("next month", "tomorrow") is when to schedule something, in
+    // the request's words; a time gone by is what a list's filter takes.
+    if matches!(first.as_str(), "today" | "yesterday" | "tonight") {
+        return Some(0);
+    }
+    // "last week", "the past 24 hours", "last month's".
+    if matches!(first.as_str(), "last" | "past" | "this" | "previous") {
+        return match next {
+            [n, u, ..] if number(n) && unit(u) => Some(2),
+            [u, ..] if unit(u) => Some(1),
+            _ => None,
+        };
+    }
+    // "3 days ago".
+    if number(token)
+        && let [u, ago, ..] = next
+        && unit(u)
+        && word(ago) == "ago"
+    {
+        return Some(2);
+    }
+    // "November", "Dec 1", "May 3rd".
+    let month = MONTHS.iter().find(|m| {
+        first.len() >= 3 && m.starts_with(first.as_str()) && (first.len() == 3 || first == **m)
+    });
+    if let Some(month) = month {
+        let dated = next.first().is_some_and(|n| number(n));
+        if dated {
+            return Some(1);
+        }
+        if first == *month && !matches!(first.as_str(), "may" | "march") {
+            return Some(0);
+        }
+    }
+    None
+}
+
 /// `50`, `9.99`, `1,000`.
 fn is_amount(token: &str) -> bool {
     !token.is_empty()
@@ -286,7 +381,13 @@ mod tests {
             ("resend in_77", "resend", &[PrefixedId("in".into())]),
             ("who is cus_ABC", "who is", &[PrefixedId("cus".into())]),
             ("find jane@example.com", "find", &[Email]),
-            ("bill them $50 today", "bill them today", &[Money]),
+            ("bill them $50 today", "bill them", &[Money, Time]),
+            ("refunds from last week", "refunds from", &[Time]),
+            ("the past 24 hours of events", "the of events", &[Time]),
+            ("payouts since Dec 1st", "payouts since", &[Time]),
+            ("charges from 3 days ago", "charges from", &[Time]),
+            ("every transfer in November", "every transfer in", &[Time]),
+            ("last month's bill", "bill", &[Time]),
             ("take 30 EUR now", "take now", &[Money]),
             ("a 20% off coupon", "a off coupon", &[Percent]),
             ("what did 9fceb02 change", "what did change", &[Hash]),
@@ -319,10 +420,12 @@ mod tests {
             ),
         ];
         for (query, rest, kinds) in cases {
-            let (got_rest, got_kinds) = extract(query);
+            let (got_rest, got_kinds) = extract(query, true);
             assert_eq!(&got_rest, rest, "{query}");
             assert_eq!(&got_kinds, kinds, "{query}");
         }
+        // Without the technique a time is words.
+        assert_eq!(extract("refunds from last week", false).1, []);
     }
 
     #[test]
@@ -333,8 +436,12 @@ mod tests {
             "the order_id field",
             "make a new repo",
             "a deadbeef cafe", // no digit: a word, not a hash
+            // A time to come is when to schedule: words. A modal is no month.
+            "start the new plan next month",
+            "may I see the last release",
+            "march the plan forward",
         ] {
-            let (_, kinds) = extract(query);
+            let (_, kinds) = extract(query, true);
             assert!(kinds.is_empty(), "{query}: {kinds:?}");
         }
     }
