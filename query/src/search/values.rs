@@ -263,36 +263,37 @@ const MONTHS: &[&str] = &[
 /// Whether `token` begins a time ("today", "last week", "Dec 1", "3 days ago"), and how
 /// many of the `next` tokens it takes with it.
 fn time_words(token: &str, next: &[&str]) -> Option<usize> {
-    let word = |t: &str| -> String {
+    // Asked of every token of every request: compared in place, never copied.
+    fn word(t: &str) -> &str {
         let t = t.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-        let t = t
-            .strip_suffix("'s")
+        t.strip_suffix("'s")
             .or_else(|| t.strip_suffix("\u{2019}s"))
-            .unwrap_or(t);
-        t.to_ascii_lowercase()
-    };
+            .unwrap_or(t)
+    }
+    let is = |t: &str, words: &[&str]| words.iter().any(|w| t.eq_ignore_ascii_case(w));
     let unit = |t: &str| {
         let w = word(t);
-        let w = w.strip_suffix('s').unwrap_or(&w).to_owned();
-        TIME_UNITS.contains(&w.as_str())
+        is(w, TIME_UNITS)
+            || w.strip_suffix(['s', 'S'])
+                .is_some_and(|w| is(w, TIME_UNITS))
     };
+    // `1`, `24`, `1st`, `3rd`, `2024`.
     let number = |t: &str| {
         let w = word(t);
-        !w.is_empty()
-            && w.len() <= 4
+        (1..=4).contains(&w.len())
+            && w.bytes().next().is_some_and(|b| b.is_ascii_digit())
             && w.trim_end_matches(['s', 't', 'n', 'd', 'r', 'h'])
                 .bytes()
                 .all(|b| b.is_ascii_digit())
-            && w.bytes().next().is_some_and(|b| b.is_ascii_digit())
     };
     let first = word(token);
     // A time to come ("next month", "tomorrow") is when to schedule something, in
     // the request's words; a time gone by is what a list's filter takes.
-    if matches!(first.as_str(), "today" | "yesterday" | "tonight") {
+    if is(first, &["today", "yesterday", "tonight"]) {
         return Some(0);
     }
     // "last week", "the past 24 hours", "last month's".
-    if matches!(first.as_str(), "last" | "past" | "this" | "previous") {
+    if is(first, &["last", "past", "this", "previous"]) {
         return match next {
             [n, u, ..] if number(n) && unit(u) => Some(2),
             [u, ..] if unit(u) => Some(1),
@@ -303,24 +304,19 @@ fn time_words(token: &str, next: &[&str]) -> Option<usize> {
     if number(token)
         && let [u, ago, ..] = next
         && unit(u)
-        && word(ago) == "ago"
+        && word(ago).eq_ignore_ascii_case("ago")
     {
         return Some(2);
     }
     // "November", "Dec 1", "May 3rd".
     let month = MONTHS.iter().find(|m| {
-        first.len() >= 3 && m.starts_with(first.as_str()) && (first.len() == 3 || first == **m)
-    });
-    if let Some(month) = month {
-        let dated = next.first().is_some_and(|n| number(n));
-        if dated {
-            return Some(1);
-        }
-        if first == *month && !matches!(first.as_str(), "may" | "march") {
-            return Some(0);
-        }
+        m.eq_ignore_ascii_case(first)
+            || (first.len() == 3 && m.get(..3).is_some_and(|a| a.eq_ignore_ascii_case(first)))
+    })?;
+    if next.first().is_some_and(|n| number(n)) {
+        return Some(1);
     }
-    None
+    (month.eq_ignore_ascii_case(first) && !matches!(*month, "may" | "march")).then_some(0)
 }
 
 /// `50`, `9.99`, `1,000`.
