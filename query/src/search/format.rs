@@ -246,18 +246,33 @@ impl<'a> Index<'a> {
             .take_while(move |(term, _)| term.starts_with(prefix))
     }
 
-    /// A term's postings as (document, impact), by binary search over the sorted terms.
+    /// A term's postings as (document, impact).
     pub(super) fn postings(&self, term: &str) -> Option<impl Iterator<Item = (u32, f32)> + 'a> {
-        let list = self.posting_list(term)?;
-        Some(list.records.chunks_exact(POSTING).map(move |p| {
+        Some(self.postings_of(self.find(term)?))
+    }
+
+    /// The position of `term` among the terms (the same for the same term, so a
+    /// number to tell terms apart by), when the index has it.
+    pub(super) fn term_id(&self, term: &str) -> Option<usize> {
+        self.find(term)
+    }
+
+    /// The postings of the term at position `i` ([`Index::term_id`]) as (document,
+    /// impact).
+    pub(super) fn postings_of(&self, i: usize) -> impl Iterator<Item = (u32, f32)> + 'a {
+        let list = self.list_at(i);
+        list.records.chunks_exact(POSTING).map(move |p| {
             let doc = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
             (doc, f32::from(u16::from_le_bytes([p[4], p[5]])) * list.unit)
-        }))
+        })
     }
 
     /// A term's postings for random access ([`PostingList::impact`]).
     pub(super) fn posting_list(&self, term: &str) -> Option<PostingList<'a>> {
-        let i = self.find(term)?;
+        Some(self.list_at(self.find(term)?))
+    }
+
+    fn list_at(&self, i: usize) -> PostingList<'a> {
         let (start, end) = (self.posting_end(i), self.posting_end(i + 1));
         let base = self.postings_start;
         // One bounds check for the whole list (checked in `new`), then fixed-size records.
@@ -265,10 +280,10 @@ impl<'a> Index<'a> {
             .bytes
             .get(base + start * POSTING..base + end * POSTING)
             .unwrap_or_default();
-        Some(PostingList {
+        PostingList {
             records,
             unit: self.scale / f32::from(u16::MAX),
-        })
+        }
     }
 }
 

@@ -177,21 +177,22 @@ impl Index<'_> {
             // `best` is all zero again here: it takes each tool's share of its name
             // that the query's terms explain.
             let mut marker = String::new();
-            let mut looked: Vec<&str> = Vec::new();
+            // Each name marker once (by its id: numbers, not strings, to compare).
+            let mut looked: Vec<usize> = Vec::with_capacity(64);
             // Every core term, values' too: `octo-org/widgets` explains "repo".
             for (term, _) in words[..core].iter().flatten() {
                 let term = term.strip_prefix(PARAM).unwrap_or(term);
-                if looked.contains(&term) {
-                    continue;
-                }
-                looked.push(term);
                 marker.clear();
                 marker.push(NAME);
                 marker.push_str(term);
-                let Some(postings) = self.postings(&marker) else {
+                let Some(id) = self.term_id(&marker) else {
                     continue;
                 };
-                for (doc, share) in postings {
+                if looked.contains(&id) {
+                    continue;
+                }
+                looked.push(id);
+                for (doc, share) in self.postings_of(id) {
                     let d = doc as usize;
                     if matched.get(d).is_some_and(|m| *m > 0) {
                         best[d] += share;
@@ -310,10 +311,10 @@ impl Best {
             return;
         }
         if self.hits.len() == self.k
-            && self
-                .hits
-                .last()
-                .is_some_and(|worst| by_rank(&hit, worst).is_ge())
+            && self.hits.last().is_some_and(|worst| {
+                // Most hits score lower than the worst kept: one float comparison.
+                hit.score < worst.score || by_rank(&hit, worst).is_ge()
+            })
         {
             return;
         }
