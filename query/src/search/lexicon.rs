@@ -89,6 +89,8 @@ const GROUPS: &[&[&str]] = &[
     &["approve", "accept", "confirm", "authorize"],
     &["reject", "decline", "deny", "dismiss"],
     &["merge", "combine", "squash"],
+    &["select", "choose", "pick"],
+    &["redact", "scrub", "censor"],
     &[
         "star",
         "favorite",
@@ -273,6 +275,7 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
     ("write", "off", &["uncollectible"]),
     ("check", "out", &["checkout"]),
     ("take", "back", &["reverse", "reversal", "revert", "refund"]),
+    ("pull", "back", &["reverse", "reversal", "revert", "refund"]),
     ("pick", "up", &["resume", "continue"]),
 ];
 
