@@ -40,6 +40,12 @@
 #   intent-heldout-13.tsv 96 more (48 + 48), written 2026-12-05 before the next round,
 #                        made as set 12 (seed 20261206); scored once at its end
 #                        (deprecated tools ranked below live ones; tuned on sets 1-12)
+#   intent-heldout-14.tsv 96 more (48 + 48), written 2026-12-06 before the next round,
+#                        made as set 12 (seed 20261207); scored once at its end
+#                        (times as values; tuned on sets 1-13)
+#   intent-heldout-15.tsv 96 more (48 + 48), written 2026-12-06 after set 14 was
+#                        scored, made as set 12 (seed 20261208); scored once at the
+#                        end of the round that tuned on sets 1-14 (lexicon entries)
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
