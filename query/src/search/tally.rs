@@ -10,12 +10,12 @@ use super::{Hit, Index, NAME, NAME_WEIGHT, PARAM, Slots, Term};
 /// How a search scores what its slots found.
 #[derive(Clone, Copy)]
 pub(super) struct Scoring {
-    /// [`Techniques::COVERAGE`].
+    /// [`super::Techniques::COVERAGE`].
     pub(super) coverage: bool,
-    /// [`Techniques::NAMES`].
+    /// [`super::Techniques::NAMES`].
     pub(super) names: bool,
-    /// Markers whose tools' scores are scaled by these ([`Techniques::AGREEMENT`],
-    /// [`Techniques::DEPRECATED`]).
+    /// Markers whose tools' scores are scaled by these ([`super::Techniques::AGREEMENT`],
+    /// [`super::Techniques::DEPRECATED`]).
     pub(super) scale: [Option<(&'static str, f32)>; 2],
 }
 
