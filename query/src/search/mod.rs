@@ -631,12 +631,8 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
     words
 }
 
-/// A query's words, each with the terms that stand for it and their weights. Words
-/// of one lexicon group ("make a new") are one slot: they ask for one thing.
-/// The slots and how many at the end are auxiliary: they rank the tools the others
-/// found but find none themselves.
-/// `term` is in slot `at` (a later slot takes it over, as a map insert would).
-/// Records that `term` is in slot `at` (a borrowed term stays borrowed).
+/// Records that `term` is in slot `at`: a later slot takes it over, as a map insert
+/// would (a borrowed term stays borrowed).
 fn set_owner<'a>(owner: &mut Vec<(Cow<'a, str>, usize)>, term: Cow<'a, str>, at: usize) {
     match owner.iter_mut().find(|(t, _)| *t == term) {
         Some(entry) => entry.1 = at,
@@ -658,6 +654,10 @@ struct Slots<'a> {
     core: usize,
 }
 
+/// A query's words, each with the terms that stand for it and their weights. Words
+/// of one lexicon group ("make a new") are one slot: they ask for one thing. The slots
+/// at the end past [`Slots::core`] are auxiliary: they rank the tools the others found
+/// but find none themselves.
 fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Slots<'a> {
     // Room for a long request's words, terms and values from the start: growing these
     // lists a step at a time was a tenth of reading a request.
