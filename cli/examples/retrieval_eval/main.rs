@@ -10,9 +10,10 @@
 //! vectors (see `benches/retrieval_fusion.sh`).
 //!
 //! Environment: `PASSES=N` repeats the latency loop N times instead of 50, for
-//! profiling; `ONLY=PREFIX` scores only the rows whose label starts with PREFIX and
-//! skips the latency, for quick comparisons (`ONLY=latency`: no rows, the latency
-//! alone); `PREC=1` prints four decimals, so that one query's move shows.
+//! profiling; `ONLY=PREFIX` scores only the rows whose label starts with PREFIX
+//! (`ONLY=LABEL$`: that row alone) and skips the latency, for quick comparisons
+//! (`ONLY=latency`: no rows, the latency alone); `PREC=1` prints four decimals, so
+//! that one query's move shows.
 
 mod dense;
 
@@ -148,9 +149,6 @@ fn main() -> Result<(), String> {
                 return Err(format!("query for unknown catalog `{key}`"));
             };
             let index = Index::new(&indexes[key]).map_err(|e| e.to_string())?;
-            if std::env::var_os("TW_TRACE").is_some() {
-                eprintln!("QUERY {query}");
-            }
             let hits = index.search(query, 10);
             let expected: Vec<&str> = expected.split(',').collect();
             let rank = hits
@@ -180,7 +178,7 @@ fn main() -> Result<(), String> {
         fusion(&loaded, &queries, &keys, &dense::Vectors::read(vectors)?)?;
     }
     // `ONLY=latency` matches no row: the latency alone, for profiling a search.
-    if std::env::var("ONLY").is_err() || std::env::var("ONLY").is_ok_and(|o| o == "latency") {
+    if std::env::var("ONLY").map_or(true, |only| only == "latency") {
         latency(&loaded, &queries);
     }
     Ok(())

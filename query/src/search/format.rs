@@ -201,9 +201,10 @@ impl<'a> Index<'a> {
         u32_at(self.bytes, HEADER + self.terms * 8 + i * 4) as usize
     }
 
-    /// The position of `term` in the sorted terms, by its hash. Ends after at most
-    /// one look at every slot, whatever the bytes hold.
-    fn find(&self, term: &str) -> Option<usize> {
+    /// The position of `term` in the sorted terms, by its hash (the same for the same
+    /// term: a number to tell terms apart by). Ends after at most one look at every
+    /// slot, whatever the bytes hold.
+    pub(super) fn find(&self, term: &str) -> Option<usize> {
         let needle = term.as_bytes();
         for at in probes(needle, self.slots) {
             // An entry past the terms (only in bytes `Index::new` refused) is no term.
@@ -251,13 +252,7 @@ impl<'a> Index<'a> {
         Some(self.postings_of(self.find(term)?))
     }
 
-    /// The position of `term` among the terms (the same for the same term, so a
-    /// number to tell terms apart by), when the index has it.
-    pub(super) fn term_id(&self, term: &str) -> Option<usize> {
-        self.find(term)
-    }
-
-    /// The postings of the term at position `i` ([`Index::term_id`]) as (document,
+    /// The postings of the term at position `i` ([`Index::find`]) as (document,
     /// impact).
     pub(super) fn postings_of(&self, i: usize) -> impl Iterator<Item = (u32, f32)> + 'a {
         let list = self.list_at(i);

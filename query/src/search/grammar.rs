@@ -56,14 +56,14 @@ fn causative_make(query: &str) -> bool {
 /// "disable" instead lost "stop watching widgets" (a subscription's delete) on the
 /// tuning sets.
 fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
-    if !has_word(text, &["stop", "quit"]) {
+    const STOP: &[&str] = &["stop", "quit"];
+    if !has_word(text, STOP) {
         return None;
     }
     let words: Vec<&str> = text.split_whitespace().collect();
-    let at = words.windows(2).position(|pair| {
-        (pair[0].eq_ignore_ascii_case("stop") || pair[0].eq_ignore_ascii_case("quit"))
-            && is_gerund(pair[1])
-    })?;
+    let at = words
+        .windows(2)
+        .position(|pair| is_one_of(pair[0], STOP) && is_gerund(pair[1]))?;
     let verb = text::stem(&words[at + 1].to_ascii_lowercase());
     let opposite = format!("un{verb}");
     // Only a word the catalog has: "unsell" would find nothing.
@@ -77,8 +77,12 @@ fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
 /// Whether `text` has one of `words` (any case) among its whitespace-separated words:
 /// most requests have none, and are let through without copying their words.
 fn has_word(text: &str, words: &[&str]) -> bool {
-    text.split_whitespace()
-        .any(|w| words.iter().any(|x| w.eq_ignore_ascii_case(x)))
+    text.split_whitespace().any(|w| is_one_of(w, words))
+}
+
+/// Whether `word` is one of `words`, in any case.
+fn is_one_of(word: &str, words: &[&str]) -> bool {
+    words.iter().any(|x| word.eq_ignore_ascii_case(x))
 }
 
 /// A word of six letters or more ending in "ing" ("following", not "ring").
@@ -92,13 +96,14 @@ fn is_gerund(word: &str) -> bool {
 /// "close PR 12 without merging": what the request says it does not do is not what
 /// the tool does; the gerund goes ("without two approvals" stays: a noun it needs).
 fn without_doing(text: &str) -> Option<String> {
-    if !has_word(text, &["without"]) {
+    const WITHOUT: &[&str] = &["without"];
+    if !has_word(text, WITHOUT) {
         return None;
     }
     let words: Vec<&str> = text.split_whitespace().collect();
     let at = words
         .windows(2)
-        .position(|pair| pair[0].eq_ignore_ascii_case("without") && is_gerund(pair[1]))?;
+        .position(|pair| is_one_of(pair[0], WITHOUT) && is_gerund(pair[1]))?;
     let mut out = words;
     out.drain(at..at + 2);
     Some(out.join(" "))

@@ -865,9 +865,10 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
     // stop word it is finds nothing, and it is only a hint among the tools found.
     if techniques.has(Techniques::LEXICON) && says_i(query) && !out.is_empty() {
         let me = analyze("me", techniques).concat();
-        let mut terms: Vec<Term<'a>> = vec![(Cow::Owned(me.clone()), QUESTION_WEIGHT)];
+        let related = lexicon::related(&me);
+        let mut terms: Vec<Term<'a>> = vec![(Cow::Owned(me), QUESTION_WEIGHT)];
         terms.extend(
-            lexicon::related(&me)
+            related
                 .iter()
                 .map(|t| (Cow::Borrowed(t.as_str()), QUESTION_WEIGHT)),
         );

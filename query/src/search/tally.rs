@@ -185,7 +185,7 @@ impl Index<'_> {
                 marker.clear();
                 marker.push(NAME);
                 marker.push_str(term);
-                let Some(id) = self.term_id(&marker) else {
+                let Some(id) = self.find(&marker) else {
                     continue;
                 };
                 if looked.contains(&id) {
