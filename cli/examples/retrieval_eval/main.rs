@@ -13,7 +13,9 @@
 //! profiling; `ONLY=PREFIX` scores only the rows whose label starts with PREFIX
 //! (`ONLY=LABEL$`: that row alone) and skips the latency, for quick comparisons
 //! (`ONLY=latency`: no rows, the latency alone); `PREC=1` prints four decimals, so
-//! that one query's move shows.
+//! that one query's move shows; `MISSES=LABEL` makes `--misses` list that row's misses
+//! instead of the default's, and `MISS_AT=N` counts a rank past N as a miss (5 unless
+//! told).
 
 mod dense;
 
@@ -93,6 +95,7 @@ fn main() -> Result<(), String> {
         ("+ result descriptions", Techniques::RESULT),
         ("+ deprecation", Techniques::DEPRECATED),
         ("+ times", Techniques::TIMES),
+        ("+ derivation", Techniques::DERIVATION),
     ];
     rows.push(("plain BM25".into(), Techniques::PLAIN));
     let mut acc = Techniques::PLAIN;
@@ -137,6 +140,13 @@ fn main() -> Result<(), String> {
     }
     println!();
     let mut misses = Vec::new();
+    // Whose misses `--misses` lists: the default's, or the row `MISSES=LABEL` names.
+    let missed_row = std::env::var("MISSES").unwrap_or_else(|_| "default".to_owned());
+    // A miss is a rank past this (`MISS_AT=1`: anything not first).
+    let miss_at: usize = std::env::var("MISS_AT")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(5);
     for (label, techniques) in &rows {
         let indexes: BTreeMap<&String, Vec<u8>> = loaded
             .iter()
@@ -154,7 +164,7 @@ fn main() -> Result<(), String> {
             let rank = hits
                 .iter()
                 .position(|h| expected.contains(&catalog.tools()[h.doc].name.as_ref()));
-            if show_misses && label == "default" && rank.is_none_or(|r| r >= 5) {
+            if show_misses && *label == missed_row && rank.is_none_or(|r| r >= miss_at) {
                 let top: Vec<&str> = hits
                     .iter()
                     .take(3)

@@ -190,6 +190,11 @@ impl<'a> Index<'a> {
             .unwrap_or_default()
     }
 
+    /// The text of the term at position `i` ([`Index::find`]).
+    pub(super) fn term_text(&self, i: usize) -> Option<&'a str> {
+        std::str::from_utf8(self.term(i)).ok()
+    }
+
     /// How many documents hold `term` (0 when none).
     pub fn document_frequency(&self, term: &str) -> usize {
         self.find(term)

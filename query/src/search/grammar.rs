@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use super::{Index, PHRASE_GAP, Techniques, lexicon, text};
+use super::{Index, NAME, PHRASE_GAP, Techniques, lexicon, text};
 
 /// The words of `rest` (the query `query` with its values taken out), as
 /// [`super::analyze`] gives them, after the readings below.
@@ -21,6 +21,9 @@ pub(super) fn words(
         rest = Cow::Owned(text::replace_word(&rest, "make", "update"));
     }
     if let Some(read) = stop_doing(&rest, index) {
+        rest = Cow::Owned(read);
+    }
+    if let Some(read) = undo_doing(&rest, index) {
         rest = Cow::Owned(read);
     }
     if let Some(read) = without_doing(&rest) {
@@ -72,6 +75,45 @@ fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
     out.push(&opposite);
     out.extend(&words[at + 2..]);
     Some(out.join(" "))
+}
+
+/// "I blocked @troll, undo it", "I don't want widgets starred anymore": a request to
+/// take back what a verb did, or to be rid of the state it left, asks for the verb's
+/// opposite (`unblock`, `unstar`) where a tool is named for it. "Undo" looks at every
+/// word; "anymore" and "no longer" only at the words after a negation ("nobody
+/// maintains it anymore" is not a request to unarchive). "By mistake" alone says
+/// nothing of which verb: "delete the release, it was a mistake" deletes.
+fn undo_doing(text: &str, index: &Index<'_>) -> Option<String> {
+    const TAKE_BACK: &[&str] = &["undo"];
+    const NO_LONGER: &[&str] = &["anymore", "longer"];
+    let take_back = has_word(text, TAKE_BACK);
+    if !take_back && !has_word(text, NO_LONGER) {
+        return None;
+    }
+    let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+    let from = if take_back {
+        0
+    } else {
+        words.iter().position(|w| is_negation(w))? + 1
+    };
+    let (at, opposite) = words.iter().enumerate().skip(from).find_map(|(at, word)| {
+        let lower = word.to_ascii_lowercase();
+        let letters = lower.trim_matches(|c: char| !c.is_ascii_alphabetic());
+        let opposite = format!("un{}", text::stem(letters));
+        // A word a tool is named for: "unbound" in some prose is no verb to call.
+        let named = format!("{NAME}{opposite}");
+        (letters.len() > 2 && index.postings(&named).is_some()).then_some((at, opposite))
+    })?;
+    words[at] = opposite;
+    Some(words.join(" "))
+}
+
+/// "not", "no", "nobody", "never" or a word ending in "n't".
+fn is_negation(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    matches!(lower.as_str(), "not" | "no" | "nobody" | "never" | "none")
+        || lower.ends_with("n't")
+        || lower.ends_with("n\u{2019}t")
 }
 
 /// Whether `text` has one of `words` (any case) among its whitespace-separated words:

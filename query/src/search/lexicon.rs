@@ -90,6 +90,7 @@ const GROUPS: &[&[&str]] = &[
     &["reject", "decline", "deny", "dismiss"],
     &["merge", "combine", "squash"],
     &["select", "choose", "pick"],
+    &["permission", "allow", "permit"],
     &["redact", "scrub", "censor"],
     &[
         "star",
