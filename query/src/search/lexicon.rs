@@ -14,7 +14,7 @@ const GROUPS: &[&[&str]] = &[
     // Intents.
     &[
         "create", "new", "add", "open", "make", "post", "submit", "file", "raise", "register",
-        "insert", "generate", "setup",
+        "insert", "generate", "setup", "cut",
     ],
     &[
         "list",
