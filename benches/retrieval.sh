@@ -46,6 +46,10 @@
 #   intent-heldout-15.tsv 96 more (48 + 48), written 2026-12-06 after set 14 was
 #                        scored, made as set 12 (seed 20261208); scored once at the
 #                        end of the round that tuned on sets 1-14 (lexicon entries)
+#   intent-heldout-16.tsv 96 more (48 + 48), written 2026-12-06 after set 15 was
+#                        scored, made as set 12 (seed 20261209); scored once at the
+#                        end of the round that tuned on sets 1-15 (derived words,
+#                        taking a verb back)
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
