@@ -89,9 +89,15 @@ fn in_order(prefix: &str, mut letters: impl Iterator<Item = char>) -> bool {
     prefix.chars().all(|c| letters.any(|l| l == c))
 }
 
-/// The item collection `prefix` abbreviates best in this index, as its words: the best
-/// [`fit`], then the one the most tools address, then the shorter.
-pub(super) fn resource<'a>(index: &Index<'a>, prefix: &str) -> Option<Vec<&'a str>> {
+/// The item collection `prefix` abbreviates best in this index, as its words: one the
+/// request names in full (`named`, its analysed words: "transfer tr_9" is a transfer,
+/// though `tr` is also a terminal reader's initials), then the best [`fit`],
+/// then the one the most tools address, then the shorter.
+pub(super) fn resource<'a>(
+    index: &Index<'a>,
+    prefix: &str,
+    named: &[String],
+) -> Option<Vec<&'a str>> {
     let mut marker = [0u8; 4];
     let marker = MARKER.encode_utf8(&mut marker).as_bytes();
     index
@@ -100,7 +106,8 @@ pub(super) fn resource<'a>(index: &Index<'a>, prefix: &str) -> Option<Vec<&'a st
             let text = std::str::from_utf8(&term[marker.len()..]).ok()?;
             let words: Vec<&'a str> = text.split(' ').collect();
             let tier = fit(prefix, &words)?;
-            Some(((tier, std::cmp::Reverse(tools), text.len()), words))
+            let unnamed = !words.iter().all(|w| named.iter().any(|n| n == w));
+            Some(((unnamed, tier, std::cmp::Reverse(tools), text.len()), words))
         })
         .min_by(|a, b| a.0.cmp(&b.0))
         .map(|(_, words)| words)

@@ -829,7 +829,7 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
             values::ValueKind::PrefixedId(prefix) => {
                 let abbreviated = techniques
                     .has(Techniques::ABBREVIATIONS)
-                    .then(|| abbreviation::resource(index, prefix))
+                    .then(|| abbreviation::resource(index, prefix, &words))
                     .flatten();
                 match abbreviated {
                     Some(words) => words.into_iter().map(str::to_owned).collect(),
@@ -1379,6 +1379,31 @@ mod tests {
         let hits = Index::new(&bytes)
             .unwrap()
             .search("delete customer cus_77", 2);
+        assert_eq!(hits[0].doc, 1, "{hits:?}");
+    }
+
+    #[test]
+    fn an_id_prefix_reads_as_the_collection_the_request_names() {
+        let mut reader = doc(
+            "PostTerminalReadersReader",
+            "Update a reader",
+            "POST",
+            "/v1/terminal/readers/{reader}",
+        );
+        reader.params = vec![("reader".into(), String::new())];
+        let mut transfer = doc(
+            "PostTransfersTransfer",
+            "Update a transfer",
+            "POST",
+            "/v1/transfers/{transfer}",
+        );
+        transfer.params = vec![("transfer".into(), String::new())];
+        let bytes = built(Techniques::DEFAULT, &[reader, transfer]);
+        let index = Index::new(&bytes).unwrap();
+        // `tr` is a terminal reader's initials before it is a transfer's first letters…
+        assert_eq!(index.search("update tr_9", 2)[0].doc, 0);
+        // …unless the request names the transfer.
+        let hits = index.search("update the metadata of transfer tr_9", 2);
         assert_eq!(hits[0].doc, 1, "{hits:?}");
     }
 
