@@ -278,6 +278,7 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
     ("take", "back", &["reverse", "reversal", "revert", "refund"]),
     ("pull", "back", &["reverse", "reversal", "revert", "refund"]),
     ("pick", "up", &["resume", "continue"]),
+    ("pull", "up", &["get", "show"]),
 ];
 
 /// The words a phrase of two stems stands for, as stems.
