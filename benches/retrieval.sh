@@ -50,6 +50,10 @@
 #                        scored, made as set 12 (seed 20261209); scored once at the
 #                        end of the round that tuned on sets 1-15 (derived words,
 #                        taking a verb back)
+#   intent-heldout-17.tsv 128 more (64 + 64), written 2026-12-06 after set 16 was
+#                        scored, made as set 12 (seed 20261210; 45 + 19 per
+#                        catalog); scored once at the end of the round that tuned on
+#                        sets 1-16 (id prefixes the request names, "pull up")
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
