@@ -79,10 +79,11 @@ fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
 
 /// "I blocked @troll, undo it", "I don't want widgets starred anymore": a request to
 /// take back what a verb did, or to be rid of the state it left, asks for the verb's
-/// opposite (`unblock`, `unstar`) where a tool is named for it. "Undo" looks at every
-/// word; "anymore" and "no longer" only at the words after a negation ("nobody
-/// maintains it anymore" is not a request to unarchive). "By mistake" alone says
-/// nothing of which verb: "delete the release, it was a mistake" deletes.
+/// opposite (`unblock`, `unstar`) where a tool is named for it (a name marker, so only
+/// with [`Techniques::NAMES`]). "Undo" looks at every word; "anymore" and "no longer"
+/// only at the words after a negation ("nobody maintains it anymore" is not a request
+/// to unarchive). "By mistake" alone says nothing of which verb: "delete the release,
+/// it was a mistake" deletes.
 fn undo_doing(text: &str, index: &Index<'_>) -> Option<String> {
     const TAKE_BACK: &[&str] = &["undo"];
     const NO_LONGER: &[&str] = &["anymore", "longer"];
