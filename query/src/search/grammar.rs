@@ -67,8 +67,7 @@ fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
     let at = words
         .windows(2)
         .position(|pair| is_one_of(pair[0], STOP) && is_gerund(pair[1]))?;
-    let verb = text::stem(&words[at + 1].to_ascii_lowercase());
-    let opposite = format!("un{verb}");
+    let opposite = opposite(&words[at + 1].to_ascii_lowercase());
     // Only a word the catalog has: "unsell" would find nothing.
     let _postings = index.postings(&opposite)?;
     let mut out: Vec<&str> = words[..at].to_vec();
@@ -91,7 +90,7 @@ fn undo_doing(text: &str, index: &Index<'_>) -> Option<String> {
     if !take_back && !has_word(text, NO_LONGER) {
         return None;
     }
-    let mut words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+    let mut words: Vec<&str> = text.split_whitespace().collect();
     let from = if take_back {
         0
     } else {
@@ -100,13 +99,18 @@ fn undo_doing(text: &str, index: &Index<'_>) -> Option<String> {
     let (at, opposite) = words.iter().enumerate().skip(from).find_map(|(at, word)| {
         let lower = word.to_ascii_lowercase();
         let letters = lower.trim_matches(|c: char| !c.is_ascii_alphabetic());
-        let opposite = format!("un{}", text::stem(letters));
+        let opposite = opposite(letters);
         // A word a tool is named for: "unbound" in some prose is no verb to call.
         let named = format!("{NAME}{opposite}");
         (letters.len() > 2 && index.postings(&named).is_some()).then_some((at, opposite))
     })?;
-    words[at] = opposite;
+    words[at] = &opposite;
     Some(words.join(" "))
+}
+
+/// The stem of the verb that undoes `verb` (lower case): `un` and its stem.
+fn opposite(verb: &str) -> String {
+    format!("un{}", text::stem(verb))
 }
 
 /// "not", "no", "nobody", "never" or a word ending in "n't".
