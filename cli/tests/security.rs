@@ -1,0 +1,343 @@
+//! `serve --http` under the attacks of the third security review
+//! (`shared/research/security-review-r3.md`), each reproduced over real HTTP against a
+//! real `toolwright serve` process and a loopback API that records what reaches it.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use toolwright_loopback::{Response, Server};
+
+const ALICE: &str = "alice-token-0123456789abcdef";
+const BOB: &str = "bob-token-0123456789abcdef00";
+const MODERN: &str = "2026-07-28";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A child process killed when dropped.
+struct Serving(Child);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `serve --http` of the example adapter (`delete_issue` needs confirmation) for two
+/// callers, alice and bob, against `api`; `extra` adds flags.
+fn serve(api: &Server, extra: &[&str]) -> (Serving, u16) {
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(["--auth-token", "alice=T_ALICE", "--auth-token", "bob=T_BOB"])
+        .args(extra)
+        .current_dir(root())
+        .env_clear()
+        .env("T_ALICE", ALICE)
+        .env("T_BOB", BOB)
+        .env("TRACKER_TOKEN", "upstream-t0ken")
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let serving = Serving(child);
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    (serving, port)
+}
+
+/// One POST of `body` (raw text) with `headers`: the status code and the body.
+fn post_raw(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    write!(stream, "{head}\r\n{body}").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// A 2026-07-28 `tools/call` of `tool` by the holder of `token`, with `extra` params
+/// (`requestState`, `inputResponses`) merged in: the status and the JSON answer.
+fn modern_call(port: u16, token: &str, tool: &str, arguments: Value, extra: Value) -> (u16, Value) {
+    let mut params = json!({
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        },
+    });
+    if let Value::Object(extra) = extra {
+        params.as_object_mut().unwrap().extend(extra);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params});
+    let bearer = format!("Bearer {token}");
+    let (status, text) = post_raw(
+        port,
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", MODERN),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", tool),
+        ],
+        &body.to_string(),
+    );
+    let answer = serde_json::from_str(&text).unwrap_or_else(|_| json!({"raw": text}));
+    (status, answer)
+}
+
+fn approve() -> Value {
+    json!({"confirm": {"action": "accept", "content": {"approve": true}}})
+}
+
+/// The loopback API: a DELETE of an issue succeeds (and is recorded).
+fn issue_api() -> Server {
+    Server::start(|req| match req.method.as_str() {
+        "DELETE" => Response::text(204, ""),
+        _ => Response::json(200, &json!({"number": 7, "title": "t", "state": "open"})),
+    })
+}
+
+fn deletes(api: &Server) -> usize {
+    api.take_requests()
+        .iter()
+        .filter(|r| r.method == "DELETE")
+        .count()
+}
+
+/// The state the first revision of the gate handed out: an unkeyed FNV-1a of the tool
+/// and its arguments, which any client could compute for itself.
+fn forged_state(tool: &str, canonical_args: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in format!("{tool}\0{canonical_args}").bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("toolwright-confirm-v1:{hash:016x}")
+}
+
+/// F1: a caller cannot approve its own dangerous call. A state it made up (the old
+/// unkeyed hash, or anything else), a state issued to another caller, for other
+/// arguments, tampered with, or used once already is refused with `-32602` and
+/// nothing reaches the API; only a state this server issued for this caller and this
+/// call, answered with a yes, runs it — once.
+#[test]
+fn only_a_state_this_server_issued_to_this_caller_approves_a_call_once() {
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &[]);
+    let args = json!({"project": "web", "number": 7});
+
+    // The review's reproduction: a self-computed state and a self-made "yes".
+    let forged = forged_state("delete_issue", r#"{"number":7,"project":"web"}"#);
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        args.clone(),
+        json!({"requestState": forged, "inputResponses": approve()}),
+    );
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(deletes(&api), 0, "a forged approval reached the API: {answer}");
+
+    // An approval without any state is no approval either.
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        args.clone(),
+        json!({"inputResponses": approve()}),
+    );
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(deletes(&api), 0, "{answer}");
+
+    // The real round trip: asked, then answered with the state it was given.
+    let ask = |token: &str, args: &Value| {
+        let (status, answer) = modern_call(port, token, "delete_issue", args.clone(), json!({}));
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["result"]["resultType"], "input_required", "{answer}");
+        answer["result"]["requestState"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let state = ask(ALICE, &args);
+    assert!(!state.contains("toolwright-confirm-v1"), "{state}");
+
+    // Another caller cannot use alice's state.
+    let (_, answer) = modern_call(
+        port,
+        BOB,
+        "delete_issue",
+        args.clone(),
+        json!({"requestState": state, "inputResponses": approve()}),
+    );
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    // Nor can alice use it for other arguments.
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        json!({"project": "web", "number": 8}),
+        json!({"requestState": state, "inputResponses": approve()}),
+    );
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    // Nor tampered with (the conformance suite's check).
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        args.clone(),
+        json!({"requestState": format!("{state}-TAMPERED"), "inputResponses": approve()}),
+    );
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(deletes(&api), 0);
+
+    // The person's yes, with the state as issued: the call runs, once.
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        args.clone(),
+        json!({"requestState": state, "inputResponses": approve()}),
+    );
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(deletes(&api), 1, "{answer}");
+    // Replayed: refused, nothing sent.
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        args.clone(),
+        json!({"requestState": state, "inputResponses": approve()}),
+    );
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+    assert_eq!(deletes(&api), 0, "a replayed approval ran again: {answer}");
+
+    // A "no" to a real state runs nothing and uses the state up.
+    let state = ask(ALICE, &args);
+    let no = json!({"confirm": {"action": "decline"}});
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        args.clone(),
+        json!({"requestState": state, "inputResponses": no}),
+    );
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert_eq!(deletes(&api), 0);
+}
+
+/// F1 through the meta and group tools: the inner call is gated the same way.
+#[test]
+fn forged_approvals_are_refused_through_meta_and_group_tools() {
+    let api = issue_api();
+    for (mode, tool, arguments) in [
+        (
+            "meta",
+            "call_tool",
+            json!({"name": "delete_issue", "arguments": {"project": "web", "number": 6}}),
+        ),
+        (
+            "groups",
+            "mcp_aql_delete",
+            json!({"operation": "delete_issue", "params": {"project": "web", "number": 6}}),
+        ),
+    ] {
+        let (_serving, port) = serve(&api, &["--mode", mode]);
+        let forged = forged_state("delete_issue", r#"{"number":6,"project":"web"}"#);
+        let (_, answer) = modern_call(
+            port,
+            ALICE,
+            tool,
+            arguments,
+            json!({"requestState": forged, "inputResponses": approve()}),
+        );
+        assert_eq!(answer["error"]["code"], -32602, "{mode}: {answer}");
+        assert_eq!(deletes(&api), 0, "{mode}: {answer}");
+    }
+}
+
+/// F9: a protocol version in `_meta` that is not a string does not make a request
+/// stateless (it is refused as an unsupported version), and a POST whose body is not
+/// declared `application/json` (a CORS-simple `text/plain` form a web page can send
+/// without a preflight) is refused before anything runs.
+#[test]
+fn a_non_string_version_or_a_non_json_content_type_is_refused() {
+    let api = issue_api();
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .current_dir(root())
+        .env_clear()
+        .env("TRACKER_TOKEN", "upstream-t0ken")
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _serving = Serving(child);
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let creates = || {
+        api.take_requests()
+            .iter()
+            .filter(|r| r.method == "POST")
+            .count()
+    };
+    for version in [json!(null), json!(1), json!(["2026-07-28"])] {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "create_issue", "arguments": {"project": "web", "title": "csrf"},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": version}}});
+        let (status, text) = post_raw(
+            port,
+            &[
+                ("Origin", "http://localhost:3000"),
+                ("Content-Type", "application/json"),
+            ],
+            &body.to_string(),
+        );
+        assert_eq!(status, 400, "{version}: {text}");
+        assert_eq!(creates(), 0, "{version}: {text}");
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "create_issue", "arguments": {"project": "web", "title": "csrf"},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}});
+    let (status, text) = post_raw(
+        port,
+        &[
+            ("Origin", "http://localhost:3000"),
+            ("Content-Type", "text/plain;charset=UTF-8"),
+            ("MCP-Protocol-Version", MODERN),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "create_issue"),
+        ],
+        &body.to_string(),
+    );
+    assert_eq!(status, 415, "{text}");
+    assert_eq!(creates(), 0, "{text}");
+}
