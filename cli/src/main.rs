@@ -301,6 +301,10 @@ struct ServeOptions {
     /// `--http`: tool calls answered at once, all callers together; past it `503`.
     #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_calls_in_flight)]
     max_calls_in_flight: usize,
+    /// `--http`: requests one caller may have in progress at once (bodies arriving
+    /// and calls running); past it `429` for that caller only.
+    #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_requests_per_caller)]
+    max_requests_per_caller: usize,
     /// `--http`: seconds a connection may stay open with no request in progress.
     #[arg(long, value_name = "SECONDS", default_value_t = toolwright::serve::mcp::Limits::default().idle_timeout.as_secs_f64())]
     idle_timeout: f64,
@@ -673,6 +677,7 @@ fn http_limits(options: &ServeOptions) -> Result<toolwright::serve::mcp::Limits,
         body_timeout: defaults.body_timeout.max(header_timeout),
         calls_per_second_per_caller: options.calls_per_second,
         max_calls_in_flight: options.max_calls_in_flight.max(1),
+        max_requests_per_caller: options.max_requests_per_caller.max(1),
         ..defaults
     })
 }

@@ -65,19 +65,41 @@ fn post_raw(port: u16, headers: &[(&str, &str)], body: &str) -> (u16, String) {
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
-    write!(stream, "{head}\r\n{body}").unwrap();
+    // A connection the server closed (evicted, refused) reads as status 0.
+    let _ = write!(stream, "{head}\r\n{body}");
     let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
+    let _ = stream.read_to_string(&mut answer);
     let status = answer
         .split(' ')
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    let body = answer
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_owned())
-        .unwrap_or_default();
-    (status, body)
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    (
+        status,
+        if chunked {
+            dechunk(body)
+        } else {
+            body.to_owned()
+        },
+    )
+}
+
+/// A chunked HTTP/1.1 body put back together.
+fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 || after.len() < size {
+            break;
+        }
+        out.push_str(&after[..size]);
+        rest = after[size..].trim_start_matches("\r\n");
+    }
+    out
 }
 
 /// A 2026-07-28 `tools/call` of `tool` by the holder of `token`, with `extra` params
@@ -163,7 +185,11 @@ fn only_a_state_this_server_issued_to_this_caller_approves_a_call_once() {
         json!({"requestState": forged, "inputResponses": approve()}),
     );
     assert_eq!(answer["error"]["code"], -32602, "{answer}");
-    assert_eq!(deletes(&api), 0, "a forged approval reached the API: {answer}");
+    assert_eq!(
+        deletes(&api),
+        0,
+        "a forged approval reached the API: {answer}"
+    );
 
     // An approval without any state is no approval either.
     let (_, answer) = modern_call(
@@ -340,4 +366,100 @@ fn a_non_string_version_or_a_non_json_content_type_is_refused() {
     );
     assert_eq!(status, 415, "{text}");
     assert_eq!(creates(), 0, "{text}");
+}
+
+/// F2 and F3: one caller holding connections with bodies that never finish, and
+/// hammering a slow call from many threads, does not lock another caller out: the
+/// other's cheap calls are answered (no `503`, no wait for the attacker's bodies to
+/// time out), while the attacker is told `429` past its share.
+#[test]
+fn one_callers_slow_bodies_and_slow_calls_leave_the_others_served() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    let api = Server::start(|req| {
+        if req.path().ends_with("/666") {
+            std::thread::sleep(Duration::from_secs(3));
+        }
+        Response::json(200, &json!({"number": 7, "title": "t", "state": "open"}))
+    });
+    // Small numbers, the shape of the defaults: a share of a quarter of the calls.
+    let (_serving, port) = serve(
+        &api,
+        &[
+            "--max-connections",
+            "16",
+            "--max-calls-in-flight",
+            "16",
+            "--max-requests-per-caller",
+            "4",
+        ],
+    );
+    // Mallory's bodies: a head with her token and a length, then one byte, then
+    // nothing (the body timeout is 30 s).
+    let mut held = Vec::new();
+    for _ in 0..24 {
+        let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+            continue;
+        };
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ALICE}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{"
+        );
+        let _ = stream.write_all(head.as_bytes());
+        held.push(stream);
+    }
+    // Mallory's slow calls, from 12 threads, for as long as the test runs.
+    let stop = Arc::new(AtomicBool::new(false));
+    let refused = Arc::new(AtomicUsize::new(0));
+    let hammer: Vec<_> = (0..12)
+        .map(|_| {
+            let (stop, refused) = (stop.clone(), refused.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let (status, _) = modern_call(
+                        port,
+                        ALICE,
+                        "get_issue",
+                        json!({"project": "web", "number": 666}),
+                        json!({}),
+                    );
+                    if status == 429 {
+                        refused.fetch_add(1, Ordering::Relaxed);
+                        std::thread::sleep(Duration::from_millis(50));
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // Bob's cheap calls, one after another. Before the fix the first of them waited
+    // for mallory's bodies to time out (about 30 s) or got `503`.
+    for _ in 0..10 {
+        let started = std::time::Instant::now();
+        let (status, answer) = modern_call(
+            port,
+            BOB,
+            "get_issue",
+            json!({"project": "web", "number": 7}),
+            json!({}),
+        );
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        // Not a timing target (benches/http_load.sh measures p99): a stall detector
+        // far above any healthy answer and far below the attacker's 30 s bodies.
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    stop.store(true, Ordering::Relaxed);
+    for thread in hammer {
+        thread.join().unwrap();
+    }
+    assert!(
+        refused.load(Ordering::Relaxed) > 0,
+        "mallory was never held back"
+    );
+    drop(held);
 }

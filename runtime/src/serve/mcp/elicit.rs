@@ -3,10 +3,10 @@
 //! instead of failing with `CONFIRMATION_REQUIRED`, when the client can ask.
 //!
 //! - 2026-07-28 (stateless): the `tools/call` answer is an `input_required` result
-//!   holding one `elicitation/create` request and a `requestState` bound to the tool
-//!   and its arguments; the client asks its user and calls again with
-//!   `inputResponses` and the state. An approval is good for that call only: other
-//!   arguments, or another tool, are asked again.
+//!   holding one `elicitation/create` request and a `requestState` only this server
+//!   can make, bound to the caller, the tool and its arguments, expiring and good once
+//!   (`approvals`); the client asks its user and calls again with `inputResponses` and
+//!   the state. Other arguments, another tool or another caller are refused.
 //! - 2025-06-18 / 2025-11-25 over stdio: the server sends `elicitation/create` to a
 //!   client that declared the `elicitation` capability and waits for its answer.
 //!
@@ -16,7 +16,6 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
@@ -25,8 +24,6 @@ use tokio::sync::{mpsc, oneshot};
 pub(super) const KEY: &str = "confirm";
 /// Where a 2026-07-28 request says what its client can do.
 const CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
-/// How long a person may take to answer.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// The `elicitation/create` parameters asking to run `tool` with `args`.
 pub(super) fn request(title: &str, reason: &str, args: &Value) -> Value {
@@ -60,48 +57,6 @@ pub(super) fn request(title: &str, reason: &str, args: &Value) -> Value {
 pub(super) fn approved(answer: &Value) -> bool {
     answer.get("action").and_then(Value::as_str) == Some("accept")
         && answer.pointer("/content/approve") == Some(&Value::Bool(true))
-}
-
-/// The `requestState` binding an approval to one tool and its arguments.
-pub(super) fn state(tool: &str, args: &Value) -> String {
-    let mut text = String::from(tool);
-    text.push('\0');
-    canonical(args, &mut text);
-    format!(
-        "toolwright-confirm-v1:{:016x}",
-        crate::export::names::fnv1a(text.as_bytes())
-    )
-}
-
-/// JSON with object keys sorted, whatever order the client sent them in.
-fn canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, k) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
-                canonical(&map[k], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical(v, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
 }
 
 /// A 2026-07-28 request whose client can elicit.
@@ -174,7 +129,7 @@ impl Peer {
             lock(&self.pending).remove(&id);
             return None;
         }
-        let outcome = tokio::time::timeout(ANSWER_TIMEOUT, waiting).await;
+        let outcome = tokio::time::timeout(super::approvals::ANSWER_TIMEOUT, waiting).await;
         lock(&self.pending).remove(&id);
         outcome.ok()?.ok()?.get("result").cloned()
     }
@@ -187,23 +142,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn approvals_are_bound_to_the_call() {
-        let a = state("delete_issue", &json!({"project": "web", "number": 7}));
-        assert_eq!(
-            a,
-            state("delete_issue", &json!({"number": 7, "project": "web"}))
-        );
-        assert_ne!(
-            a,
-            state("delete_issue", &json!({"project": "web", "number": 8}))
-        );
-        assert_ne!(
-            a,
-            state("close_issue", &json!({"project": "web", "number": 7}))
-        );
-    }
 
     #[test]
     fn only_an_explicit_yes_approves() {

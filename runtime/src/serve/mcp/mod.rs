@@ -22,6 +22,7 @@
 //!   revisions removed) `-32600`, unknown methods `-32601`, bad params and invalid
 //!   cursors `-32602`; `notifications/cancelled` stops the call in flight.
 
+mod approvals;
 mod audit;
 mod budget;
 #[cfg(feature = "code")]
@@ -157,6 +158,8 @@ pub struct Server {
     /// The bounds on each script in [`ToolMode::Code`].
     #[cfg(feature = "code")]
     code_limits: crate::code::Limits,
+    /// The 2026-07-28 confirmation states this server issued (shared by its views).
+    approvals: std::sync::Arc<approvals::Approvals>,
 }
 
 impl Server {
@@ -179,6 +182,7 @@ impl Server {
             audit: None,
             #[cfg(feature = "code")]
             code_limits: crate::code::Limits::default(),
+            approvals: std::sync::Arc::new(approvals::Approvals::new()),
         }
     }
 
@@ -420,9 +424,13 @@ impl Server {
         // Notifications get no answer (`initialized`, `cancelled` is handled by the
         // transport, which knows what is in flight).
         let id = id?;
-        let stamped = params
-            .pointer(&format!("/_meta/{}", VERSION_META.replace('/', "~1")))
-            .and_then(Value::as_str);
+        let stamp = params.pointer(&format!("/_meta/{}", VERSION_META.replace('/', "~1")));
+        // A revision that is not a string is none this server speaks (taking it as no
+        // revision would answer it as a handshake-era request).
+        if let Some(stamp) = stamp.filter(|v| !v.is_string()) {
+            return Some(Answer::Value(unsupported_version(id, &stamp.to_string())));
+        }
+        let stamped = stamp.and_then(Value::as_str);
         let modern = match stamped {
             Some(MODERN_VERSION) => true,
             Some(other) if method != "server/discover" => {
@@ -454,7 +462,8 @@ impl Server {
             "ping" => Ok(json!({})),
             "tools/call" => {
                 let asker = if modern {
-                    elicit::modern_client_elicits(&params).then_some(Asker::Retry)
+                    elicit::modern_client_elicits(&params)
+                        .then(|| Asker::Retry(self.approvals.clone()))
                 } else {
                     peer.filter(Peer::elicits).map(Asker::Peer)
                 };
@@ -785,6 +794,7 @@ impl Server {
                     match asker.ask(params, target, &arguments, question).await {
                         Asked::Yes => true,
                         Asked::Pending(result) => return Ok(result),
+                        Asked::Refused(why) => return Err((codes::INVALID_PARAMS, why)),
                         Asked::No => {
                             return Ok(tool_error(&Error::ConfirmationRequired {
                                 tool: target.to_owned(),
@@ -876,8 +886,9 @@ fn bytes_result(value: Value, media: &str, tool: &str, structured: bool, budget:
 
 /// Who puts a confirmation to the client's user.
 enum Asker {
-    /// 2026-07-28: answer `input_required`; the client calls again with the answer.
-    Retry,
+    /// 2026-07-28: answer `input_required`; the client calls again with the answer
+    /// and the state these approvals issued.
+    Retry(std::sync::Arc<approvals::Approvals>),
     /// A stateful connection: ask over it and wait.
     Peer(Peer),
 }
@@ -887,33 +898,36 @@ enum Asked {
     No,
     /// The `input_required` result to answer now.
     Pending(Value),
+    /// An answer that does not come with a state this server issued for this caller
+    /// and this call: a protocol error, nothing sent.
+    Refused(String),
 }
 
 impl Asker {
     async fn ask(&self, params: &Value, tool: &str, args: &Value, question: Value) -> Asked {
         match self {
-            Asker::Retry => {
-                let state = elicit::state(tool, args);
+            Asker::Retry(approvals) => {
+                let caller = crate::caller::name();
                 let answer = params.pointer(&format!("/inputResponses/{}", elicit::KEY));
-                match answer {
-                    // An answer for this very call (same tool, same arguments).
-                    Some(answer)
-                        if params.get("requestState").and_then(Value::as_str)
-                            == Some(state.as_str()) =>
-                    {
-                        if elicit::approved(answer) {
-                            Asked::Yes
-                        } else {
-                            Asked::No
-                        }
-                    }
-                    _ => Asked::Pending(json!({
+                match (answer, params.get("requestState")) {
+                    (None, _) => Asked::Pending(json!({
                         "resultType": "input_required",
                         "inputRequests": {
                             (elicit::KEY): {"method": "elicitation/create", "params": question}
                         },
-                        "requestState": state,
+                        "requestState": approvals.issue(caller.as_deref(), tool, args),
                     })),
+                    (Some(_), None) => Asked::Refused(
+                        "an answer to a confirmation needs the `requestState` it was asked with; call again without `inputResponses` to be asked".into(),
+                    ),
+                    (Some(answer), Some(state)) => {
+                        let state = state.as_str().unwrap_or_default();
+                        match approvals.redeem(state, caller.as_deref(), tool, args) {
+                            Ok(()) if elicit::approved(answer) => Asked::Yes,
+                            Ok(()) => Asked::No,
+                            Err(refused) => Asked::Refused(refused.to_string()),
+                        }
+                    }
                 }
             }
             Asker::Peer(peer) => match peer.request("elicitation/create", question).await {

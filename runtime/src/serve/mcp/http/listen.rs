@@ -50,6 +50,11 @@ pub struct Limits {
     /// `tools/call`s answered at once, every caller together (256); past it the
     /// answer is `503` with `Retry-After`.
     pub max_calls_in_flight: usize,
+    /// Requests one authenticated caller may have in progress at once, from the first
+    /// byte of the body to the last of the answer (64, a quarter of the calls in
+    /// flight): past it that caller gets `429`, so its slow bodies or slow calls
+    /// leave the connections and call slots of the others alone.
+    pub max_requests_per_caller: usize,
 }
 
 impl Default for Limits {
@@ -64,6 +69,7 @@ impl Default for Limits {
             max_sessions_per_caller: 64,
             calls_per_second_per_caller: 100,
             max_calls_in_flight: 256,
+            max_requests_per_caller: 64,
         }
     }
 }

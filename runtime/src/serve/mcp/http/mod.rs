@@ -269,7 +269,23 @@ impl Http {
         B: http_body::Body + Send,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
+        // The caller's share covers the body as it arrives: a caller sending bodies
+        // slowly holds its own places, not the server's.
+        let owner = caller.as_ref().map(Caller::name);
+        let share = match self.callers.share(owner) {
+            Ok(share) => share,
+            Err(refused) => return too_many(refused),
+        };
         let (head, body) = request.into_parts();
+        // A body a web page can send without a CORS preflight (`text/plain`, a form)
+        // is not a JSON-RPC message: refused before it is read, so a page on another
+        // local origin cannot run tools on a server without authorization.
+        if !is_json(&head.headers) {
+            return plain(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "an MCP message is sent with `Content-Type: application/json`",
+            );
+        }
         let accepts_event_stream = head
             .headers
             .get_all(header::ACCEPT)
@@ -316,13 +332,25 @@ impl Http {
             );
         }
         let method = message.get("method").and_then(Value::as_str);
+        // A revision that is not a string is no revision: refused, not taken as a
+        // request without one (which would skip the session a 2025 request needs).
+        if let Some(version) =
+            message.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            && !version.is_string()
+        {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            return json(
+                StatusCode::BAD_REQUEST,
+                super::unsupported_version(id, &version.to_string()).to_string(),
+                None,
+            );
+        }
         let initialize = method == Some("initialize");
         // 2026-07-28 is stateless: no session, the revision rides on every request.
         let stateless = method == Some("server/discover")
             || message
                 .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
                 .is_some();
-        let owner = caller.as_ref().map(Caller::name);
         let issued = if initialize {
             Some(self.sessions.start(owner))
         } else if stateless {
@@ -364,10 +392,10 @@ impl Http {
             None
         };
         if streams {
-            return self.stream(server, message, issued, caller, slot);
+            return self.stream(server, message, issued, caller, (share, slot));
         }
         let answer = on_behalf(caller.as_ref(), server.respond(message)).await;
-        drop(slot);
+        drop((share, slot));
         match answer {
             Some(answer) => json(StatusCode::OK, answer, issued),
             None => plain(StatusCode::ACCEPTED, ""),
@@ -382,7 +410,7 @@ impl Http {
         message: Value,
         session: Option<String>,
         caller: Option<Caller>,
-        slot: Option<callers::Slot>,
+        held: (callers::Share, Option<callers::Slot>),
     ) -> Response<Body> {
         let (events, body) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
         // Notifications and then the answer go through one channel, so they reach
@@ -394,7 +422,7 @@ impl Http {
                 server.respond_notifying(message, Some(messages.clone())),
             )
             .await;
-            drop(slot);
+            drop(held);
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
             }
@@ -436,6 +464,7 @@ fn callers_for(limits: &Limits) -> callers::Callers {
     callers::Callers::new(
         limits.calls_per_second_per_caller,
         limits.max_calls_in_flight,
+        limits.max_requests_per_caller,
     )
 }
 
@@ -447,6 +476,11 @@ fn too_many(refused: callers::Refused) -> Response<Body> {
             StatusCode::TOO_MANY_REQUESTS,
             "too many calls from this caller; retry later",
             wait.as_secs_f64().ceil().max(1.0),
+        ),
+        callers::Refused::Share => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "this caller has as many requests in progress as it may; retry when one is answered",
+            1.0,
         ),
         callers::Refused::Busy => (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -519,6 +553,15 @@ fn is_loopback_origin(origin: &str) -> bool {
         None => rest.is_empty(),
     };
     port_ok && matches!(host, "localhost" | "127.0.0.1" | "::1")
+}
+
+/// Whether the request declares a JSON body (`application/json`, parameters allowed).
+fn is_json(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 fn plain(status: StatusCode, text: &str) -> Response<Body> {
@@ -654,7 +697,7 @@ mod tests {
     }
 
     fn post(body: &Value, headers: &[(&str, &str)]) -> Request<Full<Bytes>> {
-        let mut request = Request::post("/mcp");
+        let mut request = Request::post("/mcp").header("content-type", "application/json");
         for (k, v) in headers {
             request = request.header(*k, *v);
         }
@@ -747,11 +790,28 @@ mod tests {
             .unwrap();
         assert_eq!(http.handle(elsewhere).await.status(), 404);
         let bad = Request::post("/mcp")
+            .header("content-type", "application/json")
             .body(Full::new(Bytes::from("{")))
             .unwrap();
         let response = http.handle(bad).await;
         assert_eq!(response.status(), 400);
         assert!(text(response).await.contains("-32700"));
+        // A body not declared JSON (what a page sends without a preflight) is refused
+        // unread; a media type's parameters and case do not matter.
+        for (declared, status) in [
+            (None, 415),
+            (Some("text/plain;charset=UTF-8"), 415),
+            (Some("application/x-www-form-urlencoded"), 415),
+            (Some("application/jsonp"), 415),
+            (Some("Application/JSON; charset=utf-8"), 400),
+        ] {
+            let mut request = Request::post("/mcp");
+            if let Some(declared) = declared {
+                request = request.header("content-type", declared);
+            }
+            let request = request.body(Full::new(Bytes::from("{"))).unwrap();
+            assert_eq!(http.handle(request).await.status(), status, "{declared:?}");
+        }
     }
 
     #[tokio::test]

@@ -105,20 +105,15 @@ impl Sessions {
     }
 }
 
-/// 128 random bits as hex, from the OS (through std's hasher seeds, no extra crate).
+/// 128 random bits as hex, from the OS's CSPRNG (the MCP security best practices ask
+/// for a secure random number generator; sessions are also bound to their caller).
 fn new_session_id() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = String::with_capacity(32);
-    for _ in 0..2 {
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", hasher.finish()));
-    }
-    out
+    use ring::rand::SecureRandom;
+    let mut bits = [0u8; 16];
+    ring::rand::SystemRandom::new()
+        .fill(&mut bits)
+        .expect("the operating system's random number generator answers");
+    bits.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
