@@ -743,6 +743,17 @@ fn serve(
     http: Option<std::net::SocketAddr>,
     styled: bool,
 ) -> ExitCode {
+    // A static token is this server's own credential: passed through, the API (and
+    // whoever reads its logs) could call this server as that caller.
+    if !upstream.pass_through.is_empty()
+        && options.oauth_issuer.is_none()
+        && (!options.auth_tokens.is_empty() || options.auth_token_file.is_some())
+    {
+        eprintln!(
+            "error: `--pass-through` would send each caller's bearer token for this MCP server to the API; with `--auth-token(s)` that is this server's own secret. Give the API its own credentials, or use OAuth (`--oauth-issuer`) with `--exchange` or `--pass-through-claim`"
+        );
+        return ExitCode::FAILURE;
+    }
     // Diagnostics go to stderr: stdout carries nothing but the protocol.
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;

@@ -74,23 +74,48 @@ fn now() -> u64 {
 struct Idp {
     server: Server,
     keys: Arc<Mutex<Vec<Value>>>,
+    /// How long the JWK Set takes to answer (none: at once).
+    delay: Arc<Mutex<Option<Duration>>>,
 }
 
 impl Idp {
     fn start(keys: &[&Key]) -> Idp {
         let published = Arc::new(Mutex::new(keys.iter().map(|k| k.jwk()).collect::<Vec<_>>()));
         let shared = Arc::clone(&published);
+        let delay = Arc::new(Mutex::new(None));
+        let slow = Arc::clone(&delay);
         let server = Server::start(move |request| {
             let keys = shared.lock().unwrap().clone();
             match request.path() {
-                "/jwks" => Response::json(200, &json!({"keys": keys})),
+                "/jwks" => {
+                    let pause = *slow.lock().unwrap();
+                    if let Some(pause) = pause {
+                        std::thread::sleep(pause);
+                    }
+                    Response::json(200, &json!({"keys": keys}))
+                }
                 _ => Response::json(404, &json!({"error": "not found"})),
             }
         });
         Idp {
             server,
             keys: published,
+            delay,
         }
+    }
+
+    /// Makes the JWK Set take `pause` to answer from now on.
+    fn slow_down(&self, pause: Duration) {
+        *self.delay.lock().unwrap() = Some(pause);
+    }
+
+    /// How many times the JWK Set was fetched.
+    fn fetches(&self) -> usize {
+        self.server
+            .requests()
+            .iter()
+            .filter(|r| r.path() == "/jwks")
+            .count()
     }
 
     fn issuer(&self) -> String {
@@ -510,8 +535,30 @@ fn each_callers_own_token_reaches_the_api_on_its_own_calls() {
     let idp = Idp::start(&[&key]);
     let api = issue_api();
     let (serving, port) = serve(&api, &idp, &["--pass-through", "tracker"]);
-    let alice = key.sign(&claims(&idp, port, &json!({"sub": "alice"})), &json!({}));
-    let bob = key.sign(&claims(&idp, port, &json!({"sub": "bob"})), &json!({}));
+    // Tokens the identity provider issued for this MCP server and the API both: only
+    // those may be passed through (the MCP specification forbids forwarding a token
+    // issued for the MCP server alone).
+    let both = json!([resource(port), api.url()]);
+    let alice = key.sign(
+        &claims(&idp, port, &json!({"sub": "alice", "aud": both})),
+        &json!({}),
+    );
+    let bob = key.sign(
+        &claims(&idp, port, &json!({"sub": "bob", "aud": both})),
+        &json!({}),
+    );
+    // A token for this server alone is refused, and nothing reaches the API.
+    let ours = key.sign(&claims(&idp, port, &json!({"sub": "carol"})), &json!({}));
+    let answer = post(
+        port,
+        Some(&ours),
+        &call("get_issue", json!({"project": "web", "number": 1})),
+    );
+    assert!(
+        answer.contains("forbids passing such a token through"),
+        "{answer}"
+    );
+    assert!(api.take_requests().is_empty(), "{answer}");
     // Interleaved, from threads at once.
     let threads: Vec<_> = (0..8u64)
         .map(|i| {
@@ -863,6 +910,48 @@ fn opaque_tokens_are_checked_by_introspection() {
         assert!(answer.contains(why), "{token}: {answer}");
     }
     assert_eq!(api.take_requests().len(), 0);
+
+    // A flood of made-up tokens (F6): the malformed ones are not asked about at all,
+    // the well-formed ones only until the refusal budget is spent (then `503`), and
+    // none of them pushes alice's cached grant out.
+    endpoint.take_requests();
+    let answer = post(port, Some("not a token; at all"), &get);
+    assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+    let mut waited = 0;
+    for i in 0..300 {
+        let answer = post(port, Some(&format!("junk-token-{i:04}-0123456789")), &get);
+        if answer.starts_with("HTTP/1.1 503") {
+            waited += 1;
+        } else {
+            assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+        }
+    }
+    assert_eq!(
+        api.take_requests().len(),
+        0,
+        "made-up tokens reached the API"
+    );
+    let asked = endpoint.take_requests().len();
+    assert!(
+        asked <= 60,
+        "300 made-up tokens cost {asked} introspections"
+    );
+    assert!(
+        waited >= 200,
+        "{waited} of 300 made-up tokens were held back"
+    );
+    let answer = post(port, Some("opaque-alice-0123456789"), &get);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert_eq!(
+        endpoint.take_requests().len(),
+        0,
+        "alice's grant stayed cached"
+    );
+    assert_eq!(
+        api.take_requests().len(),
+        1,
+        "only alice's call reached the API"
+    );
     drop(serving);
 
     // The server's own client secret is wrong: tokens cannot be checked, 503.
@@ -878,7 +967,200 @@ fn opaque_tokens_are_checked_by_introspection() {
     );
     let answer = post(port, Some("opaque-alice-0123456789"), &get);
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
-    assert!(answer.contains("401"), "{answer}");
+    // What failed inside (the endpoint's URL, its answer) is not told to a client
+    // that has not authenticated (F13).
+    assert!(answer.contains("cannot be checked now"), "{answer}");
+    assert!(!answer.contains(&introspect), "{answer}");
     assert!(!answer.contains("upstream-t0ken"), "{answer}");
     assert_eq!(api.take_requests().len(), 0);
+}
+
+/// F4 and F10: with the key endpoint hung, tokens with made-up key ids wait for the one
+/// fetch in flight (or are refused from the cache), and callers whose key is known do
+/// not wait at all; one made-up key id after another costs one fetch per refresh
+/// interval, not one each.
+#[test]
+fn a_hung_key_endpoint_and_made_up_key_ids_do_not_stall_valid_callers() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &idp, &[]);
+    let alice = key.sign(&claims(&idp, port, &json!({"sub": "alice"})), &json!({}));
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+    let answer = post(port, Some(&alice), &get);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let warm = idp.fetches();
+
+    idp.slow_down(Duration::from_secs(8));
+    let forger = Key::new("nope");
+    let attackers: Vec<_> = (0..6)
+        .map(|i| {
+            let token = forger.sign(
+                &claims(&idp, port, &json!({"sub": format!("mallory{i}")})),
+                &json!({}),
+            );
+            std::thread::spawn(move || post(port, Some(&token), &call("get_issue", json!({}))))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..10 {
+        let started = std::time::Instant::now();
+        let answer = post(port, Some(&alice), &get);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        // A stall detector, not a timing target: the hung fetch takes 8 s.
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "a valid caller waited {:?} behind the key fetch",
+            started.elapsed()
+        );
+    }
+    for attacker in attackers {
+        let answer = attacker.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+    }
+    // Six made-up key ids while one fetch was in flight: that one fetch, no more.
+    assert!(
+        idp.fetches() - warm <= 1,
+        "{} fetches",
+        idp.fetches() - warm
+    );
+}
+
+/// F11 and F15: principals of different kinds do not collapse into one caller, and
+/// tokens the JOSE rules say to refuse are refused.
+#[test]
+fn callers_keep_their_kind_and_unacceptable_token_headers_are_refused() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (serving, port) = serve(&api, &idp, &[]);
+    let get = call("get_issue", json!({"project": "web", "number": 7}));
+    let client = key.sign(
+        &claims(&idp, port, &json!({"client_id": "alice", "sub": null})),
+        &json!({}),
+    );
+    let answer = post(port, Some(&client), &get);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let stderr = serving.stderr_with(|line| line.contains("client:alice"));
+    assert!(stderr.contains(r#""caller":"client:alice""#), "{stderr}");
+    let nobody = key.sign(&claims(&idp, port, &json!({"sub": null})), &json!({}));
+    let answer = post(port, Some(&nobody), &get);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let stderr = serving.stderr_with(|line| line.contains(r#""caller":"token:"#));
+    assert!(stderr.contains(r#""caller":"token:"#), "{stderr}");
+
+    for (claims_over, header, why) in [
+        (json!({"iss": [idp.issuer()]}), json!({}), "one issuer"),
+        (
+            json!({}),
+            json!({"crit": ["exp"], "exp": 1}),
+            "critical extensions",
+        ),
+        (json!({}), json!({"typ": "id_token"}), "not an access token"),
+        (
+            json!({}),
+            json!({"typ": "logout+jwt"}),
+            "not an access token",
+        ),
+    ] {
+        let token = key.sign(&claims(&idp, port, &claims_over), &header);
+        let answer = post(port, Some(&token), &get);
+        assert!(answer.starts_with("HTTP/1.1 401"), "{header}: {answer}");
+        assert!(answer.contains(why), "{header}: {answer}");
+    }
+    // The generic `JWT` and RFC 9068's `at+jwt`, in any case, are access tokens.
+    for typ in ["JWT", "at+JWT", "application/at+jwt"] {
+        let token = key.sign(&claims(&idp, port, &json!({})), &json!({"typ": typ}));
+        let answer = post(port, Some(&token), &get);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{typ}: {answer}");
+    }
+    assert_eq!(api.take_requests().len(), 5);
+}
+
+/// F12: a caller's token never goes to an API over clear-text HTTP off this machine,
+/// even when its audience names that API (as client secrets never do).
+#[test]
+fn a_callers_token_is_not_sent_in_clear_text() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    // `.invalid` never resolves: if the refusal regressed, nothing would be reached.
+    let remote = "http://tracker.example.invalid";
+    let (_serving, port) = serve(
+        &api,
+        &idp,
+        &[
+            "--pass-through",
+            "tracker",
+            "--base-url",
+            &format!("tracker={remote}/api/v1"),
+        ],
+    );
+    let token = key.sign(
+        &claims(&idp, port, &json!({"aud": [resource(port), remote]})),
+        &json!({}),
+    );
+    let answer = post(
+        port,
+        Some(&token),
+        &call("get_issue", json!({"project": "web", "number": 7})),
+    );
+    assert!(answer.contains("clear text"), "{answer}");
+}
+
+/// The resident memory of process `pid`, in KiB (Linux).
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// F5: views of the catalog are keyed by the mapped scopes a caller holds, not by its
+/// whole scope string: 300 tokens whose scope strings differ only in scopes that map
+/// to nothing make one view, and the server's memory does not grow with them (before,
+/// each made its own export of a 290-operation catalog, about 5 MB).
+#[test]
+fn scope_strings_that_map_to_nothing_make_no_new_views() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "tests/data/corpus/dev/osisoft.com_api.json"])
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(["--oauth-issuer", &idp.issuer()])
+        .args(["--oauth-resource", &resource(port)])
+        .args(["--oauth-jwks", &format!("{}/jwks", idp.issuer())])
+        .args(["--oauth-scope", "tools:read=read-only"])
+        .current_dir(root())
+        .env_clear()
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let serving = Serving {
+        child,
+        stderr: Arc::default(),
+    };
+    let pid = serving.child.id();
+    toolwright_loopback::wait_listening(port, Duration::from_secs(60), "serve --http").unwrap();
+    let list = |i: usize| {
+        let scope = format!("tools:read unmapped-{i}");
+        let token = key.sign(&claims(&idp, port, &json!({"scope": scope})), &json!({}));
+        let answer = post(port, Some(&token), &rpc("tools/list", json!({})));
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    };
+    for i in 0..10 {
+        list(i);
+    }
+    let after_ten = rss_kib(pid);
+    for i in 10..300 {
+        list(i);
+    }
+    let grown = rss_kib(pid).saturating_sub(after_ten);
+    assert!(
+        grown < 100 * 1024,
+        "290 more scope strings grew the server by {grown} KiB"
+    );
 }

@@ -463,3 +463,25 @@ fn one_callers_slow_bodies_and_slow_calls_leave_the_others_served() {
     );
     drop(held);
 }
+
+/// F7: a static token is this server's own credential; `--pass-through` with static
+/// tokens would hand it to the API, so `serve` refuses to start, saying what to do.
+#[test]
+fn passing_a_static_token_through_is_refused_at_start() {
+    let api = issue_api();
+    let out = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", "127.0.0.1:0"])
+        .args(["--auth-token", "alice=T_ALICE", "--pass-through", "tracker"])
+        .current_dir(root())
+        .env_clear()
+        .env("T_ALICE", ALICE)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--pass-through"), "{stderr}");
+    assert!(stderr.contains("--exchange"), "{stderr}");
+    assert!(api.requests().is_empty());
+}

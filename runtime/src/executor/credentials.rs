@@ -72,9 +72,24 @@ impl Executor {
         base_url: &str,
         rejected: Option<&str>,
     ) -> Result<(Vec<auth::Applied>, Option<Arc<str>>), Error> {
+        let refuse = |message: String| Error::Request {
+            tool: op.name.to_string(),
+            message,
+        };
         if let Some(token) = crate::caller::token() {
+            // A caller's credential never crosses the network in clear text (as a
+            // client secret never does).
+            if !auth::oauth::secure_url(base_url) {
+                return Err(refuse(format!(
+                    "API `{}` is called with the caller's credentials, and its base URL `{base_url}` is not https: they would be sent in clear text",
+                    api.name
+                )));
+            }
             let exchange = match credential {
-                auth::CallerCredential::Token => return Ok((vec![auth::bearer(&token)], None)),
+                auth::CallerCredential::Token => {
+                    forwardable(&api.name, base_url).map_err(refuse)?;
+                    return Ok((vec![auth::bearer(&token)], None));
+                }
                 auth::CallerCredential::Claim(claim) => {
                     let claims = crate::caller::claims();
                     let value = claims.as_ref().and_then(|c| c.get(claim)?.as_str());
@@ -115,4 +130,38 @@ impl Executor {
             ),
         })
     }
+}
+
+/// Whether the caller's own token may go to the API at `base_url` as it is. The MCP
+/// specification forbids passing through a token issued for the MCP server: only a
+/// JWT whose audience also names the API (its origin) goes; a static token of this
+/// server (no claims) or one for this server alone is refused, naming what works.
+fn forwardable(api: &str, base_url: &str) -> Result<(), String> {
+    let Some(claims) = crate::caller::claims() else {
+        return Err(format!(
+            "API `{api}` would be called with the caller's token for this MCP server, which is one of its static tokens: forwarding it would hand this server's own credential to the API; give the API its own credentials instead"
+        ));
+    };
+    let origin = |url: &str| -> String {
+        let lower = url.to_ascii_lowercase();
+        let after = lower.find("://").map_or(0, |i| i + 3);
+        let end = lower[after..]
+            .find(['/', '?', '#'])
+            .map_or(lower.len(), |i| after + i);
+        lower[..end].to_owned()
+    };
+    let wanted = origin(base_url);
+    let audiences: Vec<&str> = match claims.get("aud") {
+        Some(serde_json::Value::String(one)) => vec![one.as_str()],
+        Some(serde_json::Value::Array(many)) => {
+            many.iter().filter_map(serde_json::Value::as_str).collect()
+        }
+        _ => Vec::new(),
+    };
+    if audiences.iter().any(|aud| origin(aud) == wanted) {
+        return Ok(());
+    }
+    Err(format!(
+        "API `{api}` would be called with the caller's token, which was issued for this MCP server and not for `{wanted}` (its `aud`); the MCP specification forbids passing such a token through: exchange it (`--exchange`) or use a claim the identity provider put in it (`--pass-through-claim`)"
+    ))
 }

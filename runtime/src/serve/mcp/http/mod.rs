@@ -57,9 +57,10 @@ pub struct Http {
     log: listen::Log,
     /// Who may call; `None`: anyone who reaches the socket.
     auth: Option<Authorization>,
-    /// The server as each combination of scopes sees it (OAuth scopes mapped to tools).
+    /// The server as each combination of mapped scopes sees it (OAuth scopes mapped
+    /// to tools), the most recently used `MAX_VIEWS`.
     #[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
-    views: Arc<std::sync::Mutex<std::collections::BTreeMap<Vec<String>, Server>>>,
+    views: Arc<std::sync::Mutex<Views>>,
     /// Serving off loopback without `auth` was asked for explicitly.
     open: bool,
 }
@@ -221,15 +222,20 @@ impl Http {
     fn server_for(&self, caller: Option<&Caller>) -> Server {
         #[cfg(feature = "mcp-oauth")]
         if let (Some(Authorization::OAuth(oauth)), Some(caller)) = (&self.auth, caller)
-            && let Some(view) = oauth.view(caller)
+            && let Some((key, view)) = oauth.view(caller)
         {
-            let mut key = caller.scopes().to_vec();
-            key.sort();
-            key.dedup();
-            return lock(&self.views)
-                .entry(key)
-                .or_insert_with(|| self.server.view(view))
-                .clone();
+            // Keyed by the mapped scopes held, not the scope string: scopes that map
+            // to nothing cannot make new views (the third security review's F5).
+            let mut views = lock(&self.views);
+            let server = match views.iter().position(|(held, _)| *held == key) {
+                Some(at) => views.remove(at).1,
+                None => self.server.view(view),
+            };
+            views.push((key, server.clone()));
+            if views.len() > MAX_VIEWS {
+                views.remove(0);
+            }
+            return server;
         }
         let _ = caller;
         self.server.clone()
@@ -451,6 +457,16 @@ impl Http {
         response
     }
 }
+
+/// The views of the catalog made so far, each with the mapped scopes (their places
+/// in the mapping) it is for, least recently used first.
+type Views = Vec<(Vec<usize>, Server)>;
+
+/// Views of the catalog kept (each holds its own export of the tools it shows); a
+/// caller whose combination of mapped scopes fell out makes it again on its next
+/// request.
+#[cfg_attr(not(feature = "mcp-oauth"), allow(dead_code))]
+const MAX_VIEWS: usize = 32;
 
 fn sessions_for(limits: &Limits) -> sessions::Sessions {
     sessions::Sessions::new(

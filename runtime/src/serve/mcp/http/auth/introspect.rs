@@ -7,6 +7,14 @@
 //! specification's audience rule, as for JWTs), name the issuer in `iss` when it has
 //! one, and be within `exp`/`nbf` with the leeway. Answers are cached for a short while
 //! (never past the token's `exp`), so a client's burst of requests costs one round trip.
+//!
+//! Unauthenticated clients must not make this server do work for free (the third
+//! security review's F6): a token that is not even RFC 6750 token syntax is refused
+//! without asking; refusals are cached apart from grants and only briefly, so made-up
+//! tokens can never push a valid one out (grants are evicted least recently used
+//! first); and refusals are budgeted — past `FAILURES_PER_SECOND` (with a burst), new
+//! tokens wait (`503`, retry) instead of each costing a round trip with this server's
+//! credentials.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -18,9 +26,17 @@ use serde_json::Value;
 use super::fetch;
 use crate::transport::Transport;
 
-/// Answers kept at most; past it, expired ones go, then all (a flood of made-up tokens
-/// must not grow memory).
-const MAX_CACHED: usize = 4096;
+/// Grants kept at most; past it the least recently used goes.
+const MAX_GRANTS: usize = 4096;
+/// Refusals kept at most, and for how long (a token the issuer refused is junk or
+/// revoked; neither is asked about twice in a row, neither is kept long).
+const MAX_REFUSALS: usize = 4096;
+const REFUSAL_TTL: Duration = Duration::from_secs(10);
+/// Refusals by the issuer per second, and their burst, before new tokens wait.
+const FAILURES_PER_SECOND: f64 = 10.0;
+const FAILURE_BURST: f64 = 50.0;
+/// The longest token asked about (real access tokens are well under it).
+const MAX_TOKEN: usize = 4096;
 
 /// What an active token grants: the caller's name and scopes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,11 +62,19 @@ pub(super) struct Introspection {
     /// `Basic` credentials, already encoded (never shown).
     basic: String,
     cache_for: Duration,
-    cache: Mutex<HashMap<Arc<str>, Kept>>,
+    cache: Mutex<Cache>,
 }
 
-/// An answer (or why the token was refused) and until when it is kept.
-type Kept = (Instant, Result<Granted, String>);
+#[derive(Default)]
+struct Cache {
+    /// Active tokens: what they grant, until when, and when last used.
+    grants: HashMap<Arc<str>, (Instant, Granted, Instant)>,
+    /// Refused tokens: why, and until when.
+    refusals: HashMap<Arc<str>, (Instant, String)>,
+    /// Refusals the issuer may still give before new tokens wait.
+    budget: f64,
+    budget_at: Option<Instant>,
+}
 
 impl fmt::Debug for Introspection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -88,8 +112,18 @@ impl Introspection {
         leeway: Duration,
         transport: &dyn Transport,
     ) -> Result<Granted, Rejected> {
+        if !is_token_syntax(token) {
+            return Err(Rejected::Invalid(
+                "the access token is not a bearer token (RFC 6750 syntax)".into(),
+            ));
+        }
         if let Some(answer) = self.cached(token) {
             return answer.map_err(Rejected::Invalid);
+        }
+        if !self.may_ask() {
+            return Err(Rejected::Unavailable(
+                "too many unknown tokens were presented lately".into(),
+            ));
         }
         let body = format!(
             "token={}&token_type_hint=access_token",
@@ -102,11 +136,11 @@ impl Introspection {
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default()
             .as_secs();
-        let judged = judge(&answer, issuer, resource, leeway.as_secs(), now);
-        // Kept no longer than the token lives (an inactive answer: the usual while).
-        let lives = answer
-            .get("exp")
-            .and_then(Value::as_u64)
+        let judged = judge(&answer, token, issuer, resource, leeway.as_secs(), now);
+        // Kept no longer than the token lives.
+        let lives = numeric_date(answer.get("exp"))
+            .ok()
+            .flatten()
             .map(|exp| Duration::from_secs(exp.saturating_sub(now)));
         let keep = lives.map_or(self.cache_for, |lives| lives.min(self.cache_for));
         self.remember(token, keep, judged.clone());
@@ -114,30 +148,111 @@ impl Introspection {
     }
 
     fn cached(&self, token: &str) -> Option<Result<Granted, String>> {
-        let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        let (until, answer) = cache.get(token)?;
-        (Instant::now() < *until).then(|| answer.clone())
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        let now = Instant::now();
+        if let Some((until, granted, used)) = cache.grants.get_mut(token)
+            && now < *until
+        {
+            *used = now;
+            return Some(Ok(granted.clone()));
+        }
+        let (until, why) = cache.refusals.get(token)?;
+        (now < *until).then(|| Err(why.clone()))
+    }
+
+    /// Whether the issuer may be asked about a new token now: refusals so far are
+    /// within their budget (a flood of made-up tokens spends it; grants do not).
+    fn may_ask(&self) -> bool {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.refill(Instant::now());
+        cache.budget >= 1.0
     }
 
     fn remember(&self, token: &str, keep: Duration, answer: Result<Granted, String>) {
-        if keep.is_zero() {
-            return;
-        }
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        if cache.len() >= MAX_CACHED {
-            let now = Instant::now();
-            cache.retain(|_, (until, _)| *until > now);
-            if cache.len() >= MAX_CACHED {
-                cache.clear();
+        let now = Instant::now();
+        match answer {
+            Ok(granted) => {
+                if keep.is_zero() {
+                    return;
+                }
+                if cache.grants.len() >= MAX_GRANTS && !cache.grants.contains_key(token) {
+                    cache.grants.retain(|_, (until, _, _)| *until > now);
+                    if cache.grants.len() >= MAX_GRANTS
+                        && let Some(oldest) = cache
+                            .grants
+                            .iter()
+                            .min_by_key(|(_, (_, _, used))| *used)
+                            .map(|(k, _)| k.clone())
+                    {
+                        cache.grants.remove(&oldest);
+                    }
+                }
+                cache
+                    .grants
+                    .insert(token.into(), (now + keep, granted, now));
+            }
+            Err(why) => {
+                cache.refill(now);
+                cache.budget -= 1.0;
+                if cache.refusals.len() >= MAX_REFUSALS && !cache.refusals.contains_key(token) {
+                    cache.refusals.retain(|_, (until, _)| *until > now);
+                    if cache.refusals.len() >= MAX_REFUSALS
+                        && let Some(first) = cache
+                            .refusals
+                            .iter()
+                            .min_by_key(|(_, (until, _))| *until)
+                            .map(|(k, _)| k.clone())
+                    {
+                        cache.refusals.remove(&first);
+                    }
+                }
+                let keep = keep.min(REFUSAL_TTL).max(Duration::from_secs(1));
+                cache.refusals.insert(token.into(), (now + keep, why));
             }
         }
-        cache.insert(token.into(), (Instant::now() + keep, answer));
+    }
+}
+
+impl Cache {
+    /// The refusal budget, grown by the time since it was last looked at.
+    fn refill(&mut self, now: Instant) {
+        let elapsed = self
+            .budget_at
+            .map_or(f64::INFINITY, |at| now.duration_since(at).as_secs_f64());
+        self.budget = (self.budget + elapsed * FAILURES_PER_SECOND).min(FAILURE_BURST);
+        self.budget_at = Some(now);
+    }
+}
+
+/// RFC 6750's `b64token`: what a bearer token can be at all (and not absurdly long).
+fn is_token_syntax(token: &str) -> bool {
+    let body = token.trim_end_matches('=');
+    !body.is_empty()
+        && token.len() <= MAX_TOKEN
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
+/// A NumericDate claim (`exp`, `nbf`): seconds since the epoch, an integer or not
+/// (RFC 7519 allows fractions). `Ok(None)` when absent; an error for any other type.
+fn numeric_date(value: Option<&Value>) -> Result<Option<u64>, ()> {
+    match value {
+        None => Ok(None),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64))
+            .map(Some)
+            .ok_or(()),
+        Some(_) => Err(()),
     }
 }
 
 /// The introspection answer's verdict at `now` (seconds since the epoch).
 fn judge(
     answer: &Value,
+    token: &str,
     issuer: &str,
     resource: &str,
     leeway: u64,
@@ -165,21 +280,22 @@ fn judge(
     {
         return Err("the access token comes from another issuer".into());
     }
-    if let Some(exp) = answer.get("exp").and_then(Value::as_u64)
+    let exp = numeric_date(answer.get("exp"))
+        .map_err(|()| "the introspection answer's `exp` is not a NumericDate".to_owned())?;
+    if let Some(exp) = exp
         && exp.saturating_add(leeway) <= now
     {
         return Err("the access token has expired".into());
     }
-    if let Some(nbf) = answer.get("nbf").and_then(Value::as_u64)
+    let nbf = numeric_date(answer.get("nbf"))
+        .map_err(|()| "the introspection answer's `nbf` is not a NumericDate".to_owned())?;
+    if let Some(nbf) = nbf
         && nbf > now.saturating_add(leeway)
     {
         return Err("the access token is not valid yet".into());
     }
-    let name = ["sub", "username", "client_id"]
-        .iter()
-        .find_map(|k| answer.get(*k).and_then(Value::as_str))
-        .unwrap_or("(no subject)")
-        .to_owned();
+    let claims = answer.as_object().cloned().unwrap_or_default();
+    let name = super::caller_name(&claims, token);
     let scopes = answer
         .get("scope")
         .and_then(Value::as_str)
@@ -187,7 +303,6 @@ fn judge(
         .split_whitespace()
         .map(str::to_owned)
         .collect();
-    let claims = answer.as_object().cloned().unwrap_or_default();
     Ok(Granted {
         name,
         scopes,
@@ -204,7 +319,7 @@ mod tests {
     const RES: &str = "https://mcp.example.com/mcp";
 
     fn verdict(answer: Value) -> Result<Granted, String> {
-        judge(&answer, ISS, RES, 60, 1_000_000)
+        judge(&answer, "opaque-token", ISS, RES, 60, 1_000_000)
     }
 
     #[test]
@@ -214,9 +329,13 @@ mod tests {
         .unwrap();
         assert_eq!(granted.name, "alice");
         assert_eq!(granted.scopes, ["tools:read", "tools:write"]);
-        // Without a subject, the client is the caller.
-        let granted = verdict(json!({"active": true, "aud": RES, "client_id": "ci"})).unwrap();
-        assert_eq!(granted.name, "ci");
+        // Without a subject, the client is the caller, in a namespace of its own: a
+        // client `alice` is not the user `alice`.
+        let granted = verdict(json!({"active": true, "aud": RES, "client_id": "alice"})).unwrap();
+        assert_eq!(granted.name, "client:alice");
+        // Naming neither, the token is its own caller.
+        let granted = verdict(json!({"active": true, "aud": RES})).unwrap();
+        assert!(granted.name.starts_with("token:"), "{}", granted.name);
     }
 
     #[test]
@@ -248,5 +367,52 @@ mod tests {
         }
         // Within the leeway: still accepted.
         assert!(verdict(json!({"active": true, "aud": RES, "exp": 999_941})).is_ok());
+        // A NumericDate may have a fraction; a string is no NumericDate (F16).
+        let past = verdict(json!({"active": true, "aud": RES, "exp": 999_000.5})).unwrap_err();
+        assert!(past.contains("expired"), "{past}");
+        for odd in [json!("1000100"), json!(null), json!(-5)] {
+            let refused = verdict(json!({"active": true, "aud": RES, "exp": odd})).unwrap_err();
+            assert!(refused.contains("NumericDate"), "{odd}: {refused}");
+        }
+    }
+
+    #[test]
+    fn only_bearer_token_syntax_is_asked_about() {
+        for token in ["abc.DEF-_~+/123==", "a"] {
+            assert!(is_token_syntax(token), "{token}");
+        }
+        for token in [
+            "",
+            "===",
+            "has space",
+            "semi;colon",
+            "quote\"",
+            "\u{e9}t\u{e9}",
+        ] {
+            assert!(!is_token_syntax(token), "{token}");
+        }
+        assert!(!is_token_syntax(&"a".repeat(MAX_TOKEN + 1)));
+    }
+
+    #[test]
+    fn refusals_never_push_out_a_grant_and_spend_a_budget() {
+        let introspection = Introspection::new(
+            "https://id.example/introspect".into(),
+            "c",
+            "s",
+            Duration::from_secs(60),
+        );
+        let granted = verdict(json!({"active": true, "aud": RES, "sub": "alice"})).unwrap();
+        introspection.remember("good", Duration::from_secs(60), Ok(granted));
+        for i in 0..(MAX_REFUSALS * 2) {
+            introspection.remember(
+                &format!("junk{i}"),
+                Duration::from_secs(60),
+                Err("no".into()),
+            );
+        }
+        assert!(matches!(introspection.cached("good"), Some(Ok(_))));
+        // Thousands of refusals spent the budget: new tokens wait.
+        assert!(!introspection.may_ask());
     }
 }

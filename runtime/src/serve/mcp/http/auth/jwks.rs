@@ -1,9 +1,19 @@
 //! The issuer's signing keys (a JWK Set), fetched over HTTPS and cached. A token whose
 //! key id is not in the cache makes the set be fetched again — that is how a key
-//! rotation reaches us — but at most once per `min_refresh`, so tokens with made-up key
-//! ids cannot make the server hammer the issuer. The whole set is also refetched once
-//! it is older than `max_age`; a failed refetch keeps the keys already known.
+//! rotation reaches us — but at most once per `min_refresh`, counting failed attempts,
+//! so tokens with made-up key ids cannot make the server hammer the issuer, whether it
+//! answers or not. The whole set is also refetched once it is older than `max_age`.
+//!
+//! Nobody with a known key waits for the issuer: the cache is read under a lock held
+//! for a lookup only, and one fetch runs at a time (single flight) outside it. A token
+//! with an unknown key id waits for that one fetch (or is refused at once while the
+//! last attempt is recent); a token whose key is known but due for a refresh is
+//! verified with the cached key unless the refresh it starts answers within
+//! `STALE_WAIT`. A failed refetch keeps the keys already known: while the issuer cannot
+//! be reached, they keep verifying (a key the issuer retired is dropped at the first
+//! successful refetch).
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use jsonwebtoken::Algorithm;
@@ -13,6 +23,10 @@ use serde_json::Value;
 use super::fetch::get_json;
 use crate::transport::Transport;
 
+/// How long a token whose cached key is due for a refresh waits for that refresh
+/// before it is verified with the cached key.
+const STALE_WAIT: Duration = Duration::from_millis(250);
+
 /// Where the keys are, and what was fetched from there.
 #[derive(Debug)]
 pub(super) struct Jwks {
@@ -21,14 +35,23 @@ pub(super) struct Jwks {
     uri: Option<String>,
     min_refresh: Duration,
     max_age: Duration,
-    state: tokio::sync::Mutex<State>,
+    /// What is known; locked for lookups and updates only, never across a fetch.
+    state: Mutex<State>,
+    /// Held by the one fetch in flight.
+    fetching: tokio::sync::Mutex<()>,
 }
 
 #[derive(Debug, Default)]
 struct State {
     uri: Option<String>,
-    keys: Vec<Jwk>,
+    keys: Arc<Vec<Jwk>>,
+    /// The last successful fetch.
     fetched: Option<Instant>,
+    /// The last fetch started, successful or not.
+    attempted: Option<Instant>,
+    /// Fetches finished, successful or not (a token that waited for the one in
+    /// flight does not fetch again).
+    finished: u64,
 }
 
 /// Why no key could be found for a token.
@@ -52,7 +75,8 @@ impl Jwks {
             uri,
             min_refresh,
             max_age,
-            state: tokio::sync::Mutex::default(),
+            state: Mutex::default(),
+            fetching: tokio::sync::Mutex::default(),
         }
     }
 
@@ -63,46 +87,94 @@ impl Jwks {
         alg: Algorithm,
         transport: &dyn Transport,
     ) -> Result<Jwk, KeyError> {
-        let mut state = self.state.lock().await;
-        let age = state.fetched.map(|at| at.elapsed());
-        let stale = age.is_none_or(|age| age >= self.max_age);
-        if !stale && let Some(key) = find(&state.keys, kid, alg) {
+        let (keys, fetched, attempted, finished) = {
+            let state = lock(&self.state);
+            (
+                state.keys.clone(),
+                state.fetched,
+                state.attempted,
+                state.finished,
+            )
+        };
+        if let Some(key) = find(&keys, kid, alg) {
+            let stale = fetched.is_none_or(|at| at.elapsed() >= self.max_age);
+            let due = attempted.is_none_or(|at| at.elapsed() >= self.min_refresh);
+            if stale
+                && due
+                && let Ok(_flight) = self.fetching.try_lock()
+            {
+                // This token starts the refresh, and waits for it only briefly: the
+                // key it has is still the issuer's until the issuer says otherwise.
+                let refresh = self.refetch(transport);
+                if let Ok(Ok(())) = tokio::time::timeout(STALE_WAIT, refresh).await
+                    && let Some(key) = find(&lock(&self.state).keys, kid, alg)
+                {
+                    return Ok(key.clone());
+                }
+            }
             return Ok(key.clone());
         }
-        let may_refetch = age.is_none_or(|age| age >= self.min_refresh);
-        if may_refetch {
-            match self.fetch(&mut state, transport).await {
-                Ok(keys) => {
-                    state.keys = keys;
-                    state.fetched = Some(Instant::now());
-                }
-                // Keys known before still verify until the issuer answers again.
-                Err(e) if state.keys.is_empty() => return Err(KeyError::Unavailable(e)),
-                Err(_) => state.fetched = Some(Instant::now()),
+        // Not known: fetch again, unless an attempt was made lately (made-up key ids
+        // are refused from the cache).
+        if attempted.is_none_or(|at| at.elapsed() >= self.min_refresh) {
+            let _flight = self.fetching.lock().await;
+            // Another token's fetch may have finished while this one waited.
+            let fetched_since = lock(&self.state).finished != finished;
+            if !fetched_since {
+                let _ = self.refetch(transport).await;
             }
         }
-        find(&state.keys, kid, alg).cloned().ok_or_else(|| {
-            KeyError::Unknown(match kid {
-                Some(kid) => format!("the issuer has no key `{kid}` for {alg:?}"),
-                None => {
-                    format!("the token names no key id and the issuer has no single {alg:?} key")
-                }
-            })
-        })
+        let state = lock(&self.state);
+        if let Some(key) = find(&state.keys, kid, alg) {
+            return Ok(key.clone());
+        }
+        if state.keys.is_empty() {
+            return Err(KeyError::Unavailable(
+                "the issuer's keys could not be fetched".into(),
+            ));
+        }
+        Err(KeyError::Unknown(match kid {
+            Some(kid) => format!("the issuer has no key `{kid}` for {alg:?}"),
+            None => format!("the token names no key id and the issuer has no single {alg:?} key"),
+        }))
     }
 
+    /// One fetch of the set (the caller holds `fetching`): the keys replace the known
+    /// ones when it succeeds; the attempt is recorded either way.
+    async fn refetch(&self, transport: &dyn Transport) -> Result<(), String> {
+        let uri = {
+            let mut state = lock(&self.state);
+            state.attempted = Some(Instant::now());
+            state.uri.clone()
+        };
+        let outcome = self.fetch(uri, transport).await;
+        let mut state = lock(&self.state);
+        state.finished += 1;
+        match outcome {
+            Ok((uri, keys)) => {
+                state.uri = Some(uri);
+                state.keys = Arc::new(keys);
+                state.fetched = Some(Instant::now());
+                Ok(())
+            }
+            Err(e) => {
+                #[cfg(feature = "tracing")]
+                tracing::warn!(target: "toolwright::auth", "the issuer's keys could not be fetched: {e}");
+                Err(e)
+            }
+        }
+    }
+
+    /// The set at the configured or discovered URL (`known`: discovered before).
     async fn fetch(
         &self,
-        state: &mut State,
+        known: Option<String>,
         transport: &dyn Transport,
-    ) -> Result<Vec<Jwk>, String> {
-        let uri = match (&self.uri, &state.uri) {
-            (Some(uri), _) | (None, Some(uri)) => uri.clone(),
-            (None, None) => {
-                let uri = self.discover(transport).await?;
-                state.uri = Some(uri.clone());
-                uri
-            }
+    ) -> Result<(String, Vec<Jwk>), String> {
+        let uri = match (&self.uri, known) {
+            (Some(uri), _) => uri.clone(),
+            (None, Some(uri)) => uri,
+            (None, None) => self.discover(transport).await?,
         };
         let set = get_json(&uri, transport).await?;
         let keys = set
@@ -110,7 +182,7 @@ impl Jwks {
             .and_then(Value::as_array)
             .ok_or_else(|| format!("`{uri}` is not a JWK Set (no `keys` array)"))?;
         // A key of a type this server does not verify with is skipped, not fatal.
-        Ok(keys
+        let keys = keys
             .iter()
             .filter_map(|key| serde_json::from_value::<Jwk>(key.clone()).ok())
             .filter(|key| {
@@ -121,7 +193,8 @@ impl Jwks {
                         .as_ref()
                         .is_none_or(|u| *u == PublicKeyUse::Signature)
             })
-            .collect())
+            .collect();
+        Ok((uri, keys))
     }
 
     /// `jwks_uri` from the issuer's metadata: RFC 8414's document, else OpenID
@@ -195,6 +268,10 @@ fn find<'a>(keys: &'a [Jwk], kid: Option<&str>, alg: Algorithm) -> Option<&'a Jw
             fitting.next().is_none().then_some(only)
         }
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -144,7 +144,11 @@ impl Refusal {
             Refusal::InsufficientScope(scopes) => {
                 format!("the token lacks the scope needed; one of: {scopes}")
             }
-            Refusal::Unavailable(why) => format!("tokens cannot be checked now: {why}"),
+            // What failed inside (the issuer's URLs, its errors) is for the operator's
+            // log, not for a client that has not authenticated.
+            Refusal::Unavailable(_) => {
+                "tokens cannot be checked now (the authorization server is unavailable); retry shortly".into()
+            }
         }
     }
 }
@@ -208,6 +212,28 @@ impl Authorization {
         }
         challenge
     }
+}
+
+/// The caller a token's claims name, one namespace per kind of principal so that no
+/// two of them share limits, sessions, audit records or gate decisions: a user by its
+/// `sub` (or introspection's `username`), a client acting for itself as
+/// `client:<client_id or azp>`, and a token that names neither as
+/// `token:<a hash of the token>` (each such token its own caller).
+#[cfg(feature = "mcp-oauth")]
+fn caller_name(claims: &serde_json::Map<String, serde_json::Value>, token: &str) -> String {
+    let text = |name: &str| claims.get(name).and_then(serde_json::Value::as_str);
+    if let Some(user) = text("sub").or_else(|| text("username")) {
+        return user.to_owned();
+    }
+    if let Some(client) = text("client_id").or_else(|| text("azp")) {
+        return format!("client:{client}");
+    }
+    let digest = ring::digest::digest(&ring::digest::SHA256, token.as_bytes());
+    let hex: String = digest.as_ref()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("token:{hex}")
 }
 
 /// The well-known URL `name` of `url`: `/.well-known/<name>` put between the origin

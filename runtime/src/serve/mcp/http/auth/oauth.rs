@@ -285,18 +285,23 @@ impl OAuth {
             .collect()
     }
 
-    /// What `caller` may see: `None` for everything, else the selections of its
-    /// mapped scopes.
-    pub(in crate::serve::mcp::http) fn view(&self, caller: &Caller) -> Option<Vec<Selection>> {
+    /// What `caller` may see: `None` for everything, else which mapped scopes it
+    /// holds (their places in the mapping: the same set for every token holding the
+    /// same mapped scopes, whatever else its scope string says) and their selections.
+    pub(in crate::serve::mcp::http) fn view(
+        &self,
+        caller: &Caller,
+    ) -> Option<(Vec<usize>, Vec<Selection>)> {
         if self.scopes.is_empty() {
             return None;
         }
         Some(
             self.scopes
                 .iter()
-                .filter(|(scope, _)| caller.scopes.contains(scope))
-                .map(|(_, selection)| selection.clone())
-                .collect(),
+                .enumerate()
+                .filter(|(_, (scope, _))| caller.scopes.contains(scope))
+                .map(|(at, (_, selection))| (at, selection.clone()))
+                .unzip(),
         )
     }
 
@@ -321,6 +326,9 @@ impl OAuth {
         let invalid = |why: &str| Refusal::Invalid(why.to_owned());
         let header = jsonwebtoken::decode_header(token)
             .map_err(|_| invalid("the access token is not a JWT this server accepts"))?;
+        if let Some(why) = unacceptable_header(token) {
+            return Err(invalid(why));
+        }
         if !self.algorithms.contains(&header.alg) {
             return Err(invalid(
                 "the access token is signed with an algorithm this server does not accept",
@@ -360,6 +368,10 @@ impl OAuth {
                 })
             })?;
         let claims = data.claims;
+        // RFC 7519: `iss` is one string (the library also takes an array).
+        if !claims.get("iss").is_some_and(Value::is_string) {
+            return Err(invalid("the access token's `iss` is not one issuer"));
+        }
         let text = |name: &str| claims.get(name).and_then(Value::as_str);
         // `scope` (RFC 8693/9068: space-separated), or what some issuers send instead:
         // `scp`, an array or a string.
@@ -375,22 +387,47 @@ impl OAuth {
             }
             _ => {}
         }
-        let name = text("sub")
-            .or_else(|| text("client_id"))
-            .or_else(|| text("azp"))
-            .unwrap_or("(no subject)")
-            .to_owned();
+        let name = super::caller_name(&claims, token);
         self.admit(Caller::new(name, scopes, token).with_claims(claims))
     }
 
     /// A caller with a valid token, unless scopes are mapped and it holds none of them.
     fn admit(&self, caller: Caller) -> Result<Caller, Refusal> {
-        if let Some(view) = self.view(&caller)
+        if let Some((_, view)) = self.view(&caller)
             && view.is_empty()
         {
             let all: Vec<&str> = self.scopes.iter().map(|(s, _)| s.as_str()).collect();
             return Err(Refusal::InsufficientScope(all.join(" ")));
         }
         Ok(caller)
+    }
+}
+
+/// What the JOSE header says that this server must refuse (the library reads only the
+/// members it knows): any `crit` extension, since it implements none (RFC 7515
+/// §4.1.11: such a token MUST be rejected), and a `typ` that is neither an access
+/// token's (`at+jwt`, RFC 9068) nor the generic `JWT` many issuers still put on theirs
+/// — an ID token (`id+jwt`?), a logout token, any other kind of JWT.
+fn unacceptable_header(token: &str) -> Option<&'static str> {
+    use base64::Engine;
+    let segment = token.split('.').next()?;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(segment.trim_end_matches('='))
+        .ok()?;
+    let header: Map<String, Value> = serde_json::from_slice(&bytes).ok()?;
+    if header.contains_key("crit") {
+        return Some(
+            "the access token's header has critical extensions this server does not implement",
+        );
+    }
+    match header.get("typ") {
+        None => None,
+        Some(Value::String(typ)) => {
+            let typ = typ.to_ascii_lowercase();
+            let typ = typ.strip_prefix("application/").unwrap_or(&typ);
+            (!matches!(typ, "at+jwt" | "jwt"))
+                .then_some("the token is not an access token (its `typ` names another kind of JWT)")
+        }
+        Some(_) => Some("the access token's `typ` is not text"),
     }
 }
