@@ -290,6 +290,15 @@ struct ServeOptions {
     #[cfg(feature = "code")]
     #[arg(long, value_name = "MIB", default_value_t = toolwright::code::Limits::default().memory >> 20)]
     script_memory: usize,
+    /// `--mode code`: scripts run at once, all callers together (each may hold its
+    /// whole `--script-memory`).
+    #[cfg(feature = "code")]
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    max_scripts: usize,
+    /// `--mode code`: scripts one caller may run at once.
+    #[cfg(feature = "code")]
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    max_scripts_per_caller: usize,
     /// `--http`: connections held open at once; past it the oldest idle one is
     /// closed to make room.
     #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_connections)]
@@ -794,7 +803,8 @@ fn serve(
             cpu: std::time::Duration::from_millis(options.script_cpu_ms),
             memory: options.script_memory.saturating_mul(1 << 20),
             ..toolwright::code::Limits::default()
-        });
+        })
+        .concurrent_scripts(options.max_scripts, options.max_scripts_per_caller);
         let server = if options.audit {
             server.audit(|record| eprintln!("audit: {}", record.to_json()))
         } else {

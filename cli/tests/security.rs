@@ -485,3 +485,85 @@ fn passing_a_static_token_through_is_refused_at_start() {
     assert!(stderr.contains("--exchange"), "{stderr}");
     assert!(api.requests().is_empty());
 }
+
+/// The resident memory of process `pid`, in KiB (Linux).
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .map(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+                .unwrap_or(0)
+        })
+        .unwrap_or(0)
+}
+
+/// F8: one caller's memory-heavy scripts run at most its share at once (each may hold
+/// the whole `--script-memory`), so the server's memory stays bounded by the scripts
+/// running, not by how many the caller sends; another caller's script still runs.
+#[test]
+fn one_callers_scripts_run_its_share_and_memory_stays_bounded() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    let api = issue_api();
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(["--auth-token", "alice=T_ALICE", "--auth-token", "bob=T_BOB"])
+        .args(["--mode", "code", "--max-scripts", "8"])
+        .args(["--max-scripts-per-caller", "2"])
+        .current_dir(root())
+        .env_clear()
+        .env("T_ALICE", ALICE)
+        .env("T_BOB", BOB)
+        .env("TRACKER_TOKEN", "upstream-t0ken")
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let _serving = Serving(child);
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let hog = "const a = []; let i = 0; while (true) { a.push(new Array(100000).fill(i++)); }";
+    let peak = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let (peak, done) = (peak.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+    };
+    let hogs: Vec<_> = (0..24)
+        .map(|_| {
+            std::thread::spawn(move || {
+                modern_call(port, ALICE, "execute", json!({"script": hog}), json!({})).1
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let (_, answer) = modern_call(
+        port,
+        BOB,
+        "execute",
+        json!({"script": "return 1 + 1"}),
+        json!({}),
+    );
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    let answers: Vec<Value> = hogs.into_iter().map(|h| h.join().unwrap()).collect();
+    done.store(true, Ordering::Relaxed);
+    sampler.join().unwrap();
+    let held_back = answers
+        .iter()
+        .filter(|a| a.to_string().contains("as many scripts as it may"))
+        .count();
+    // 24 scripts of 64 MiB at once would be 1.5 GiB; two at a time stay far below.
+    let peak_mib = peak.load(Ordering::Relaxed) / 1024;
+    assert!(peak_mib < 512, "peak RSS {peak_mib} MiB");
+    assert!(held_back > 0, "{answers:?}");
+}

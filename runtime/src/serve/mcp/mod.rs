@@ -33,6 +33,8 @@ mod http;
 mod modes;
 mod progress;
 mod projection;
+#[cfg(feature = "code")]
+mod scripts;
 mod stdio;
 
 pub use audit::AuditRecord;
@@ -160,6 +162,9 @@ pub struct Server {
     code_limits: crate::code::Limits,
     /// The 2026-07-28 confirmation states this server issued (shared by its views).
     approvals: std::sync::Arc<approvals::Approvals>,
+    /// The code-mode scripts running, per caller and in all (shared by its views).
+    #[cfg(feature = "code")]
+    scripts: std::sync::Arc<scripts::Scripts>,
 }
 
 impl Server {
@@ -183,7 +188,24 @@ impl Server {
             #[cfg(feature = "code")]
             code_limits: crate::code::Limits::default(),
             approvals: std::sync::Arc::new(approvals::Approvals::new()),
+            #[cfg(feature = "code")]
+            scripts: std::sync::Arc::new(scripts::Scripts::new(
+                scripts::DEFAULT_SCRIPTS,
+                scripts::DEFAULT_SCRIPTS_PER_CALLER,
+            )),
         }
+    }
+
+    /// How many [`ToolMode::Code`] scripts run at once: `total` for every caller
+    /// together (default 16) and `per_caller` for one caller (default 4). Each script
+    /// may hold its whole memory limit ([`Server::code_limits`]), so `total` times
+    /// that limit bounds what code mode takes; a script past either is a tool error
+    /// saying so, and does not run.
+    #[cfg(feature = "code")]
+    #[must_use]
+    pub fn concurrent_scripts(mut self, total: usize, per_caller: usize) -> Self {
+        self.scripts = std::sync::Arc::new(scripts::Scripts::new(total, per_caller));
+        self
     }
 
     /// The bounds on each script `execute` runs in [`ToolMode::Code`] (default
@@ -699,6 +721,16 @@ impl Server {
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         #[cfg(feature = "code")]
         if let Some(code) = &listing.code {
+            // A script holds its place until it has finished (or this answer is
+            // dropped, which drops the script's future with it).
+            let _place = if name == crate::code::EXECUTE {
+                match self.scripts.admit(crate::caller::name()) {
+                    Ok(place) => Some(place),
+                    Err(why) => return Ok(modes::mistake(&why)),
+                }
+            } else {
+                None
+            };
             return Ok(code_mode::call(code, name, &arguments, asker).await);
         }
         let target = match (listing.mode, name) {
