@@ -297,17 +297,33 @@ fn valid_tokens_are_served_and_every_bad_one_is_refused_before_the_api() {
     let (serving, port) = serve(&api, &idp, &[]);
     let get = call("get_issue", json!({"project": "web", "number": 7}));
 
-    // The metadata is public, at the resource's well-known path and the root one.
-    for path in [
+    // The metadata is public, at the resource's well-known path; not at the root one,
+    // where a client that derived the URL from the origin would find a `resource`
+    // other than the origin (RFC 9728 §3.3); no response-signing algorithms (F14).
+    let answer = request(
+        port,
+        "GET",
         "/.well-known/oauth-protected-resource/mcp",
+        None,
+        None,
+    );
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let metadata = body_json(&answer);
+    assert_eq!(metadata["resource"], resource(port));
+    assert_eq!(metadata["authorization_servers"], json!([idp.issuer()]));
+    assert!(
+        metadata
+            .get("resource_signing_alg_values_supported")
+            .is_none()
+    );
+    let root = request(
+        port,
+        "GET",
         "/.well-known/oauth-protected-resource",
-    ] {
-        let answer = request(port, "GET", path, None, None);
-        assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
-        let metadata = body_json(&answer);
-        assert_eq!(metadata["resource"], resource(port));
-        assert_eq!(metadata["authorization_servers"], json!([idp.issuer()]));
-    }
+        None,
+        None,
+    );
+    assert!(!root.starts_with("HTTP/1.1 200"), "{root}");
 
     let challenge_url = format!(
         "resource_metadata=\"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp\""
@@ -481,6 +497,13 @@ fn scopes_choose_the_tools_a_caller_lists_and_calls() {
             "--oauth-scope",
             "tools:write=read-only",
         ],
+    );
+    // The first 401 names the scopes to ask for (MCP 2025-11-25).
+    let none = post(port, None, &rpc("tools/list", json!({})));
+    let challenge = header(&none, "www-authenticate").unwrap();
+    assert!(
+        challenge.ends_with(r#", scope="tools:read tools:write""#),
+        "{challenge}"
     );
     let token = |scope: &str| key.sign(&claims(&idp, port, &json!({"scope": scope})), &json!({}));
     let names = |token: &str| -> Vec<String> {

@@ -521,15 +521,18 @@ async fn on_behalf<F: std::future::Future>(caller: Option<&Caller>, answer: F) -
 }
 
 /// RFC 9728's protected-resource metadata, at the well-known path for the resource
-/// (`/.well-known/oauth-protected-resource/mcp`) and at the root one, for clients that
-/// look there first. Public: a client reads it before it has a token.
+/// (`/.well-known/oauth-protected-resource/mcp`). Public: a client reads it before it
+/// has a token. Not at the root well-known path unless the resource is the origin
+/// itself: a client that derived the root URL from the origin must find `resource`
+/// equal to the origin there (§3.3), which ours is not; the `401` challenge names the
+/// right URL.
 #[cfg(feature = "mcp-oauth")]
 fn metadata<B>(oauth: &OAuth, request: &Request<B>) -> Option<Response<Body>> {
     const WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
     let path = request.uri().path();
     let own = oauth.metadata_url();
     let own_path = own.find(WELL_KNOWN).map_or(WELL_KNOWN, |i| &own[i..]);
-    if path != WELL_KNOWN && path != own_path {
+    if path != own_path {
         return None;
     }
     if request.method() != Method::GET {

@@ -200,6 +200,19 @@ impl Authorization {
             }
         };
         match refusal {
+            // What a first request without a token needs (MCP 2025-11-25: the scopes
+            // to ask the authorization server for).
+            #[cfg(feature = "mcp-oauth")]
+            Refusal::Missing if matches!(self, Authorization::OAuth(_)) => {
+                if let Authorization::OAuth(oauth) = self {
+                    let mut scopes = oauth.scopes_granting(|_| true);
+                    let mut seen = std::collections::HashSet::new();
+                    scopes.retain(|s| seen.insert(s.clone()));
+                    if !scopes.is_empty() {
+                        challenge.push_str(&format!(", scope=\"{}\"", quoted(&scopes.join(" "))));
+                    }
+                }
+            }
             Refusal::Missing | Refusal::Unavailable(_) => {}
             Refusal::Invalid(why) => challenge.push_str(&format!(
                 ", error=\"invalid_token\", error_description=\"{}\"",

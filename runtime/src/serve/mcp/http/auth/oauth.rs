@@ -260,11 +260,6 @@ impl OAuth {
             "resource": self.resource,
             "authorization_servers": [self.issuer],
             "bearer_methods_supported": ["header"],
-            "resource_signing_alg_values_supported": self
-                .algorithms
-                .iter()
-                .map(|a| format!("{a:?}"))
-                .collect::<Vec<_>>(),
         });
         if !self.scopes.is_empty() {
             document["scopes_supported"] =
