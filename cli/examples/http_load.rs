@@ -186,7 +186,8 @@ impl Api {
 fn stateless_call(n: usize) -> Value {
     json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
            "params": {"name": "get_issue", "arguments": {"project": "web", "number": n + 1},
-                      "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}})
+                      "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                "io.modelcontextprotocol/clientCapabilities": {}}}})
 }
 
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {

@@ -670,7 +670,8 @@ fn a_scripts_calls_are_made_for_the_authenticated_caller() {
               return closed.state;
             } catch (e) { return e.code + ": " + e.message; }
         "#},
-        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}}}});
 
     let answer = toolwright_loopback::mcp_post(port, "alice-token-0123456789", &execute);
     let result = &answer["result"]["structuredContent"]["result"];

@@ -242,7 +242,8 @@ fn the_policy_and_the_approver_see_who_is_calling() {
     let call = |name: &str, arguments: serde_json::Value| {
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": name, "arguments": arguments,
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}})
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}}}})
     };
     let close = call(
         "close_issue",

@@ -230,7 +230,14 @@ fn request(
         head.push_str(&format!("Authorization: Bearer {token}\r\n"));
     }
     // A 2026-07-28 request mirrors its revision, method and tool in headers.
-    if let Some(method) = message.and_then(|m| m["method"].as_str()) {
+    let stateless = message.is_some_and(|m| {
+        m.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .is_some()
+    });
+    if let Some(method) = message
+        .and_then(|m| m["method"].as_str())
+        .filter(|_| stateless)
+    {
         head.push_str(&format!(
             "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n"
         ));
@@ -247,7 +254,8 @@ fn request(
 /// A 2026-07-28 (stateless) request: no session needed.
 fn rpc(method: &str, params: Value) -> Value {
     let mut params = params;
-    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+    params["_meta"] = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                             "io.modelcontextprotocol/clientCapabilities": {}});
     json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
 }
 

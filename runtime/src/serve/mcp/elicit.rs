@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, oneshot};
 /// The key of the one input request a confirmation makes.
 pub(super) const KEY: &str = "confirm";
 /// Where a 2026-07-28 request says what its client can do.
-const CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
+pub(super) const CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
 
 /// The `elicitation/create` parameters asking to run `tool` with `args`.
 pub(super) fn request(title: &str, reason: &str, args: &Value) -> Value {

@@ -68,6 +68,15 @@ pub const MODERN_VERSION: &str = "2026-07-28";
 /// Where a 2026-07-28 request names its revision.
 const VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 
+/// Methods 2026-07-28 removed: a stateless request for one is an unknown method.
+const REMOVED_METHODS: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
 /// How long a 2026-07-28 client may cache `tools/list`: the catalog is fixed while a
 /// server runs, and the same for every caller (`cacheScope: public`).
 const LIST_TTL_MS: u64 = 300_000;
@@ -80,6 +89,8 @@ pub mod codes {
     pub const INVALID_PARAMS: i64 = -32602;
     /// 2026-07-28: the request names a revision this server does not speak.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+    /// 2026-07-28: answering needs a client capability the request did not declare.
+    pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
 }
 
 /// A listing and the catalog generation it was made for.
@@ -394,6 +405,20 @@ impl Server {
         self.respond_linked(message, notify, None).await
     }
 
+    /// [`Server::respond`], with the JSON-RPC error code when the answer is an error
+    /// (a transport picks its status from it).
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) async fn respond_coded(&self, message: Value) -> Option<(String, Option<i64>)> {
+        let answer = self.answer(message, None, None).await?;
+        Some(match answer {
+            Answer::Value(v) => {
+                let code = v.pointer("/error/code").and_then(Value::as_i64);
+                (v.to_string(), code)
+            }
+            Answer::Text(t) => (t, None),
+        })
+    }
+
     /// [`Server::respond_notifying`] on a connection that can also send requests to
     /// its client (`peer`: stdio), for elicitations.
     pub(crate) async fn respond_linked(
@@ -455,15 +480,38 @@ impl Server {
         let stamped = stamp.and_then(Value::as_str);
         let modern = match stamped {
             Some(MODERN_VERSION) => true,
-            Some(other) if method != "server/discover" => {
-                return Some(Answer::Value(unsupported_version(id, other)));
+            Some(other) => return Some(Answer::Value(unsupported_version(id, other))),
+            None if method == "server/discover" => {
+                return Some(Answer::Value(error(
+                    id,
+                    codes::INVALID_PARAMS,
+                    "`server/discover` is a 2026-07-28 request: its `_meta` names the revision (`io.modelcontextprotocol/protocolVersion`) and the client's capabilities (`io.modelcontextprotocol/clientCapabilities`)",
+                )));
             }
-            _ => method == "server/discover",
+            None => false,
         };
-        if method == "server/discover"
-            && let Some(asked) = stamped.filter(|v| *v != MODERN_VERSION)
-        {
-            return Some(Answer::Value(unsupported_version(id, asked)));
+        if modern {
+            // What a stateless request must say about its client (`{}` for nothing).
+            let capabilities = params.pointer(&format!(
+                "/_meta/{}",
+                elicit::CAPABILITIES_META.replace('/', "~1")
+            ));
+            if !capabilities.is_some_and(Value::is_object) {
+                return Some(Answer::Value(error(
+                    id,
+                    codes::INVALID_PARAMS,
+                    "a 2026-07-28 request's `_meta` carries `io.modelcontextprotocol/clientCapabilities`, an object (`{}` when the client offers nothing)",
+                )));
+            }
+            if REMOVED_METHODS.contains(&method) {
+                return Some(Answer::Value(error(
+                    id,
+                    codes::METHOD_NOT_FOUND,
+                    &format!(
+                        "`{method}` was removed in {MODERN_VERSION}: there is no handshake or session (`server/discover` says what this server speaks)"
+                    ),
+                )));
+            }
         }
         if method == "tools/list" {
             return Some(match self.list(&params, modern) {

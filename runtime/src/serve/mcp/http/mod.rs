@@ -169,7 +169,10 @@ impl Http {
                 }
             }
         };
-        if let Some(version) = request.headers().get("mcp-protocol-version") {
+        // A POST is answered in JSON-RPC, naming the versions spoken (below).
+        if request.method() != Method::POST
+            && let Some(version) = request.headers().get("mcp-protocol-version")
+        {
             let version = version.to_str().unwrap_or("");
             if !PROTOCOL_VERSIONS.contains(&version) && version != MODERN_VERSION {
                 return plain(
@@ -338,6 +341,9 @@ impl Http {
             );
         }
         let method = message.get("method").and_then(Value::as_str);
+        if let Some(refused) = stateless_refusal(&head.headers, &message) {
+            return refused;
+        }
         // A revision that is not a string is no revision: refused, not taken as a
         // request without one (which would skip the session a 2025 request needs).
         if let Some(version) =
@@ -400,10 +406,22 @@ impl Http {
         if streams {
             return self.stream(server, message, issued, caller, (share, slot));
         }
-        let answer = on_behalf(caller.as_ref(), server.respond(message)).await;
+        let answer = on_behalf(caller.as_ref(), server.respond_coded(message)).await;
         drop((share, slot));
         match answer {
-            Some(answer) => json(StatusCode::OK, answer, issued),
+            // 2026-07-28 gives some errors their HTTP status too: an unknown (or
+            // removed) method is `404`, a revision or capability problem `400`.
+            Some((answer, Some(code))) if stateless => {
+                let status = match code {
+                    codes::METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+                    codes::UNSUPPORTED_PROTOCOL_VERSION | codes::MISSING_CLIENT_CAPABILITY => {
+                        StatusCode::BAD_REQUEST
+                    }
+                    _ => StatusCode::OK,
+                };
+                json(status, answer, issued)
+            }
+            Some((answer, _)) => json(StatusCode::OK, answer, issued),
             None => plain(StatusCode::ACCEPTED, ""),
         }
     }
@@ -572,6 +590,58 @@ fn is_loopback_origin(origin: &str) -> bool {
         None => rest.is_empty(),
     };
     port_ok && matches!(host, "localhost" | "127.0.0.1" | "::1")
+}
+
+/// The `400` a stateless (2026-07-28) request gets before it runs: a revision this
+/// server does not speak (listing those it does, echoing the one asked for), or a
+/// `_meta` without the revision or the client's capabilities (`-32602`).
+fn stateless_refusal(headers: &http::HeaderMap, message: &Value) -> Option<Response<Body>> {
+    let id = message.get("id").cloned().unwrap_or(Value::Null);
+    let header = headers
+        .get("mcp-protocol-version")
+        .map(|v| v.to_str().unwrap_or("\u{fffd}"));
+    if let Some(version) = header
+        && !PROTOCOL_VERSIONS.contains(&version)
+        && version != MODERN_VERSION
+    {
+        return Some(json(
+            StatusCode::BAD_REQUEST,
+            super::unsupported_version(id, version).to_string(),
+            None,
+        ));
+    }
+    let method = message.get("method").and_then(Value::as_str);
+    if header != Some(MODERN_VERSION) && method != Some("server/discover") {
+        return None;
+    }
+    let meta = message.pointer("/params/_meta");
+    let missing = if meta.is_none_or(|m| !m.is_object()) {
+        Some("`_meta`")
+    } else if message
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .is_none()
+    {
+        Some("`_meta[\"io.modelcontextprotocol/protocolVersion\"]`")
+    } else if !message
+        .pointer("/params/_meta/io.modelcontextprotocol~1clientCapabilities")
+        .is_some_and(Value::is_object)
+    {
+        Some("`_meta[\"io.modelcontextprotocol/clientCapabilities\"]` (an object)")
+    } else {
+        None
+    }?;
+    Some(json(
+        StatusCode::BAD_REQUEST,
+        error(
+            id,
+            codes::INVALID_PARAMS,
+            &format!(
+                "a {MODERN_VERSION} request carries {missing}: the revision it speaks and the client's capabilities, on every request"
+            ),
+        )
+        .to_string(),
+        None,
+    ))
 }
 
 /// Whether the request declares a JSON body (`application/json`, parameters allowed).
@@ -837,7 +907,8 @@ mod tests {
     async fn a_modern_request_without_its_mirrored_headers_is_refused_before_it_runs() {
         let http = endpoint();
         let list = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {
-            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}}}});
         let response = http.handle(post(&list, &[])).await;
         assert_eq!(response.status(), 400);
         let answer: Value = serde_json::from_str(&text(response).await).unwrap();
@@ -848,6 +919,31 @@ mod tests {
             ("mcp-method", "tools/list"),
         ];
         assert_eq!(http.handle(post(&list, &mirrored)).await.status(), 200);
+        // Without the client's capabilities, or without `_meta` at all: `400`, `-32602`.
+        for params in [
+            json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}),
+            json!({}),
+        ] {
+            let bare = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/list", "params": params});
+            let response = http.handle(post(&bare, &mirrored)).await;
+            assert_eq!(response.status(), 400, "{params}");
+            let answer: Value = serde_json::from_str(&text(response).await).unwrap();
+            assert_eq!(answer["error"]["code"], -32602, "{params}");
+        }
+        // Removed and unknown methods: `404`, `-32601`.
+        for method in ["initialize", "ping", "logging/setLevel", "no/such"] {
+            let call = json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": {
+                "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                          "io.modelcontextprotocol/clientCapabilities": {}}}});
+            let headers = [
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", method),
+            ];
+            let response = http.handle(post(&call, &headers)).await;
+            assert_eq!(response.status(), 404, "{method}");
+            let answer: Value = serde_json::from_str(&text(response).await).unwrap();
+            assert_eq!(answer["error"]["code"], -32601, "{method}");
+        }
     }
 
     #[test]
