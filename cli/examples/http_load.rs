@@ -13,7 +13,10 @@
 //! 4. a 50 MB body, and JSON nested 100,000 deep: the status each gets;
 //! 5. one caller sending 10,000 calls as fast as 64 connections allow while 9 others
 //!    call steadily: how many of the flood are refused (`429`), and the p99 of the
-//!    others' calls.
+//!    others' calls;
+//! 6. one caller holding 600 connections with bodies that never finish and 300 tasks
+//!    of slow (3 s) calls while another calls steadily: the other's p50/p99 and
+//!    failures (the third security review's F2/F3).
 //!
 //! Sessions that failed say why (connect, reset, closed). Runs before 2026-12-03 lost up
 //! to 179 of the 1,000 sessions to `Connection reset by peer` before any answer: the
@@ -159,7 +162,15 @@ impl Api {
                     Ok(n) => buffer.extend_from_slice(&chunk[..n]),
                 }
             };
+            // Issue 666 is slow (3 s): what a caller hogging call slots asks for.
+            let slow = buffer[..end]
+                .split(|b| *b == b'\r')
+                .next()
+                .is_some_and(|line| line.windows(4).any(|w| w == b"/666"));
             buffer.drain(..end);
+            if slow {
+                tokio::time::sleep(Duration::from_secs(3)).await;
+            }
             let body = r#"{"number":7,"title":"T","state":"open"}"#;
             let answer = format!(
                 "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
@@ -496,6 +507,63 @@ async fn main() {
         ms(percentile(&mut others, 0.5)),
         ms(percentile(&mut others, 0.99)),
     );
+    // 6. One caller holds connections with bodies that never finish and hogs call slots
+    //    with slow calls; another calls steadily.
+    let mut held = Vec::new();
+    for _ in 0..600 {
+        let Ok(mut stream) = tokio::net::TcpStream::connect(("127.0.0.1", port)).await else {
+            continue;
+        };
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{",
+            token(1)
+        );
+        let _ = stream.write_all(head.as_bytes()).await;
+        held.push(stream);
+    }
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let hog_statuses = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let hogs: Vec<_> = (0..300)
+        .map(|_| {
+            let (stop, statuses) = (Arc::clone(&stop), Arc::clone(&hog_statuses));
+            tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    let call = stateless_call(665).to_string();
+                    let (status, _) = send(port, &token(1), None, call.as_bytes()).await;
+                    statuses.lock().unwrap().push(status);
+                    if status != 200 {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                }
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (mut other, mut other_failed) = (Vec::new(), 0);
+    for n in 0..200 {
+        let call = stateless_call(n).to_string();
+        let started = Instant::now();
+        let (status, _) = send(port, &token(2), None, call.as_bytes()).await;
+        other.push(started.elapsed());
+        other_failed += usize::from(status != 200);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    stop.store(true, Ordering::Relaxed);
+    for hog in hogs {
+        hog.await.unwrap();
+    }
+    drop(held);
+    let statuses = hog_statuses.lock().unwrap();
+    let count = |s: u16| statuses.iter().filter(|x| **x == s).count();
+    println!(
+        "6. one caller with 600 bodies that never finish and 300 tasks of 3 s calls: {} of its calls answered, {} refused with 429, {} other; another caller's 200 calls: {other_failed} failed, p50 {} p99 {}",
+        count(200),
+        count(429),
+        statuses.len() - count(200) - count(429),
+        ms(percentile(&mut other, 0.5)),
+        ms(percentile(&mut other, 0.99)),
+    );
+    drop(statuses);
     let (rss_end, rss_peak) = rss(pid);
     println!("server RSS at the end: {rss_end:.1} MiB (peak {rss_peak:.1} MiB)");
     let _ = server.kill();

@@ -310,6 +310,11 @@ struct ServeOptions {
     /// `--http`: tool calls answered at once, all callers together; past it `503`.
     #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_calls_in_flight)]
     max_calls_in_flight: usize,
+    /// `--http`: let a client's answer to a confirmation (an elicitation) approve a
+    /// call the gate wants confirmed. Off: such calls get `CONFIRMATION_REQUIRED`,
+    /// since a server cannot tell a person's yes from the client's own.
+    #[arg(long)]
+    trust_client_approval: bool,
     /// `--http`: requests one caller may have in progress at once (bodies arriving
     /// and calls running); past it `429` for that caller only.
     #[arg(long, value_name = "N", default_value_t = toolwright::serve::mcp::Limits::default().max_requests_per_caller)]
@@ -816,6 +821,7 @@ fn serve(
                 eprintln!("serving MCP on http://{addr}/mcp");
                 let limits = http_limits(options)?;
                 let mut endpoint = toolwright::serve::mcp::Http::new(server)
+                    .client_approvals(options.trust_client_approval)
                     .limits(limits)
                     .log(|message| eprintln!("warning: {message}"))
                     .auth(authorization(options)?);

@@ -331,7 +331,12 @@ fn valid_tokens_are_served_and_every_bad_one_is_refused_before_the_api() {
         None,
         None,
     );
-    assert!(!root.starts_with("HTTP/1.1 200"), "{root}");
+    assert!(root.starts_with("HTTP/1.1 404"), "{root}");
+    assert_eq!(
+        body_json(&root)["resource_metadata"],
+        format!("http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"),
+        "{root}"
+    );
 
     let challenge_url = format!(
         "resource_metadata=\"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp\""

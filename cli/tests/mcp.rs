@@ -424,7 +424,11 @@ fn confirmations_are_put_to_the_user_as_elicitations() {
         _ => Response::json(404, &json!({"message": "no"})),
     });
     let calls = json!([["delete_issue", {"project": "web", "number": 7}]]).to_string();
-    let http = serve_http(&api);
+    // Over HTTP a client's answer approves only when the operator trusts its clients
+    // (cli/tests/security.rs shows the default refusing).
+    let mut trusting = serve_args(&api);
+    trusting.push("--trust-client-approval".into());
+    let http = serve_http_with(&trusting);
     let deletes = || {
         api.take_requests()
             .iter()

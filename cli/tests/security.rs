@@ -172,7 +172,7 @@ fn forged_state(tool: &str, canonical_args: &str) -> String {
 #[test]
 fn only_a_state_this_server_issued_to_this_caller_approves_a_call_once() {
     let api = issue_api();
-    let (_serving, port) = serve(&api, &[]);
+    let (_serving, port) = serve(&api, &["--trust-client-approval"]);
     let args = json!({"project": "web", "number": 7});
 
     // The review's reproduction: a self-computed state and a self-made "yes".
@@ -279,6 +279,33 @@ fn only_a_state_this_server_issued_to_this_caller_approves_a_call_once() {
     assert_eq!(deletes(&api), 0);
 }
 
+/// F1 by default: a server cannot tell a person's yes from the client's own, so over
+/// HTTP a call that needs confirmation is refused even after the full round trip with
+/// a state this server issued, unless the operator trusts its clients
+/// (`--trust-client-approval`).
+#[test]
+fn over_http_a_clients_own_yes_approves_nothing_unless_trusted() {
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &[]);
+    let args = json!({"project": "web", "number": 5});
+    let (_, answer) = modern_call(port, ALICE, "delete_issue", args.clone(), json!({}));
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert_eq!(
+        answer["result"]["_meta"]["toolwright"]["code"], "CONFIRMATION_REQUIRED",
+        "{answer}"
+    );
+    // Answering anyway, with any state: still nothing runs.
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "delete_issue",
+        args,
+        json!({"requestState": "tw2.x.1.y", "inputResponses": approve()}),
+    );
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert_eq!(deletes(&api), 0, "{answer}");
+}
+
 /// F1 through the meta and group tools: the inner call is gated the same way.
 #[test]
 fn forged_approvals_are_refused_through_meta_and_group_tools() {
@@ -295,7 +322,7 @@ fn forged_approvals_are_refused_through_meta_and_group_tools() {
             json!({"operation": "delete_issue", "params": {"project": "web", "number": 6}}),
         ),
     ] {
-        let (_serving, port) = serve(&api, &["--mode", mode]);
+        let (_serving, port) = serve(&api, &["--mode", mode, "--trust-client-approval"]);
         let forged = forged_state("delete_issue", r#"{"number":6,"project":"web"}"#);
         let (_, answer) = modern_call(
             port,

@@ -173,6 +173,10 @@ pub struct Server {
     code_limits: crate::code::Limits,
     /// The 2026-07-28 confirmation states this server issued (shared by its views).
     approvals: std::sync::Arc<approvals::Approvals>,
+    /// Whether a client's elicitation answer may approve a call the gate wants
+    /// confirmed (see [`Http::client_approvals`]): yes over stdio, where the client is
+    /// the user's own program; no over HTTP unless the operator says so.
+    client_approvals: bool,
     /// The code-mode scripts running, per caller and in all (shared by its views).
     #[cfg(feature = "code")]
     scripts: std::sync::Arc<scripts::Scripts>,
@@ -199,6 +203,7 @@ impl Server {
             #[cfg(feature = "code")]
             code_limits: crate::code::Limits::default(),
             approvals: std::sync::Arc::new(approvals::Approvals::new()),
+            client_approvals: true,
             #[cfg(feature = "code")]
             scripts: std::sync::Arc::new(scripts::Scripts::new(
                 scripts::DEFAULT_SCRIPTS,
@@ -305,6 +310,14 @@ impl Server {
             view: Some(std::sync::Arc::new(selections)),
             ..self.clone()
         }
+    }
+
+    /// Whether clients' elicitation answers may approve calls (what
+    /// [`Http::client_approvals`] sets for its transport).
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) fn with_client_approvals(mut self, trusted: bool) -> Server {
+        self.client_approvals = trusted;
+        self
     }
 
     /// The tool a client's name for it stands for, in this server's view.
@@ -532,7 +545,7 @@ impl Server {
             "ping" => Ok(json!({})),
             "tools/call" => {
                 let asker = if modern {
-                    elicit::modern_client_elicits(&params)
+                    (self.client_approvals && elicit::modern_client_elicits(&params))
                         .then(|| Asker::Retry(self.approvals.clone()))
                 } else {
                     peer.filter(Peer::elicits).map(Asker::Peer)

@@ -70,7 +70,8 @@ impl Http {
     /// origins only.
     pub fn new(server: Server) -> Self {
         Http {
-            server,
+            // A remote client's "yes" is not a person's: see `client_approvals`.
+            server: server.with_client_approvals(false),
             path: "/mcp".into(),
             origins: Arc::default(),
             sessions: Arc::new(sessions_for(&Limits::default())),
@@ -81,6 +82,20 @@ impl Http {
             views: Arc::default(),
             open: false,
         }
+    }
+
+    /// Lets a client's elicitation answer approve a call the gate wants confirmed
+    /// (default: no). A server cannot tell a person's yes from the client's own — a
+    /// client, or a model steering it, can answer the confirmation itself — so over
+    /// HTTP such a call is refused (`CONFIRMATION_REQUIRED`) unless the operator trusts
+    /// its clients to put the question to a person. The service's own approval
+    /// callback (`ExecutorBuilder::approve_with`) is the way to approve server-side.
+    /// Trusted or not, an answer counts only with the `requestState` this server
+    /// issued to this caller for exactly that call, once, within 5 minutes.
+    #[must_use]
+    pub fn client_approvals(mut self, trusted: bool) -> Self {
+        self.server = self.server.with_client_approvals(trusted);
+        self
     }
 
     /// Requires `Authorization: Bearer <token>` on every request: one of a set of
@@ -550,6 +565,15 @@ fn metadata<B>(oauth: &OAuth, request: &Request<B>) -> Option<Response<Body>> {
     let path = request.uri().path();
     let own = oauth.metadata_url();
     let own_path = own.find(WELL_KNOWN).map_or(WELL_KNOWN, |i| &own[i..]);
+    if path == WELL_KNOWN && own_path != WELL_KNOWN {
+        // Said in JSON, with where the document is, for a client that looked here.
+        let body = serde_json::json!({
+            "error": "not_found",
+            "error_description": "this resource has a path: its metadata is at resource_metadata",
+            "resource_metadata": own,
+        });
+        return Some(json(StatusCode::NOT_FOUND, body.to_string(), None));
+    }
     if path != own_path {
         return None;
     }
