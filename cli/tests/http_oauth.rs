@@ -968,12 +968,9 @@ fn opaque_tokens_are_checked_by_introspection() {
         "made-up tokens reached the API"
     );
     let asked = endpoint.take_requests().len();
+    assert!(asked < 20, "300 made-up tokens cost {asked} introspections");
     assert!(
-        asked <= 60,
-        "300 made-up tokens cost {asked} introspections"
-    );
-    assert!(
-        waited >= 200,
+        waited >= 250,
         "{waited} of 300 made-up tokens were held back"
     );
     let answer = post(port, Some("opaque-alice-0123456789"), &get);

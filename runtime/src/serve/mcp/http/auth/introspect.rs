@@ -12,9 +12,9 @@
 //! security review's F6): a token that is not even RFC 6750 token syntax is refused
 //! without asking; refusals are cached apart from grants and only briefly, so made-up
 //! tokens can never push a valid one out (grants are evicted least recently used
-//! first); and refusals are budgeted — past `FAILURES_PER_SECOND` (with a burst), new
-//! tokens wait (`503`, retry) instead of each costing a round trip with this server's
-//! credentials.
+//! first); and tokens the issuer does not know are budgeted — past
+//! `FAILURES_PER_SECOND` (with a burst), new tokens wait (`503`, retry) instead of each
+//! costing a round trip with this server's credentials.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -32,9 +32,9 @@ const MAX_GRANTS: usize = 4096;
 /// revoked; neither is asked about twice in a row, neither is kept long).
 const MAX_REFUSALS: usize = 4096;
 const REFUSAL_TTL: Duration = Duration::from_secs(10);
-/// Refusals by the issuer per second, and their burst, before new tokens wait.
-const FAILURES_PER_SECOND: f64 = 10.0;
-const FAILURE_BURST: f64 = 50.0;
+/// Tokens the issuer does not know, per second and in a burst, before new tokens wait.
+const FAILURES_PER_SECOND: f64 = 2.0;
+const FAILURE_BURST: f64 = 10.0;
 /// The longest token asked about (real access tokens are well under it).
 const MAX_TOKEN: usize = 4096;
 
@@ -143,6 +143,12 @@ impl Introspection {
             .flatten()
             .map(|exp| Duration::from_secs(exp.saturating_sub(now)));
         let keep = lives.map_or(self.cache_for, |lives| lives.min(self.cache_for));
+        // Only tokens the issuer does not know as active spend the budget: those are
+        // what anyone can make up; an active token refused here (another audience,
+        // expired) came from the issuer.
+        if answer.get("active") != Some(&Value::Bool(true)) {
+            self.spend();
+        }
         self.remember(token, keep, judged.clone());
         judged.map_err(Rejected::Invalid)
     }
@@ -166,6 +172,13 @@ impl Introspection {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         cache.refill(Instant::now());
         cache.budget >= 1.0
+    }
+
+    /// One refusal of an unknown token, out of the budget.
+    fn spend(&self) {
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.refill(Instant::now());
+        cache.budget -= 1.0;
     }
 
     fn remember(&self, token: &str, keep: Duration, answer: Result<Granted, String>) {
@@ -193,8 +206,6 @@ impl Introspection {
                     .insert(token.into(), (now + keep, granted, now));
             }
             Err(why) => {
-                cache.refill(now);
-                cache.budget -= 1.0;
                 if cache.refusals.len() >= MAX_REFUSALS && !cache.refusals.contains_key(token) {
                     cache.refusals.retain(|_, (until, _)| *until > now);
                     if cache.refusals.len() >= MAX_REFUSALS
@@ -405,6 +416,7 @@ mod tests {
         let granted = verdict(json!({"active": true, "aud": RES, "sub": "alice"})).unwrap();
         introspection.remember("good", Duration::from_secs(60), Ok(granted));
         for i in 0..(MAX_REFUSALS * 2) {
+            introspection.spend();
             introspection.remember(
                 &format!("junk{i}"),
                 Duration::from_secs(60),
