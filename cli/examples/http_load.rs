@@ -494,7 +494,7 @@ async fn main() {
         others.extend(took);
         others_refused += refused;
     }
-    let statuses = flood_statuses.lock().unwrap();
+    let statuses = std::mem::take(&mut *flood_statuses.lock().unwrap());
     let count = |s: u16| statuses.iter().filter(|x| **x == s).count();
     println!(
         "5. one caller's 10,000 calls in {:.1} s: {} answered, {} refused with 429, {} other; nine others' {} calls: {} refused, p50 {} p99 {}",
@@ -553,7 +553,7 @@ async fn main() {
         hog.await.unwrap();
     }
     drop(held);
-    let statuses = hog_statuses.lock().unwrap();
+    let statuses = std::mem::take(&mut *hog_statuses.lock().unwrap());
     let count = |s: u16| statuses.iter().filter(|x| **x == s).count();
     println!(
         "6. one caller with 600 bodies that never finish and 300 tasks of 3 s calls: {} of its calls answered, {} refused with 429, {} other; another caller's 200 calls: {other_failed} failed, p50 {} p99 {}",
@@ -563,7 +563,6 @@ async fn main() {
         ms(percentile(&mut other, 0.5)),
         ms(percentile(&mut other, 0.99)),
     );
-    drop(statuses);
     let (rss_end, rss_peak) = rss(pid);
     println!("server RSS at the end: {rss_end:.1} MiB (peak {rss_peak:.1} MiB)");
     let _ = server.kill();
