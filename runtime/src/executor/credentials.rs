@@ -142,15 +142,16 @@ fn forwardable(api: &str, base_url: &str) -> Result<(), String> {
             "API `{api}` would be called with the caller's token for this MCP server, which is one of its static tokens: forwarding it would hand this server's own credential to the API; give the API its own credentials instead"
         ));
     };
-    let origin = |url: &str| -> String {
-        let lower = url.to_ascii_lowercase();
-        let after = lower.find("://").map_or(0, |i| i + 3);
-        let end = lower[after..]
-            .find(['/', '?', '#'])
-            .map_or(lower.len(), |i| after + i);
-        lower[..end].to_owned()
+    // An audience names the API when the API's base URL is it or lies under it
+    // (`https://api.example.com` names `https://api.example.com/v1`; this server's
+    // own `https://gw.example.com/mcp` does not name `https://gw.example.com/api`).
+    let base = base_url.to_ascii_lowercase();
+    let names_the_api = |aud: &str| {
+        let aud = aud.to_ascii_lowercase();
+        let aud = aud.trim_end_matches('/');
+        base.strip_prefix(aud)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?', '#']))
     };
-    let wanted = origin(base_url);
     let audiences: Vec<&str> = match claims.get("aud") {
         Some(serde_json::Value::String(one)) => vec![one.as_str()],
         Some(serde_json::Value::Array(many)) => {
@@ -158,9 +159,10 @@ fn forwardable(api: &str, base_url: &str) -> Result<(), String> {
         }
         _ => Vec::new(),
     };
-    if audiences.iter().any(|aud| origin(aud) == wanted) {
+    if audiences.iter().any(|aud| names_the_api(aud)) {
         return Ok(());
     }
+    let wanted = base_url;
     Err(format!(
         "API `{api}` would be called with the caller's token, which was issued for this MCP server and not for `{wanted}` (its `aud`); the MCP specification forbids passing such a token through: exchange it (`--exchange`) or use a claim the identity provider put in it (`--pass-through-claim`)"
     ))

@@ -196,8 +196,8 @@ impl Executor {
     /// The transport requests go through (the MCP endpoint fetches the token
     /// issuer's keys with it).
     #[cfg(feature = "mcp-http")]
-    pub(crate) fn transport(&self) -> &dyn Transport {
-        &*self.inner.transport
+    pub(crate) fn transport(&self) -> &Arc<dyn Transport> {
+        &self.inner.transport
     }
 
     /// The catalog this executor runs.

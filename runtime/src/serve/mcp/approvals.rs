@@ -54,9 +54,44 @@ impl std::fmt::Debug for Approvals {
 struct Pending {
     /// Issued, unanswered nonces and whose they are.
     by_nonce: HashMap<Nonce, Option<String>>,
+    /// How many each caller holds (only callers holding some).
+    held: HashMap<Option<String>, usize>,
     /// The same nonces in the order they were issued, with when they expire (the
     /// lifetime is fixed, so this is also the order they expire in).
     order: VecDeque<(Nonce, Instant)>,
+}
+
+impl Pending {
+    fn insert(&mut self, nonce: Nonce, owner: Option<String>, expires: Instant) {
+        *self.held.entry(owner.clone()).or_default() += 1;
+        self.by_nonce.insert(nonce, owner);
+        self.order.push_back((nonce, expires));
+    }
+
+    /// Drops `nonce` from the map and the counts (not from `order`); whether it was held.
+    fn remove(&mut self, nonce: &Nonce) -> bool {
+        let Some(owner) = self.by_nonce.remove(nonce) else {
+            return false;
+        };
+        if let Some(n) = self.held.get_mut(&owner) {
+            *n -= 1;
+            if *n == 0 {
+                self.held.remove(&owner);
+            }
+        }
+        true
+    }
+
+    /// Drops the oldest state issued to `owner`.
+    fn drop_oldest_of(&mut self, owner: &Option<String>) {
+        let at = self
+            .order
+            .iter()
+            .position(|(n, _)| self.by_nonce.get(n) == Some(owner));
+        if let Some((dropped, _)) = at.and_then(|at| self.order.remove(at)) {
+            self.remove(&dropped);
+        }
+    }
 }
 
 /// Why an answered state does not approve the call.
@@ -176,32 +211,34 @@ impl Approvals {
         let mut pending = lock(&self.pending);
         let now = Instant::now();
         while let Some((oldest, expires)) = pending.order.front().copied() {
-            if expires > now && pending.order.len() < MAX_PENDING {
+            if expires > now {
                 break;
             }
             pending.order.pop_front();
-            pending.by_nonce.remove(&oldest);
+            pending.remove(&oldest);
         }
         let owner = caller.map(str::to_owned);
-        let own = pending.by_nonce.values().filter(|c| **c == owner).count();
-        if own >= MAX_PENDING_PER_CALLER {
-            let Pending { by_nonce, order } = &mut *pending;
-            if let Some(at) = order
+        if pending.held.get(&owner).copied().unwrap_or(0) >= MAX_PENDING_PER_CALLER {
+            pending.drop_oldest_of(&owner);
+        } else if pending.by_nonce.len() >= MAX_PENDING {
+            // Full: the caller holding the most gives up its oldest, so callers
+            // asking for many cannot push out the few of another.
+            let most = pending
+                .held
                 .iter()
-                .position(|(n, _)| by_nonce.get(n) == Some(&owner))
-            {
-                let (dropped, _) = order.remove(at).expect("a position in the queue");
-                by_nonce.remove(&dropped);
+                .max_by_key(|(_, n)| **n)
+                .map(|(holder, _)| holder.clone());
+            if let Some(most) = most {
+                pending.drop_oldest_of(&most);
             }
         }
-        pending.by_nonce.insert(nonce, owner);
-        pending.order.push_back((nonce, now + ANSWER_TIMEOUT));
+        pending.insert(nonce, owner, now + ANSWER_TIMEOUT);
     }
 
     /// Drops `nonce`; whether it was pending.
     fn forget(&self, nonce: &Nonce) -> bool {
         let mut pending = lock(&self.pending);
-        if pending.by_nonce.remove(nonce).is_none() {
+        if !pending.remove(nonce) {
             return false;
         }
         pending.order.retain(|(n, _)| n != nonce);
@@ -369,6 +406,16 @@ mod tests {
             approvals.issue(Some("mallory"), "wipe", &args);
         }
         assert_eq!(approvals.pending(), MAX_PENDING_PER_CALLER + 1);
+        assert_eq!(approvals.redeem(&bobs, Some("bob"), "wipe", &args), Ok(()));
+        // Many callers filling the whole ledger: the ones holding most give way.
+        let bobs = approvals.issue(Some("bob"), "wipe", &args);
+        for i in 0..(MAX_PENDING / MAX_PENDING_PER_CALLER + 4) {
+            let name = format!("token:{i}");
+            for _ in 0..MAX_PENDING_PER_CALLER {
+                approvals.issue(Some(&name), "wipe", &args);
+            }
+        }
+        assert!(approvals.pending() <= MAX_PENDING);
         assert_eq!(approvals.redeem(&bobs, Some("bob"), "wipe", &args), Ok(()));
     }
 }

@@ -174,8 +174,8 @@ pub struct Server {
     /// The 2026-07-28 confirmation states this server issued (shared by its views).
     approvals: std::sync::Arc<approvals::Approvals>,
     /// Whether a client's elicitation answer may approve a call the gate wants
-    /// confirmed (see [`Http::client_approvals`]): yes over stdio, where the client is
-    /// the user's own program; no over HTTP unless the operator says so.
+    /// confirmed ([`Server::client_approvals`]): on for `serve_stdio`, where the client
+    /// is the user's own program; off elsewhere unless the service says so.
     client_approvals: bool,
     /// The code-mode scripts running, per caller and in all (shared by its views).
     #[cfg(feature = "code")]
@@ -203,7 +203,7 @@ impl Server {
             #[cfg(feature = "code")]
             code_limits: crate::code::Limits::default(),
             approvals: std::sync::Arc::new(approvals::Approvals::new()),
-            client_approvals: true,
+            client_approvals: false,
             #[cfg(feature = "code")]
             scripts: std::sync::Arc::new(scripts::Scripts::new(
                 scripts::DEFAULT_SCRIPTS,
@@ -312,10 +312,17 @@ impl Server {
         }
     }
 
-    /// Whether clients' elicitation answers may approve calls (what
-    /// [`Http::client_approvals`] sets for its transport).
-    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
-    pub(crate) fn with_client_approvals(mut self, trusted: bool) -> Server {
+    /// Lets a client's answer to a confirmation (an elicitation) approve a call the
+    /// gate wants confirmed. Off by default, except in [`Server::serve_stdio`], whose
+    /// client is the user's own program: a server cannot tell a person's yes from the
+    /// client's own, so over a network only a client the operator trusts to ask a
+    /// person should be let approve (`Http::client_approvals` says the same for
+    /// streamable HTTP). Off, such a call is answered `CONFIRMATION_REQUIRED`; the
+    /// service's own approval callback (`ExecutorBuilder::approve_with`) approves
+    /// server-side. On or off, a 2026-07-28 answer counts only with the `requestState`
+    /// this server issued to this caller for exactly that call, once, within 5 minutes.
+    #[must_use]
+    pub fn client_approvals(mut self, trusted: bool) -> Server {
         self.client_approvals = trusted;
         self
     }
@@ -548,7 +555,8 @@ impl Server {
                     (self.client_approvals && elicit::modern_client_elicits(&params))
                         .then(|| Asker::Retry(self.approvals.clone()))
                 } else {
-                    peer.filter(Peer::elicits).map(Asker::Peer)
+                    peer.filter(|p| self.client_approvals && p.elicits())
+                        .map(Asker::Peer)
                 };
                 let started = std::time::Instant::now();
                 let result = self.call(&params, notify, asker).await;

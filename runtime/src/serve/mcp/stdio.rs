@@ -20,7 +20,11 @@ impl Server {
     /// # Errors
     /// Reading stdin or writing stdout failed.
     pub async fn serve_stdio(self) -> std::io::Result<()> {
-        self.serve(tokio::io::stdin(), tokio::io::stdout()).await
+        // The client at the other end of stdio is the user's own program: its answer
+        // to a confirmation is the user's.
+        self.client_approvals(true)
+            .serve(tokio::io::stdin(), tokio::io::stdout())
+            .await
     }
 
     /// Serves newline-delimited JSON-RPC on any reader and writer (stdio, a pipe, a

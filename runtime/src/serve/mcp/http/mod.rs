@@ -71,7 +71,7 @@ impl Http {
     pub fn new(server: Server) -> Self {
         Http {
             // A remote client's "yes" is not a person's: see `client_approvals`.
-            server: server.with_client_approvals(false),
+            server: server.client_approvals(false),
             path: "/mcp".into(),
             origins: Arc::default(),
             sessions: Arc::new(sessions_for(&Limits::default())),
@@ -94,7 +94,9 @@ impl Http {
     /// issued to this caller for exactly that call, once, within 5 minutes.
     #[must_use]
     pub fn client_approvals(mut self, trusted: bool) -> Self {
-        self.server = self.server.with_client_approvals(trusted);
+        self.server = self.server.client_approvals(trusted);
+        // Views made for the old setting must not serve the new one.
+        self.views = Arc::default();
         self
     }
 
@@ -105,6 +107,8 @@ impl Http {
     pub fn auth(mut self, auth: impl Into<Authorization>) -> Self {
         let auth = auth.into();
         self.auth = (!auth.is_empty()).then_some(auth);
+        // Views are keyed by another authorization's scope mapping.
+        self.views = Arc::default();
         self
     }
 
@@ -419,11 +423,13 @@ impl Http {
             None
         };
         if streams {
-            return self.stream(server, message, issued, caller, (share, slot));
+            let mut response = self.stream(server, message, issued, caller, slot);
+            response.body_mut().keep(share);
+            return response;
         }
         let answer = on_behalf(caller.as_ref(), server.respond_coded(message)).await;
-        drop((share, slot));
-        match answer {
+        drop(slot);
+        let mut response = match answer {
             // 2026-07-28 gives some errors their HTTP status too: an unknown (or
             // removed) method is `404`, a revision or capability problem `400`.
             Some((answer, Some(code))) if stateless => {
@@ -438,7 +444,9 @@ impl Http {
             }
             Some((answer, _)) => json(StatusCode::OK, answer, issued),
             None => plain(StatusCode::ACCEPTED, ""),
-        }
+        };
+        response.body_mut().keep(share);
+        response
     }
 
     /// The answer to `message` as `text/event-stream`: each notification the call
@@ -449,7 +457,7 @@ impl Http {
         message: Value,
         session: Option<String>,
         caller: Option<Caller>,
-        held: (callers::Share, Option<callers::Slot>),
+        slot: Option<callers::Slot>,
     ) -> Response<Body> {
         let (events, body) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
         // Notifications and then the answer go through one channel, so they reach
@@ -461,7 +469,7 @@ impl Http {
                 server.respond_notifying(message, Some(messages.clone())),
             )
             .await;
-            drop(held);
+            drop(slot);
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
             }
@@ -737,6 +745,9 @@ pub struct Body {
     kind: BodyKind,
     /// Keeps the connection counted busy until the body is sent (or dropped).
     busy: Option<listen::Busy>,
+    /// Keeps the request counted in its caller's share until the body is sent (a
+    /// caller that stops reading its answers holds its own places, not others').
+    share: Option<callers::Share>,
 }
 
 #[derive(Debug)]
@@ -750,6 +761,7 @@ impl Body {
         Body {
             kind: BodyKind::Full(Some(Bytes::from(text))),
             busy: None,
+            share: None,
         }
     }
 
@@ -757,11 +769,16 @@ impl Body {
         Body {
             kind: BodyKind::Stream(chunks),
             busy: None,
+            share: None,
         }
     }
 
     fn hold(&mut self, busy: listen::Busy) {
         self.busy = Some(busy);
+    }
+
+    fn keep(&mut self, share: callers::Share) {
+        self.share = Some(share);
     }
 }
 

@@ -120,7 +120,9 @@ impl Introspection {
         if let Some(answer) = self.cached(token) {
             return answer.map_err(Rejected::Invalid);
         }
-        if !self.may_ask() {
+        // The budget is taken before asking (so concurrent unknown tokens cannot all
+        // pass) and given back when the issuer knows the token as active.
+        if !self.take_budget() {
             return Err(Rejected::Unavailable(
                 "too many unknown tokens were presented lately".into(),
             ));
@@ -146,8 +148,8 @@ impl Introspection {
         // Only tokens the issuer does not know as active spend the budget: those are
         // what anyone can make up; an active token refused here (another audience,
         // expired) came from the issuer.
-        if answer.get("active") != Some(&Value::Bool(true)) {
-            self.spend();
+        if answer.get("active") == Some(&Value::Bool(true)) {
+            self.refund();
         }
         self.remember(token, keep, judged.clone());
         judged.map_err(Rejected::Invalid)
@@ -166,19 +168,22 @@ impl Introspection {
         (now < *until).then(|| Err(why.clone()))
     }
 
-    /// Whether the issuer may be asked about a new token now: refusals so far are
-    /// within their budget (a flood of made-up tokens spends it; grants do not).
-    fn may_ask(&self) -> bool {
+    /// Takes one unit of the budget for asking the issuer about a new token; `false`
+    /// when none is left (tokens the issuer did not know spent it).
+    fn take_budget(&self) -> bool {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         cache.refill(Instant::now());
-        cache.budget >= 1.0
+        if cache.budget < 1.0 {
+            return false;
+        }
+        cache.budget -= 1.0;
+        true
     }
 
-    /// One refusal of an unknown token, out of the budget.
-    fn spend(&self) {
+    /// Gives back the unit an active token took.
+    fn refund(&self) {
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
-        cache.refill(Instant::now());
-        cache.budget -= 1.0;
+        cache.budget = (cache.budget + 1.0).min(FAILURE_BURST);
     }
 
     fn remember(&self, token: &str, keep: Duration, answer: Result<Granted, String>) {
@@ -231,7 +236,7 @@ impl Cache {
         let elapsed = self
             .budget_at
             .map_or(f64::INFINITY, |at| now.duration_since(at).as_secs_f64());
-        self.budget = (self.budget + elapsed * FAILURES_PER_SECOND).min(FAILURE_BURST);
+        self.budget = (self.budget + elapsed * FAILURES_PER_SECOND).clamp(0.0, FAILURE_BURST);
         self.budget_at = Some(now);
     }
 }
@@ -344,6 +349,9 @@ mod tests {
         // client `alice` is not the user `alice`.
         let granted = verdict(json!({"active": true, "aud": RES, "client_id": "alice"})).unwrap();
         assert_eq!(granted.name, "client:alice");
+        // A user whose name looks like another kind's is marked as a user.
+        let granted = verdict(json!({"active": true, "aud": RES, "sub": "client:alice"})).unwrap();
+        assert_eq!(granted.name, "user:client:alice");
         // Naming neither, the token is its own caller.
         let granted = verdict(json!({"active": true, "aud": RES})).unwrap();
         assert!(granted.name.starts_with("token:"), "{}", granted.name);
@@ -416,7 +424,7 @@ mod tests {
         let granted = verdict(json!({"active": true, "aud": RES, "sub": "alice"})).unwrap();
         introspection.remember("good", Duration::from_secs(60), Ok(granted));
         for i in 0..(MAX_REFUSALS * 2) {
-            introspection.spend();
+            introspection.take_budget();
             introspection.remember(
                 &format!("junk{i}"),
                 Duration::from_secs(60),
@@ -424,7 +432,9 @@ mod tests {
             );
         }
         assert!(matches!(introspection.cached("good"), Some(Ok(_))));
-        // Thousands of refusals spent the budget: new tokens wait.
-        assert!(!introspection.may_ask());
+        // Thousands of refusals spent the budget: new tokens wait, and the budget did
+        // not go below nothing (it comes back within seconds).
+        assert!(!introspection.take_budget());
+        assert!(introspection.cache.lock().unwrap().budget >= 0.0);
     }
 }

@@ -37,8 +37,9 @@ pub(super) struct Jwks {
     max_age: Duration,
     /// What is known; locked for lookups and updates only, never across a fetch.
     state: Mutex<State>,
-    /// Held by the one fetch in flight.
-    fetching: tokio::sync::Mutex<()>,
+    /// Held by the one fetch in flight (a detached task: a request that gave up
+    /// waiting, or whose client went away, does not cancel it).
+    fetching: Arc<tokio::sync::Mutex<()>>,
 }
 
 #[derive(Debug, Default)]
@@ -76,16 +77,16 @@ impl Jwks {
             min_refresh,
             max_age,
             state: Mutex::default(),
-            fetching: tokio::sync::Mutex::default(),
+            fetching: Arc::default(),
         }
     }
 
     /// The key that verifies a token signed with `alg`, carrying key id `kid`.
     pub(super) async fn key(
-        &self,
+        self: &Arc<Self>,
         kid: Option<&str>,
         alg: Algorithm,
-        transport: &dyn Transport,
+        transport: &Arc<dyn Transport>,
     ) -> Result<Jwk, KeyError> {
         let (keys, fetched, attempted, finished) = {
             let state = lock(&self.state);
@@ -96,17 +97,17 @@ impl Jwks {
                 state.finished,
             )
         };
+        let due = attempted.is_none_or(|at| at.elapsed() >= self.min_refresh);
         if let Some(key) = find(&keys, kid, alg) {
             let stale = fetched.is_none_or(|at| at.elapsed() >= self.max_age);
-            let due = attempted.is_none_or(|at| at.elapsed() >= self.min_refresh);
             if stale
                 && due
-                && let Ok(_flight) = self.fetching.try_lock()
+                && let Ok(flight) = Arc::clone(&self.fetching).try_lock_owned()
             {
                 // This token starts the refresh, and waits for it only briefly: the
                 // key it has is still the issuer's until the issuer says otherwise.
-                let refresh = self.refetch(transport);
-                if let Ok(Ok(())) = tokio::time::timeout(STALE_WAIT, refresh).await
+                let refresh = self.refresh(flight, transport);
+                if tokio::time::timeout(STALE_WAIT, refresh).await.is_ok()
                     && let Some(key) = find(&lock(&self.state).keys, kid, alg)
                 {
                     return Ok(key.clone());
@@ -116,12 +117,11 @@ impl Jwks {
         }
         // Not known: fetch again, unless an attempt was made lately (made-up key ids
         // are refused from the cache).
-        if attempted.is_none_or(|at| at.elapsed() >= self.min_refresh) {
-            let _flight = self.fetching.lock().await;
+        if due {
+            let flight = Arc::clone(&self.fetching).lock_owned().await;
             // Another token's fetch may have finished while this one waited.
-            let fetched_since = lock(&self.state).finished != finished;
-            if !fetched_since {
-                let _ = self.refetch(transport).await;
+            if lock(&self.state).finished == finished {
+                let _ = self.refresh(flight, transport).await;
             }
         }
         let state = lock(&self.state);
@@ -137,6 +137,20 @@ impl Jwks {
             Some(kid) => format!("the issuer has no key `{kid}` for {alg:?}"),
             None => format!("the token names no key id and the issuer has no single {alg:?} key"),
         }))
+    }
+
+    /// Runs one fetch as a task of its own, holding `flight` until it is done; the
+    /// returned handle waits for it, and dropping the handle does not cancel it.
+    fn refresh(
+        self: &Arc<Self>,
+        flight: tokio::sync::OwnedMutexGuard<()>,
+        transport: &Arc<dyn Transport>,
+    ) -> tokio::task::JoinHandle<()> {
+        let (jwks, transport) = (Arc::clone(self), Arc::clone(transport));
+        tokio::spawn(async move {
+            let _flight = flight;
+            let _ = jwks.refetch(&*transport).await;
+        })
     }
 
     /// One fetch of the set (the caller holds `fetching`): the keys replace the known

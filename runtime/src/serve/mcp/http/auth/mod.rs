@@ -167,7 +167,7 @@ impl Authorization {
     pub(super) async fn caller(
         &self,
         authorization: Option<&[u8]>,
-        transport: &dyn Transport,
+        transport: &Arc<dyn Transport>,
     ) -> Result<Caller, Refusal> {
         let presented = authorization.ok_or(Refusal::Missing)?;
         let token = strip_scheme(presented)
@@ -229,14 +229,23 @@ impl Authorization {
 
 /// The caller a token's claims name, one namespace per kind of principal so that no
 /// two of them share limits, sessions, audit records or gate decisions: a user by its
-/// `sub` (or introspection's `username`), a client acting for itself as
-/// `client:<client_id or azp>`, and a token that names neither as
-/// `token:<a hash of the token>` (each such token its own caller).
+/// `sub` (or introspection's `username`; `user:<sub>` when that itself starts with a
+/// kind's prefix), a client acting for itself as `client:<client_id or azp>`, and a
+/// token that names neither as `token:<a hash of the token>` (each such token its own
+/// caller).
 #[cfg(feature = "mcp-oauth")]
 fn caller_name(claims: &serde_json::Map<String, serde_json::Value>, token: &str) -> String {
     let text = |name: &str| claims.get(name).and_then(serde_json::Value::as_str);
     if let Some(user) = text("sub").or_else(|| text("username")) {
-        return user.to_owned();
+        // A user whose name looks like another kind's is marked as a user.
+        return if ["client:", "token:", "user:"]
+            .iter()
+            .any(|kind| user.starts_with(kind))
+        {
+            format!("user:{user}")
+        } else {
+            user.to_owned()
+        };
     }
     if let Some(client) = text("client_id").or_else(|| text("azp")) {
         return format!("client:{client}");

@@ -304,11 +304,17 @@ impl OAuth {
     pub(super) async fn validate(
         &self,
         token: &str,
-        transport: &dyn Transport,
+        transport: &Arc<dyn Transport>,
     ) -> Result<Caller, Refusal> {
         if let Some(introspection) = &self.introspection {
             let granted = introspection
-                .check(token, &self.issuer, &self.resource, self.leeway, transport)
+                .check(
+                    token,
+                    &self.issuer,
+                    &self.resource,
+                    self.leeway,
+                    &**transport,
+                )
                 .await
                 .map_err(|rejected| match rejected {
                     Rejected::Invalid(why) => Refusal::Invalid(why),
