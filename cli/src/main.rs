@@ -10,6 +10,9 @@ use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use toolwright_cli::interpret;
 use toolwright_codegen::{Analysis, Config};
 
+mod findings;
+mod overview;
+
 const AFTER_HELP: &str = "\
 INPUT is an adapter file (`<name>-adapter.md`), an OpenAPI 3.0/3.1 document (`.json`,
 `.yaml`, `.yml`), a Google Discovery document (`.json` with `discoveryVersion`), or a
@@ -18,10 +21,10 @@ environment variables the inputs name.
 
 Exit codes: 0 success; 1 the inputs have errors, or the call failed; 2 usage error.";
 
-/// Turn API descriptions (adapter files, OpenAPI, Google Discovery, GraphQL, MCP) into a typed Rust client
-/// and an LLM tool catalog, or run them directly.
+/// Turn API descriptions (adapter files, OpenAPI, Google Discovery, GraphQL, MCP) into a
+/// typed Rust client and an LLM tool catalog, or run them directly.
 #[derive(Debug, Parser)]
-#[command(name = "toolwright", version, after_help = AFTER_HELP)]
+#[command(name = "toolwright", version, after_help = AFTER_HELP, max_term_width = overview::WIDTH)]
 struct Cli {
     /// When to colour diagnostics (also off when NO_COLOR is set).
     #[arg(long, value_enum, default_value_t = Color::Auto, global = true)]
@@ -51,25 +54,37 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
     },
-    /// Run the adapters' conformance tests (`{name}-adapter-tests.yaml` next to each
-    /// adapter) offline: each case's call against an in-process responder, its request
-    /// compared with the one the case expects.
+    /// Run the adapters' conformance tests offline.
+    ///
+    /// The cases are `{name}-adapter-tests.yaml` next to each adapter: each case's call
+    /// runs against an in-process responder, its request compared with the one the case
+    /// expects.
     #[command(after_help = AFTER_HELP)]
     Test {
         #[command(flatten)]
         inputs: Inputs,
     },
-    /// Print the catalog: as it is (an MCP `tools/list` object with the full
-    /// schemas), or exported for an MCP client or a model API, with its rules applied.
+    /// Print the catalog: an overview on a terminal, JSON otherwise.
+    ///
+    /// On a terminal, each tool's name and summary; with `--json`, or when standard
+    /// output is a pipe or a file, the catalog as it is (an MCP `tools/list` object with
+    /// the full schemas), or exported for an MCP client or a model API (`--format`),
+    /// with its rules applied.
     #[command(after_help = AFTER_HELP)]
     Catalog {
         #[command(flatten)]
         inputs: Inputs,
         #[command(flatten)]
         export: ExportArgs,
+        /// The full JSON on a terminal too (where the default is a short overview:
+        /// each tool's name and summary); a pipe or a file always gets the JSON.
+        #[arg(long)]
+        json: bool,
     },
-    /// Write the collection artifact: the evidence-only tool graph, every tool's IO
-    /// contract, the readiness report and the sources' manifest, as one JSON file.
+    /// Write the collection artifact (tool graph, contracts, readiness) as JSON.
+    ///
+    /// One JSON file: the evidence-only tool graph, every tool's IO contract, the
+    /// readiness report and the sources' manifest.
     #[command(after_help = AFTER_HELP)]
     Artifact {
         /// Adapter files, OpenAPI or Google Discovery documents, GraphQL schemas (SDL or
@@ -104,10 +119,12 @@ enum Command {
         #[command(flatten)]
         select: Selectors,
     },
-    /// Write the inspection report: one self-contained HTML page (no network) with
-    /// every tool (filterable, sortable), its schemas, annotations and their
-    /// provenance, contract, exports, native metadata and source lines, the data-flow
-    /// graph, the readiness findings and each source's fidelity matrix.
+    /// Write the inspection report, one self-contained HTML page.
+    ///
+    /// The page needs no network: every tool (filterable, sortable), its schemas,
+    /// annotations and their provenance, contract, exports, native metadata and source
+    /// lines, the data-flow graph, the readiness findings and each source's fidelity
+    /// matrix.
     #[command(after_help = AFTER_HELP)]
     Report {
         #[command(flatten)]
@@ -122,9 +139,11 @@ enum Command {
         #[arg(long)]
         no_exports: bool,
     },
-    /// Save an MCP server's `tools/list` (with its info, prompts and resources) as a
-    /// JSON file, a source like an OpenAPI document: `toolwright mcp-snapshot --out
-    /// everything.json -- npx -y @modelcontextprotocol/server-everything`.
+    /// Save an MCP server's `tools/list` as a JSON file, to use as a source.
+    ///
+    /// The file holds the server's tools with its info, prompts and resources, and is
+    /// read like an OpenAPI document: `toolwright mcp-snapshot --out everything.json --
+    /// npx -y @modelcontextprotocol/server-everything`.
     McpSnapshot {
         /// Where to write it (`-`: standard output).
         #[arg(long, value_name = "FILE")]
@@ -136,8 +155,9 @@ enum Command {
         #[arg(required = true, last = true, value_name = "COMMAND")]
         command: Vec<String>,
     },
-    /// Find the tools that best match a request in words ("open a new bug report"):
-    /// `name<TAB>score<TAB>summary` per line, best first.
+    /// Find the tools that best match a request in words ("open a new bug report").
+    ///
+    /// Prints `name<TAB>score<TAB>summary` per line, best first.
     #[command(after_help = AFTER_HELP)]
     Search {
         /// What the tool should do, as a person or a model would ask.
@@ -180,8 +200,9 @@ enum Command {
         #[arg(long)]
         features_by_tag: bool,
     },
-    /// Serve the inputs' tools to MCP clients, over stdio or streamable HTTP
-    /// (interpreted, no compiling).
+    /// Serve the inputs' tools to MCP clients, over stdio or streamable HTTP.
+    ///
+    /// The inputs are interpreted: nothing is compiled.
     #[command(after_help = AFTER_HELP)]
     Serve {
         #[command(flatten)]
@@ -195,7 +216,7 @@ enum Command {
         #[command(flatten)]
         options: ServeOptions,
     },
-    /// Call one tool with JSON arguments, interpreting the inputs without compiling.
+    /// Call one tool with JSON arguments (the inputs interpreted, nothing compiled).
     #[command(after_help = AFTER_HELP)]
     Call {
         #[command(flatten)]
@@ -552,7 +573,11 @@ fn main() -> ExitCode {
             json,
             typescript,
         } => search(&inputs, &query, k, (json, typescript), styled),
-        Command::Catalog { inputs, export } => catalog(&inputs, &export, styled),
+        Command::Catalog {
+            inputs,
+            export,
+            json,
+        } => catalog(&inputs, &export, json, styled),
         Command::Generate {
             inputs,
             out,
@@ -1076,7 +1101,7 @@ fn test(inputs: &Inputs, styled: bool) -> ExitCode {
     }
 }
 
-/// Findings printed by `check` (the artifact holds them all).
+/// Groups of findings printed by `check` (the artifact holds them all).
 const SHOWN_FINDINGS: usize = 10;
 
 /// The readiness report's score and first findings, as warnings (never errors, strict
@@ -1086,30 +1111,26 @@ fn readiness(analysis: &Analysis) {
     let (contracts, edges) =
         contract::build_with_edges(&analysis.apis, &contract::FieldRoles::default());
     let report = contract::readiness::report(&analysis.apis, &contracts, &edges);
-    for finding in report
+    let warnings: Vec<_> = report
         .findings
         .iter()
         .filter(|f| f.severity == "warning")
-        .take(SHOWN_FINDINGS)
-    {
-        eprintln!(
-            "warning[readiness::{}]: `{}`: {}",
-            finding.code, finding.tool, finding.message
-        );
-        if let Some(source) = &finding.source {
-            eprintln!("  --> {source}");
-        }
+        .collect();
+    let groups = findings::group(warnings.iter().copied(), &findings::positions(analysis));
+    for group in groups.iter().take(SHOWN_FINDINGS) {
+        eprint!("{}", group.render());
     }
-    let warnings = report
-        .findings
-        .iter()
-        .filter(|f| f.severity == "warning")
-        .count();
-    let more = warnings.saturating_sub(SHOWN_FINDINGS);
+    let more = groups.len().saturating_sub(SHOWN_FINDINGS);
     eprintln!(
-        "readiness: {:.1}/100 ({}), {warnings} warning(s){}",
+        "readiness: {:.1}/100 ({}), {} warning(s){}{}",
         report.score,
         report.status,
+        warnings.len(),
+        if groups.len() < warnings.len() {
+            format!(" ({} distinct)", groups.len())
+        } else {
+            String::new()
+        },
         if more > 0 {
             format!(", {more} more in `toolwright artifact`")
         } else {
@@ -1371,11 +1392,18 @@ fn mcp_snapshot(out: &std::path::Path, timeout: f64, command: &[String]) -> Exit
     }
 }
 
-fn catalog(inputs: &Inputs, export: &ExportArgs, styled: bool) -> ExitCode {
+fn catalog(inputs: &Inputs, export: &ExportArgs, json: bool, styled: bool) -> ExitCode {
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
+    // A person at a terminal asking for the catalog as it is gets the overview;
+    // exports and anything read by a program get JSON.
+    let overview = !json
+        && export.format == CatalogFormat::Catalog
+        && export.mode == ExportMode::Direct
+        && std::io::stdout().is_terminal();
     match interpret::catalog(&analysis.apis) {
+        Ok(c) if overview => print_all(&overview::render(c.tools())),
         Ok(c) if export.format == CatalogFormat::Typescript => {
             if export.mode != ExportMode::Direct {
                 eprintln!(

@@ -416,3 +416,117 @@ fn reference_cycles_neither_hang_nor_overflow_catalog_or_call() {
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("transport error"), "{err}");
 }
+
+/// The commands `--help` lists, the README's and docs/cli.md's lists: the same names in
+/// the same order. Every help line fits in 100 columns.
+#[test]
+fn the_command_lists_agree_and_help_is_wrapped() {
+    let (code, out, err) = run(&mut toolwright(&["--help"]));
+    assert_eq!(code, 0, "{err}");
+    let listed: Vec<&str> = out
+        .split("Commands:\n")
+        .nth(1)
+        .expect("a Commands section")
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.strip_prefix("  ")?.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .collect();
+    assert!(listed.len() >= 10, "{out}");
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| [`toolwright-cli`]"))
+        .expect("the README's crates table has the CLI's row");
+    let in_readme: Vec<&str> = row
+        .split("binary: ")
+        .nth(1)
+        .unwrap()
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .collect();
+    assert_eq!(in_readme, listed, "README.md's list");
+    let docs = std::fs::read_to_string(root().join("docs/cli.md")).unwrap();
+    let in_docs: Vec<&str> = docs
+        .lines()
+        .filter_map(|l| l.strip_prefix("toolwright ")?.split_whitespace().next())
+        .filter(|name| {
+            name.starts_with(|c: char| c.is_ascii_lowercase())
+                && name.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+        })
+        .collect();
+    assert_eq!(in_docs, listed, "docs/cli.md's list");
+    for command in listed.iter().chain([&""]) {
+        let args: Vec<&str> = [*command, "--help"]
+            .into_iter()
+            .filter(|a| !a.is_empty())
+            .collect();
+        let (code, out, err) = run(&mut toolwright(&args));
+        assert_eq!(code, 0, "{err}");
+        for line in out.lines() {
+            assert!(
+                line.chars().count() <= 100,
+                "`toolwright {}` has a line of {} columns:\n{line}",
+                args.join(" "),
+                line.chars().count()
+            );
+        }
+    }
+}
+
+/// The same readiness advice for several tools is one warning naming them.
+#[test]
+fn check_groups_a_repeated_finding() {
+    let (code, _, err) = run(&mut toolwright(&[
+        "check",
+        "examples/issue-tracker/adapters",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("warning[readiness::"))
+        .collect();
+    let mut distinct = warnings.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(warnings.len(), distinct.len(), "a warning repeated:\n{err}");
+    assert!(
+        err.contains(" tools: `"),
+        "a grouped warning names its tools:\n{err}"
+    );
+}
+
+/// `catalog` on a terminal: a short overview; piped: the JSON, as before; `--json`
+/// asks for the JSON on a terminal too. (`script` gives the command a terminal.)
+#[test]
+fn catalog_is_an_overview_on_a_terminal_and_json_otherwise() {
+    let bin = env!("CARGO_BIN_EXE_toolwright");
+    let on_terminal = |extra: &str| {
+        let (code, out, err) = run(Command::new("script")
+            .args([
+                "-qec",
+                &format!("{bin} catalog examples/issue-tracker/adapters {extra}"),
+                "/dev/null",
+            ])
+            .current_dir(root()));
+        assert_eq!(code, 0, "{err}");
+        out.replace("\r\n", "\n")
+    };
+    let overview = on_terminal("");
+    assert!(
+        overview.contains("tracker: 5 tools\n  close_issue   Closes an issue and records why")
+            && overview.contains("\n  create_issue  Opens a new issue in a project."),
+        "{overview}"
+    );
+    assert!(overview.contains("5 tools in 1 API(s)."), "{overview}");
+    assert!(!overview.contains("inputSchema"), "{overview}");
+    assert!(on_terminal("--json").contains("\"inputSchema\""));
+    let (code, piped, err) = run(&mut toolwright(&[
+        "catalog",
+        "examples/issue-tracker/adapters",
+    ]));
+    assert_eq!(code, 0, "{err}");
+    let json: Value = serde_json::from_str(&piped).expect("piped: JSON");
+    assert_eq!(json["tools"].as_array().map(Vec::len), Some(5));
+}

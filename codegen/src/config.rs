@@ -475,6 +475,13 @@ impl Config {
         };
         let mut files = emit::generate_with(&analysis.apis, &options);
         if self.tests {
+            if cargo && analysis.suites.is_empty() {
+                // Asked for and none found: say so rather than leave `cargo test` to
+                // report 0 tests as if they had passed.
+                println!(
+                    "cargo::warning=tests(true): no adapter has a `{{name}}-adapter-tests.yaml` beside it, so no conformance tests were generated (docs/adapters.md says how to write them)"
+                );
+            }
             let tests = emit::tests::module(&analysis.suites, &analysis.apis);
             if let Some(entry) = files.get_mut(ENTRY_FILE) {
                 entry.extend_from_slice(tests.as_bytes());

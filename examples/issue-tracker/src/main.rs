@@ -1,6 +1,7 @@
 //! An adapter-driven client end to end: `adapters/tracker-adapter.md` → build.rs →
 //! typed client + tool catalog. A small in-memory tracker on loopback stands in for the
-//! remote API, so `cargo run -p issue-tracker` works offline. Milestones are a
+//! remote API, so `cargo run -p issue-tracker` works offline; `-- --serve` runs only that
+//! server, on 127.0.0.1:8733, for a program of one's own to call. Milestones are a
 //! `#[derive(ToolSchema)]` resource the service answers itself; their tools sit in the
 //! same catalog and are called by name the same way.
 
@@ -12,8 +13,28 @@ include!(concat!(env!("OUT_DIR"), "/toolwright.rs"));
 use serde_json::json;
 use toolwright::{CredentialSource, Executor};
 
+/// Where `--serve` listens unless given an address (the README's crate calls it here).
+const SERVE_ADDRESS: &str = "127.0.0.1:8733";
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // `--serve [ADDRESS]`: only the stand-in API, until interrupted, for a program of
+    // one's own to call (the README's "Using it in a crate").
+    let mut args = std::env::args().skip(1);
+    if args.next().as_deref() == Some("--serve") {
+        let address = args.next().unwrap_or_else(|| SERVE_ADDRESS.into());
+        let server = server::bind(&address).unwrap_or_else(|e| {
+            eprintln!("error: cannot listen on {address}: {e}");
+            std::process::exit(1)
+        });
+        println!(
+            "stand-in tracker API on {}/api/v1 (bearer token `demo-token`); Ctrl-C stops it",
+            server.url()
+        );
+        loop {
+            std::thread::park();
+        }
+    }
     let server = server::start();
     // `--mcp`: stdout belongs to the protocol.
     let mcp = std::env::args().any(|a| a == "--mcp");

@@ -5,9 +5,16 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use toolwright_loopback::{Request, Response, Server};
 
+/// On an ephemeral loopback port, for the walkthrough.
 pub fn start() -> Server {
     let issues: Arc<Mutex<Vec<Value>>> = Arc::default();
     Server::start(move |req| handle(req, &issues))
+}
+
+/// On `addr`, for another program to call (`--serve`).
+pub fn bind(addr: &str) -> std::io::Result<Server> {
+    let issues: Arc<Mutex<Vec<Value>>> = Arc::default();
+    Server::bind(addr, move |req| handle(req, &issues))
 }
 
 fn handle(req: &Request, issues: &Mutex<Vec<Value>>) -> Response {

@@ -29,6 +29,23 @@ pub struct ReqwestTransport {
     client: reqwest::Client,
 }
 
+/// Installs rustls's *ring* provider as the process default unless the service already
+/// installed one (reqwest is built without a bundled provider).
+///
+/// rustls 0.23.48 deprecates `crypto::ring::default_provider` (ring has no post-quantum
+/// key exchange) and offers no ring provider under another name: its replacement is
+/// aws-lc-rs, a C build this crate avoids. rustls's own feature-based choice (used by
+/// `ClientConfig::builder()`) calls the same function and panics when a service's tree
+/// also enables aws-lc-rs, so the call stays here, allowed rather than expected: the
+/// older releases a lock file may pin do not deprecate it. A service that wants
+/// post-quantum key exchange installs aws-lc-rs's provider first; that one stays.
+#[allow(deprecated)]
+fn install_ring_provider() {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+}
+
 impl ReqwestTransport {
     /// A transport with the defaults above.
     ///
@@ -43,9 +60,7 @@ impl ReqwestTransport {
     /// # Errors
     /// The TLS backend could not be initialised.
     pub fn with_connect_timeout(connect_timeout: Duration) -> Result<Self, TransportError> {
-        // reqwest is built without a bundled crypto provider, so install ring as the
-        // process default. If the service already installed one, that one stays.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_ring_provider();
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::custom(same_origin))
             .referer(false)

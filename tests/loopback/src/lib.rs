@@ -112,8 +112,19 @@ impl Server {
     /// # Panics
     /// If no loopback port can be bound (the test cannot run at all then).
     pub fn start(handler: impl Fn(&Request) -> Response + Send + Sync + 'static) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
-        let addr = listener.local_addr().expect("local address");
+        Server::bind("127.0.0.1:0", handler).expect("bind a loopback port")
+    }
+
+    /// Serves on `addr` (a fixed address a person can point a program at).
+    ///
+    /// # Errors
+    /// The address cannot be bound (in use, or not a local address).
+    pub fn bind(
+        addr: &str,
+        handler: impl Fn(&Request) -> Response + Send + Sync + 'static,
+    ) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(addr)?;
+        let addr = listener.local_addr()?;
         let requests = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let handler: Arc<Handler> = Arc::new(handler);
@@ -132,12 +143,12 @@ impl Server {
                 }
             })
         };
-        Server {
+        Ok(Server {
             addr,
             requests,
             stop,
             accept: Some(accept),
-        }
+        })
     }
 
     /// `http://127.0.0.1:PORT`
