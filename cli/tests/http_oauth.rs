@@ -1141,16 +1141,6 @@ fn a_callers_token_is_not_sent_in_clear_text() {
     assert!(answer.contains("clear text"), "{answer}");
 }
 
-/// The resident memory of process `pid`, in KiB (Linux).
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .unwrap()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
-}
-
 /// F5: views of the catalog are keyed by the mapped scopes a caller holds, not by its
 /// whole scope string: 300 tokens whose scope strings differ only in scopes that map
 /// to nothing make one view, and the server's memory does not grow with them (before,
@@ -1187,11 +1177,11 @@ fn scope_strings_that_map_to_nothing_make_no_new_views() {
     for i in 0..10 {
         list(i);
     }
-    let after_ten = rss_kib(pid);
+    let after_ten = toolwright_loopback::rss_kib(pid);
     for i in 10..300 {
         list(i);
     }
-    let grown = rss_kib(pid).saturating_sub(after_ten);
+    let grown = toolwright_loopback::rss_kib(pid).saturating_sub(after_ten);
     assert!(
         grown < 100 * 1024,
         "290 more scope strings grew the server by {grown} KiB"

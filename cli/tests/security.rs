@@ -32,13 +32,20 @@ impl Drop for Serving {
 /// `serve --http` of the example adapter (`delete_issue` needs confirmation) for two
 /// callers, alice and bob, against `api`; `extra` adds flags.
 fn serve(api: &Server, extra: &[&str]) -> (Serving, u16) {
+    let mut flags = vec!["--auth-token", "alice=T_ALICE", "--auth-token", "bob=T_BOB"];
+    flags.extend_from_slice(extra);
+    serve_open(api, &flags)
+}
+
+/// `serve --http` of the example adapter against `api` with `flags` only (no
+/// authorization unless they add it).
+fn serve_open(api: &Server, flags: &[&str]) -> (Serving, u16) {
     let port = toolwright_loopback::free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
         .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
         .arg(format!("tracker={}/api/v1", api.url()))
         .args(["--http", &format!("127.0.0.1:{port}")])
-        .args(["--auth-token", "alice=T_ALICE", "--auth-token", "bob=T_BOB"])
-        .args(extra)
+        .args(flags)
         .current_dir(root())
         .env_clear()
         .env("T_ALICE", ALICE)
@@ -343,19 +350,7 @@ fn forged_approvals_are_refused_through_meta_and_group_tools() {
 #[test]
 fn a_non_string_version_or_a_non_json_content_type_is_refused() {
     let api = issue_api();
-    let port = toolwright_loopback::free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
-        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
-        .arg(format!("tracker={}/api/v1", api.url()))
-        .args(["--http", &format!("127.0.0.1:{port}")])
-        .current_dir(root())
-        .env_clear()
-        .env("TRACKER_TOKEN", "upstream-t0ken")
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let _serving = Serving(child);
-    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let (_serving, port) = serve_open(&api, &[]);
     let creates = || {
         api.take_requests()
             .iter()
@@ -513,19 +508,6 @@ fn passing_a_static_token_through_is_refused_at_start() {
     assert!(api.requests().is_empty());
 }
 
-/// The resident memory of process `pid`, in KiB (Linux).
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .map(|status| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-                .unwrap_or(0)
-        })
-        .unwrap_or(0)
-}
-
 /// F8: one caller's memory-heavy scripts run at most its share at once (each may hold
 /// the whole `--script-memory`), so the server's memory stays bounded by the scripts
 /// running, not by how many the caller sends; another caller's script still runs.
@@ -535,25 +517,18 @@ fn one_callers_scripts_run_its_share_and_memory_stays_bounded() {
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
     let api = issue_api();
-    let port = toolwright_loopback::free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
-        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
-        .arg(format!("tracker={}/api/v1", api.url()))
-        .args(["--http", &format!("127.0.0.1:{port}")])
-        .args(["--auth-token", "alice=T_ALICE", "--auth-token", "bob=T_BOB"])
-        .args(["--mode", "code", "--max-scripts", "8"])
-        .args(["--max-scripts-per-caller", "2"])
-        .current_dir(root())
-        .env_clear()
-        .env("T_ALICE", ALICE)
-        .env("T_BOB", BOB)
-        .env("TRACKER_TOKEN", "upstream-t0ken")
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let _serving = Serving(child);
-    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let (serving, port) = serve(
+        &api,
+        &[
+            "--mode",
+            "code",
+            "--max-scripts",
+            "8",
+            "--max-scripts-per-caller",
+            "2",
+        ],
+    );
+    let pid = serving.0.id();
     let hog = "const a = []; let i = 0; while (true) { a.push(new Array(100000).fill(i++)); }";
     let peak = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
@@ -561,7 +536,7 @@ fn one_callers_scripts_run_its_share_and_memory_stays_bounded() {
         let (peak, done) = (peak.clone(), done.clone());
         std::thread::spawn(move || {
             while !done.load(Ordering::Relaxed) {
-                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                peak.fetch_max(toolwright_loopback::rss_kib(pid), Ordering::Relaxed);
                 std::thread::sleep(Duration::from_millis(20));
             }
         })

@@ -86,12 +86,16 @@ fn endpoints() -> &'static Endpoints {
             tokens: Http::new(server.clone())
                 .auth(BearerTokens::new().token("team", TOKEN).unwrap()),
             jwt: Http::new(server.clone()).auth(oauth()),
-            introspection: Http::new(server).auth(oauth().introspection(
-                format!("{issuer}/introspect"),
-                "client",
-                "secret",
-                std::time::Duration::from_secs(60),
-            )),
+            introspection: Http::new(server).auth(
+                oauth()
+                    .introspection(
+                        format!("{issuer}/introspect"),
+                        "client",
+                        "secret",
+                        std::time::Duration::from_secs(60),
+                    )
+                    .unwrap(),
+            ),
         }
     })
 }
@@ -131,7 +135,11 @@ fuzz_target!(|data: &[u8]| {
         .headers()
         .get_all(http::header::AUTHORIZATION)
         .iter()
-        .any(|v| v.as_bytes().windows(TOKEN.len()).any(|w| w == TOKEN.as_bytes()));
+        .any(|v| {
+            v.as_bytes()
+                .windows(TOKEN.len())
+                .any(|w| w == TOKEN.as_bytes())
+        });
     let endpoint = match pick % 4 {
         0 => &endpoints.open,
         1 => &endpoints.tokens,
@@ -145,7 +153,10 @@ fuzz_target!(|data: &[u8]| {
     let called = CALLS.load(Ordering::Relaxed) != before;
     match pick % 4 {
         // Only the one valid static token reaches the API.
-        1 => assert!(!called || presents_the_token, "a call without the token ran"),
+        1 => assert!(
+            !called || presents_the_token,
+            "a call without the token ran"
+        ),
         // No JWT the fuzzer makes is signed by the key set's key, and introspection
         // says every token is inactive.
         2 | 3 => assert!(!called, "a call with a made-up token ran"),

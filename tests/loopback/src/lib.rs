@@ -341,6 +341,19 @@ pub fn wait_listening(port: u16, within: Duration, what: &str) -> Result<(), Str
     Ok(())
 }
 
+/// The resident memory of process `pid`, in KiB (Linux; 0 when it cannot be read).
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 /// One JSON-RPC message to `port`'s MCP endpoint with `token` (HTTP/1.0: the answer
 /// comes unchunked); the answer's body.
 pub fn mcp_post(port: u16, token: &str, message: &serde_json::Value) -> serde_json::Value {
