@@ -7,6 +7,7 @@
 //! as metadata. Problems degrade one schema or one operation, never the document.
 
 pub(crate) mod locate;
+mod naming;
 mod operations;
 mod pagination;
 mod schema;
