@@ -101,7 +101,12 @@ fn report_name(
         named.name
     );
     if !shared_with.is_empty() {
-        let others = shared_with.join(", ");
+        // Three are enough to see why; vocadb has seven `list_names`.
+        const SHOWN: usize = 3;
+        let mut others = shared_with[..shared_with.len().min(SHOWN)].join(", ");
+        if shared_with.len() > SHOWN {
+            others.push_str(&format!(" and {} more", shared_with.len() - SHOWN));
+        }
         message.push_str(&format!(
             " (disambiguated: `{plain}` would also name {others})"
         ));
