@@ -11,6 +11,7 @@ use super::security;
 use super::{Doc, deref, escape};
 use crate::diagnostics::codes;
 use crate::ir::{self, BodyEncoding, Crude, Method, ParamLocation, Schema, SchemaType, Style};
+use crate::source::placeholder;
 
 pub(super) const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -68,7 +69,7 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
             summary: op
                 .get("summary")
                 .and_then(Value::as_str)
-                .filter(|s| !s.trim().is_empty()),
+                .filter(|s| !s.trim().is_empty() && !placeholder::is_placeholder(s, None)),
             operation_id: op.get("operationId").and_then(Value::as_str),
             explicit: op.get(naming::EXTENSION).and_then(Value::as_str),
         })
@@ -242,11 +243,15 @@ fn operation(
         .and_then(Value::as_str)
         .map(str::trim)
         .filter(|s| !s.is_empty());
+    let summary = doc.said(summary, None, &format!("{pointer}/summary"));
+    let summary = summary.as_deref();
     let details = op
         .get("description")
         .and_then(Value::as_str)
         .map(str::trim)
         .filter(|s| !s.is_empty());
+    let details = doc.said(details, None, &format!("{pointer}/description"));
+    let details = details.as_deref();
     let mut description = match (summary, details) {
         (Some(s), Some(d)) if d.starts_with(s) => d.to_owned(),
         (Some(s), Some(d)) => format!("{s}\n\n{d}"),
@@ -422,10 +427,20 @@ fn parameter(
         _ => (Schema::of(SchemaType::String), None),
     };
     if schema.description.is_none() {
-        schema.description = p
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let said = p.get("description").and_then(Value::as_str);
+        schema.description = doc.said(said, Some(&name), &format!("{at}/description"));
+    } else if schema
+        .description
+        .as_deref()
+        .is_some_and(|d| placeholder::is_placeholder(d, Some(&name)))
+    {
+        // The schema's own description copies the parameter's name.
+        let said = schema.description.take();
+        doc.said(
+            said.as_deref(),
+            Some(&name),
+            &format!("{at}/schema/description"),
+        );
     }
     if p.get("deprecated").and_then(Value::as_bool) == Some(true) {
         schema.deprecated = true;
