@@ -1197,4 +1197,34 @@ mod tests {
         assert_eq!(first_sentence("One line\nanother"), Some("One line"));
         assert_eq!(first_sentence("  "), None);
     }
+
+    /// The names a document's reader gives, end to end: an explicit name over the
+    /// operationId (which stays in `_meta`), a derived one beside them, and
+    /// placeholder text gone.
+    #[test]
+    fn explicit_names_win_and_placeholders_are_missing() {
+        let text = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+          "servers": [{"url": "https://api.example.com"}],
+          "paths": {
+            "/pets": {"get": {"operationId": "listPets", "x-toolwright-name": "browse_pets",
+                              "summary": "List pets", "responses": {"200": {"description": "ok"}}}},
+            "/pets/{petId}": {"get": {"summary": "XXXX", "description": "TODO",
+              "parameters": [{"name": "petId", "in": "path", "required": true,
+                              "description": "pet id", "schema": {"type": "string"}}],
+              "responses": {"200": {"description": "ok"}}}}}}"#;
+        let analysis = crate::analysis::analyze_text("pets.json", text, false);
+        let ops = &analysis.apis[0].operations;
+        assert_eq!(ops[0].name, "browse_pets");
+        assert_eq!(ops[0].meta["operationId"], "listPets");
+        assert_eq!(ops[1].name, "get_pet");
+        assert_eq!(ops[1].summary, None);
+        assert_eq!(ops[1].description, None);
+        assert_eq!(ops[1].params[0].schema.description, None);
+        let placeholders = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == codes::PLACEHOLDER)
+            .count();
+        assert_eq!(placeholders, 3);
+    }
 }
