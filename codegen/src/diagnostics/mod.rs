@@ -332,6 +332,7 @@ pub mod codes {
     pub const SERVER: &str = "TW134";
     pub const SECURITY: &str = "TW135";
     pub const UNSUPPORTED: &str = "TW136";
+    pub const PLACEHOLDER: &str = "TW137";
     pub const DRIFT: &str = "TW140";
     pub const GRAPHQL_SYNTAX: &str = "TW141";
     pub const GRAPHQL_SCHEMA: &str = "TW142";

@@ -7,6 +7,7 @@ pub mod discovery;
 pub mod graphql;
 pub mod mcp;
 pub mod openapi;
+pub mod placeholder;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

@@ -17,12 +17,8 @@ async fn streams_and_files_are_typed(
     let input = clever_cloud::GetNetworkGroupStreamInput::new("orga".into(), "ng".into());
     let _: toolwright::stream::Events<clever_cloud::NetworkGroup> =
         clever.get_network_group_stream(&input).await?;
-    let input = prss_org_api::GetApiV2CddriveFilesByFileIdContentInput::new(7);
-    let _: toolwright::Bytes = prss
-        .get_api_v2_cddrive_files_by_file_id_content(&input)
-        .await?;
-    let _: toolwright::stream::ByteStream = prss
-        .get_api_v2_cddrive_files_by_file_id_content_stream(&input)
-        .await?;
+    let input = prss_org_api::DownloadFileContentInput::new(7);
+    let _: toolwright::Bytes = prss.download_file_content(&input).await?;
+    let _: toolwright::stream::ByteStream = prss.download_file_content_stream(&input).await?;
     Ok(())
 }

@@ -113,16 +113,16 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         .await
         .expect("importCatalog");
     client
-        .get_search(&shop::GetSearchInput {
+        .search(&shop::SearchInput {
             ids: vec![1, 2, 3],
             colors: Some(vec!["red".into(), "blue".into()]),
-            price: Some(shop::GetSearchInputPrice {
+            price: Some(shop::SearchInputPrice {
                 min: Some(1),
                 max: Some(50),
             }),
         })
         .await
-        .expect("get_search");
+        .expect("search");
     let image = client
         .download_product_image_stream(&shop::DownloadProductImageInput::new(7))
         .await
@@ -181,7 +181,7 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         ("submitOrder", json!({"productId": 1, "quantity": 1})),
         ("importCatalog", json!({"body": "name\nSaw\n"})),
         (
-            "get_search",
+            "search",
             json!({"ids": [4], "colors": ["green"], "price": {"min": 2}}),
         ),
         ("downloadProductImage", json!({"productId": 2})),

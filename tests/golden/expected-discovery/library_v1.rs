@@ -45,7 +45,6 @@ pub struct Book {
     /// `AVAILABLE`: On the shelf.
     /// `LOANED`: Out on loan.
     pub state: ::std::option::Option<BookState>,
-    /// Tags.
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// The book's title.
     pub title: ::std::option::Option<::std::string::String>,
@@ -311,7 +310,6 @@ pub struct LibraryShelvesBooksInsertInput {
     /// `AVAILABLE`: On the shelf.
     /// `LOANED`: Out on loan.
     pub state: ::std::option::Option<BookState>,
-    /// Tags.
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// The book's title.
     pub title: ::std::option::Option<::std::string::String>,

@@ -580,13 +580,13 @@ impl ::toolwright::__private::serde::Serialize for ReplaceProductManualInput {
         map.end()
     }
 }
-/// `GetSearchInputPrice`, as the API description defines it.
+/// `SearchInputPrice`, as the API description defines it.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct GetSearchInputPrice {
+pub struct SearchInputPrice {
     pub max: ::std::option::Option<i64>,
     pub min: ::std::option::Option<i64>,
 }
-impl ::toolwright::__private::serde::Serialize for GetSearchInputPrice {
+impl ::toolwright::__private::serde::Serialize for SearchInputPrice {
     fn serialize<S: ::toolwright::__private::serde::Serializer>(
         &self,
         serializer: S,
@@ -602,24 +602,24 @@ impl ::toolwright::__private::serde::Serialize for GetSearchInputPrice {
         map.end()
     }
 }
-/// Arguments of `get_search`.
+/// Arguments of `search`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GetSearchInput {
+pub struct SearchInput {
     pub ids: ::std::vec::Vec<i64>,
     pub colors: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
-    pub price: ::std::option::Option<GetSearchInputPrice>,
+    pub price: ::std::option::Option<SearchInputPrice>,
 }
-impl GetSearchInput {
+impl SearchInput {
     /// The required fields; every optional one is `None`.
     pub fn new(ids: ::std::vec::Vec<i64>) -> Self {
-        GetSearchInput {
+        SearchInput {
             ids,
             colors: ::std::option::Option::None,
             price: ::std::option::Option::None,
         }
     }
 }
-impl ::toolwright::__private::serde::Serialize for GetSearchInput {
+impl ::toolwright::__private::serde::Serialize for SearchInput {
     fn serialize<S: ::toolwright::__private::serde::Serializer>(
         &self,
         serializer: S,
@@ -842,9 +842,9 @@ impl Client {
     /// Search by ids and colours
     ///
     /// `GET /search`
-    pub fn get_search(
+    pub fn search(
         &self,
-        input: &GetSearchInput,
+        input: &SearchInput,
     ) -> ::toolwright::executor::Call<'_, ::std::vec::Vec<i64>> {
         self.executor.execute(&OPERATIONS[12], input)
     }
@@ -1097,7 +1097,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         graphql: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
-        name: ::toolwright::__private::text("get_search"),
+        name: ::toolwright::__private::text("search"),
         api: ::toolwright::__private::text("shop"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/search"),

@@ -7,6 +7,7 @@
 //! as metadata. Problems degrade one schema or one operation, never the document.
 
 pub(crate) mod locate;
+mod naming;
 mod operations;
 mod pagination;
 mod schema;
@@ -56,6 +57,27 @@ impl Doc<'_> {
             file: Arc::clone(self.file),
             span: self.locator.locate(&self.file.text, pointer),
         }
+    }
+
+    /// `text` unless it is a placeholder (`XXXX`, `TODO`, a copy of `name`), which is
+    /// reported where it is (TW137) and treated as missing.
+    pub fn said(
+        &mut self,
+        text: Option<&str>,
+        name: Option<&str>,
+        pointer: &str,
+    ) -> Option<String> {
+        let text = text?;
+        if !crate::source::placeholder::is_placeholder(text, name) {
+            return Some(text.to_owned());
+        }
+        self.warn(
+            codes::PLACEHOLDER,
+            pointer,
+            format!("placeholder text `{}` treated as missing", text.trim()),
+            "write what it is, or leave it out: a description is composed from the name and place",
+        );
+        None
     }
 
     pub fn warn(

@@ -5,11 +5,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
+use super::naming;
 use super::schema;
 use super::security;
 use super::{Doc, deref, escape};
 use crate::diagnostics::codes;
 use crate::ir::{self, BodyEncoding, Crude, Method, ParamLocation, Schema, SchemaType, Style};
+use crate::source::placeholder;
 
 pub(super) const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -26,8 +28,8 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
         return Vec::new();
     };
     let root = doc.root;
-    let mut out = Vec::new();
-    let mut taken = BTreeSet::new();
+    // Every operation first, so that names are chosen knowing all of them.
+    let mut found = Vec::new();
     for (path, item) in paths {
         let item_pointer = format!("/paths/{}", escape(path));
         let Ok((item, item_pointer)) = deref(root, item, item_pointer.clone()) else {
@@ -56,54 +58,69 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
                 );
                 continue;
             };
-            if let Some(o) = operation(doc, path, method, item, op, &pointer, schemes, &mut taken) {
-                out.push(o);
-            }
+            found.push((path.as_str(), method, item, op, pointer));
+        }
+    }
+    let sites: Vec<naming::Site<'_>> = found
+        .iter()
+        .map(|(path, method, _, op, _)| naming::Site {
+            method: *method,
+            path,
+            summary: op
+                .get("summary")
+                .and_then(Value::as_str)
+                .filter(|s| !s.trim().is_empty() && !placeholder::is_placeholder(s, None)),
+            operation_id: op.get("operationId").and_then(Value::as_str),
+            explicit: op.get(naming::EXTENSION).and_then(Value::as_str),
+        })
+        .collect();
+    let names = naming::assign(&sites);
+    let mut out = Vec::new();
+    for ((path, method, item, op, pointer), named) in found.iter().zip(names) {
+        if let Some(o) = operation(doc, path, *method, item, op, pointer, schemes, named) {
+            out.push(o);
         }
     }
     out
 }
 
-/// `^[A-Za-z][A-Za-z0-9_]*$`, the characters every LLM provider accepts in a tool
-/// name. Not cut to a length: cutting here would halve words
-/// (`…_runners_organiza`); each export shortens names to its target's budget by
-/// words, and maps them back.
-fn tool_name(raw: &str) -> String {
-    let mut out = String::new();
-    for c in raw.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('_') {
-            out.push('_');
+/// Says where a derived name came from (TW131), and why it was scoped when it was:
+/// `toolwright check` shows these.
+fn report_name(
+    doc: &mut Doc<'_>,
+    method: Method,
+    path: &str,
+    pointer: &str,
+    named: &naming::Named,
+) {
+    let naming::Origin::Derived { plain, shared_with } = &named.origin else {
+        return;
+    };
+    let mut message = format!(
+        "{} {path} has no operationId; named `{}`",
+        method.as_str(),
+        named.name
+    );
+    if !shared_with.is_empty() {
+        // Three are enough to see why; vocadb has seven `list_names`.
+        const SHOWN: usize = 3;
+        let mut others = shared_with[..shared_with.len().min(SHOWN)].join(", ");
+        if shared_with.len() > SHOWN {
+            others.push_str(&format!(" and {} more", shared_with.len() - SHOWN));
         }
+        message.push_str(&format!(
+            " (disambiguated: `{plain}` would also name {others})"
+        ));
     }
-    let mut out = out.trim_matches('_').to_owned();
-    if !out.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        out.insert_str(0, "op_");
-    }
-    out
-}
-
-/// `GET /pets/{petId}/toys` → `get_pets_by_petId_toys`.
-fn derived_name(method: Method, path: &str) -> String {
-    let mut parts = vec![method.as_str().to_ascii_lowercase()];
-    for segment in path.split('/').filter(|s| !s.is_empty()) {
-        match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-            Some(param) => parts.push(format!("by_{param}")),
-            None => parts.push(segment.to_owned()),
-        }
-    }
-    parts.join("_")
-}
-
-fn unique(taken: &mut BTreeSet<String>, name: String) -> String {
-    let mut candidate = name.clone();
-    let mut n = 2;
-    while !taken.insert(candidate.clone()) {
-        candidate = format!("{name}_{n}");
-        n += 1;
-    }
-    candidate
+    doc.warn(
+        codes::OPERATION_ID,
+        pointer,
+        message,
+        format!(
+            "add an `operationId` (or `{}`) to choose the tool name",
+            naming::EXTENSION
+        ),
+    );
 }
 
 /// Argument names LLM providers accept (`^[A-Za-z0-9_.-]{1,64}$`).
@@ -135,30 +152,18 @@ fn operation(
     op: &Value,
     pointer: &str,
     schemes: &[ir::SecurityScheme],
-    taken: &mut BTreeSet<String>,
+    named: naming::Named,
 ) -> Option<ir::Operation> {
     let mut meta = BTreeMap::new();
-    let raw_name = match op.get("operationId").and_then(Value::as_str) {
-        Some(id) => {
-            meta.insert("operationId".to_owned(), json!(id));
-            id.to_owned()
-        }
-        None => {
-            let derived = derived_name(method, path);
-            doc.warn(
-                codes::OPERATION_ID,
-                pointer,
-                format!(
-                    "{} {path} has no operationId; named `{}`",
-                    method.as_str(),
-                    tool_name(&derived)
-                ),
-                "add an `operationId` to choose the tool name",
-            );
-            derived
-        }
-    };
-    let name = unique(taken, tool_name(&raw_name));
+    if let Some(id) = op.get("operationId").and_then(Value::as_str) {
+        meta.insert("operationId".to_owned(), json!(id));
+    }
+    report_name(doc, method, path, pointer, &named);
+    let naming::Named {
+        name,
+        raw: raw_name,
+        ..
+    } = named;
 
     let mut params = Vec::new();
     let mut fields = BTreeSet::new();
@@ -238,11 +243,15 @@ fn operation(
         .and_then(Value::as_str)
         .map(str::trim)
         .filter(|s| !s.is_empty());
+    let summary = doc.said(summary, None, &format!("{pointer}/summary"));
+    let summary = summary.as_deref();
     let details = op
         .get("description")
         .and_then(Value::as_str)
         .map(str::trim)
         .filter(|s| !s.is_empty());
+    let details = doc.said(details, None, &format!("{pointer}/description"));
+    let details = details.as_deref();
     let mut description = match (summary, details) {
         (Some(s), Some(d)) if d.starts_with(s) => d.to_owned(),
         (Some(s), Some(d)) => format!("{s}\n\n{d}"),
@@ -418,10 +427,20 @@ fn parameter(
         _ => (Schema::of(SchemaType::String), None),
     };
     if schema.description.is_none() {
-        schema.description = p
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let said = p.get("description").and_then(Value::as_str);
+        schema.description = doc.said(said, Some(&name), &format!("{at}/description"));
+    } else if schema
+        .description
+        .as_deref()
+        .is_some_and(|d| placeholder::is_placeholder(d, Some(&name)))
+    {
+        // The schema's own description copies the parameter's name.
+        let said = schema.description.take();
+        doc.said(
+            said.as_deref(),
+            Some(&name),
+            &format!("{at}/schema/description"),
+        );
     }
     if p.get("deprecated").and_then(Value::as_bool) == Some(true) {
         schema.deprecated = true;
@@ -1177,5 +1196,35 @@ mod tests {
         );
         assert_eq!(first_sentence("One line\nanother"), Some("One line"));
         assert_eq!(first_sentence("  "), None);
+    }
+
+    /// The names a document's reader gives, end to end: an explicit name over the
+    /// operationId (which stays in `_meta`), a derived one beside them, and
+    /// placeholder text gone.
+    #[test]
+    fn explicit_names_win_and_placeholders_are_missing() {
+        let text = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+          "servers": [{"url": "https://api.example.com"}],
+          "paths": {
+            "/pets": {"get": {"operationId": "listPets", "x-toolwright-name": "browse_pets",
+                              "summary": "List pets", "responses": {"200": {"description": "ok"}}}},
+            "/pets/{petId}": {"get": {"summary": "XXXX", "description": "TODO",
+              "parameters": [{"name": "petId", "in": "path", "required": true,
+                              "description": "pet id", "schema": {"type": "string"}}],
+              "responses": {"200": {"description": "ok"}}}}}}"#;
+        let analysis = crate::analysis::analyze_text("pets.json", text, false);
+        let ops = &analysis.apis[0].operations;
+        assert_eq!(ops[0].name, "browse_pets");
+        assert_eq!(ops[0].meta["operationId"], "listPets");
+        assert_eq!(ops[1].name, "get_pet");
+        assert_eq!(ops[1].summary, None);
+        assert_eq!(ops[1].description, None);
+        assert_eq!(ops[1].params[0].schema.description, None);
+        let placeholders = analysis
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == codes::PLACEHOLDER)
+            .count();
+        assert_eq!(placeholders, 3);
     }
 }

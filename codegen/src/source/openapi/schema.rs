@@ -160,7 +160,7 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
         }
         // 3.0 ignores siblings of `$ref`; 3.1 applies them. Both keep descriptions.
         if doc.version == Version::V30 {
-            s.description = text(object, "description");
+            s.description = said(doc, object, pointer);
             return s;
         }
     }
@@ -192,7 +192,7 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
     }
     s.title = text(object, "title");
     if s.description.is_none() {
-        s.description = text(object, "description");
+        s.description = said(doc, object, pointer);
     }
     s.format = text(object, "format");
     s.pattern = text(object, "pattern");
@@ -294,12 +294,16 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
             s.ty = SchemaType::Object;
         }
         for (name, prop) in props {
-            let p = lower(
-                doc,
-                prop,
-                &format!("{pointer}/properties/{}", escape(name)),
-                depth + 1,
-            );
+            let at = format!("{pointer}/properties/{}", escape(name));
+            let mut p = lower(doc, prop, &at, depth + 1);
+            // `id: {description: id}` says nothing a model does not see in the name.
+            if p.description
+                .as_deref()
+                .is_some_and(|d| crate::source::placeholder::is_placeholder(d, Some(name)))
+            {
+                let copy = p.description.take();
+                doc.said(copy.as_deref(), Some(name), &format!("{at}/description"));
+            }
             // A Swagger-ism: `required: true` on the property itself.
             if prop.get("required").and_then(Value::as_bool) == Some(true) {
                 s.required.push(name.clone());
@@ -433,6 +437,12 @@ fn regex_literal(pattern: &str) -> Option<(&str, &str)> {
     let flagged = flags.chars().all(|c| "gimsuy".contains(c));
     (flagged && !body.is_empty() && (body.starts_with('^') || body.ends_with('$')))
         .then_some((body, flags))
+}
+
+/// The schema's description, unless it is a placeholder (reported, then missing).
+fn said(doc: &mut Doc<'_>, object: &Map<String, Value>, pointer: &str) -> Option<String> {
+    let text = object.get("description").and_then(Value::as_str);
+    doc.said(text, None, &format!("{pointer}/description"))
 }
 
 fn text(object: &Map<String, Value>, key: &str) -> Option<String> {
