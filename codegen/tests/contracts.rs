@@ -680,3 +680,128 @@ fn readiness_flags_inputs_strict_exports_cannot_describe() {
         Some("t.json#/paths/~1labels/post")
     );
 }
+
+/// A secrets-vault-shaped API of our own (#61): containers hold items, items hold
+/// files; paths name the keys `{containerUuid}`, `{itemUuid}`, `{fileUuid}`, the items
+/// call them `id`, and some operations have no operationId. Every list → item and
+/// create → item edge at every level, from the path's structure, and nothing else.
+#[test]
+fn the_path_structure_links_collections_to_their_items_at_every_level() {
+    let analysis =
+        toolwright_codegen::analyze(&[root().join("codegen/tests/contracts/vault.yaml")], false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let tool = |operation: &str| {
+        contracts
+            .iter()
+            .find(|c| format!("{} {}", c.method, c.path) == operation)
+            .unwrap_or_else(|| {
+                let all: Vec<String> = contracts
+                    .iter()
+                    .map(|c| format!("{} {} {}", c.method, c.path, c.tool))
+                    .collect();
+                panic!("no operation `{operation}` in {all:?}")
+            })
+            .tool
+            .clone()
+    };
+    let c = "/containers/{containerUuid}";
+    let i = format!("{c}/items/{{itemUuid}}");
+    let f = format!("{i}/files/{{fileUuid}}");
+    // Each level: its list and its create, and every operation at or under its item.
+    let levels = [
+        (
+            ["GET /containers".to_owned(), "POST /containers".to_owned()],
+            "containerUuid",
+            vec![
+                format!("GET {c}"),
+                format!("DELETE {c}"),
+                format!("GET {c}/items"),
+                format!("POST {c}/items"),
+            ],
+        ),
+        (
+            [format!("GET {c}/items"), format!("POST {c}/items")],
+            "itemUuid",
+            vec![
+                format!("GET {i}"),
+                format!("PUT {i}"),
+                format!("DELETE {i}"),
+                format!("GET {i}/files"),
+                format!("POST {i}/files"),
+            ],
+        ),
+        (
+            [format!("GET {i}/files"), format!("POST {i}/files")],
+            "fileUuid",
+            vec![
+                format!("GET {f}"),
+                format!("DELETE {f}"),
+                format!("GET {f}/content"),
+            ],
+        ),
+    ];
+    let mut expected = BTreeSet::new();
+    for (depth, (producers, field, own)) in levels.iter().enumerate() {
+        // The operations under the level's item: its own, and those of deeper levels.
+        let under = levels[depth..]
+            .iter()
+            .flat_map(|(_, _, ops)| ops.iter())
+            .chain(levels[depth + 1..].iter().flat_map(|(p, _, _)| p.iter()));
+        let under: BTreeSet<&String> = under.chain(own.iter()).collect();
+        for producer in producers {
+            for consumer in &under {
+                expected.insert((tool(producer), tool(consumer), (*field).to_owned()));
+            }
+        }
+    }
+    let edges = contract::graph::edges(&contracts);
+    let found: BTreeSet<Pair> = edges
+        .iter()
+        .map(|e| {
+            let field = e.data_flow.as_ref().map(|d| d.field.clone());
+            (
+                e.source.clone(),
+                e.target.clone(),
+                field.unwrap_or_default(),
+            )
+        })
+        .collect();
+    let (precision, recall) = score("vault", &found, &expected, &BTreeSet::new());
+    assert_eq!(expected.len(), 2 * (12 + 8 + 3), "the labels' own count");
+    assert_eq!(
+        found, expected,
+        "precision {precision:.2}, recall {recall:.2}"
+    );
+    for edge in &edges {
+        assert!(
+            edge.evidence_sources.contains(&"path_hierarchy".to_owned()),
+            "{edge:?}"
+        );
+        let from = edge.data_flow.as_ref().and_then(|d| d.from_path.as_deref());
+        // The list's and the create's items, by their `id`; the upload's new file by
+        // the Location header it declares (it has no body).
+        let want = match edge.source.as_str() {
+            s if s == tool("GET /containers") || s == tool(&format!("GET {c}/items")) => "/*/id",
+            s if s == tool(&format!("GET {i}/files")) => "/data/*/id",
+            s if s == tool(&format!("POST {i}/files")) => "$response.header.Location",
+            _ => "/id",
+        };
+        assert_eq!(from, Some(want), "{edge:?}");
+    }
+    // Ranked with the other rules: lists before creates.
+    let rank = |source: &str, target: &str| {
+        edges
+            .iter()
+            .find(|e| e.source == tool(source) && e.target == tool(target))
+            .map(|e| (e.extra["rank"].clone(), e.conf_score))
+    };
+    assert_eq!(
+        rank("GET /containers", &format!("GET {c}")),
+        Some((0.into(), 0.9))
+    );
+    assert_eq!(
+        rank("POST /containers", &format!("GET {c}")),
+        Some((1.into(), 0.88))
+    );
+}

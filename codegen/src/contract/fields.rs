@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::keys::Shape;
 use super::words;
 use crate::ir::{self, ParamLocation, Schema, SchemaType};
 
@@ -40,6 +41,9 @@ pub struct Consumed {
     /// `issue_number` in `/issues/{issue_number}` is `issue.number`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub identifies: Option<String>,
+    /// Its format and pattern, for choosing the field of an item it takes.
+    #[serde(skip)]
+    pub shape: Shape,
 }
 
 /// One leaf of an operation's success response.
@@ -68,6 +72,9 @@ pub struct Produced {
     /// is that input echoed back (`channels[].service_sid` of a service's channels).
     #[serde(skip)]
     pub direct: bool,
+    /// Its format and pattern (see [`Consumed::shape`]).
+    #[serde(skip)]
+    pub shape: Shape,
 }
 
 /// The API's nouns: its path segments, schema names and the nouns of its `noun_id`
@@ -189,6 +196,7 @@ pub fn consumes(
             enum_values: enums(schema),
             semantic_tag,
             identifies,
+            shape: Shape::of(schema),
         });
         // One level into an object body property: `meta.source` is an input too.
         if matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody)
@@ -209,6 +217,7 @@ pub fn consumes(
                     enum_values: enums(sub),
                     semantic_tag: None,
                     identifies: None,
+                    shape: Shape::of(sub),
                 });
             }
         }
@@ -243,6 +252,7 @@ pub fn consumes(
             enum_values: None,
             semantic_tag: None,
             identifies: None,
+            shape: Shape::default(),
         });
     }
     out
@@ -294,6 +304,7 @@ impl Leaves {
             identifies,
             reference,
             direct: false,
+            shape: Shape::of(schema),
             name,
             path,
         }

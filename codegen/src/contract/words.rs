@@ -109,7 +109,7 @@ pub fn path_noun(path: &str, param: Option<&str>) -> Option<String> {
         .filter(|n| !n.is_empty())
 }
 
-fn is_action(segment: &str) -> bool {
+pub fn is_action(segment: &str) -> bool {
     let s = snake(segment);
     let first = s.split('_').next().unwrap_or("");
     s.contains("_by_")
