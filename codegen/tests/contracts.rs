@@ -805,3 +805,75 @@ fn the_path_structure_links_collections_to_their_items_at_every_level() {
         Some((1.into(), 0.88))
     );
 }
+
+/// Keys into lists of keys in request bodies (#61): a listed image's `id` into
+/// `ids` (a list of them), a tag's `digest` into `manifests[].digest` (a list of
+/// references) — and a list of things with data of their own (`labels[]`) takes none.
+#[test]
+fn listed_keys_feed_lists_of_keys_in_request_bodies() {
+    let spec = r##"{"openapi": "3.0.3", "info": {"title": "Registry", "version": "1"},
+      "servers": [{"url": "https://registry.example.com"}],
+      "components": {"schemas": {
+        "Tag": {"type": "object", "properties": {"name": {"type": "string"}, "digest": {"type": "string"}}},
+        "Image": {"type": "object", "properties": {"id": {"type": "string"}, "digest": {"type": "string"}, "size": {"type": "integer"}}}}},
+      "paths": {
+        "/repositories/{repository}/tags": {"get": {"operationId": "list_tags",
+          "parameters": [{"name": "repository", "in": "path", "required": true, "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "Tags", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}}}}}}}},
+        "/images": {"get": {"operationId": "list_images",
+          "responses": {"200": {"description": "Images", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Image"}}}}}}}},
+        "/images/delete": {"post": {"operationId": "delete_images",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["ids"],
+            "properties": {"ids": {"type": "array", "items": {"type": "string"}}}}}}},
+          "responses": {"204": {"description": "Deleted"}}}},
+        "/manifests/delete": {"post": {"operationId": "delete_manifests",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["manifests"],
+            "properties": {
+              "manifests": {"type": "array", "items": {"type": "object", "required": ["digest"], "properties": {"digest": {"type": "string"}}}},
+              "labels": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "text": {"type": "string"}}}}}}}}},
+          "responses": {"204": {"description": "Deleted"}}}}}}"##;
+    let analysis = toolwright_codegen::analyze_text("registry.json", spec, false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let edges = contract::graph::edges(&contracts);
+    let found: BTreeSet<Pair> = edges
+        .iter()
+        .map(|e| {
+            let field = e.data_flow.as_ref().map(|d| d.field.clone());
+            (
+                e.source.clone(),
+                e.target.clone(),
+                field.unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expected = pairs(&[
+        ("list_images", "delete_images", "ids"),
+        ("list_images", "delete_manifests", "manifests[].digest"),
+        ("list_tags", "delete_manifests", "manifests[].digest"),
+    ]);
+    assert_eq!(found, expected);
+    let flow = |source: &str, field: &str| {
+        edges
+            .iter()
+            .find(|e| e.source == source && e.data_flow.as_ref().is_some_and(|d| d.field == field))
+            .and_then(|e| e.data_flow.as_ref()?.from_path.clone())
+    };
+    assert_eq!(flow("list_images", "ids").as_deref(), Some("/*/id"));
+    assert_eq!(
+        flow("list_tags", "manifests[].digest").as_deref(),
+        Some("/*/digest")
+    );
+    let delete = contracts
+        .iter()
+        .find(|c| c.tool == "delete_manifests")
+        .unwrap();
+    let input = delete
+        .contract
+        .consumes
+        .iter()
+        .find(|c| c.name == "manifests[].digest")
+        .expect("the key inside the list is an input");
+    assert_eq!(input.path, "/manifests/*/digest");
+    assert!(input.required);
+}

@@ -184,6 +184,25 @@ pub fn reference_identity(field: &str, nouns: &BTreeSet<String>) -> Option<Strin
     self_key(&singular(last)).or_else(|| glued(last, nouns))
 }
 
+/// One of a list of keys: `history_item_ids` → `history_item_id`, `ids` → `id`,
+/// `digests` → `digest`, `addresses` → `address`; `None` when the last word is no
+/// plural of a key (`tags`).
+pub fn one_key(snake: &str) -> Option<String> {
+    let (head, last) = match snake.rsplit_once('_') {
+        Some((h, l)) => (Some(h), l),
+        None => (None, snake),
+    };
+    let is_key = |w: &str| KEYS.contains(&w) || SELF_KEYS.contains(&w) || w == "name";
+    let one = [last.strip_suffix("es"), last.strip_suffix('s')]
+        .into_iter()
+        .flatten()
+        .find(|w| is_key(w))?;
+    Some(match head {
+        Some(h) => format!("{h}_{one}"),
+        None => one.to_owned(),
+    })
+}
+
 /// `address` → `address.address`: a word that is an identity by itself.
 fn self_key(word: &str) -> Option<String> {
     SELF_KEYS.contains(&word).then(|| format!("{word}.{word}"))
@@ -333,6 +352,14 @@ mod tests {
             Some("token.id")
         );
         assert_eq!(consumer("valid", None), None, "`va` is no noun");
+        assert_eq!(
+            one_key("history_item_ids").as_deref(),
+            Some("history_item_id")
+        );
+        assert_eq!(one_key("ids").as_deref(), Some("id"));
+        assert_eq!(one_key("digests").as_deref(), Some("digest"));
+        assert_eq!(one_key("addresses").as_deref(), Some("address"));
+        assert_eq!(one_key("tags"), None);
         let reference = |field| reference_identity(field, &nouns);
         assert_eq!(reference("petId").as_deref(), Some("pet.id"));
         assert_eq!(reference("issueTxid").as_deref(), Some("tx.id"));
