@@ -57,7 +57,12 @@ fn score(
     } else {
         right / got.len() as f64
     };
-    let recall = hits / expected.len() as f64;
+    // A set with nothing to find (circl: no response declares a field) misses nothing.
+    let recall = if expected.is_empty() {
+        1.0
+    } else {
+        hits / expected.len() as f64
+    };
     println!(
         "{name}: {} edges, {} expected, {hits} right: precision {precision:.2}, recall {recall:.2}",
         got.len(),
@@ -550,10 +555,15 @@ fn edges_match_the_labels() {
 /// (`contracts/gold/label.py` says how). Pairs are `METHOD /path`, mapped to tools.
 #[test]
 fn the_graph_finds_the_flows_of_independently_labelled_specs() {
-    for (name, spec) in [
-        ("elevenlabs", "elevenlabs.io_api.json"),
-        ("nebl", "nebl.io_api.json"),
-        ("twilio", "twilio.com_twilio_ip_messaging_v1.json"),
+    for (name, spec, min_recall) in [
+        ("elevenlabs", "elevenlabs.io_api.json", 0.6),
+        ("nebl", "nebl.io_api.json", 0.6),
+        ("twilio", "twilio.com_twilio_ip_messaging_v1.json", 0.6),
+        // #61: drawn at random (`gold/draw.py`, seed 20261206) and labelled from the
+        // spec text before the graph was run on them (`gold/README-r3.md`).
+        ("sportsdata", "sportsdata.io_csgo-v3-stats.json", 0.7),
+        ("watchful", "watchful.li_api.json", 0.7),
+        ("circl", "circl.lu_hashlookup.json", 0.7),
     ] {
         let analysis =
             toolwright_codegen::analyze(&[root().join("tests/data/corpus/dev").join(spec)], false);
@@ -595,7 +605,7 @@ fn the_graph_finds_the_flows_of_independently_labelled_specs() {
             .collect();
         let (precision, recall) = score(name, &found, &sure, &plausible);
         assert!(precision >= 0.9, "{name}: precision {precision:.2}");
-        assert!(recall >= 0.6, "{name}: recall {recall:.2}");
+        assert!(recall >= min_recall, "{name}: recall {recall:.2}");
     }
 }
 

@@ -111,7 +111,7 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
             let key = input
                 .identifies
                 .as_deref()
-                .map(|identity| (identity, input.field_type, consumer.api.as_str()));
+                .map(|identity| (identity, consumed_type(input), consumer.api.as_str()));
             let structural = hierarchy.producers(contracts, consumer, input);
             if let Some(key) = key {
                 ranked.entry(key).or_insert_with(|| {
@@ -493,9 +493,24 @@ impl Trees {
     }
 }
 
+/// The type an input takes values of, for [`compatible`]: a path parameter typed as a
+/// string takes a number too ([`SEGMENT`]).
+fn consumed_type(input: &super::Consumed) -> &'static str {
+    if input.location == "path" && input.field_type == "string" {
+        SEGMENT
+    } else {
+        input.field_type
+    }
+}
+
+/// A path segment: text, into which a numeric id is written as it is (`GameId: 42`
+/// into `/BoxScore/{gameid}`, typed string by many specs).
+const SEGMENT: &str = "segment";
+
 pub(super) fn compatible(produced: &str, consumed: &str) -> bool {
     let numeric = |t: &str| matches!(t, "integer" | "number");
     produced == consumed
+        || consumed == SEGMENT && matches!(produced, "string" | "integer" | "number")
         || numeric(produced) && numeric(consumed)
         || consumed == "any"
         || produced == "any"
