@@ -165,8 +165,13 @@ impl Sources<'_, '_> {
         if named.is_empty() {
             String::new()
         } else {
-            // One line: a line comment ends at the line's end, whatever it holds.
-            format!(" // from {}", named.join(", ").replace(['\n', '\r'], " "))
+            // One line: a line comment ends at the line's end (in TypeScript also at
+            // U+2028 and U+2029, which a hostile field name may hold), whatever it holds.
+            let text = named.join(", ");
+            format!(
+                " // from {}",
+                text.replace(['\n', '\r', '\u{2028}', '\u{2029}'], " ")
+            )
         }
     }
 }
@@ -822,6 +827,18 @@ mod tests {
         assert!(text.contains("    filter?: string;\n"), "{text}");
         assert!(!text.contains("fourth"), "{text}");
         assert_eq!(access("/a~1b/*/0/x y"), r#"["a/b"][]["0"]["x y"]"#);
+        // A field name cannot end the comment and write code.
+        let hostile = |_: &str, _: &str| {
+            vec![Origin {
+                tool: "list",
+                from: "/*/a\u{2028}export declare const x: 1;\nb",
+            }]
+        };
+        let text = render_with_origins(&[namespace], &functions[..1], usize::MAX, &hostile);
+        assert!(
+            text.lines().all(|l| !l.starts_with("export")) && !text.contains('\u{2028}'),
+            "{text}"
+        );
         // Without origins, the same text as before.
         assert_eq!(
             render(&[namespace], &functions),
