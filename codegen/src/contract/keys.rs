@@ -151,9 +151,15 @@ fn fit(
         && matches!(leaf.field_type, "integer" | "number");
     let agreement = 2 - input.shape.agreement(leaf.shape);
     let last = noun.rsplit('_').next().unwrap_or(noun);
+    // A bare `name` is often a display name: only a parameter that says `name` as a
+    // word (`name`, `tag_name`) takes it, not `username` (GitHub's users have a `name`,
+    // but `{username}` takes their `login`).
+    let bare = |k: &str| k != "name" || parameter == "name" || parameter.ends_with("_name");
     let named = field == parameter
         || key.is_some_and(|k| {
-            field == k || field == format!("{noun}_{k}") || field == format!("{last}_{k}")
+            field == k && bare(k)
+                || field == format!("{noun}_{k}")
+                || field == format!("{last}_{k}")
         });
     if named {
         return (typed || as_text).then_some((0, agreement, 0));
@@ -254,6 +260,20 @@ mod tests {
         assert_eq!(
             chosen(&input("username", String, None), "user", &users),
             None
+        );
+        let github = [
+            leaf("id", Integer, None),
+            leaf("login", String, None),
+            leaf("name", String, None),
+        ];
+        assert_eq!(
+            chosen(&input("username", String, None), "user", &github),
+            None,
+            "a display name is no username"
+        );
+        assert_eq!(
+            chosen(&input("tag_name", String, None), "tag", &github),
+            Some("name")
         );
         let named = [leaf("id", Integer, None), leaf("name", String, None)];
         assert_eq!(
