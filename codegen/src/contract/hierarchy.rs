@@ -43,7 +43,7 @@ impl Hierarchy {
         let mut collections: HashMap<(String, String), Vec<(usize, Way)>> = HashMap::new();
         for (i, c) in contracts.iter().enumerate() {
             let way = match c.method {
-                "GET" if items(c).is_some_and(|(level, _)| level.ends_with("/*")) => Way::List,
+                "GET" if items(c, true).is_some() => Way::List,
                 "POST" if c.kind == Crude::Create || c.location => Way::Create,
                 _ => continue,
             };
@@ -93,11 +93,12 @@ impl Hierarchy {
             if producer.tool == consumer.tool {
                 continue;
             }
-            let leaf = items(producer)
+            let leaf = items(producer, way == Way::List)
                 .and_then(|(_, leaves)| keys::key_field(input, &noun, leaves.into_iter()))
                 .or_else(|| {
-                    // Only the header says which item was made: the new item's URL.
-                    (way == Way::Create && producer.location).then_some(&self.location)
+                    // No body: only the header says which item was made (its URL).
+                    let bodiless = producer.contract.produces.is_empty();
+                    (way == Way::Create && producer.location && bodiless).then_some(&self.location)
                 });
             if let Some(leaf) = leaf {
                 let rank = match way {
@@ -125,22 +126,20 @@ pub fn declares_location(op: &crate::ir::Operation) -> bool {
     })
 }
 
-/// The item level of `c`'s response and the leaves on it: where its own resource is
-/// (see `fields::produces`), else the shallowest list's items, else the top.
-fn items(c: &OperationContract) -> Option<(&str, Vec<&Produced>)> {
+/// The items of `c`'s response and their own fields: for a list, the items of its
+/// shallowest list (`/*`, `/data/*`, `/actions_caches/*`: at most one wrapper deep);
+/// otherwise the shallowest object (the top, or an envelope's). Never a part nested
+/// in the item (`/object/sha` of a git ref is not the ref's key).
+fn items(c: &OperationContract, list: bool) -> Option<(&str, Vec<&Produced>)> {
     let produced = &c.contract.produces;
-    let level = produced
-        .iter()
-        .find(|p| p.direct)
-        .map(parent)
-        .or_else(|| {
-            produced
-                .iter()
-                .map(parent)
-                .filter(|p| p.ends_with("/*"))
-                .min_by_key(|p| p.matches('/').count())
-        })
-        .or_else(|| produced.iter().map(parent).find(|p| p.is_empty()))?;
+    let parents = produced.iter().map(parent);
+    let level = if list {
+        parents
+            .filter(|p| p.ends_with("/*") && p.matches('/').count() <= 2)
+            .min_by_key(|p| p.matches('/').count())
+    } else {
+        parents.min_by_key(|p| p.matches('/').count())
+    }?;
     let leaves: Vec<&Produced> = produced.iter().filter(|p| parent(p) == level).collect();
     (!leaves.is_empty()).then_some((level, leaves))
 }
