@@ -579,6 +579,60 @@ fn describe_tool_names_the_tools_that_produce_a_required_input() {
     assert_eq!(out["discovered"]["call"]["isError"], false);
 }
 
+/// The vault fixture of #61 (containers → items → files; ids named `{containerUuid}` in
+/// paths and `id` in results) served to a real MCP client: `describe_tool` names, for
+/// each id a file's operation takes, the list and the create that hand it out (the
+/// file upload's through its `Location` header), and code mode's `search` declares the
+/// same on each argument — a model chains the calls instead of guessing ids.
+#[test]
+fn a_client_learns_where_each_vault_id_comes_from() {
+    let spec = root().join("codegen/tests/contracts/vault.yaml");
+    let serve = |mode: &str, calls: Value| {
+        let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
+        args.push(env!("CARGO_BIN_EXE_toolwright").into());
+        args.push("serve".into());
+        args.push(spec.clone().into());
+        args.extend(os(&["--mode", mode, "--no-auth"]));
+        client(&args)
+    };
+    let out = serve("meta", json!([["describe_tool", {"name": "get_file"}]]));
+    let described = &out["calls"][0]["structuredContent"];
+    let from = |tool: &str, from: &str| json!({"tool": tool, "from": from});
+    assert_eq!(
+        described["inputs_from"],
+        json!({
+            "containerUuid": [from("list_containers", "/*/id"), from("post_containers", "/id")],
+            "itemUuid": [from("list_items", "/*/id"), from("create_item", "/id")],
+            "fileUuid": [
+                from("list_files", "/data/*/id"),
+                from(
+                    // Exported within MCP's 48-character name budget.
+                    "post_containers_containerUuid_items_item_38ec98",
+                    "$response.header.Location"
+                ),
+            ],
+        }),
+        "{described}"
+    );
+    let out = serve(
+        "code",
+        json!([["search", {"query": "read the details of a file of an item", "limit": 3}]]),
+    );
+    let found = out["calls"][0]["content"][0]["text"].as_str().unwrap();
+    let declared = found
+        .split("  function get_file(")
+        .nth(1)
+        .unwrap_or_else(|| panic!("get_file found: {found}"));
+    for line in [
+        "containerUuid: string; // from list_containers()[].id, post_containers().id\n",
+        "itemUuid: string; // from list_items()[].id, create_item().id\n",
+        "fileUuid: string; // from list_files().data[].id, \
+         post_containers_by_containerUuid_items_by_itemUuid_files() (its Location header)\n",
+    ] {
+        assert!(declared.contains(line), "{line} in {found}");
+    }
+}
+
 /// A request in shorthand, as people type it to an agent ("PR", `#42`, `owner/name`):
 /// a real MCP client's `search_tools` finds the tool first, and the call reaches the
 /// API with the values the request named.

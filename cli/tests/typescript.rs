@@ -207,3 +207,43 @@ fn search_prints_the_declarations_of_its_hits() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// An argument another function hands out names it, from the tool graph, in the build's
+/// `.d.ts`, the runtime's declarations and code mode's alike: a script lists pets
+/// before it reads one instead of guessing an id (#61). The text still compiles.
+#[test]
+fn arguments_name_the_functions_that_hand_them_out() {
+    let spec =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../codegen/tests/contracts/petstore.yaml");
+    let text = catalog(&spec).typescript();
+    let line = |function: &str, argument: &str| -> String {
+        let start = text
+            .find(&format!("  function {function}("))
+            .unwrap_or_else(|| panic!("no `{function}`: {text}"));
+        text[start..]
+            .lines()
+            .find(|l| {
+                l.trim_start()
+                    .strip_prefix(argument)
+                    .is_some_and(|rest| rest.starts_with(':') || rest.starts_with("?:"))
+            })
+            .unwrap_or_else(|| panic!("no `{argument}` in `{function}`: {text}"))
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(
+        line("getPetById", "petId"),
+        "petId: number; // from findPetsByStatus()[].id, findPetsByTags()[].id, addPet().id"
+    );
+    assert_eq!(
+        line("deleteOrder", "orderId"),
+        "orderId: number; // from placeOrder().id"
+    );
+    // An argument nothing hands out says nothing.
+    assert!(!line("findPetsByStatus", "status").contains("//"), "{text}");
+    let dir = scratch("origins");
+    let file = dir.join("petstore.d.ts");
+    std::fs::write(&file, &text).unwrap();
+    compile(&[file]).expect("the declarations compile");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -57,7 +57,12 @@ fn score(
     } else {
         right / got.len() as f64
     };
-    let recall = hits / expected.len() as f64;
+    // A set with nothing to find (circl: no response declares a field) misses nothing.
+    let recall = if expected.is_empty() {
+        1.0
+    } else {
+        hits / expected.len() as f64
+    };
     println!(
         "{name}: {} edges, {} expected, {hits} right: precision {precision:.2}, recall {recall:.2}",
         got.len(),
@@ -306,10 +311,15 @@ fn edges_match_the_labels() {
 /// (`contracts/gold/label.py` says how). Pairs are `METHOD /path`, mapped to tools.
 #[test]
 fn the_graph_finds_the_flows_of_independently_labelled_specs() {
-    for (name, spec) in [
-        ("elevenlabs", "elevenlabs.io_api.json"),
-        ("nebl", "nebl.io_api.json"),
-        ("twilio", "twilio.com_twilio_ip_messaging_v1.json"),
+    for (name, spec, min_recall) in [
+        ("elevenlabs", "elevenlabs.io_api.json", 0.6),
+        ("nebl", "nebl.io_api.json", 0.6),
+        ("twilio", "twilio.com_twilio_ip_messaging_v1.json", 0.6),
+        // #61: drawn at random (`gold/draw.py`, seed 20261206) and labelled from the
+        // spec text before the graph was run on them (`gold/README-r3.md`).
+        ("sportsdata", "sportsdata.io_csgo-v3-stats.json", 0.7),
+        ("watchful", "watchful.li_api.json", 0.7),
+        ("circl", "circl.lu_hashlookup.json", 0.7),
     ] {
         let analysis =
             toolwright_codegen::analyze(&[root().join("tests/data/corpus/dev").join(spec)], false);
@@ -351,7 +361,7 @@ fn the_graph_finds_the_flows_of_independently_labelled_specs() {
             .collect();
         let (precision, recall) = score(name, &found, &sure, &plausible);
         assert!(precision >= 0.9, "{name}: precision {precision:.2}");
-        assert!(recall >= 0.6, "{name}: recall {recall:.2}");
+        assert!(recall >= min_recall, "{name}: recall {recall:.2}");
     }
 }
 
@@ -435,4 +445,201 @@ fn readiness_flags_inputs_strict_exports_cannot_describe() {
         finding.source.as_deref(),
         Some("t.json#/paths/~1labels/post")
     );
+}
+
+/// A secrets-vault-shaped API of our own (#61): containers hold items, items hold
+/// files; paths name the keys `{containerUuid}`, `{itemUuid}`, `{fileUuid}`, the items
+/// call them `id`, and some operations have no operationId. Every list → item and
+/// create → item edge at every level, from the path's structure, and nothing else.
+#[test]
+fn the_path_structure_links_collections_to_their_items_at_every_level() {
+    let analysis =
+        toolwright_codegen::analyze(&[root().join("codegen/tests/contracts/vault.yaml")], false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let tool = |operation: &str| {
+        contracts
+            .iter()
+            .find(|c| format!("{} {}", c.method, c.path) == operation)
+            .unwrap_or_else(|| {
+                let all: Vec<String> = contracts
+                    .iter()
+                    .map(|c| format!("{} {} {}", c.method, c.path, c.tool))
+                    .collect();
+                panic!("no operation `{operation}` in {all:?}")
+            })
+            .tool
+            .clone()
+    };
+    let c = "/containers/{containerUuid}";
+    let i = format!("{c}/items/{{itemUuid}}");
+    let f = format!("{i}/files/{{fileUuid}}");
+    // Each level: its list and its create, and every operation at or under its item.
+    let levels = [
+        (
+            ["GET /containers".to_owned(), "POST /containers".to_owned()],
+            "containerUuid",
+            vec![
+                format!("GET {c}"),
+                format!("DELETE {c}"),
+                format!("GET {c}/items"),
+                format!("POST {c}/items"),
+            ],
+        ),
+        (
+            [format!("GET {c}/items"), format!("POST {c}/items")],
+            "itemUuid",
+            vec![
+                format!("GET {i}"),
+                format!("PUT {i}"),
+                format!("DELETE {i}"),
+                format!("GET {i}/files"),
+                format!("POST {i}/files"),
+            ],
+        ),
+        (
+            [format!("GET {i}/files"), format!("POST {i}/files")],
+            "fileUuid",
+            vec![
+                format!("GET {f}"),
+                format!("DELETE {f}"),
+                format!("GET {f}/content"),
+            ],
+        ),
+    ];
+    let mut expected = BTreeSet::new();
+    for (depth, (producers, field, own)) in levels.iter().enumerate() {
+        // The operations under the level's item: its own, and those of deeper levels.
+        let under = levels[depth..]
+            .iter()
+            .flat_map(|(_, _, ops)| ops.iter())
+            .chain(levels[depth + 1..].iter().flat_map(|(p, _, _)| p.iter()));
+        let under: BTreeSet<&String> = under.chain(own.iter()).collect();
+        for producer in producers {
+            for consumer in &under {
+                expected.insert((tool(producer), tool(consumer), (*field).to_owned()));
+            }
+        }
+    }
+    let edges = contract::graph::edges(&contracts);
+    let found: BTreeSet<Pair> = edges
+        .iter()
+        .map(|e| {
+            let field = e.data_flow.as_ref().map(|d| d.field.clone());
+            (
+                e.source.clone(),
+                e.target.clone(),
+                field.unwrap_or_default(),
+            )
+        })
+        .collect();
+    let (precision, recall) = score("vault", &found, &expected, &BTreeSet::new());
+    assert_eq!(expected.len(), 2 * (12 + 8 + 3), "the labels' own count");
+    assert_eq!(
+        found, expected,
+        "precision {precision:.2}, recall {recall:.2}"
+    );
+    for edge in &edges {
+        assert!(
+            edge.evidence_sources.contains(&"path_hierarchy".to_owned()),
+            "{edge:?}"
+        );
+        let from = edge.data_flow.as_ref().and_then(|d| d.from_path.as_deref());
+        // The list's and the create's items, by their `id`; the upload's new file by
+        // the Location header it declares (it has no body).
+        let want = match edge.source.as_str() {
+            s if s == tool("GET /containers") || s == tool(&format!("GET {c}/items")) => "/*/id",
+            s if s == tool(&format!("GET {i}/files")) => "/data/*/id",
+            s if s == tool(&format!("POST {i}/files")) => "$response.header.Location",
+            _ => "/id",
+        };
+        assert_eq!(from, Some(want), "{edge:?}");
+    }
+    // Ranked with the other rules: lists before creates.
+    let rank = |source: &str, target: &str| {
+        edges
+            .iter()
+            .find(|e| e.source == tool(source) && e.target == tool(target))
+            .map(|e| (e.extra["rank"].clone(), e.conf_score))
+    };
+    assert_eq!(
+        rank("GET /containers", &format!("GET {c}")),
+        Some((0.into(), 0.9))
+    );
+    assert_eq!(
+        rank("POST /containers", &format!("GET {c}")),
+        Some((1.into(), 0.88))
+    );
+}
+
+/// Keys into lists of keys in request bodies (#61): a listed image's `id` into
+/// `ids` (a list of them), a tag's `digest` into `manifests[].digest` (a list of
+/// references) — and a list of things with data of their own (`labels[]`) takes none.
+#[test]
+fn listed_keys_feed_lists_of_keys_in_request_bodies() {
+    let spec = r##"{"openapi": "3.0.3", "info": {"title": "Registry", "version": "1"},
+      "servers": [{"url": "https://registry.example.com"}],
+      "components": {"schemas": {
+        "Tag": {"type": "object", "properties": {"name": {"type": "string"}, "digest": {"type": "string"}}},
+        "Image": {"type": "object", "properties": {"id": {"type": "string"}, "digest": {"type": "string"}, "size": {"type": "integer"}}}}},
+      "paths": {
+        "/repositories/{repository}/tags": {"get": {"operationId": "list_tags",
+          "parameters": [{"name": "repository", "in": "path", "required": true, "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "Tags", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Tag"}}}}}}}},
+        "/images": {"get": {"operationId": "list_images",
+          "responses": {"200": {"description": "Images", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/Image"}}}}}}}},
+        "/images/delete": {"post": {"operationId": "delete_images",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["ids"],
+            "properties": {"ids": {"type": "array", "items": {"type": "string"}}}}}}},
+          "responses": {"204": {"description": "Deleted"}}}},
+        "/manifests/delete": {"post": {"operationId": "delete_manifests",
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["manifests"],
+            "properties": {
+              "manifests": {"type": "array", "items": {"type": "object", "required": ["digest"], "properties": {"digest": {"type": "string"}}}},
+              "labels": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "text": {"type": "string"}}}}}}}}},
+          "responses": {"204": {"description": "Deleted"}}}}}}"##;
+    let analysis = toolwright_codegen::analyze_text("registry.json", spec, false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let edges = contract::graph::edges(&contracts);
+    let found: BTreeSet<Pair> = edges
+        .iter()
+        .map(|e| {
+            let field = e.data_flow.as_ref().map(|d| d.field.clone());
+            (
+                e.source.clone(),
+                e.target.clone(),
+                field.unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expected = pairs(&[
+        ("list_images", "delete_images", "ids"),
+        ("list_images", "delete_manifests", "manifests[].digest"),
+        ("list_tags", "delete_manifests", "manifests[].digest"),
+    ]);
+    assert_eq!(found, expected);
+    let flow = |source: &str, field: &str| {
+        edges
+            .iter()
+            .find(|e| e.source == source && e.data_flow.as_ref().is_some_and(|d| d.field == field))
+            .and_then(|e| e.data_flow.as_ref()?.from_path.clone())
+    };
+    assert_eq!(flow("list_images", "ids").as_deref(), Some("/*/id"));
+    assert_eq!(
+        flow("list_tags", "manifests[].digest").as_deref(),
+        Some("/*/digest")
+    );
+    let delete = contracts
+        .iter()
+        .find(|c| c.tool == "delete_manifests")
+        .unwrap();
+    let input = delete
+        .contract
+        .consumes
+        .iter()
+        .find(|c| c.name == "manifests[].digest")
+        .expect("the key inside the list is an input");
+    assert_eq!(input.path, "/manifests/*/digest");
+    assert!(input.required);
 }

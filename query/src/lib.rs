@@ -12,13 +12,15 @@
 //! one check both apply to arguments: [`schema`], a tool's input JSON Schema compiled
 //! once (every call at run time, adapters' usage examples at build time); and which
 //! answers are JSON lines ([`media`]); and the catalog as TypeScript declarations
-//! ([`declare`]), which a build writes and a server hands to a model that writes code.
+//! ([`declare`]), which a build writes and a server hands to a model that writes code,
+//! each argument naming the tools that hand it out ([`flows`]).
 //!
 //! Nothing but serde_json, regex-lite and base64 (already in both trees): it is compiled into
 //! every build script and every service.
 
 pub mod base64;
 pub mod declare;
+pub mod flows;
 pub mod media;
 pub mod prose;
 pub mod redact;

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::keys::Shape;
 use super::words;
 use crate::ir::{self, ParamLocation, Schema, SchemaType};
 
@@ -40,6 +41,9 @@ pub struct Consumed {
     /// `issue_number` in `/issues/{issue_number}` is `issue.number`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub identifies: Option<String>,
+    /// Its format and pattern, for choosing the field of an item it takes.
+    #[serde(skip)]
+    pub shape: Shape,
 }
 
 /// One leaf of an operation's success response.
@@ -68,6 +72,9 @@ pub struct Produced {
     /// is that input echoed back (`channels[].service_sid` of a service's channels).
     #[serde(skip)]
     pub direct: bool,
+    /// Its format and pattern (see [`Consumed::shape`]).
+    #[serde(skip)]
+    pub shape: Shape,
 }
 
 /// The API's nouns: its path segments, schema names and the nouns of its `noun_id`
@@ -168,7 +175,9 @@ pub fn consumes(
         let path_noun = (p.location == ParamLocation::Path)
             .then(|| words::path_noun(&op.path, Some(&p.name)))
             .flatten();
-        let identifies = words::consumer_identity(&p.field, path_noun.as_deref(), nouns);
+        let schema = ir::follow(&p.schema, &api.definitions);
+        let identifies = words::consumer_identity(&p.field, path_noun.as_deref(), nouns)
+            .or_else(|| keys_listed(op, &p.field, schema, api, nouns));
         let semantic_tag = if paged || named(&roles.paging) || PAGING.contains(&lower.as_str()) {
             Some("paging")
         } else if named(&roles.search) || SEARCH.contains(&lower.as_str()) {
@@ -178,7 +187,6 @@ pub fn consumes(
         } else {
             None
         };
-        let schema = ir::follow(&p.schema, &api.definitions);
         out.push(Consumed {
             name: p.field.clone(),
             path: format!("/{}", pointer_escape(&p.field)),
@@ -189,16 +197,38 @@ pub fn consumes(
             enum_values: enums(schema),
             semantic_tag,
             identifies,
+            shape: Shape::of(schema),
         });
+        let body = matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody);
+        let input = Input {
+            location,
+            kind,
+            required: p.required,
+        };
+        if body {
+            keys_of_items(
+                api,
+                &input,
+                &p.field,
+                &pointer_escape(&p.field),
+                schema,
+                nouns,
+                &mut out,
+            );
+        }
         // One level into an object body property: `meta.source` is an input too.
-        if matches!(p.location, ParamLocation::Body | ParamLocation::RequestBody)
-            && schema.ty == SchemaType::Object
-        {
+        if body && schema.ty == SchemaType::Object {
             for (name, sub) in &schema.properties {
                 let sub = ir::follow(sub, &api.definitions);
                 if sub.ty == SchemaType::Object || out.len() >= MAX_LEAVES {
                     continue;
                 }
+                let at = format!("{}/{}", pointer_escape(&p.field), pointer_escape(name));
+                let within = Input {
+                    required: p.required && schema.required.contains(name),
+                    ..input
+                };
+                keys_of_items(api, &within, name, &at, sub, nouns, &mut out);
                 out.push(Consumed {
                     name: name.clone(),
                     path: format!("/{}/{}", pointer_escape(&p.field), pointer_escape(name)),
@@ -209,6 +239,7 @@ pub fn consumes(
                     enum_values: enums(sub),
                     semantic_tag: None,
                     identifies: None,
+                    shape: Shape::of(sub),
                 });
             }
         }
@@ -243,9 +274,118 @@ pub fn consumes(
             enum_values: None,
             semantic_tag: None,
             identifies: None,
+            shape: Shape::default(),
         });
     }
     out
+}
+
+/// Where an input goes and whose it is, passed down to the keys inside it.
+#[derive(Clone, Copy)]
+struct Input {
+    location: &'static str,
+    kind: &'static str,
+    required: bool,
+}
+
+/// The identity a list of keys takes one of: `history_item_ids` → `history_item.id`,
+/// `ids` in `POST /tokens/revoke` → `token.id`, `digests` → `digest.digest`.
+fn keys_listed(
+    op: &ir::Operation,
+    field: &str,
+    schema: &Schema,
+    api: &ir::Api,
+    nouns: &BTreeSet<String>,
+) -> Option<String> {
+    let item = ir::follow(schema.items.as_deref()?, &api.definitions);
+    if schema.ty != SchemaType::Array || !scalar(item) {
+        return None;
+    }
+    let one = words::one_key(&words::snake(field))?;
+    let noun = collection_noun(&op.path);
+    words::consumer_identity(&one, noun.as_deref(), nouns)
+}
+
+/// The noun of the items a path acts on: `/containers/{c}/items/delete` → `item` (a
+/// verb at its end names no resource).
+fn collection_noun(path: &str) -> Option<String> {
+    let trimmed = path.trim_end_matches('/');
+    let last = trimmed.rsplit('/').next().unwrap_or_default();
+    let verb = !last.starts_with('{') && VERBS.contains(&words::snake(last).as_str());
+    let path = if verb {
+        trimmed.rsplit_once('/').map_or("", |(head, _)| head)
+    } else {
+        trimmed
+    };
+    words::path_noun(path, None)
+}
+
+/// Last path segments that say what is done, not to what.
+const VERBS: &[&str] = &[
+    "delete", "remove", "archive", "restore", "move", "copy", "download", "export", "revoke",
+    "cancel", "close", "open", "lock", "unlock", "publish", "retry",
+];
+
+fn scalar(schema: &Schema) -> bool {
+    matches!(
+        schema.ty,
+        SchemaType::String | SchemaType::Integer | SchemaType::Number
+    ) && schema.enum_values.is_empty()
+}
+
+/// The keys inside the items of a body list of references (`manifests: [{digest}]`):
+/// `manifests[].digest` (at `/manifests/*/digest`) takes a digest.
+fn keys_of_items(
+    api: &ir::Api,
+    input: &Input,
+    name: &str,
+    at: &str,
+    schema: &Schema,
+    nouns: &BTreeSet<String>,
+    out: &mut Vec<Consumed>,
+) {
+    if schema.ty != SchemaType::Array {
+        return;
+    }
+    let Some(item) = schema
+        .items
+        .as_deref()
+        .map(|i| ir::follow(i, &api.definitions))
+    else {
+        return;
+    };
+    let noun = words::singular(&words::snake(name));
+    // Only items that are references (`{digest}`, `{type, id}`): an item with data of
+    // its own (`{address, amount}`, a tag's `{id, name}`) is written by the caller.
+    let reference = item.properties.iter().all(|(field, sub)| {
+        let sub = ir::follow(sub, &api.definitions);
+        !sub.enum_values.is_empty()
+            || scalar(sub) && words::consumer_identity(field, Some(&noun), nouns).is_some()
+    });
+    if !reference {
+        return;
+    }
+    for (field, sub) in &item.properties {
+        let sub = ir::follow(sub, &api.definitions);
+        if !scalar(sub) || out.len() >= MAX_LEAVES {
+            continue;
+        }
+        let Some(identity) = words::consumer_identity(field, Some(&noun), nouns) else {
+            continue;
+        };
+        out.push(Consumed {
+            name: format!("{name}[].{field}"),
+            path: format!("/{at}/*/{}", pointer_escape(field)),
+            location: input.location,
+            required: input.required && item.required.contains(field),
+            kind: input.kind,
+            field_type: type_name(sub, &api.definitions),
+            enum_values: None,
+            semantic_tag: Some("identifier"),
+            identifies: Some(identity),
+            shape: Shape::of(sub),
+        });
+    }
 }
 
 /// A header parameter that carries credentials though no security scheme says so
@@ -294,6 +434,7 @@ impl Leaves {
             identifies,
             reference,
             direct: false,
+            shape: Shape::of(schema),
             name,
             path,
         }

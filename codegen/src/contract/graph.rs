@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::hierarchy::Hierarchy;
 use super::{OperationContract, words};
 use crate::ir::Crude;
 
@@ -94,31 +95,40 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
         }
     }
     let trees = Trees::of(contracts);
+    let hierarchy = Hierarchy::of(contracts);
     // The ranked producers of one identity (of a type, in an API) are the same for
     // every consumer of it: found once (Graph's `user.id` has thousands of consumers).
-    type Ranked<'c> = Vec<(u8, &'c OperationContract, &'c super::Produced)>;
     let mut ranked: std::collections::HashMap<(&str, &str, &str), Ranked<'_>> =
         std::collections::HashMap::new();
-    // Every input that takes an identity, with its ranked producers.
+    // Every input that takes an identity or an item of its path's collection, with
+    // its ranked producers.
     let mut wanted = Vec::new();
     for consumer in contracts {
         for input in &consumer.contract.consumes {
-            let Some(identity) = input.identifies.as_deref() else {
-                continue;
-            };
             if input.kind != "data" || input.semantic_tag == Some("paging") {
                 continue;
             }
-            let key = (identity, input.field_type, consumer.api.as_str());
-            ranked
-                .entry(key)
-                .or_insert_with(|| producers(contracts, &identities, &by_bucket, &unbucketed, key));
+            let key = input
+                .identifies
+                .as_deref()
+                .map(|identity| (identity, consumed_type(input), consumer.api.as_str()));
+            let structural = hierarchy.producers(contracts, consumer, input);
+            if let Some(key) = key {
+                ranked.entry(key).or_insert_with(|| {
+                    producers(contracts, &identities, &by_bucket, &unbucketed, key)
+                });
+            } else if structural.is_empty() {
+                continue;
+            }
             wanted.push(Wanted {
                 consumer,
                 input,
                 key,
+                structural,
                 tree: trees.of_path(&consumer.path),
                 next: 0,
+                next_structural: 0,
+                taken: Vec::new(),
             });
         }
     }
@@ -130,22 +140,13 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
     for place in 0.. {
         let mut more = false;
         for want in &mut wanted {
-            let candidates = &ranked[&want.key];
-            let found = candidates[want.next..]
-                .iter()
-                .enumerate()
-                .find(|(_, (_, producer, _))| {
-                    producer.tool != want.consumer.tool
-                        && trees.of_path(&producer.path) == want.tree
-                });
-            let Some((skipped, &(rank, producer, leaf))) = found else {
-                want.next = candidates.len();
+            let candidates: &[_] = want.key.map_or(&[], |key| ranked[&key].as_slice());
+            let Some(next) = want.next_producer(candidates, &trees) else {
                 continue;
             };
-            want.next += skipped + 1;
             more = true;
             inferred += 1;
-            out.push(data_flow(want, place, rank, producer, leaf));
+            out.push(data_flow(want, place, next));
             if inferred >= budget {
                 break;
             }
@@ -165,25 +166,120 @@ pub fn edge_budget(tools: usize) -> usize {
     (5 * tools).max(20_000)
 }
 
-/// An input that takes an identity, and how far down its producers the graph is.
+/// Producers of one identity, ranked (see [`producers`]).
+type Ranked<'c> = Vec<(u8, &'c OperationContract, &'c super::Produced)>;
+
+/// An input that takes an identity or an item of its path's collection, and how far
+/// down its producers the graph is.
 struct Wanted<'c> {
     consumer: &'c OperationContract,
     input: &'c super::Consumed,
-    key: (&'c str, &'c str, &'c str),
+    /// Its identity (`None`: it names none, only its path says what it takes).
+    key: Option<(&'c str, &'c str, &'c str)>,
+    /// The producers its path's structure names ([`Hierarchy`]), ranked.
+    structural: Ranked<'c>,
     tree: Option<&'c str>,
-    /// The next of its producers to look at.
+    /// The next of its identity's producers to look at.
     next: usize,
+    /// The next of its structural producers to look at.
+    next_structural: usize,
+    /// Producers it has an edge from (by build position), when it has structural ones.
+    taken: Vec<usize>,
 }
 
-/// The edge from `producer`'s `leaf` into `want`, its `place`-th producer.
-fn data_flow(
-    want: &Wanted<'_>,
-    place: usize,
+/// The next edge of an input: its producer, the leaf the value is at, its rank, and
+/// the evidence that names it.
+struct Next<'c> {
     rank: u8,
-    producer: &OperationContract,
-    leaf: &super::Produced,
-) -> Edge {
+    producer: &'c OperationContract,
+    leaf: &'c super::Produced,
+    by_identity: bool,
+    by_path: bool,
+}
+
+impl<'c> Wanted<'c> {
+    /// The likeliest producer not yet taken, from either list (the better rank, then
+    /// build order); one found by both is one edge with both kinds of evidence.
+    fn next_producer(
+        &mut self,
+        candidates: &[(u8, &'c OperationContract, &'c super::Produced)],
+        trees: &Trees,
+    ) -> Option<Next<'c>> {
+        let consumer = self.consumer.tool.as_str();
+        let tree = self.tree;
+        let taken = &self.taken;
+        let fits = |p: &OperationContract| {
+            p.tool != consumer && trees.of_path(&p.path) == tree && !taken.contains(&p.index)
+        };
+        let by_identity = candidates[self.next..]
+            .iter()
+            .position(|(_, p, _)| fits(p))
+            .map(|at| self.next + at);
+        let by_path = self.structural[self.next_structural..]
+            .iter()
+            .position(|(_, p, _)| fits(p))
+            .map(|at| self.next_structural + at);
+        let order = |(rank, p, _): &(u8, &OperationContract, &super::Produced)| (*rank, p.index);
+        let from_path = match (by_identity, by_path) {
+            (None, None) => {
+                self.next = candidates.len();
+                self.next_structural = self.structural.len();
+                return None;
+            }
+            (Some(i), Some(s)) => order(&self.structural[s]) < order(&candidates[i]),
+            (None, Some(_)) => true,
+            (Some(_), None) => false,
+        };
+        let next = if from_path {
+            let at = by_path.unwrap_or_default();
+            self.next_structural = at + 1;
+            let (rank, producer, leaf) = self.structural[at];
+            // The same producer among the identity's: that leaf (what the identity
+            // rule alone would say), and both kinds of evidence.
+            let same = (0..12u8).find_map(|r| {
+                candidates
+                    .binary_search_by_key(&(r, producer.index), |(r, p, _)| (*r, p.index))
+                    .ok()
+            });
+            Next {
+                rank,
+                producer,
+                leaf: same.map_or(leaf, |at| candidates[at].2),
+                by_identity: same.is_some(),
+                by_path: true,
+            }
+        } else {
+            let at = by_identity.unwrap_or_default();
+            self.next = at + 1;
+            let (rank, producer, leaf) = candidates[at];
+            Next {
+                rank,
+                producer,
+                leaf,
+                by_identity: true,
+                by_path: self
+                    .structural
+                    .iter()
+                    .any(|(_, p, _)| p.index == producer.index),
+            }
+        };
+        if !self.structural.is_empty() {
+            self.taken.push(next.producer.index);
+        }
+        Some(next)
+    }
+}
+
+/// The edge of `next` into `want`, its `place`-th producer.
+fn data_flow(want: &Wanted<'_>, place: usize, next: Next<'_>) -> Edge {
     let (consumer, input) = (want.consumer, want.input);
+    let Next {
+        rank,
+        producer,
+        leaf,
+        by_identity,
+        by_path,
+    } = next;
     let mut extra = BTreeMap::new();
     // Its place among the producers of this input (0: the likeliest).
     extra.insert("rank".to_owned(), Value::from(place));
@@ -192,13 +288,15 @@ fn data_flow(
         0.9, 0.88, 0.8, 0.75, 0.72, 0.7, 0.64, 0.6, 0.58, 0.56, 0.5, 0.45,
     ][usize::from(rank.min(11))];
     let optional = if input.required { 0.0 } else { 0.1 };
-    Edge {
-        source: producer.tool.clone(),
-        target: consumer.tool.clone(),
-        kind: "data_flow".into(),
-        confidence: "inferred".into(),
-        conf_score: score - optional,
-        evidence: format!(
+    let mut evidence_sources = Vec::new();
+    if by_identity {
+        evidence_sources.push("api_contract".to_owned());
+    }
+    if by_path {
+        evidence_sources.push("path_hierarchy".to_owned());
+    }
+    let evidence = if by_identity {
+        format!(
             "`{}` produces `{}` ({}{}) and `{}` takes it as `{}`{}",
             producer.tool,
             leaf.name,
@@ -207,8 +305,32 @@ fn data_flow(
             consumer.tool,
             input.name,
             if input.required { "" } else { " (optional)" }
-        ),
-        evidence_sources: vec!["api_contract".into()],
+        )
+    } else {
+        format!(
+            "`{}` {} `{}` ({}); `{}` at `{}` takes one's `{}` as `{}`",
+            producer.tool,
+            if producer.method == "GET" {
+                "lists the items of"
+            } else {
+                "creates an item of"
+            },
+            producer.path,
+            leaf.path,
+            consumer.tool,
+            consumer.path,
+            leaf.name,
+            input.name,
+        )
+    };
+    Edge {
+        source: producer.tool.clone(),
+        target: consumer.tool.clone(),
+        kind: "data_flow".into(),
+        confidence: "inferred".into(),
+        conf_score: score - optional,
+        evidence,
+        evidence_sources,
         data_flow: Some(DataFlow {
             field: input.name.clone(),
             from_path: Some(leaf.path.clone()),
@@ -371,9 +493,24 @@ impl Trees {
     }
 }
 
-fn compatible(produced: &str, consumed: &str) -> bool {
+/// The type an input takes values of, for [`compatible`]: a path parameter typed as a
+/// string takes a number too ([`SEGMENT`]).
+fn consumed_type(input: &super::Consumed) -> &'static str {
+    if input.location == "path" && input.field_type == "string" {
+        SEGMENT
+    } else {
+        input.field_type
+    }
+}
+
+/// A path segment: text, into which a numeric id is written as it is (`GameId: 42`
+/// into `/BoxScore/{gameid}`, typed string by many specs).
+const SEGMENT: &str = "segment";
+
+pub(super) fn compatible(produced: &str, consumed: &str) -> bool {
     let numeric = |t: &str| matches!(t, "integer" | "number");
     produced == consumed
+        || consumed == SEGMENT && matches!(produced, "string" | "integer" | "number")
         || numeric(produced) && numeric(consumed)
         || consumed == "any"
         || produced == "any"

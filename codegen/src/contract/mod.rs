@@ -6,6 +6,8 @@
 pub mod artifact;
 pub mod fields;
 pub mod graph;
+pub mod hierarchy;
+pub mod keys;
 pub mod readiness;
 pub(crate) mod words;
 
@@ -53,6 +55,8 @@ pub struct OperationContract {
     pub kind: Crude,
     pub method: &'static str,
     pub path: String,
+    /// Its `201` answer declares a `Location` header (the new item's URL).
+    pub location: bool,
     pub contract: Contract,
 }
 
@@ -98,6 +102,7 @@ pub fn build_with_edges(
                 kind: op.kind,
                 method: op.method.as_str(),
                 path: op.path.clone(),
+                location: hierarchy::declares_location(op),
                 contract,
             });
         }
@@ -139,16 +144,22 @@ fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
             source.contract.links.push(Link {
                 name: format!("{}.{}", edge.target, flow.field),
                 operation_id,
-                parameters: BTreeMap::from([(
-                    flow.field.clone(),
-                    format!("$response.body#{}", flow.from_path.as_deref().unwrap_or("")),
-                )]),
+                parameters: BTreeMap::from([(flow.field.clone(), expression(flow))]),
                 inferred: true,
                 rank: edge.extra.get("rank").and_then(Value::as_u64),
             });
         }
     }
     edges
+}
+
+/// The runtime expression of where a flow's value is: a pointer into the body
+/// (`$response.body#/id`), or already an expression (a `Location` header's).
+fn expression(flow: &graph::DataFlow) -> String {
+    match flow.from_path.as_deref() {
+        Some(expression) if expression.starts_with('$') => expression.to_owned(),
+        path => format!("$response.body#{}", path.unwrap_or("")),
+    }
 }
 
 /// The OpenAPI links of `op`'s responses (kept in its native metadata).

@@ -109,7 +109,7 @@ pub fn path_noun(path: &str, param: Option<&str>) -> Option<String> {
         .filter(|n| !n.is_empty())
 }
 
-fn is_action(segment: &str) -> bool {
+pub fn is_action(segment: &str) -> bool {
     let s = snake(segment);
     let first = s.split('_').next().unwrap_or("");
     s.contains("_by_")
@@ -167,7 +167,9 @@ pub fn consumer_identity(
         let noun = singular(&words[..words.len() - 1].join("_"));
         return Some(format!("{noun}.{last}"));
     }
-    self_key(last).or_else(|| glued(last, nouns))
+    key_first(&s)
+        .or_else(|| self_key(last))
+        .or_else(|| glued(last, nouns))
 }
 
 /// `noun.key` for a response leaf that refers to another resource: `petId` → `pet.id`,
@@ -181,7 +183,41 @@ pub fn reference_identity(field: &str, nouns: &BTreeSet<String>) -> Option<Strin
         let noun = singular(&words[..words.len() - 1].join("_"));
         return Some(format!("{noun}.{last}"));
     }
-    self_key(&singular(last)).or_else(|| glued(last, nouns))
+    key_first(&s)
+        .or_else(|| self_key(&singular(last)))
+        .or_else(|| glued(last, nouns))
+}
+
+/// An opaque id written before its noun, as some schemas name foreign keys: `id_log`
+/// → `log.id`, `idx_site` → `site.id`. Only opaque ids (`id`, `idx`, `uuid`): other
+/// keys read that way are phrases (`number_of_items`, `code_verifier`).
+fn key_first(snake: &str) -> Option<String> {
+    let (first, rest) = snake.split_once('_')?;
+    let key = match first {
+        "id" | "idx" => "id",
+        "uuid" => "uuid",
+        _ => return None,
+    };
+    Some(format!("{}.{key}", singular(rest)))
+}
+
+/// One of a list of keys: `history_item_ids` → `history_item_id`, `ids` → `id`,
+/// `digests` → `digest`, `addresses` → `address`; `None` when the last word is no
+/// plural of a key (`tags`).
+pub fn one_key(snake: &str) -> Option<String> {
+    let (head, last) = match snake.rsplit_once('_') {
+        Some((h, l)) => (Some(h), l),
+        None => (None, snake),
+    };
+    let is_key = |w: &str| KEYS.contains(&w) || SELF_KEYS.contains(&w) || w == "name";
+    let one = [last.strip_suffix("es"), last.strip_suffix('s')]
+        .into_iter()
+        .flatten()
+        .find(|w| is_key(w))?;
+    Some(match head {
+        Some(h) => format!("{h}_{one}"),
+        None => one.to_owned(),
+    })
 }
 
 /// `address` → `address.address`: a word that is an identity by itself.
@@ -211,6 +247,12 @@ pub fn producer_identity(field: &str, noun: &str) -> Option<String> {
     let s = snake(field);
     if KEYS.contains(&s.as_str()) {
         return Some(format!("{noun}.{s}"));
+    }
+    // `id_log` on a log.
+    if let Some(own) = key_first(&s).filter(|identity| {
+        split_identity(identity).is_some_and(|(n, k)| same_parts((n, k), (noun, k)))
+    }) {
+        return Some(own);
     }
     // `history_item_id` on a `history_item`, `item_id` on one too.
     [noun, last_word(noun)].iter().find_map(|own| {
@@ -333,6 +375,28 @@ mod tests {
             Some("token.id")
         );
         assert_eq!(consumer("valid", None), None, "`va` is no noun");
+        assert_eq!(
+            one_key("history_item_ids").as_deref(),
+            Some("history_item_id")
+        );
+        assert_eq!(one_key("ids").as_deref(), Some("id"));
+        assert_eq!(one_key("digests").as_deref(), Some("digest"));
+        assert_eq!(one_key("addresses").as_deref(), Some("address"));
+        assert_eq!(one_key("tags"), None);
+        assert_eq!(
+            reference_identity("idx_site", &nouns).as_deref(),
+            Some("site.id")
+        );
+        assert_eq!(
+            reference_identity("number_of_items", &nouns),
+            None,
+            "a phrase, not a key"
+        );
+        assert_eq!(
+            producer_identity("id_log", "log").as_deref(),
+            Some("log.id")
+        );
+        assert_eq!(producer_identity("idx_site", "extension"), None);
         let reference = |field| reference_identity(field, &nouns);
         assert_eq!(reference("petId").as_deref(), Some("pet.id"));
         assert_eq!(reference("issueTxid").as_deref(), Some("tx.id"));

@@ -1,10 +1,14 @@
 //! The `.d.ts` file [`Config::declarations`](crate::Config::declarations) asks for:
 //! the generated catalog as TypeScript declarations, printed by the same
 //! [`toolwright_query::declare`] the runtime prints them with, from the same texts
-//! the static catalog holds — so the file equals `Catalog::typescript()` of the
-//! generated catalog.
+//! the static catalog holds, each argument naming its producers by the same rule
+//! ([`toolwright_query::flows`]) from the same contracts — so the file equals
+//! `Catalog::typescript()` of the generated catalog.
+
+use std::collections::BTreeSet;
 
 use toolwright_query::declare::{self, Definition, Function, Namespace};
+use toolwright_query::flows::{self, LinkOf};
 
 use crate::ir;
 
@@ -19,8 +23,18 @@ pub fn render(apis: &[ir::Api]) -> String {
     }
     let mut tools: Vec<Texts> = Vec::new();
     let mut definitions: Vec<Vec<(String, String, String)>> = Vec::new();
+    // Each exposed tool's contract links, as the catalog embeds them (one graph per API).
+    let mut links: Vec<(String, Vec<crate::contract::Link>)> = Vec::new();
     for api in apis {
-        for plan in super::plans(api).into_iter().filter(|p| p.exposed) {
+        let contracts = crate::contract::build(
+            std::slice::from_ref(api),
+            &crate::contract::FieldRoles::default(),
+        );
+        for (plan, contract) in super::plans(api).into_iter().zip(contracts) {
+            if !plan.exposed {
+                continue;
+            }
+            links.push((plan.name.clone(), contract.contract.links));
             tools.push(Texts {
                 api: plan.api,
                 name: plan.name,
@@ -32,6 +46,22 @@ pub fn render(apis: &[ir::Api]) -> String {
         definitions.push(super::definitions(api));
     }
     tools.sort_by(|a, b| a.name.cmp(&b.name));
+    // In the catalog's order (by name), as the runtime reads them.
+    links.sort_by(|a, b| a.0.cmp(&b.0));
+    let exposed: BTreeSet<&str> = links.iter().map(|(name, _)| name.as_str()).collect();
+    let incoming = flows::incoming(
+        links.iter().flat_map(|(source, links)| {
+            links.iter().map(move |link| LinkOf {
+                source,
+                name: &link.name,
+                operation_id: &link.operation_id,
+                parameters: &link.parameters,
+                inferred: link.inferred,
+                rank: link.rank,
+            })
+        }),
+        |t| exposed.contains(t),
+    );
     let functions: Vec<Function<'_>> = tools
         .iter()
         .map(|t| Function {
@@ -62,5 +92,6 @@ pub fn render(apis: &[ir::Api]) -> String {
             definitions,
         })
         .collect();
-    declare::render(&namespaces, &functions)
+    let origins = |tool: &str, argument: &str| flows::origins(&incoming, tool, argument);
+    declare::render_with_origins(&namespaces, &functions, usize::MAX, &origins)
 }

@@ -5,21 +5,39 @@
 //! artifact has the whole graph.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use serde::Deserialize;
+use toolwright_query::flows::LinkOf;
 
 use super::Catalog;
 
-/// One producer of an input: `tool`'s result at `from` (a JSON pointer) is what the
-/// input takes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Producer {
-    pub tool: String,
-    pub from: String,
+/// A catalog's [`Incoming`], built on first use and shared by clones: reading every
+/// contract costs what the catalog's size does (Graph beta's are 100 MB), once.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Slot {
+    built: OnceLock<Arc<Incoming>>,
 }
 
-/// Tool name → input name → its producers, likeliest first.
-pub type Incoming = BTreeMap<String, BTreeMap<String, Vec<Producer>>>;
+impl Slot {
+    pub(super) const fn new() -> Slot {
+        Slot {
+            built: OnceLock::new(),
+        }
+    }
+}
+
+impl Catalog {
+    /// Every tool's producers ([`incoming`]), read once per catalog.
+    pub fn producers(&self) -> Arc<Incoming> {
+        self.flows
+            .built
+            .get_or_init(|| Arc::new(incoming(self)))
+            .clone()
+    }
+}
+
+pub use toolwright_query::flows::{Incoming, Producer};
 
 /// The part of a contract read here (the rest is skipped, not built: Graph beta's
 /// contracts are 100 MB).
@@ -40,64 +58,27 @@ struct Link {
     rank: Option<u64>,
 }
 
-/// Every tool's producers, read from the contracts of `catalog`'s tools.
+/// Every tool's producers, read from the contracts of `catalog`'s tools
+/// ([`toolwright_query::flows::incoming`]: the rule the build's `.d.ts` follows too).
 pub fn incoming(catalog: &Catalog) -> Incoming {
-    let mut incoming: BTreeMap<String, BTreeMap<String, Vec<(u64, Producer)>>> = BTreeMap::new();
-    for source in catalog.tools() {
-        let Some(contract) = source.contract.as_deref() else {
-            continue;
-        };
-        let Ok(Links { links }) = serde_json::from_str::<Links>(contract) else {
-            continue;
-        };
-        for link in links {
-            // Inferred links are named `{target}.{field}`; declared ones name the
-            // target's operation id, which is its tool name unless renamed.
-            let target = if link.inferred {
-                link.name.rsplit_once('.').map(|(target, _)| target)
-            } else {
-                Some(link.operation_id.as_str())
-            };
-            let Some(target) = target.filter(|t| catalog.get(t).is_some()) else {
-                continue;
-            };
-            for (field, expression) in link.parameters {
-                let from = expression
-                    .strip_prefix("$response.body#")
-                    .unwrap_or_default();
-                let producers = incoming
-                    .entry(target.to_owned())
-                    .or_default()
-                    .entry(field)
-                    .or_default();
-                if !producers
-                    .iter()
-                    .any(|(_, p)| p.tool == source.name.as_ref())
-                {
-                    // Declared links first, then by the build's ranking.
-                    let rank = link.rank.map_or(0, |r| r + 1);
-                    producers.push((
-                        rank,
-                        Producer {
-                            tool: source.name.to_string(),
-                            from: from.to_owned(),
-                        },
-                    ));
-                }
-            }
-        }
-    }
-    incoming
-        .into_iter()
-        .map(|(tool, inputs)| {
-            let inputs = inputs
-                .into_iter()
-                .map(|(input, mut producers)| {
-                    producers.sort_by_key(|(rank, _)| *rank);
-                    (input, producers.into_iter().map(|(_, p)| p).collect())
-                })
-                .collect();
-            (tool, inputs)
+    let read: Vec<(&str, Vec<Link>)> = catalog
+        .tools()
+        .iter()
+        .filter_map(|source| {
+            let contract = source.contract.as_deref()?;
+            let Links { links } = serde_json::from_str::<Links>(contract).ok()?;
+            Some((source.name.as_ref(), links))
         })
-        .collect()
+        .collect();
+    let links = read.iter().flat_map(|(source, links)| {
+        links.iter().map(|link| LinkOf {
+            source,
+            name: &link.name,
+            operation_id: &link.operation_id,
+            parameters: &link.parameters,
+            inferred: link.inferred,
+            rank: link.rank,
+        })
+    });
+    toolwright_query::flows::incoming(links, |t| catalog.get(t).is_some())
 }

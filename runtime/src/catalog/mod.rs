@@ -200,6 +200,8 @@ pub struct Catalog {
     apis: Cow<'static, [Api]>,
     search: search::Slot,
     names: lookup::Names,
+    /// Where each tool's inputs come from, read from the contracts once.
+    flows: flows::Slot,
 }
 
 impl Catalog {
@@ -211,6 +213,7 @@ impl Catalog {
             apis: Cow::Borrowed(apis),
             search: search::Slot::new(),
             names: lookup::Names::new(),
+            flows: flows::Slot::new(),
         }
     }
 
@@ -222,6 +225,7 @@ impl Catalog {
             apis: Cow::Borrowed(&[]),
             search: search::Slot::new(),
             names: lookup::Names::new(),
+            flows: flows::Slot::new(),
         }
     }
 
@@ -244,6 +248,7 @@ impl Catalog {
             apis: Cow::Owned(apis),
             search: search::Slot::new(),
             names: lookup::Names::new(),
+            flows: flows::Slot::new(),
         }
     }
 

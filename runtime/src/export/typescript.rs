@@ -3,6 +3,7 @@
 //! types declared once. The same printer writes the `.d.ts` file a build generates.
 
 use toolwright_query::declare::{self, Definition, Function, Namespace};
+use toolwright_query::flows;
 
 use crate::catalog::{Catalog, Tool};
 
@@ -87,6 +88,10 @@ impl Catalog {
                 });
             }
         }
-        declare::render_within(&namespaces, &functions, type_bytes)
+        // Each argument another tool hands out names its producers (the graph's
+        // likeliest, as `describe_tool` does).
+        let incoming = self.producers();
+        let origins = |tool: &str, argument: &str| flows::origins(&incoming, tool, argument);
+        declare::render_with_origins(&namespaces, &functions, type_bytes, &origins)
     }
 }

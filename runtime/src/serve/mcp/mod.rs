@@ -656,7 +656,7 @@ impl Server {
             .iter()
             .map(|(exported, m)| (m.tool.as_str(), exported))
             .collect();
-        let incoming = crate::catalog::flows::incoming(catalog);
+        let incoming = catalog.producers();
         for tool in export.tools() {
             let mut tool = tool.clone();
             let name = tool["name"].as_str().unwrap_or_default().to_owned();
