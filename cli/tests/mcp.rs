@@ -601,15 +601,11 @@ fn a_client_learns_where_each_vault_id_comes_from() {
     assert_eq!(
         described["inputs_from"],
         json!({
-            "containerUuid": [from("list_containers", "/*/id"), from("post_containers", "/id")],
+            "containerUuid": [from("list_containers", "/*/id"), from("create_container", "/id")],
             "itemUuid": [from("list_items", "/*/id"), from("create_item", "/id")],
             "fileUuid": [
                 from("list_files", "/data/*/id"),
-                from(
-                    // Exported within MCP's 48-character name budget.
-                    "post_containers_containerUuid_items_item_38ec98",
-                    "$response.header.Location"
-                ),
+                from("attach_file", "$response.header.Location"),
             ],
         }),
         "{described}"
@@ -624,10 +620,9 @@ fn a_client_learns_where_each_vault_id_comes_from() {
         .nth(1)
         .unwrap_or_else(|| panic!("get_file found: {found}"));
     for line in [
-        "containerUuid: string; // from list_containers()[].id, post_containers().id\n",
+        "containerUuid: string; // from list_containers()[].id, create_container().id\n",
         "itemUuid: string; // from list_items()[].id, create_item().id\n",
-        "fileUuid: string; // from list_files().data[].id, \
-         post_containers_by_containerUuid_items_by_itemUuid_files() (its Location header)\n",
+        "fileUuid: string; // from list_files().data[].id, attach_file() (its Location header)\n",
     ] {
         assert!(declared.contains(line), "{line} in {found}");
     }
