@@ -40,27 +40,34 @@ const GOING: u8 = 0;
 const STOP_CPU: u8 = 1;
 const STOP_WALL: u8 = 2;
 const STOP_CALLS: u8 = 3;
+/// The caller stopped waiting (a cancelled request, a closed connection).
+pub(super) const STOP_CANCELLED: u8 = 4;
 
 /// Time the script has spent running, read by the interrupt handler: each poll of the
 /// script's future counts (that is when JavaScript runs), waiting between polls does
-/// not.
-struct Clock {
+/// not. Shared with the caller's side ([`super::run`]), which halts the run when the
+/// caller goes away or when the engine is stuck past its limits.
+pub(super) struct Clock {
     start: Instant,
     /// Nanoseconds spent in finished polls.
     spent: AtomicU64,
     /// When the current poll began (nanoseconds since `start`), `u64::MAX` between polls.
     polling_since: AtomicU64,
     stop: AtomicU8,
+    /// Wakes the engine's wait for the script when the run is halted from outside, so
+    /// a script waiting for a call stops now rather than when the call answers.
+    halted: tokio::sync::Notify,
     limits: Limits,
 }
 
 impl Clock {
-    fn new(limits: Limits) -> Clock {
+    pub(super) fn new(limits: Limits) -> Clock {
         Clock {
             start: Instant::now(),
             spent: AtomicU64::new(0),
             polling_since: AtomicU64::new(u64::MAX),
             stop: AtomicU8::new(GOING),
+            halted: tokio::sync::Notify::new(),
             limits,
         }
     }
@@ -91,10 +98,34 @@ impl Clock {
         Duration::from_nanos(self.spent.load(Ordering::Relaxed) + running)
     }
 
-    fn halt(&self, why: u8) {
-        let _ = self
+    /// Stops the run for `why` (the first reason given stays): the interrupt handler
+    /// says so at its next poll, and the engine stops waiting for the script.
+    pub(super) fn halt(&self, why: u8) {
+        if self
             .stop
-            .compare_exchange(GOING, why, Ordering::Relaxed, Ordering::Relaxed);
+            .compare_exchange(GOING, why, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.halted.notify_one();
+        }
+    }
+
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) != GOING
+    }
+
+    /// The limit the run has passed by more than `grace` without the engine stopping
+    /// (a built-in looping in C does not poll the interrupt handler): the caller's side
+    /// answers with it instead of waiting.
+    pub(super) fn overdue(&self, grace: Duration) -> Option<Failure> {
+        if self.start.elapsed() > self.limits.wall + grace {
+            self.halt(STOP_WALL);
+        } else if self.cpu() > self.limits.cpu + grace {
+            self.halt(STOP_CPU);
+        } else {
+            return None;
+        }
+        self.stopped()
     }
 
     /// The interrupt handler's question: stop now?
@@ -108,7 +139,7 @@ impl Clock {
     }
 
     /// The limit that stopped the run, if one did.
-    fn stopped(&self) -> Option<Failure> {
+    pub(super) fn stopped(&self) -> Option<Failure> {
         let limits = &self.limits;
         let (kind, message) = match self.stop.load(Ordering::Relaxed) {
             STOP_CPU => (
@@ -125,6 +156,10 @@ impl Clock {
                     "the script made more than {} calls; fetch fewer items or ask for larger pages",
                     limits.calls
                 ),
+            ),
+            STOP_CANCELLED => (
+                FailureKind::Cancelled,
+                "the run was cancelled: its caller stopped waiting".to_owned(),
             ),
             _ => return None,
         };
@@ -156,16 +191,20 @@ struct Record {
     logs: Vec<String>,
     log_bytes: usize,
     logs_cut: bool,
+    /// A call's arguments (or the result) are being read: a getter that calls an API
+    /// function now is refused, so calls cannot nest past the call limit or leave
+    /// records that never finish.
+    converting: bool,
 }
 
 pub(super) async fn run(
     source: &str,
     apis: Apis,
     host: Host,
-    limits: Limits,
+    clock: Arc<Clock>,
     caller: Snapshot,
 ) -> Outcome {
-    let clock = Arc::new(Clock::new(limits));
+    let limits = clock.limits;
     let record = Rc::new(RefCell::new(Record::default()));
     let result = match start(&clock).await {
         Err(e) => Err(failure(
@@ -180,15 +219,22 @@ pub(super) async fn run(
                 evaluate(ctx, source, apis, host, caller, clock_in, record_in).await
             });
             let mut work = Box::pin(work);
-            // Every poll runs JavaScript: time it for the CPU limit.
+            let mut halted = std::pin::pin!(clock.halted.notified());
+            // Every poll runs JavaScript: time it for the CPU limit. A halt from outside
+            // ends the wait (the script's pending calls are dropped with it).
             let timed = std::future::poll_fn(|cx| {
+                if halted.as_mut().poll(cx).is_ready() {
+                    return std::task::Poll::Ready(None);
+                }
                 clock.enter();
                 let poll = work.as_mut().poll(cx);
                 clock.leave();
-                poll
+                poll.map(Some)
             });
             let result = match tokio::time::timeout(limits.wall, timed).await {
-                Ok(result) => result,
+                Ok(Some(result)) => result,
+                // `clock.stopped()` below says which halt.
+                Ok(None) => Err(failure(FailureKind::Cancelled, String::new())),
                 Err(_) => {
                     clock.halt(STOP_WALL);
                     Err(failure(FailureKind::WallLimit, wall_message(&limits)))
@@ -257,7 +303,9 @@ async fn evaluate<'js>(
     record: Rc<RefCell<Record>>,
 ) -> Result<Value, Failure> {
     let limits = clock.limits;
-    if let Err(e) = install(&ctx, &apis, host, caller, &clock, &record) {
+    let installed = super::guard::install(&ctx)
+        .and_then(|()| install(&ctx, &apis, host, caller, &clock, &record));
+    if let Err(e) = installed {
         return Err(failure(
             FailureKind::Thrown,
             format!("the script's globals could not be set up: {e}"),
@@ -276,7 +324,8 @@ async fn evaluate<'js>(
         Err(e) => return Err(thrown(e, false)),
     };
     let mut budget = limits.output.saturating_sub(record.borrow().log_bytes);
-    convert::to_json(&value, &mut budget).map_err(|unfit| match unfit {
+    let converted = reading(&record, || convert::to_json(&value, &mut budget));
+    converted.map_err(|unfit| match unfit {
         Unfit::TooLarge => failure(
             FailureKind::OutputLimit,
             format!(
@@ -291,6 +340,11 @@ async fn evaluate<'js>(
                 "the script returned {what}; return JSON data (objects, arrays, strings, numbers)"
             ),
         ),
+        // A getter or `toJSON` of the result threw: that error is the script's.
+        Unfit::Thrown => match Err::<(), _>(rquickjs::Error::Exception).catch(&ctx) {
+            Err(e) => thrown(e, false),
+            Ok(()) => failure(FailureKind::Thrown, "the script's result threw".to_owned()),
+        },
     })
 }
 
@@ -428,6 +482,18 @@ fn host_call<'js>(
               args: rquickjs::prelude::Opt<JsValue<'js>>,
               pages: rquickjs::prelude::Opt<JsValue<'js>>| {
             let limits = clock.limits;
+            if clock.halted() {
+                return Err(Exception::throw_range(&ctx, "the run is stopping"));
+            }
+            if record.borrow().converting {
+                return Err(Exception::throw_type(
+                    &ctx,
+                    &format!(
+                        "`{tool}` was called while a call's arguments or the result were being \
+                         read (from a getter or `toJSON`); call API functions from the script itself"
+                    ),
+                ));
+            }
             let index = record.borrow().calls.len();
             if index >= limits.calls {
                 // The interrupt handler ends the run at its next check, whether or not
@@ -442,20 +508,24 @@ fn host_call<'js>(
             let args = match args.0 {
                 None => json!({}),
                 Some(value) if value.is_undefined() => json!({}),
-                Some(value) => convert::to_json(&value, &mut budget).map_err(|unfit| {
-                    let why = match unfit {
-                        Unfit::TooLarge => format!("larger than {ARGUMENTS} bytes"),
-                        Unfit::NotData(what) => what,
-                    };
-                    Exception::throw_type(
-                        &ctx,
-                        &format!("the arguments of `{tool}` are not JSON data: {why}"),
-                    )
-                })?,
+                Some(value) => {
+                    reading(&record, || convert::to_json(&value, &mut budget)).map_err(|unfit| {
+                        let why = match unfit {
+                            Unfit::TooLarge => format!("larger than {ARGUMENTS} bytes"),
+                            Unfit::NotData(what) => what,
+                            // A getter threw: its error goes on as it is.
+                            Unfit::Thrown => return rquickjs::Error::Exception,
+                        };
+                        Exception::throw_type(
+                            &ctx,
+                            &format!("the arguments of `{tool}` are not JSON data: {why}"),
+                        )
+                    })?
+                }
             };
             let pages = match pages.0 {
                 None => None,
-                Some(value) => Some(page_limits(&ctx, &value)?),
+                Some(value) => Some(reading(&record, || page_limits(&ctx, &value))?),
             };
             record.borrow_mut().calls.push(CallRecord {
                 tool: tool.clone(),
@@ -498,6 +568,14 @@ fn host_call<'js>(
             Ok::<_, rquickjs::Error>(promise)
         },
     )
+}
+
+/// `read` with API calls refused meanwhile (see [`Record::converting`]).
+fn reading<T>(record: &Rc<RefCell<Record>>, read: impl FnOnce() -> T) -> T {
+    record.borrow_mut().converting = true;
+    let out = read();
+    record.borrow_mut().converting = false;
+    out
 }
 
 /// `fn.all`'s limits: `{max_pages, max_items}`, each optional, at most [`MAX_PAGES`]
