@@ -301,3 +301,56 @@ fn huge_lengths_and_big_integers_convert_exactly_or_not_at_all() {
     );
     assert!(outcome.calls.len() <= 1, "{outcome:?}");
 }
+
+/// F02: what a script makes the host hold counts against its memory limit: the
+/// items `fn.all` collects (the report's `max_items: 1e9` walked 100 pages of 7 MB and
+/// passed 6 GB) and the arguments of calls waiting for answers.
+#[test]
+fn host_memory_a_script_causes_is_bounded_by_its_memory_limit() {
+    // Endless pages of 500 issues with 1 KiB titles (about 0.6 MB of items each).
+    let served = std::sync::atomic::AtomicUsize::new(0);
+    let issues: Vec<Value> = (0..500)
+        .map(|n| json!({"number": n, "title": "x".repeat(1024), "state": "open"}))
+        .collect();
+    let pages = Server::start(move |_: &Request| {
+        let next = served.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        Response::json(200, &json!(issues)).header("X-Next-Cursor", &format!("p{next}"))
+    });
+    let walker = executor(&pages);
+    let limits = Limits {
+        memory: 4 << 20,
+        ..Limits::default()
+    };
+    let outcome = rt().block_on(walker.code().limits(limits).execute(
+        "const r = await tracker.list_issues.all({ project: 'web' }, { max_pages: 100, max_items: 1e9 }); \
+         return [r.items.length, r.pages, r.complete];",
+    ));
+    let fetched = pages.take_requests().len();
+    // 4 MiB of items is about 7 pages; the script's heap then cannot hold them all.
+    assert!(fetched <= 10, "{fetched} pages fetched: {outcome:?}");
+    match &outcome.result {
+        Ok(value) => assert_eq!(value[2], false, "{outcome:?}"),
+        Err(failure) => assert_eq!(failure.kind, FailureKind::MemoryLimit, "{outcome:?}"),
+    }
+
+    // Twenty calls with 1 MiB of arguments each, all waiting on a slow API, under 8 MiB.
+    let limits = Limits {
+        memory: 8 << 20,
+        ..Limits::default()
+    };
+    let slow = tracker(Duration::from_millis(200));
+    let executor = executor(&slow);
+    let outcome = rt().block_on(executor.code().limits(limits).execute(
+        "const body = 'x'.repeat(1 << 20); const ps = []; \
+         for (let i = 0; i < 20; i++) { \
+           try { ps.push(tracker.create_issue({ project: 'web', title: 't', body }).then(() => 'ok', (e) => e.message)); } \
+           catch (e) { ps.push(e.message); } \
+         } \
+         const all = await Promise.all(ps); \
+         return [all.filter((r) => r === 'ok').length, all.filter((r) => r.includes('memory limit')).length];",
+    ));
+    let result = outcome.result.clone().unwrap();
+    let (sent, refused) = (result[0].as_u64().unwrap(), result[1].as_u64().unwrap());
+    assert!(sent <= 8 && refused >= 12, "{outcome:?}");
+    assert_eq!(slow.take_requests().len() as u64, sent);
+}

@@ -40,6 +40,8 @@ const GOING: u8 = 0;
 const STOP_CPU: u8 = 1;
 const STOP_WALL: u8 = 2;
 const STOP_CALLS: u8 = 3;
+/// An answer could not be handed to the script (its heap is full).
+const STOP_MEMORY: u8 = 5;
 /// The caller stopped waiting (a cancelled request, a closed connection).
 pub(super) const STOP_CANCELLED: u8 = 4;
 
@@ -157,6 +159,7 @@ impl Clock {
                     limits.calls
                 ),
             ),
+            STOP_MEMORY => (FailureKind::MemoryLimit, OUT_OF_MEMORY.to_owned()),
             STOP_CANCELLED => (
                 FailureKind::Cancelled,
                 "the run was cancelled: its caller stopped waiting".to_owned(),
@@ -195,6 +198,9 @@ struct Record {
     /// function now is refused, so calls cannot nest past the call limit or leave
     /// records that never finish.
     converting: bool,
+    /// Bytes of arguments held by calls not yet answered: host memory the script
+    /// causes, charged against its memory limit.
+    arguments_held: usize,
 }
 
 pub(super) async fn run(
@@ -525,8 +531,29 @@ fn host_call<'js>(
             };
             let pages = match pages.0 {
                 None => None,
-                Some(value) => Some(reading(&record, || page_limits(&ctx, &value))?),
+                // The items of `fn.all` are held by the host, then by the script's
+                // heap: at most its memory limit.
+                Some(value) => {
+                    Some(reading(&record, || page_limits(&ctx, &value))?.bytes(limits.memory))
+                }
             };
+            // Arguments wait with their call: all of them together within the memory
+            // limit (100 calls of 4 MiB each held 400 MiB under a 64 MiB heap).
+            let held = ARGUMENTS - budget;
+            {
+                let mut record = record.borrow_mut();
+                if record.arguments_held + held > limits.memory {
+                    return Err(Exception::throw_range(
+                        &ctx,
+                        &format!(
+                            "the arguments of the calls waiting for answers would pass the \
+                             script's memory limit ({} bytes); await some calls before making more",
+                            limits.memory
+                        ),
+                    ));
+                }
+                record.arguments_held += held;
+            }
             record.borrow_mut().calls.push(CallRecord {
                 tool: tool.clone(),
                 status: "pending".into(),
@@ -538,11 +565,13 @@ fn host_call<'js>(
             let caller = caller.clone();
             let record = record.clone();
             let ctx_in = ctx.clone();
+            let clock_in = clock.clone();
             ctx.spawn(async move {
                 let started = Instant::now();
                 let outcome = caller.clone().scope(answer).await;
                 let duration = started.elapsed();
                 audit(&caller, &tool, &outcome, duration);
+                record.borrow_mut().arguments_held -= held;
                 if let Some(call) = record.borrow_mut().calls.get_mut(index) {
                     call.duration = duration;
                     match &outcome {
@@ -556,14 +585,17 @@ fn host_call<'js>(
                         }
                     }
                 }
-                // A failure to hand the answer over (memory) surfaces as the script's
-                // own error when it awaits.
-                let _ = match outcome {
+                // An answer the script's heap cannot take ends the run at its memory
+                // limit (the promise would otherwise never settle).
+                let handed = match outcome {
                     Ok(value) => ctx_in
                         .json_parse(value.to_string())
                         .and_then(|value| resolve.call::<_, ()>((value,))),
                     Err(e) => call_error(&ctx_in, &e).and_then(|e| reject.call::<_, ()>((e,))),
                 };
+                if handed.is_err() {
+                    clock_in.halt(STOP_MEMORY);
+                }
             });
             Ok::<_, rquickjs::Error>(promise)
         },

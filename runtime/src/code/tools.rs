@@ -199,7 +199,7 @@ pub(crate) fn bindings(catalog: &Catalog) -> Vec<(String, Vec<(String, String)>)
     let ids = declare::function_identifiers(&functions);
     let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for (function, id) in functions.iter().zip(ids) {
-        let namespace = declare::identifier(function.api);
+        let namespace = declare::namespace_identifier(function.api);
         let pair = (id, function.name.to_owned());
         match out.iter_mut().find(|(n, _)| *n == namespace) {
             Some((_, list)) => list.push(pair),
