@@ -354,3 +354,25 @@ fn host_memory_a_script_causes_is_bounded_by_its_memory_limit() {
     assert!(sent <= 8 && refused >= 12, "{outcome:?}");
     assert_eq!(slow.take_requests().len() as u64, sent);
 }
+
+/// F06: a search request is read up to 4 KiB, and the answer says it was cut (50,000
+/// distinct words took about 17 s to read before: the reading was quadratic in them).
+#[test]
+fn a_long_search_request_is_cut_with_a_note() {
+    let server = tracker(Duration::ZERO);
+    let executor = executor(&server);
+    let long: String = (0..50_000).map(|i| format!("close{i} ")).collect();
+    let started = Instant::now();
+    let answer = executor
+        .code()
+        .search(&format!("close the issue {long}"), 3);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(
+        answer.starts_with("// the request was read up to its first 4096 bytes"),
+        "{answer}"
+    );
+    assert!(answer.contains("close_issue"), "{answer}");
+    let short = executor.code().search("close the issue", 3);
+    assert!(!short.contains("the request was read up to"), "{short}");
+}
