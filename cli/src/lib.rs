@@ -3,3 +3,4 @@
 //! interpreted catalog with the generated one.
 
 pub mod interpret;
+pub mod terminal;

@@ -1543,7 +1543,8 @@ fn call(
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            // The message may quote the upstream's bytes.
+            eprintln!("error: {}", toolwright_cli::terminal::safe(&e.to_string()));
             ExitCode::FAILURE
         }
     }

@@ -530,3 +530,30 @@ fn catalog_is_an_overview_on_a_terminal_and_json_otherwise() {
     let json: Value = serde_json::from_str(&piped).expect("piped: JSON");
     assert_eq!(json["tools"].as_array().map(Vec::len), Some(5));
 }
+
+/// Issue #58 (F16): an upstream's bytes quoted in an error reach the terminal escaped,
+/// so an answer cannot retitle the window, clear the screen or move the cursor.
+#[test]
+fn upstream_bytes_in_an_error_are_escaped_for_the_terminal() {
+    let server = Server::start(|_| Response {
+        status: 200,
+        content_type: "application/json".into(),
+        body: b"\x1b]0;pwned\x07\x1b[2J\r\0not json".to_vec(),
+        headers: Vec::new(),
+    });
+    let (code, _, err) = run(toolwright(&[
+        "call",
+        "cli/tests/pagination/catalog.yaml",
+        "--tool",
+        "list_by_offset",
+        "--args",
+        r#"{"limit": 3}"#,
+        "--base-url",
+        &format!("catalog={}", server.url()),
+    ])
+    .env("CATALOG_KEY", "k"));
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("is not JSON"), "{err}");
+    assert!(!err.contains(['\x1b', '\x07', '\r', '\0']), "{err:?}");
+    assert!(err.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"), "{err:?}");
+}

@@ -240,6 +240,85 @@ pub fn identifier(name: &str) -> String {
     id
 }
 
+/// `api` as the namespace a script calls it by: its [`identifier`], with a `_` suffix
+/// when that names one of the globals a script runs with (`Object`, `JSON`, `Math`,
+/// `console`, ...), which the namespace would otherwise shadow or fail to replace.
+pub fn namespace_identifier(api: &str) -> String {
+    let mut id = identifier(api);
+    if SCRIPT_GLOBALS.binary_search(&id.as_str()).is_ok() {
+        id.push('_');
+    }
+    id
+}
+
+/// The globals of a code-mode script (the language's built-ins, QuickJS's and
+/// toolwright's own `console` and `now`), sorted.
+const SCRIPT_GLOBALS: &[&str] = &[
+    "AggregateError",
+    "Array",
+    "ArrayBuffer",
+    "Atomics",
+    "BigInt",
+    "BigInt64Array",
+    "BigUint64Array",
+    "Boolean",
+    "DataView",
+    "Error",
+    "EvalError",
+    "FinalizationRegistry",
+    "Float16Array",
+    "Float32Array",
+    "Float64Array",
+    "Function",
+    "Infinity",
+    "Int16Array",
+    "Int32Array",
+    "Int8Array",
+    "Iterator",
+    "JSON",
+    "Map",
+    "Math",
+    "NaN",
+    "Number",
+    "Object",
+    "Promise",
+    "Proxy",
+    "RangeError",
+    "ReferenceError",
+    "Reflect",
+    "RegExp",
+    "Set",
+    "SharedArrayBuffer",
+    "String",
+    "Symbol",
+    "SyntaxError",
+    "TypeError",
+    "URIError",
+    "Uint16Array",
+    "Uint32Array",
+    "Uint8Array",
+    "Uint8ClampedArray",
+    "WeakMap",
+    "WeakRef",
+    "WeakSet",
+    "console",
+    "decodeURI",
+    "decodeURIComponent",
+    "encodeURI",
+    "encodeURIComponent",
+    "escape",
+    "eval",
+    "globalThis",
+    "isFinite",
+    "isNaN",
+    "now",
+    "parseFloat",
+    "parseInt",
+    "queueMicrotask",
+    "undefined",
+    "unescape",
+];
+
 /// Words a function or type cannot be named (ECMAScript reserved words, strict-mode
 /// ones and TypeScript's type keywords), sorted.
 const RESERVED: &[&str] = &[
@@ -360,7 +439,7 @@ impl<'a, 'o> Printer<'a, 'o> {
         let _ = writeln!(
             out,
             "\ndeclare namespace {} {{",
-            identifier(self.namespace.name)
+            namespace_identifier(self.namespace.name)
         );
         for (f, id) in functions {
             self.function(f, id, out);
@@ -940,6 +1019,19 @@ declare namespace tracker {
         assert_eq!(identifier("delete"), "delete_");
         assert_eq!(identifier("3d_models"), "_3d_models");
         assert_eq!(identifier(""), "_");
+        for api in [
+            "Object",
+            "JSON",
+            "Math",
+            "console",
+            "Promise",
+            "globalThis",
+            "now",
+        ] {
+            assert_eq!(namespace_identifier(api), format!("{api}_"));
+        }
+        assert_eq!(namespace_identifier("json"), "json");
+        assert!(SCRIPT_GLOBALS.windows(2).all(|w| w[0] < w[1]), "sorted");
         assert_eq!(type_name("pet.store"), "PetStore");
         assert_eq!(type_name("nullable-simple_user"), "NullableSimpleUser");
         assert_eq!(type_name("3d"), "_3d");

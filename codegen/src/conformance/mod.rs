@@ -276,7 +276,18 @@ impl Reader<'_> {
             );
         }
         if let Some(response) = get("response") {
-            self.mapping(response, "response", RESPONSE_FIELDS)?;
+            let fields = self.mapping(response, "response", RESPONSE_FIELDS)?;
+            // A canned status the responder could not send would silently become 200.
+            if let Some((.., status)) = fields.iter().find(|(k, ..)| k == "status") {
+                let code = status
+                    .to_json()
+                    .as_u64()
+                    .filter(|c| (100..=599).contains(c));
+                if code.is_none() {
+                    self.wrong_type(status, "status", "an HTTP status code from 100 to 599");
+                    return None;
+                }
+            }
             json.insert("response".into(), strings(response.to_json(), &["headers"]));
         }
         if let Some(returns) = get("returns") {

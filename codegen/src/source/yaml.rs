@@ -248,12 +248,10 @@ impl SpanMapper<'_> {
             start -= 1;
         }
         let chars = location.span().len() as usize;
+        // Byte arithmetic on ASCII lines: no walk along the line per node.
+        let (len, end) = self.file.chars_in_line(start, chars);
         let rest = &text[start..];
-        let line_end = rest.find('\n').unwrap_or(rest.len());
-        let len = rest[..line_end]
-            .char_indices()
-            .nth(chars)
-            .map_or(line_end, |(i, _)| i);
+        let line_end = end - start;
         // At least one character where there is one on the line (a finding needs
         // something to point at); never past the text or inside a character (found
         // by fuzzing: a span one past the end of a file cut short).

@@ -1039,9 +1039,28 @@ impl<'a> Index<'a> {
     }
 }
 
+/// The longest request read, in bytes: what follows is left out (a task described in
+/// words is far shorter). Reading a request costs time in the number of its distinct
+/// words times itself (100,000 words took 70 s); 4 KiB is under 2 ms.
+pub const MAX_QUERY: usize = 4096;
+
+/// `query` within [`MAX_QUERY`], cut at a character boundary, and whether it was cut.
+pub fn bounded(query: &str) -> (&str, bool) {
+    if query.len() <= MAX_QUERY {
+        return (query, false);
+    }
+    let mut end = MAX_QUERY;
+    while !query.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&query[..end], true)
+}
+
 impl Index<'_> {
-    /// The `k` best tools for `query`, best first (ties: catalog order).
+    /// The `k` best tools for `query` (its first [`MAX_QUERY`] bytes), best first
+    /// (ties: catalog order).
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
+        let (query, _) = bounded(query);
         let techniques = self.techniques();
         let slots = query_terms(query, techniques, self);
         let n = self.len();

@@ -4,9 +4,14 @@
 //!
 //! What the walk reads is what `JSON.stringify` would: own enumerable string keys
 //! (nothing inherited, so a polluted `Object.prototype` adds nothing), `undefined` and
-//! functions left out of objects and `null` in arrays, non-finite numbers as `null`.
+//! functions left out of objects and `null` in arrays, non-finite numbers as `null`;
+//! and what it cannot, a BigInt, as a decimal string with every digit.
+//!
+//! Every step is charged, the ones that write nothing included (a key whose value is
+//! `undefined` costs a byte): the walk runs in Rust, where the interrupt handler is
+//! not polled, so the budget is what bounds its time.
 
-use rquickjs::{Array, Object, Type, Value as JsValue};
+use rquickjs::{Array, Coerced, FromJs, Object, Type, Value as JsValue};
 use serde_json::{Map, Number, Value};
 
 /// Nesting a value may have (a cycle reaches it too).
@@ -19,6 +24,8 @@ pub(super) enum Unfit {
     TooLarge,
     /// Not data: what it is.
     NotData(String),
+    /// A getter, proxy trap or `toJSON` threw: the exception is pending in the engine.
+    Thrown,
 }
 
 /// `value` as JSON, charging its approximate JSON length against `budget`.
@@ -37,7 +44,10 @@ fn walk(value: &JsValue<'_>, budget: &mut usize, depth: usize) -> Result<Value, 
             "nested deeper than {MAX_DEPTH} levels (a cycle?)"
         )));
     }
-    let engine = |e: rquickjs::Error| Unfit::NotData(e.to_string());
+    let engine = |e: rquickjs::Error| match e {
+        rquickjs::Error::Exception => Unfit::Thrown,
+        other => Unfit::NotData(other.to_string()),
+    };
     match value.type_of() {
         Type::Uninitialized | Type::Undefined | Type::Null => {
             charge(budget, 4)?;
@@ -71,12 +81,11 @@ fn walk(value: &JsValue<'_>, budget: &mut usize, depth: usize) -> Result<Value, 
             Ok(Value::String(text))
         }
         Type::BigInt => {
-            // As JSON.stringify cannot; a decimal string keeps every digit.
-            let text: String = value
-                .as_big_int()
-                .and_then(|b| b.clone().to_i64().ok())
-                .map(|n| n.to_string())
-                .unwrap_or_default();
+            // As JSON.stringify cannot; a decimal string keeps every digit (the
+            // engine's own `toString`: no detour through a 64-bit integer).
+            let text = Coerced::<String>::from_js(value.ctx(), value.clone())
+                .map_err(engine)?
+                .0;
             charge(budget, text.len() + 2)?;
             Ok(Value::String(text))
         }
@@ -85,8 +94,14 @@ fn walk(value: &JsValue<'_>, budget: &mut usize, depth: usize) -> Result<Value, 
                 .as_array()
                 .ok_or_else(|| Unfit::NotData("an array that is not".into()))?;
             charge(budget, 2)?;
+            // Read as a number: a length of 2^31 or more is not an engine integer
+            // (rquickjs's `len` asserts it is). Each element writes at least `null,`.
+            let length: f64 = array.as_object().get("length").map_err(engine)?;
+            if length * 5.0 > *budget as f64 {
+                return Err(Unfit::TooLarge);
+            }
             let mut items = Vec::new();
-            for index in 0..array.len() {
+            for index in 0..length as usize {
                 let item: JsValue<'_> = array.get(index).map_err(engine)?;
                 let item = if item.is_function() || item.is_symbol() {
                     charge(budget, 4)?;
@@ -108,6 +123,7 @@ fn walk(value: &JsValue<'_>, budget: &mut usize, depth: usize) -> Result<Value, 
             for entry in object.props::<String, JsValue<'_>>() {
                 let (key, item) = entry.map_err(engine)?;
                 if item.is_undefined() || item.is_function() || item.is_symbol() {
+                    charge(budget, 1)?;
                     continue;
                 }
                 charge(budget, key.len() + 4)?;

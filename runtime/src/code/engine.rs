@@ -40,27 +40,36 @@ const GOING: u8 = 0;
 const STOP_CPU: u8 = 1;
 const STOP_WALL: u8 = 2;
 const STOP_CALLS: u8 = 3;
+/// An answer could not be handed to the script (its heap is full).
+const STOP_MEMORY: u8 = 5;
+/// The caller stopped waiting (a cancelled request, a closed connection).
+pub(super) const STOP_CANCELLED: u8 = 4;
 
 /// Time the script has spent running, read by the interrupt handler: each poll of the
 /// script's future counts (that is when JavaScript runs), waiting between polls does
-/// not.
-struct Clock {
+/// not. Shared with the caller's side ([`super::run`]), which halts the run when the
+/// caller goes away or when the engine is stuck past its limits.
+pub(super) struct Clock {
     start: Instant,
     /// Nanoseconds spent in finished polls.
     spent: AtomicU64,
     /// When the current poll began (nanoseconds since `start`), `u64::MAX` between polls.
     polling_since: AtomicU64,
     stop: AtomicU8,
+    /// Wakes the engine's wait for the script when the run is halted from outside, so
+    /// a script waiting for a call stops now rather than when the call answers.
+    halted: tokio::sync::Notify,
     limits: Limits,
 }
 
 impl Clock {
-    fn new(limits: Limits) -> Clock {
+    pub(super) fn new(limits: Limits) -> Clock {
         Clock {
             start: Instant::now(),
             spent: AtomicU64::new(0),
             polling_since: AtomicU64::new(u64::MAX),
             stop: AtomicU8::new(GOING),
+            halted: tokio::sync::Notify::new(),
             limits,
         }
     }
@@ -91,10 +100,34 @@ impl Clock {
         Duration::from_nanos(self.spent.load(Ordering::Relaxed) + running)
     }
 
-    fn halt(&self, why: u8) {
-        let _ = self
+    /// Stops the run for `why` (the first reason given stays): the interrupt handler
+    /// says so at its next poll, and the engine stops waiting for the script.
+    pub(super) fn halt(&self, why: u8) {
+        if self
             .stop
-            .compare_exchange(GOING, why, Ordering::Relaxed, Ordering::Relaxed);
+            .compare_exchange(GOING, why, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.halted.notify_one();
+        }
+    }
+
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) != GOING
+    }
+
+    /// The limit the run has passed by more than `grace` without the engine stopping
+    /// (a built-in looping in C does not poll the interrupt handler): the caller's side
+    /// answers with it instead of waiting.
+    pub(super) fn overdue(&self, grace: Duration) -> Option<Failure> {
+        if self.start.elapsed() > self.limits.wall + grace {
+            self.halt(STOP_WALL);
+        } else if self.cpu() > self.limits.cpu + grace {
+            self.halt(STOP_CPU);
+        } else {
+            return None;
+        }
+        self.stopped()
     }
 
     /// The interrupt handler's question: stop now?
@@ -108,7 +141,7 @@ impl Clock {
     }
 
     /// The limit that stopped the run, if one did.
-    fn stopped(&self) -> Option<Failure> {
+    pub(super) fn stopped(&self) -> Option<Failure> {
         let limits = &self.limits;
         let (kind, message) = match self.stop.load(Ordering::Relaxed) {
             STOP_CPU => (
@@ -125,6 +158,11 @@ impl Clock {
                     "the script made more than {} calls; fetch fewer items or ask for larger pages",
                     limits.calls
                 ),
+            ),
+            STOP_MEMORY => (FailureKind::MemoryLimit, OUT_OF_MEMORY.to_owned()),
+            STOP_CANCELLED => (
+                FailureKind::Cancelled,
+                "the run was cancelled: its caller stopped waiting".to_owned(),
             ),
             _ => return None,
         };
@@ -156,16 +194,23 @@ struct Record {
     logs: Vec<String>,
     log_bytes: usize,
     logs_cut: bool,
+    /// A call's arguments (or the result) are being read: a getter that calls an API
+    /// function now is refused, so calls cannot nest past the call limit or leave
+    /// records that never finish.
+    converting: bool,
+    /// Bytes of arguments held by calls not yet answered: host memory the script
+    /// causes, charged against its memory limit.
+    arguments_held: usize,
 }
 
 pub(super) async fn run(
     source: &str,
     apis: Apis,
     host: Host,
-    limits: Limits,
+    clock: Arc<Clock>,
     caller: Snapshot,
 ) -> Outcome {
-    let clock = Arc::new(Clock::new(limits));
+    let limits = clock.limits;
     let record = Rc::new(RefCell::new(Record::default()));
     let result = match start(&clock).await {
         Err(e) => Err(failure(
@@ -180,15 +225,22 @@ pub(super) async fn run(
                 evaluate(ctx, source, apis, host, caller, clock_in, record_in).await
             });
             let mut work = Box::pin(work);
-            // Every poll runs JavaScript: time it for the CPU limit.
+            let mut halted = std::pin::pin!(clock.halted.notified());
+            // Every poll runs JavaScript: time it for the CPU limit. A halt from outside
+            // ends the wait (the script's pending calls are dropped with it).
             let timed = std::future::poll_fn(|cx| {
+                if halted.as_mut().poll(cx).is_ready() {
+                    return std::task::Poll::Ready(None);
+                }
                 clock.enter();
                 let poll = work.as_mut().poll(cx);
                 clock.leave();
-                poll
+                poll.map(Some)
             });
             let result = match tokio::time::timeout(limits.wall, timed).await {
-                Ok(result) => result,
+                Ok(Some(result)) => result,
+                // `clock.stopped()` below says which halt.
+                Ok(None) => Err(failure(FailureKind::Cancelled, String::new())),
                 Err(_) => {
                     clock.halt(STOP_WALL);
                     Err(failure(FailureKind::WallLimit, wall_message(&limits)))
@@ -257,7 +309,9 @@ async fn evaluate<'js>(
     record: Rc<RefCell<Record>>,
 ) -> Result<Value, Failure> {
     let limits = clock.limits;
-    if let Err(e) = install(&ctx, &apis, host, caller, &clock, &record) {
+    let installed = super::guard::install(&ctx)
+        .and_then(|()| install(&ctx, &apis, host, caller, &clock, &record));
+    if let Err(e) = installed {
         return Err(failure(
             FailureKind::Thrown,
             format!("the script's globals could not be set up: {e}"),
@@ -276,7 +330,8 @@ async fn evaluate<'js>(
         Err(e) => return Err(thrown(e, false)),
     };
     let mut budget = limits.output.saturating_sub(record.borrow().log_bytes);
-    convert::to_json(&value, &mut budget).map_err(|unfit| match unfit {
+    let converted = reading(&record, || convert::to_json(&value, &mut budget));
+    converted.map_err(|unfit| match unfit {
         Unfit::TooLarge => failure(
             FailureKind::OutputLimit,
             format!(
@@ -291,6 +346,11 @@ async fn evaluate<'js>(
                 "the script returned {what}; return JSON data (objects, arrays, strings, numbers)"
             ),
         ),
+        // A getter or `toJSON` of the result threw: that error is the script's.
+        Unfit::Thrown => match Err::<(), _>(rquickjs::Error::Exception).catch(&ctx) {
+            Err(e) => thrown(e, false),
+            Ok(()) => failure(FailureKind::Thrown, "the script's result threw".to_owned()),
+        },
     })
 }
 
@@ -428,6 +488,18 @@ fn host_call<'js>(
               args: rquickjs::prelude::Opt<JsValue<'js>>,
               pages: rquickjs::prelude::Opt<JsValue<'js>>| {
             let limits = clock.limits;
+            if clock.halted() {
+                return Err(Exception::throw_range(&ctx, "the run is stopping"));
+            }
+            if record.borrow().converting {
+                return Err(Exception::throw_type(
+                    &ctx,
+                    &format!(
+                        "`{tool}` was called while a call's arguments or the result were being \
+                         read (from a getter or `toJSON`); call API functions from the script itself"
+                    ),
+                ));
+            }
             let index = record.borrow().calls.len();
             if index >= limits.calls {
                 // The interrupt handler ends the run at its next check, whether or not
@@ -442,21 +514,46 @@ fn host_call<'js>(
             let args = match args.0 {
                 None => json!({}),
                 Some(value) if value.is_undefined() => json!({}),
-                Some(value) => convert::to_json(&value, &mut budget).map_err(|unfit| {
-                    let why = match unfit {
-                        Unfit::TooLarge => format!("larger than {ARGUMENTS} bytes"),
-                        Unfit::NotData(what) => what,
-                    };
-                    Exception::throw_type(
-                        &ctx,
-                        &format!("the arguments of `{tool}` are not JSON data: {why}"),
-                    )
-                })?,
+                Some(value) => {
+                    reading(&record, || convert::to_json(&value, &mut budget)).map_err(|unfit| {
+                        let why = match unfit {
+                            Unfit::TooLarge => format!("larger than {ARGUMENTS} bytes"),
+                            Unfit::NotData(what) => what,
+                            // A getter threw: its error goes on as it is.
+                            Unfit::Thrown => return rquickjs::Error::Exception,
+                        };
+                        Exception::throw_type(
+                            &ctx,
+                            &format!("the arguments of `{tool}` are not JSON data: {why}"),
+                        )
+                    })?
+                }
             };
             let pages = match pages.0 {
                 None => None,
-                Some(value) => Some(page_limits(&ctx, &value)?),
+                // The items of `fn.all` are held by the host, then by the script's
+                // heap: at most its memory limit.
+                Some(value) => {
+                    Some(reading(&record, || page_limits(&ctx, &value))?.bytes(limits.memory))
+                }
             };
+            // Arguments wait with their call: all of them together within the memory
+            // limit (100 calls of 4 MiB each held 400 MiB under a 64 MiB heap).
+            let held = ARGUMENTS - budget;
+            {
+                let mut record = record.borrow_mut();
+                if record.arguments_held + held > limits.memory {
+                    return Err(Exception::throw_range(
+                        &ctx,
+                        &format!(
+                            "the arguments of the calls waiting for answers would pass the \
+                             script's memory limit ({} bytes); await some calls before making more",
+                            limits.memory
+                        ),
+                    ));
+                }
+                record.arguments_held += held;
+            }
             record.borrow_mut().calls.push(CallRecord {
                 tool: tool.clone(),
                 status: "pending".into(),
@@ -468,11 +565,13 @@ fn host_call<'js>(
             let caller = caller.clone();
             let record = record.clone();
             let ctx_in = ctx.clone();
+            let clock_in = clock.clone();
             ctx.spawn(async move {
                 let started = Instant::now();
                 let outcome = caller.clone().scope(answer).await;
                 let duration = started.elapsed();
                 audit(&caller, &tool, &outcome, duration);
+                record.borrow_mut().arguments_held -= held;
                 if let Some(call) = record.borrow_mut().calls.get_mut(index) {
                     call.duration = duration;
                     match &outcome {
@@ -486,18 +585,29 @@ fn host_call<'js>(
                         }
                     }
                 }
-                // A failure to hand the answer over (memory) surfaces as the script's
-                // own error when it awaits.
-                let _ = match outcome {
+                // An answer the script's heap cannot take ends the run at its memory
+                // limit (the promise would otherwise never settle).
+                let handed = match outcome {
                     Ok(value) => ctx_in
                         .json_parse(value.to_string())
                         .and_then(|value| resolve.call::<_, ()>((value,))),
                     Err(e) => call_error(&ctx_in, &e).and_then(|e| reject.call::<_, ()>((e,))),
                 };
+                if handed.is_err() {
+                    clock_in.halt(STOP_MEMORY);
+                }
             });
             Ok::<_, rquickjs::Error>(promise)
         },
     )
+}
+
+/// `read` with API calls refused meanwhile (see [`Record::converting`]).
+fn reading<T>(record: &Rc<RefCell<Record>>, read: impl FnOnce() -> T) -> T {
+    record.borrow_mut().converting = true;
+    let out = read();
+    record.borrow_mut().converting = false;
+    out
 }
 
 /// `fn.all`'s limits: `{max_pages, max_items}`, each optional, at most [`MAX_PAGES`]

@@ -25,6 +25,7 @@
 
 mod convert;
 mod engine;
+mod guard;
 pub(crate) mod tools;
 
 use std::future::Future;
@@ -140,11 +141,14 @@ pub enum FailureKind {
     OutputLimit,
     /// The result is not JSON data (a function, a cycle, nesting too deep).
     NotData,
+    /// The caller stopped waiting (a cancelled request, a closed connection); no one
+    /// reads this outcome, but the run stopped for it.
+    Cancelled,
 }
 
 impl FailureKind {
     /// `SCRIPT_SYNTAX`, `SCRIPT_THROWN`, `LIMIT_CPU`, `LIMIT_WALL`, `LIMIT_MEMORY`,
-    /// `LIMIT_CALLS`, `LIMIT_OUTPUT`, `SCRIPT_RESULT`.
+    /// `LIMIT_CALLS`, `LIMIT_OUTPUT`, `SCRIPT_RESULT`, `CANCELLED`.
     pub fn code(self) -> &'static str {
         match self {
             FailureKind::Syntax => "SCRIPT_SYNTAX",
@@ -155,6 +159,7 @@ impl FailureKind {
             FailureKind::CallLimit => "LIMIT_CALLS",
             FailureKind::OutputLimit => "LIMIT_OUTPUT",
             FailureKind::NotData => "SCRIPT_RESULT",
+            FailureKind::Cancelled => "CANCELLED",
         }
     }
 }
@@ -222,6 +227,12 @@ pub fn tools(catalog: &crate::Catalog) -> crate::Catalog {
     tools::tools_for(catalog, &Limits::default())
 }
 
+/// How far past its CPU or wall limit a run may go before the caller's side stops
+/// waiting for the engine (which stops at its next interrupt poll).
+const GRACE: Duration = Duration::from_millis(500);
+/// How often the caller's side looks at the run's clock.
+const WATCH_EVERY: Duration = Duration::from_millis(50);
+
 /// Runs `source` (the body of an async function: `await` and `return` work at its top
 /// level) with one global per API of `apis` — namespace → function → tool, the names
 /// of [`Catalog::typescript`](crate::Catalog::typescript) — each function calling
@@ -231,12 +242,21 @@ pub fn tools(catalog: &crate::Catalog) -> crate::Catalog {
 /// not stall the runtime's workers until the CPU limit stops it); its calls run
 /// concurrently when it awaits several at once (`Promise.all`).
 ///
+/// The run's life is the caller's: dropping this future (a cancelled request, a
+/// closed connection) halts the script, which stops at its next interrupt poll, or at
+/// once when it is waiting for calls (they are dropped, so no further request is
+/// sent). And the answer never waits on the engine longer than a limit plus
+/// [`GRACE`]: a watchdog on the caller's side reads the run's clock and answers with
+/// the limit if the engine has not stopped by then.
+///
 /// # Panics
 /// Outside a tokio runtime.
 pub(crate) async fn run(source: &str, apis: Apis, host: Host, limits: Limits) -> Outcome {
     let source = source.to_owned();
     let caller = crate::caller::snapshot();
     let handle = tokio::runtime::Handle::current();
+    let clock = Arc::new(engine::Clock::new(limits));
+    let _halt_when_dropped = HaltOnDrop(Arc::clone(&clock));
     // The caller's subscriber and span follow the script to its thread, so its calls'
     // events land where the caller's would.
     #[cfg(feature = "tracing")]
@@ -244,18 +264,28 @@ pub(crate) async fn run(source: &str, apis: Apis, host: Host, limits: Limits) ->
         tracing::dispatcher::get_default(Clone::clone),
         tracing::Span::current(),
     );
+    let clock_in = Arc::clone(&clock);
     let task = tokio::task::spawn_blocking(move || {
-        let work = || handle.block_on(engine::run(&source, apis, host, limits, caller));
+        let work = || handle.block_on(engine::run(&source, apis, host, clock_in, caller));
         #[cfg(feature = "tracing")]
         return tracing::dispatcher::with_default(&dispatch, || span.in_scope(work));
         #[cfg(not(feature = "tracing"))]
         work()
     });
-    match task.await {
-        Ok(outcome) => outcome,
+    let mut task = std::pin::pin!(task);
+    let mut watchdog = std::pin::pin!(overdue(&clock));
+    let finished = std::future::poll_fn(|cx| {
+        if let std::task::Poll::Ready(done) = task.as_mut().poll(cx) {
+            return std::task::Poll::Ready(Ok(done));
+        }
+        watchdog.as_mut().poll(cx).map(Err)
+    })
+    .await;
+    match finished {
+        Ok(Ok(outcome)) => outcome,
         // The engine does not panic on any script; if it ever does, the run fails
         // instead of the server.
-        Err(e) => Outcome {
+        Ok(Err(e)) => Outcome {
             result: Err(Failure {
                 kind: FailureKind::Thrown,
                 message: format!("the script runner stopped: {e}"),
@@ -266,5 +296,83 @@ pub(crate) async fn run(source: &str, apis: Apis, host: Host, limits: Limits) ->
             logs: Vec::new(),
             calls: Vec::new(),
         },
+        Err(mut stopped) => {
+            #[cfg(feature = "tracing")]
+            tracing::warn!(
+                target: "toolwright::code",
+                limit = stopped.kind.code(),
+                "a script passed its limit inside a built-in that does not poll the \
+                 interrupt handler; answered without waiting for the engine"
+            );
+            stopped
+                .message
+                .push_str(" (it was stopped inside a built-in; its logs and calls are not listed)");
+            Outcome {
+                result: Err(stopped),
+                logs: Vec::new(),
+                calls: Vec::new(),
+            }
+        }
+    }
+}
+
+/// Halts the run when the future waiting for it is dropped.
+struct HaltOnDrop(Arc<engine::Clock>);
+
+impl Drop for HaltOnDrop {
+    fn drop(&mut self) {
+        self.0.halt(engine::STOP_CANCELLED);
+    }
+}
+
+/// Ready with the limit once the run is past it by more than [`GRACE`].
+async fn overdue(clock: &engine::Clock) -> Failure {
+    loop {
+        tokio::time::sleep(WATCH_EVERY).await;
+        if let Some(stopped) = clock.overdue(GRACE) {
+            return stopped;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::time::Instant;
+
+    use super::*;
+
+    /// A run whose engine cannot reach an interrupt poll (here a call that blocks the
+    /// engine's thread) is still answered at its limit plus [`GRACE`].
+    #[test]
+    fn a_stuck_engine_is_answered_at_its_limit_plus_the_grace() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let host: Host = Arc::new(|_, _, _| {
+            Box::pin(async {
+                std::thread::sleep(Duration::from_secs(3));
+                Ok(Value::Null)
+            })
+        });
+        let apis: Apis = Arc::new(BTreeMap::from([(
+            "api".to_owned(),
+            BTreeMap::from([("stuck".to_owned(), "stuck".to_owned())]),
+        )]));
+        let limits = Limits {
+            wall: Duration::from_millis(400),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let outcome = rt.block_on(run("await api.stuck({}); return 1;", apis, host, limits));
+        let took = started.elapsed();
+        let failure = outcome.result.unwrap_err();
+        assert_eq!(failure.kind, FailureKind::WallLimit, "{failure:?}");
+        assert!(failure.message.contains("inside a built-in"), "{failure:?}");
+        assert!(
+            took >= limits.wall && took < limits.wall + GRACE + Duration::from_millis(400),
+            "{took:?}"
+        );
     }
 }

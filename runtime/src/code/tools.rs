@@ -83,12 +83,25 @@ impl Code {
 
     /// The declarations of the `limit` functions best matching `query`, with the types
     /// they use; a note naming the catalog's tags when nothing matches.
+    ///
+    /// A request longer than [`MAX_QUERY`](toolwright_query::search::MAX_QUERY) bytes
+    /// is read up to there, and the answer says so on its first line.
     pub fn search(&self, query: &str, limit: usize) -> String {
+        let (query, cut) = toolwright_query::search::bounded(query);
+        let note = if cut {
+            format!(
+                "// the request was read up to its first {} bytes; describe the task in fewer words\n",
+                toolwright_query::search::MAX_QUERY
+            )
+        } else {
+            String::new()
+        };
         let hits = self.catalog.search(query, limit);
         if hits.is_empty() {
-            return format!("// {}", no_match(&self.catalog, query));
+            return format!("{note}// {}", no_match(&self.catalog, query));
         }
-        self.catalog
+        note + &self
+            .catalog
             .typescript_brief(hits.iter().map(|hit| hit.tool))
     }
 
@@ -199,7 +212,7 @@ pub(crate) fn bindings(catalog: &Catalog) -> Vec<(String, Vec<(String, String)>)
     let ids = declare::function_identifiers(&functions);
     let mut out: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for (function, id) in functions.iter().zip(ids) {
-        let namespace = declare::identifier(function.api);
+        let namespace = declare::namespace_identifier(function.api);
         let pair = (id, function.name.to_owned());
         match out.iter_mut().find(|(n, _)| *n == namespace) {
             Some((_, list)) => list.push(pair),

@@ -327,10 +327,16 @@ pub(super) fn form_of(tool: &crate::catalog::Tool) -> Option<Form> {
     }
 }
 
+/// Events or lines one by-name call collects at most, whatever their size.
+pub(crate) const MAX_COLLECTED: usize = 10_000;
+
 impl Executor {
     /// A by-name call of a streaming tool: its events or lines collected until the
-    /// stream ends, their data passes the call's `max_response_bytes`, or the call's
-    /// timeout runs out — whichever comes first; `complete` and `cut` say which.
+    /// stream ends, what they take in memory passes the call's `max_response_bytes`
+    /// (each kept value's [`weight`](crate::paginate::weight): 10 MB of empty events
+    /// were 1.5 M values and 2.3 GB when only their data was counted), their number
+    /// passes [`MAX_COLLECTED`], or the call's timeout runs out — whichever comes first;
+    /// `complete` and `cut` say which.
     pub(super) async fn collect_stream(
         &self,
         op: &Operation,
@@ -362,15 +368,19 @@ impl Executor {
                         Ok(None) => break,
                         Ok(Some(event)) => event?,
                     };
-                    size += event.data.len() + event.event.len();
-                    if size > budget {
-                        cut = Some("the events passed the call's size budget");
-                        break;
-                    }
                     let mut entry =
                         serde_json::json!({"event": event.event, "data": data(event.data)});
                     if let Some(id) = event.id {
                         entry["id"] = Value::String(id);
+                    }
+                    size += crate::paginate::weight(&entry);
+                    if size > budget {
+                        cut = Some("the events passed the call's memory budget");
+                        break;
+                    }
+                    if taken.len() == MAX_COLLECTED {
+                        cut = Some("the events passed the count limit");
+                        break;
                     }
                     taken.push(entry);
                 }
@@ -388,9 +398,13 @@ impl Executor {
                         Ok(None) => break,
                         Ok(Some(item)) => item?,
                     };
-                    size += item.to_string().len();
+                    size += crate::paginate::weight(&item);
                     if size > budget {
-                        cut = Some("the lines passed the call's size budget");
+                        cut = Some("the lines passed the call's memory budget");
+                        break;
+                    }
+                    if taken.len() == MAX_COLLECTED {
+                        cut = Some("the lines passed the count limit");
                         break;
                     }
                     taken.push(item);
@@ -401,7 +415,7 @@ impl Executor {
         let mut out = serde_json::json!({key: taken, "complete": cut.is_none()});
         if let Some(cut) = cut {
             out["cut"] = Value::String(format!(
-                "{cut}: {} {key} collected (call `{}` from code with `Executor::call_stream` to read all of it)",
+                "{cut}: cut at {} {key} (call `{}` from code with `Executor::call_stream` to read all of it)",
                 out[key].as_array().map_or(0, Vec::len),
                 op.name
             ));

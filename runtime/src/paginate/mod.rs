@@ -13,6 +13,8 @@
 mod pages;
 mod plan;
 
+use serde_json::Value;
+
 pub(crate) use pages::Walk;
 pub use pages::{Items, Page, Pages};
 pub use plan::PageStyle;
@@ -25,14 +27,20 @@ pub struct PageLimits {
     pub max_pages: usize,
     /// Items collected at most; the page that passes it is cut.
     pub max_items: usize,
+    /// Approximate bytes of the items collected (their size in memory as JSON values:
+    /// text plus a few words per value), at most; the page that passes it is cut. What
+    /// bounds a walk's memory when its items are large (code mode sets it to the
+    /// script's memory limit).
+    pub max_bytes: usize,
 }
 
 impl Default for PageLimits {
-    /// 10 pages, 1,000 items.
+    /// 10 pages, 1,000 items, no byte bound.
     fn default() -> Self {
         PageLimits {
             max_pages: 10,
             max_items: 1000,
+            max_bytes: usize::MAX,
         }
     }
 }
@@ -50,6 +58,29 @@ impl PageLimits {
     pub fn items(mut self, items: usize) -> PageLimits {
         self.max_items = items;
         self
+    }
+
+    /// Up to about `bytes` of items (see [`PageLimits::max_bytes`]).
+    pub fn bytes(mut self, bytes: usize) -> PageLimits {
+        self.max_bytes = bytes;
+        self
+    }
+}
+
+/// About what `value` takes in memory: its text, plus a few words per value for the
+/// value itself (a `serde_json::Value` is 32 bytes; a map entry adds its key).
+pub(crate) fn weight(value: &Value) -> usize {
+    const NODE: usize = 32;
+    match value {
+        Value::String(s) => NODE + s.len(),
+        Value::Array(items) => NODE + items.iter().map(weight).sum::<usize>(),
+        Value::Object(map) => {
+            NODE + map
+                .iter()
+                .map(|(k, v)| NODE + k.len() + weight(v))
+                .sum::<usize>()
+        }
+        _ => NODE,
     }
 }
 

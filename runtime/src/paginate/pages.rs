@@ -64,6 +64,8 @@ pub(crate) struct Walk {
     limits: PageLimits,
     pages: usize,
     items: usize,
+    /// What the items collected weigh ([`super::weight`]).
+    bytes: usize,
     /// By-name walks pass the gate before their first page.
     gated: bool,
 }
@@ -85,6 +87,7 @@ impl Walk {
             limits: PageLimits::default(),
             pages: 0,
             items: 0,
+            bytes: 0,
             gated,
         }
     }
@@ -93,6 +96,7 @@ impl Walk {
         self.next.is_none()
             || self.pages >= self.limits.max_pages
             || (self.pages > 0 && self.items >= self.limits.max_items)
+            || (self.pages > 0 && self.bytes >= self.limits.max_bytes)
     }
 
     async fn step(mut self) -> (Walk, Option<Result<Fetched, Error>>) {
@@ -121,13 +125,17 @@ impl Walk {
         self.pages += 1;
         self.next = self.plan.next(&self.args, &reply.headers, &reply.body);
         let room = self.limits.max_items.saturating_sub(self.items);
-        let items: Vec<Value> = self
-            .plan
-            .items(&reply.body)
-            .iter()
-            .take(room)
-            .cloned()
-            .collect();
+        let mut items: Vec<Value> = Vec::new();
+        for item in self.plan.items(&reply.body).iter().take(room) {
+            let weight = super::weight(item);
+            if self.bytes.saturating_add(weight) > self.limits.max_bytes {
+                // The walk ends here, as at the item limit.
+                self.bytes = self.limits.max_bytes;
+                break;
+            }
+            self.bytes += weight;
+            items.push(item.clone());
+        }
         self.items += items.len();
         let fetched = Fetched {
             body: reply.body,

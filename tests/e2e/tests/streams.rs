@@ -490,6 +490,56 @@ async fn by_name_calls_collect_a_stream_within_their_budget() {
     );
 }
 
+/// Issue #58 (F05): a collected stream is bounded by what its values take in memory
+/// and by their number, not by wire bytes: 50,000 empty events are 0.35 MB on the
+/// wire (1.5 M of them fit the 10 MB budget and took 2.3 GB) but are cut at 10,000,
+/// and a few large ones by the memory budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_collected_stream_is_cut_by_count_and_memory_with_a_note() {
+    let server = Server::start(|_| Response {
+        status: 200,
+        content_type: "text/event-stream".into(),
+        body: "data: \n\n".repeat(50_000).into_bytes(),
+        headers: Vec::new(),
+    });
+    let executor = builder(&server.url()).build().unwrap();
+    let value = executor.call("watchOrders", json!({})).await.unwrap();
+    assert_eq!(value["complete"], false, "{}", value["cut"]);
+    assert_eq!(value["events"].as_array().unwrap().len(), 10_000);
+    assert!(
+        value["cut"]
+            .as_str()
+            .unwrap()
+            .starts_with("the events passed the count limit: cut at 10000 events"),
+        "{}",
+        value["cut"]
+    );
+
+    // Lines of 100 small objects each: about 6 KB of memory per line for 1.2 KB of
+    // wire, so a 200 KB budget keeps a few dozen.
+    let line = format!("[{}]\n", vec!["{\"a\":1}"; 100].join(","));
+    let server = Server::start(move |_| Response {
+        status: 200,
+        content_type: "application/x-ndjson".into(),
+        body: line.repeat(1000).into_bytes(),
+        headers: Vec::new(),
+    });
+    let executor = builder(&server.url())
+        .max_response_bytes(200_000)
+        .build()
+        .unwrap();
+    let value = executor.call("exportOrders", json!({})).await.unwrap();
+    let kept = value["items"].as_array().unwrap().len();
+    assert!((10..100).contains(&kept), "{kept}");
+    assert!(
+        value["cut"].as_str().unwrap().starts_with(&format!(
+            "the lines passed the call's memory budget: cut at {kept} items"
+        )),
+        "{}",
+        value["cut"]
+    );
+}
+
 /// A stream over an iterator (what `futures::stream::iter` does).
 struct Iter<I>(I);
 

@@ -23,10 +23,18 @@ pub(super) async fn call(
                 return modes::mistake("`search` needs a `query`: the task, in words");
             };
             match crate::catalog::meta::limit(arguments) {
-                Ok(limit) => json!({
-                    "content": [{"type": "text", "text": code.search(query, limit)}],
-                    "isError": false,
-                }),
+                Ok(limit) => {
+                    // Off the async workers: a long request must not stall other
+                    // clients' calls while it is read.
+                    let (code, query) = (code.clone(), query.to_owned());
+                    let text = tokio::task::spawn_blocking(move || code.search(&query, limit))
+                        .await
+                        .unwrap_or_else(|e| format!("// the search failed: {e}"));
+                    json!({
+                        "content": [{"type": "text", "text": text}],
+                        "isError": false,
+                    })
+                }
                 Err(e) => modes::mistake(&e),
             }
         }
