@@ -60,7 +60,11 @@ impl Doc<'_> {
     }
 
     /// `text` unless it is a placeholder (`XXXX`, `TODO`, a copy of `name`), which is
-    /// reported where it is (TW137) and treated as missing.
+    /// treated as missing. A literal placeholder is reported where it is (TW137); a bare
+    /// copy of the name is dropped without a word — generators write them by the
+    /// thousand into documents their users cannot change (Google's own Discovery
+    /// documents have them), and a warning the user cannot act on is noise that fails
+    /// strict builds.
     pub fn said(
         &mut self,
         text: Option<&str>,
@@ -70,6 +74,9 @@ impl Doc<'_> {
         let text = text?;
         if !crate::source::placeholder::is_placeholder(text, name) {
             return Some(text.to_owned());
+        }
+        if !crate::source::placeholder::is_placeholder(text, None) {
+            return None;
         }
         self.warn(
             codes::PLACEHOLDER,
