@@ -25,20 +25,51 @@ pub(super) const KEY: &str = "confirm";
 /// Where a 2026-07-28 request says what its client can do.
 pub(super) const CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
 
-/// The `elicitation/create` parameters asking to run `tool` with `args`.
+/// Characters of one argument's value shown in a confirmation before it is cut.
+const SHOWN_PER_VALUE: usize = 200;
+
+/// The `elicitation/create` parameters asking to run `tool` with `args`: every
+/// argument on a line of its own, so a long value cannot push another out of sight (a
+/// padded `memo` once hid `to_account`); a value longer than `SHOWN_PER_VALUE` is cut
+/// with a mark saying so, and the whole arguments ride along in `_meta`.
 pub(super) fn request(title: &str, reason: &str, args: &Value) -> Value {
-    let mut shown = args.to_string();
-    if shown.len() > 600 {
-        let cut = (0..=600)
-            .rev()
-            .find(|i| shown.is_char_boundary(*i))
-            .unwrap_or(0);
-        shown.truncate(cut);
-        shown.push_str(" …");
+    let mut lines = Vec::new();
+    let mut cut_any = false;
+    let mut show = |prefix: String, value: &Value| {
+        let text = value.to_string();
+        let chars = text.chars().count();
+        if chars > SHOWN_PER_VALUE {
+            cut_any = true;
+            let kept: String = text.chars().take(SHOWN_PER_VALUE).collect();
+            lines.push(format!(
+                "{prefix}{kept} … [cut: {} more characters]",
+                chars - SHOWN_PER_VALUE
+            ));
+        } else {
+            lines.push(format!("{prefix}{text}"));
+        }
+    };
+    match args {
+        Value::Object(map) if !map.is_empty() => {
+            for (key, value) in map {
+                show(format!("{}:", Value::String(key.clone())), value);
+            }
+        }
+        other => show(String::new(), other),
+    }
+    let mut message = format!(
+        "Allow the assistant to run \u{201c}{title}\u{201d}? It needs approval: {reason}.\nArguments ({}):\n{}",
+        lines.len(),
+        lines.join("\n")
+    );
+    if cut_any {
+        message.push_str(
+            "\nSome values are cut here; the whole arguments are in this request's _meta (io.toolwright/arguments).",
+        );
     }
     json!({
         "mode": "form",
-        "message": format!("Allow the assistant to run \u{201c}{title}\u{201d}? It needs approval: {reason}.\nArguments: {shown}"),
+        "message": message,
         "requestedSchema": {
             "type": "object",
             "properties": {
@@ -50,6 +81,7 @@ pub(super) fn request(title: &str, reason: &str, args: &Value) -> Value {
             },
             "required": ["approve"],
         },
+        "_meta": {"io.toolwright/arguments": args},
     })
 }
 
@@ -142,6 +174,37 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_argument_is_shown_and_a_cut_is_marked() {
+        let memo = "x".repeat(5_000);
+        let question = request(
+            "Send money",
+            "it moves money",
+            &json!({"amount": 10, "memo": memo, "to_account": "attacker-999"}),
+        );
+        let message = question["message"].as_str().unwrap();
+        // A long value cannot push another out of sight.
+        assert!(
+            message.contains("\"to_account\":\"attacker-999\""),
+            "{message}"
+        );
+        assert!(message.contains("\"amount\":10"), "{message}");
+        assert!(message.contains("[cut: 4802 more characters]"), "{message}");
+        assert!(message.contains("_meta"), "{message}");
+        assert!(message.len() < 1_000, "{}", message.len());
+        assert_eq!(
+            question["_meta"]["io.toolwright/arguments"]["memo"]
+                .as_str()
+                .map(str::len),
+            Some(5_000)
+        );
+        // Short arguments are shown whole, with no note.
+        let short = request("Delete", "destructive", &json!({"number": 7}));
+        let message = short["message"].as_str().unwrap();
+        assert!(message.contains("\"number\":7"), "{message}");
+        assert!(!message.contains("cut"), "{message}");
+    }
 
     #[test]
     fn only_an_explicit_yes_approves() {
