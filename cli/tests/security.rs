@@ -569,3 +569,55 @@ fn one_callers_scripts_run_its_share_and_memory_stays_bounded() {
     assert!(peak_mib < 512, "peak RSS {peak_mib} MiB");
     assert!(held_back > 0, "{answers:?}");
 }
+
+/// F08 of the third hostile-input round: `--audit` records every API call a script
+/// makes, not only the `execute` around them — caller, tool, API, outcome, duration,
+/// and the script's request id with `#n` — and never an argument value.
+#[test]
+fn every_api_call_a_script_makes_is_audited() {
+    let api = issue_api();
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(["--auth-token", "alice=T_ALICE", "--mode", "code", "--audit"])
+        .current_dir(root())
+        .env_clear()
+        .env("T_ALICE", ALICE)
+        .env("TRACKER_TOKEN", "upstream-t0ken")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut serving = Serving(child);
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let script = "const a = await tracker.get_issue({project: 'web', number: 7}); \
+                  const b = await tracker.get_issue({project: 'secret-project', number: 8}); \
+                  return [a.number, b.number];";
+    let (_, answer) = modern_call(port, ALICE, "execute", json!({"script": script}), json!({}));
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    let _ = serving.0.kill();
+    let mut stderr = String::new();
+    serving
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let records: Vec<Value> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("audit: "))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let calls: Vec<&Value> = records.iter().filter(|r| r["tool"] == "get_issue").collect();
+    assert_eq!(calls.len(), 2, "{stderr}");
+    for (n, call) in calls.iter().enumerate() {
+        assert_eq!(call["caller"], "alice", "{call}");
+        assert_eq!(call["api"], "tracker", "{call}");
+        assert_eq!(call["outcome"], "ok", "{call}");
+        assert_eq!(call["request_id"], format!("3#{}", n + 1), "{call}");
+    }
+    assert!(records.iter().any(|r| r["tool"] == "execute"), "{stderr}");
+    assert!(!stderr.contains("secret-project"), "no argument values: {stderr}");
+}

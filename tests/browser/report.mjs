@@ -157,7 +157,9 @@ try {
     await edge.scrollIntoViewIfNeeded();
     await edge.dispatchEvent("mouseover");
     const info = await page.textContent("#graph-info");
-    check(/→/.test(info) && /produces|link/i.test(info), `hovering an edge shows its evidence: ${info}`);
+    // The evidence in words: a produced field, a declared link, or the path's own
+    // structure (a list or a create feeding the item under it).
+    check(/→/.test(info) && /produces|link|lists the items of|creates an item of/i.test(info), `hovering an edge shows its evidence: ${info}`);
     const node = await page.locator("#graph-svg g.node").first().getAttribute("data-tool");
     await page.fill("#graph-find", node);
     await page.press("#graph-find", "Enter");

@@ -559,7 +559,7 @@ impl Server {
                         .map(Asker::Peer)
                 };
                 let started = std::time::Instant::now();
-                let result = self.call(&params, notify, asker).await;
+                let result = self.call(&params, notify, asker, &id).await;
                 self.record(&id, &params, &result, started.elapsed());
                 result
             }
@@ -782,6 +782,7 @@ impl Server {
         params: &Value,
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
         asker: Option<Asker>,
+        request_id: &Value,
     ) -> Result<Value, (i64, String)> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
@@ -800,7 +801,13 @@ impl Server {
             } else {
                 None
             };
-            return Ok(code_mode::call(code, name, &arguments, asker).await);
+            let audit = code_mode::ScriptAudit {
+                sink: self.audit.clone(),
+                caller: crate::caller::name(),
+                request_id: request_id.to_string(),
+                calls: std::sync::atomic::AtomicUsize::new(0),
+            };
+            return Ok(code_mode::call(code, name, &arguments, asker, audit).await);
         }
         let target = match (listing.mode, name) {
             (ToolMode::Meta, modes::SEARCH) => return Ok(self.search_tools(&listing, &arguments)),
