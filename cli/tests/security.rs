@@ -610,7 +610,10 @@ fn every_api_call_a_script_makes_is_audited() {
         .filter_map(|l| l.strip_prefix("audit: "))
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let calls: Vec<&Value> = records.iter().filter(|r| r["tool"] == "get_issue").collect();
+    let calls: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["tool"] == "get_issue")
+        .collect();
     assert_eq!(calls.len(), 2, "{stderr}");
     for (n, call) in calls.iter().enumerate() {
         assert_eq!(call["caller"], "alice", "{call}");
@@ -619,5 +622,8 @@ fn every_api_call_a_script_makes_is_audited() {
         assert_eq!(call["request_id"], format!("3#{}", n + 1), "{call}");
     }
     assert!(records.iter().any(|r| r["tool"] == "execute"), "{stderr}");
-    assert!(!stderr.contains("secret-project"), "no argument values: {stderr}");
+    assert!(
+        !stderr.contains("secret-project"),
+        "no argument values: {stderr}"
+    );
 }
