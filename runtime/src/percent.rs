@@ -15,3 +15,11 @@ pub(crate) const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
 pub(crate) fn encode(text: &str) -> String {
     utf8_percent_encode(text, COMPONENT).to_string()
 }
+
+/// Decodes `%XX` escapes (bytes that are not UTF-8 become U+FFFD).
+#[cfg_attr(not(feature = "mcp"), allow(dead_code))]
+pub(crate) fn decode(text: &str) -> String {
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
+}

@@ -34,6 +34,9 @@ const MAX_PENDING: usize = 4096;
 /// drops its own oldest, never another caller's.
 const MAX_PENDING_PER_CALLER: usize = 32;
 const PREFIX: &str = "tw2";
+/// A state that also carries what a service tool asked and its own state between
+/// rounds (`tw3.<nonce>.<expiry>.<payload>.<mac>`), MAC'd with the rest.
+const CARRYING: &str = "tw3";
 
 type Nonce = [u8; 16];
 
@@ -137,18 +140,71 @@ impl Approvals {
 
     /// A state for asking `caller` about running `tool` with `args`.
     pub(super) fn issue(&self, caller: Option<&str>, tool: &str, args: &Value) -> String {
-        let mut nonce: Nonce = [0; 16];
-        self.random
-            .fill(&mut nonce)
-            .expect("the operating system's random number generator answers");
-        let expiry = unix_now() + ANSWER_TIMEOUT.as_secs();
-        let mac = self.mac(caller, tool, args, &nonce, expiry);
-        self.remember(nonce, caller);
+        let (nonce, expiry) = self.fresh(caller);
+        let mac = self.mac(caller, tool, args, &nonce, expiry, None);
         format!(
             "{PREFIX}.{}.{expiry}.{}",
             URL_SAFE_NO_PAD.encode(nonce),
             URL_SAFE_NO_PAD.encode(mac.as_ref())
         )
+    }
+
+    /// A state for asking `caller` for input to `target` (a tool or prompt) with
+    /// `args`, carrying `payload` back to the server unaltered.
+    pub(super) fn issue_carrying(
+        &self,
+        caller: Option<&str>,
+        target: &str,
+        args: &Value,
+        payload: &Value,
+    ) -> String {
+        let (nonce, expiry) = self.fresh(caller);
+        let mac = self.mac(caller, target, args, &nonce, expiry, Some(payload));
+        format!(
+            "{CARRYING}.{}.{expiry}.{}.{}",
+            URL_SAFE_NO_PAD.encode(nonce),
+            URL_SAFE_NO_PAD.encode(payload.to_string()),
+            URL_SAFE_NO_PAD.encode(mac.as_ref())
+        )
+    }
+
+    /// A nonce, remembered for `caller`, and its expiry.
+    fn fresh(&self, caller: Option<&str>) -> (Nonce, u64) {
+        let mut nonce: Nonce = [0; 16];
+        self.random
+            .fill(&mut nonce)
+            .expect("the operating system's random number generator answers");
+        self.remember(nonce, caller);
+        (nonce, unix_now() + ANSWER_TIMEOUT.as_secs())
+    }
+
+    /// Takes a [`Approvals::issue_carrying`] state back: its payload, once, when it
+    /// was issued for exactly this caller, target and arguments.
+    pub(super) fn redeem_carrying(
+        &self,
+        state: &str,
+        caller: Option<&str>,
+        target: &str,
+        args: &Value,
+    ) -> Result<Value, Refused> {
+        let mut parts = state.split('.');
+        let (Some(CARRYING), Some(nonce), Some(expiry), Some(payload), Some(mac), None) = (
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+        ) else {
+            return Err(Refused::Forged);
+        };
+        let payload: Value = URL_SAFE_NO_PAD
+            .decode(payload)
+            .ok()
+            .and_then(|p| serde_json::from_slice(&p).ok())
+            .ok_or(Refused::Forged)?;
+        self.check(caller, target, args, nonce, expiry, Some(&payload), mac)?;
+        Ok(payload)
     }
 
     /// Takes `state` back as the answer of `caller` about `tool` with `args`: `Ok` once
@@ -170,6 +226,21 @@ impl Approvals {
         ) else {
             return Err(Refused::Forged);
         };
+        self.check(caller, tool, args, nonce, expiry, None, mac)
+    }
+
+    /// Verifies a state's parts and spends its nonce.
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &self,
+        caller: Option<&str>,
+        tool: &str,
+        args: &Value,
+        nonce: &str,
+        expiry: &str,
+        payload: Option<&Value>,
+        mac: &str,
+    ) -> Result<(), Refused> {
         let nonce: Nonce = URL_SAFE_NO_PAD
             .decode(nonce)
             .ok()
@@ -181,7 +252,7 @@ impl Approvals {
         // spend another caller's pending confirmation by sending it tampered.
         hmac::verify(
             &self.key,
-            &message(caller, tool, args, &nonce, expiry),
+            &message(caller, tool, args, &nonce, expiry, payload),
             &mac,
         )
         .map_err(|_| Refused::Forged)?;
@@ -203,8 +274,12 @@ impl Approvals {
         args: &Value,
         nonce: &Nonce,
         expiry: u64,
+        payload: Option<&Value>,
     ) -> hmac::Tag {
-        hmac::sign(&self.key, &message(caller, tool, args, nonce, expiry))
+        hmac::sign(
+            &self.key,
+            &message(caller, tool, args, nonce, expiry, payload),
+        )
     }
 
     fn remember(&self, nonce: Nonce, caller: Option<&str>) {
@@ -252,7 +327,14 @@ impl Approvals {
 }
 
 /// What the MAC covers, each part length-prefixed so no two inputs run together.
-fn message(caller: Option<&str>, tool: &str, args: &Value, nonce: &Nonce, expiry: u64) -> Vec<u8> {
+fn message(
+    caller: Option<&str>,
+    tool: &str,
+    args: &Value,
+    nonce: &Nonce,
+    expiry: u64,
+    payload: Option<&Value>,
+) -> Vec<u8> {
     let mut canonical = String::new();
     canonical_json(args, &mut canonical);
     let mut out = Vec::with_capacity(64 + canonical.len());
@@ -260,7 +342,11 @@ fn message(caller: Option<&str>, tool: &str, args: &Value, nonce: &Nonce, expiry
         out.extend_from_slice(&(bytes.len() as u64).to_be_bytes());
         out.extend_from_slice(bytes);
     };
-    part(b"toolwright confirmation v2");
+    // A confirmation and a carrying state never stand for each other.
+    part(match payload {
+        None => b"toolwright confirmation v2".as_slice(),
+        Some(_) => b"toolwright input state v3".as_slice(),
+    });
     // No caller (stdio, a server without authorization) differs from every name.
     match caller {
         None => part(b"\0"),
@@ -270,6 +356,11 @@ fn message(caller: Option<&str>, tool: &str, args: &Value, nonce: &Nonce, expiry
     part(canonical.as_bytes());
     part(nonce);
     part(&expiry.to_be_bytes());
+    if let Some(payload) = payload {
+        let mut canonical = String::new();
+        canonical_json(payload, &mut canonical);
+        part(canonical.as_bytes());
+    }
     out
 }
 

@@ -110,6 +110,8 @@ pub(crate) struct Peer {
     next: Arc<AtomicU64>,
     /// The client declared `elicitation` in `initialize`.
     elicits: Arc<AtomicBool>,
+    /// The capabilities it declared there.
+    capabilities: Arc<Mutex<Value>>,
 }
 
 impl Peer {
@@ -119,6 +121,7 @@ impl Peer {
             pending: Arc::default(),
             next: Arc::default(),
             elicits: Arc::default(),
+            capabilities: Arc::default(),
         }
     }
 
@@ -126,6 +129,15 @@ impl Peer {
     pub(crate) fn initialized(&self, params: &Value) {
         let elicits = params.pointer("/capabilities/elicitation").is_some();
         self.elicits.store(elicits, Ordering::Release);
+        *lock(&self.capabilities) = params.get("capabilities").cloned().unwrap_or_default();
+    }
+
+    /// What the client said it can do (`{}` before `initialize`).
+    pub(super) fn capabilities(&self) -> Value {
+        match &*lock(&self.capabilities) {
+            Value::Null => json!({}),
+            declared => declared.clone(),
+        }
     }
 
     pub(super) fn elicits(&self) -> bool {

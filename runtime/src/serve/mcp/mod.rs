@@ -31,6 +31,7 @@ mod elicit;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod modes;
+mod offers;
 mod progress;
 mod projection;
 #[cfg(feature = "code")]
@@ -46,6 +47,11 @@ pub use http::{
 #[cfg(feature = "mcp-oauth")]
 pub use http::{OAuth, OAuthError};
 pub use modes::ToolMode;
+pub use offers::{
+    Content, Context, Document, InputRequest, InputRequired, LogLevel, Prompt, PromptArgument,
+    PromptMessage, PromptReply, Reading, ResourceBody, ResourceContents, Role, ServiceTool,
+    Template, ToolOutput,
+};
 
 use serde_json::{Map, Value, json};
 
@@ -87,6 +93,7 @@ pub mod codes {
     pub const INVALID_REQUEST: i64 = -32600;
     pub const METHOD_NOT_FOUND: i64 = -32601;
     pub const INVALID_PARAMS: i64 = -32602;
+    pub const INTERNAL_ERROR: i64 = -32603;
     /// 2026-07-28: the request names a revision this server does not speak.
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
     /// 2026-07-28: answering needs a client capability the request did not declare.
@@ -180,6 +187,8 @@ pub struct Server {
     /// The code-mode scripts running, per caller and in all (shared by its views).
     #[cfg(feature = "code")]
     scripts: std::sync::Arc<scripts::Scripts>,
+    /// The service's own tools, resources and prompts (shared by its views).
+    offers: std::sync::Arc<offers::Offers>,
 }
 
 impl Server {
@@ -209,7 +218,55 @@ impl Server {
                 scripts::DEFAULT_SCRIPTS,
                 scripts::DEFAULT_SCRIPTS_PER_CALLER,
             )),
+            offers: std::sync::Arc::default(),
         }
+    }
+
+    /// Offers a tool the service answers itself, with MCP content (images, audio,
+    /// embedded resources), progress and log messages; listed after the catalog's
+    /// tools, in every [`ToolMode`], to every caller. A catalog tool of the same name
+    /// is hidden by it; a later one of the same name replaces it.
+    #[must_use]
+    pub fn tool(mut self, tool: ServiceTool) -> Self {
+        std::sync::Arc::make_mut(&mut self.offers).add_tool(tool);
+        self.changes.send_modify(|n| *n += 1);
+        self
+    }
+
+    /// Offers a resource at a fixed URI (`resources/list`, `resources/read`); the
+    /// `resources` capability is declared once there is one.
+    #[must_use]
+    pub fn resource(mut self, document: Document) -> Self {
+        std::sync::Arc::make_mut(&mut self.offers).add_document(document);
+        self
+    }
+
+    /// Offers resources whose URIs follow a template (`resources/templates/list`);
+    /// `completion/complete` offers the values it was given for its variables.
+    #[must_use]
+    pub fn resource_template(mut self, template: Template) -> Self {
+        std::sync::Arc::make_mut(&mut self.offers).add_template(template);
+        self
+    }
+
+    /// Offers a prompt (`prompts/list`, `prompts/get`); `completion/complete` offers
+    /// the values it was given for its arguments.
+    #[must_use]
+    pub fn prompt(mut self, prompt: Prompt) -> Self {
+        std::sync::Arc::make_mut(&mut self.offers).add_prompt(prompt);
+        self
+    }
+
+    /// Whether answering `message` may send notifications before its answer (a
+    /// transport then streams it): a call of a service tool, or one asking progress.
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) fn may_notify(&self, message: &Value) -> bool {
+        message.get("method").and_then(Value::as_str) == Some("tools/call")
+            && (message.pointer("/params/_meta/progressToken").is_some()
+                || message
+                    .pointer("/params/name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|name| self.offers.tool(name).is_some()))
     }
 
     /// How many [`ToolMode::Code`] scripts run at once: `total` for every caller
@@ -541,6 +598,53 @@ impl Server {
                 Err((code, message)) => Answer::Value(error(id, code, &message)),
             });
         }
+        // How a service tool or prompt asks the client for input.
+        let rounds = if modern {
+            let capabilities = params
+                .pointer(&format!(
+                    "/_meta/{}",
+                    elicit::CAPABILITIES_META.replace('/', "~1")
+                ))
+                .cloned()
+                .unwrap_or_default();
+            offers::Rounds::Stateless {
+                approvals: self.approvals.clone(),
+                caller: crate::caller::name(),
+                capabilities,
+            }
+        } else {
+            peer.clone()
+                .map_or(offers::Rounds::Nobody, offers::Rounds::Peer)
+        };
+        let started = std::time::Instant::now();
+        if let Some(answered) = self
+            .offers
+            .answer(
+                method,
+                &params,
+                &rounds,
+                modern.then_some(self.ttl_ms),
+                notify.clone(),
+            )
+            .await
+        {
+            if method == "tools/call" {
+                let outcome = answered.clone().map_err(|e| {
+                    let code = e["code"].as_i64().unwrap_or(codes::INTERNAL_ERROR);
+                    (code, e["message"].as_str().unwrap_or_default().to_owned())
+                });
+                self.record(&id, &params, &outcome, started.elapsed());
+            }
+            return Some(Answer::Value(match answered {
+                Ok(mut result) => {
+                    if modern && let Value::Object(map) = &mut result {
+                        map.entry("resultType").or_insert(json!("complete"));
+                    }
+                    json!({"jsonrpc": "2.0", "id": id, "result": result})
+                }
+                Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+            }));
+        }
         let result = match method {
             "server/discover" => Ok(self.discover()),
             "initialize" => {
@@ -586,11 +690,19 @@ impl Server {
         versions.push(MODERN_VERSION);
         json!({
             "supportedVersions": versions,
-            "capabilities": {"tools": {"listChanged": self.list_changes}},
+            "capabilities": self.capabilities(false),
             "ttlMs": self.ttl_ms(),
             "cacheScope": "public",
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": self.name, "version": self.version}},
         })
+    }
+
+    /// What this server offers: tools always, the rest when there is some.
+    fn capabilities(&self, stateful: bool) -> Value {
+        let mut capabilities = Map::new();
+        capabilities.insert("tools".into(), json!({"listChanged": self.list_changes}));
+        self.offers.capabilities(&mut capabilities, stateful);
+        Value::Object(capabilities)
     }
 
     fn ttl_ms(&self) -> u64 {
@@ -604,8 +716,8 @@ impl Server {
             .unwrap_or(PROTOCOL_VERSIONS[0]);
         json!({
             "protocolVersion": version,
-            // Truthful: tools only, and the list does not change while serving.
-            "capabilities": {"tools": {"listChanged": self.list_changes}},
+            // Truthful: tools, and what the service offers besides.
+            "capabilities": self.capabilities(true),
             "serverInfo": {"name": self.name, "version": self.version},
         })
     }
@@ -727,6 +839,15 @@ impl Server {
             }
             _ => listing.entries.clone(),
         };
+        // The service's own tools, after the catalog's (hiding any of the same name).
+        for (name, entry) in self.offers.tool_entries() {
+            if let Some(&i) = listing.entry_of.get(name)
+                && let Some(shown) = listing.shown.iter().position(|e| *e == listing.entries[i])
+            {
+                listing.shown.remove(shown);
+            }
+            listing.shown.push(entry);
+        }
         let entries = std::sync::Arc::new(listing);
         *self
             .listing
@@ -787,6 +908,8 @@ impl Server {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
         };
+        #[cfg(not(feature = "code"))]
+        let _ = request_id; // only scripts' audit records name it
         let listing = self.listing();
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         #[cfg(feature = "code")]

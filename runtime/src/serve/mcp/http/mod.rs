@@ -403,12 +403,10 @@ impl Http {
                 }
             }
         };
-        // A call that asks for progress, from a client that takes event streams:
-        // answered as SSE, the progress notifications first, as they happen.
-        let streams = accepts_event_stream
-            && method == Some("tools/call")
-            && message.pointer("/params/_meta/progressToken").is_some();
+        // A call that may notify (progress asked, or a service tool), from a client
+        // that takes event streams: answered as SSE, notifications first, as they happen.
         let server = self.server_for(caller.as_ref());
+        let streams = accepts_event_stream && server.may_notify(&message);
         if let Some(refused) = self.beyond_scopes(&server, &message) {
             return refused;
         }
