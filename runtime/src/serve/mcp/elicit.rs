@@ -107,7 +107,6 @@ pub(super) fn modern_client_elicits(params: &Value) -> bool {
 pub(crate) struct Peer {
     out: mpsc::UnboundedSender<String>,
     pending: Arc<Mutex<HashMap<String, oneshot::Sender<Value>>>>,
-    next: Arc<AtomicU64>,
     /// The client declared `elicitation` in `initialize`.
     elicits: Arc<AtomicBool>,
     /// The capabilities it declared there.
@@ -119,7 +118,6 @@ impl Peer {
         Peer {
             out,
             pending: Arc::default(),
-            next: Arc::default(),
             elicits: Arc::default(),
             capabilities: Arc::default(),
         }
@@ -144,6 +142,31 @@ impl Peer {
         self.elicits.load(Ordering::Acquire)
     }
 
+    /// A peer for a client that declared `capabilities` (a streamable HTTP session's,
+    /// from its `initialize`), reached through `out` (one response stream).
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) fn declared(out: mpsc::UnboundedSender<String>, capabilities: &Value) -> Peer {
+        let peer = Peer::new(out);
+        peer.initialized(&json!({ "capabilities": capabilities }));
+        peer
+    }
+
+    /// Whether `other` is this very peer (not a clone of another).
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) fn same(&self, other: &Peer) -> bool {
+        Arc::ptr_eq(&self.pending, &other.pending)
+    }
+
+    /// Hands `message` to the request of this peer it answers; whether one was waiting.
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) fn deliver(&self, message: &Value) -> bool {
+        let Some(id) = message.get("id").and_then(Value::as_str) else {
+            return false;
+        };
+        let waiting = lock(&self.pending).remove(id);
+        waiting.is_some_and(|waiting| waiting.send(message.clone()).is_ok())
+    }
+
     /// Routes a message that answers one of this server's requests; `false` when it
     /// is not such an answer.
     pub(crate) fn answered(&self, message: &Value) -> bool {
@@ -165,7 +188,9 @@ impl Peer {
     /// Sends `method` to the client and waits for its result (`None`: an error
     /// answer, a closed connection, or no answer in time).
     pub(super) async fn request(&self, method: &str, params: Value) -> Option<Value> {
-        let id = format!("toolwright-{}", self.next.fetch_add(1, Ordering::Relaxed));
+        // Unique in the process: answers on HTTP are routed among a session's peers.
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let id = format!("toolwright-{}", NEXT.fetch_add(1, Ordering::Relaxed));
         let (answer, waiting) = oneshot::channel();
         lock(&self.pending).insert(id.clone(), answer);
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});

@@ -257,12 +257,15 @@ impl Server {
         self
     }
 
-    /// Whether answering `message` may send notifications before its answer (a
-    /// transport then streams it): a call of a service tool, or one asking progress.
+    /// Whether answering `message` may send notifications or requests to the client
+    /// before its answer (a transport then streams it): a call of a service tool, one
+    /// asking progress, or any call when the client may approve the gate's questions.
     #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
     pub(crate) fn may_notify(&self, message: &Value) -> bool {
         message.get("method").and_then(Value::as_str) == Some("tools/call")
             && (message.pointer("/params/_meta/progressToken").is_some()
+                // The gate may ask the client over the stream.
+                || self.client_approvals
                 || message
                     .pointer("/params/name")
                     .and_then(Value::as_str)

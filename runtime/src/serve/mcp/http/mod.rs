@@ -21,8 +21,8 @@ pub use auth::{Authorization, BearerTokens, Caller, MIN_TOKEN_LEN, TokenError};
 pub use auth::{OAuth, OAuthError};
 pub use listen::Limits;
 
-use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use http::{Method, Request, Response, StatusCode, header};
@@ -51,6 +51,10 @@ pub struct Http {
     path: String,
     origins: Arc<BTreeSet<String>>,
     sessions: Arc<sessions::Sessions>,
+    /// Session id → the response streams of its calls in flight, each able to carry
+    /// requests to the client (elicitation, sampling) whose answers come back as
+    /// POSTs of that session.
+    peers: Arc<Mutex<HashMap<String, Vec<super::Peer>>>>,
     /// Per-caller call rates and the cap on calls in flight.
     callers: Arc<callers::Callers>,
     limits: Limits,
@@ -75,6 +79,7 @@ impl Http {
             path: "/mcp".into(),
             origins: Arc::default(),
             sessions: Arc::new(sessions_for(&Limits::default())),
+            peers: Arc::default(),
             callers: Arc::new(callers_for(&Limits::default())),
             limits: Limits::default(),
             log: listen::Log::new(None),
@@ -383,7 +388,11 @@ impl Http {
                 .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
                 .is_some();
         let issued = if initialize {
-            Some(self.sessions.start(owner))
+            let capabilities = message
+                .pointer("/params/capabilities")
+                .cloned()
+                .unwrap_or_default();
+            Some(self.sessions.start(owner, capabilities))
         } else if stateless {
             None
         } else {
@@ -405,6 +414,15 @@ impl Http {
         };
         // A call that may notify (progress asked, or a service tool), from a client
         // that takes event streams: answered as SSE, notifications first, as they happen.
+        // A client's answer to a request this server sent on one of the session's
+        // response streams.
+        if method.is_none() && (message.get("result").is_some() || message.get("error").is_some()) {
+            if let Some(id) = &session {
+                let peers = lock(&self.peers).get(id).cloned().unwrap_or_default();
+                peers.iter().any(|peer| peer.deliver(&message));
+            }
+            return plain(StatusCode::ACCEPTED, "");
+        }
         let server = self.server_for(caller.as_ref());
         let streams = accepts_event_stream && server.may_notify(&message);
         if let Some(refused) = self.beyond_scopes(&server, &message) {
@@ -421,7 +439,8 @@ impl Http {
             None
         };
         if streams {
-            let mut response = self.stream(server, message, issued, caller, slot);
+            let asking = session.filter(|_| !stateless);
+            let mut response = self.stream(server, message, issued, asking, caller, slot);
             response.body_mut().keep(share);
             return response;
         }
@@ -449,25 +468,49 @@ impl Http {
 
     /// The answer to `message` as `text/event-stream`: each notification the call
     /// sends, then the response, each one `message` event; the stream then ends.
+    /// `asking`: the session whose client may be sent requests on this stream.
     fn stream(
         &self,
         server: Server,
         message: Value,
         session: Option<String>,
+        asking: Option<String>,
         caller: Option<Caller>,
         slot: Option<callers::Slot>,
     ) -> Response<Body> {
         let (events, body) = tokio::sync::mpsc::unbounded_channel::<Bytes>();
-        // Notifications and then the answer go through one channel, so they reach
-        // the client in the order they were sent.
+        // Notifications, requests to the client and then the answer go through one
+        // channel, so they reach the client in the order they were sent.
         let (messages, mut queued) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let peer = asking.map(|id| {
+            let peer = super::Peer::declared(messages.clone(), &self.sessions.capabilities(&id));
+            lock(&self.peers)
+                .entry(id.clone())
+                .or_default()
+                .push(peer.clone());
+            (id, peer)
+        });
+        let peers = Arc::clone(&self.peers);
         tokio::spawn(async move {
             let answer = on_behalf(
                 caller.as_ref(),
-                server.respond_notifying(message, Some(messages.clone())),
+                server.respond_linked(
+                    message,
+                    Some(messages.clone()),
+                    peer.as_ref().map(|(_, p)| p.clone()),
+                ),
             )
             .await;
             drop(slot);
+            if let Some((id, peer)) = &peer {
+                let mut peers = lock(&peers);
+                if let Some(live) = peers.get_mut(id) {
+                    live.retain(|p| !p.same(peer));
+                    if live.is_empty() {
+                        peers.remove(id);
+                    }
+                }
+            }
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
             }

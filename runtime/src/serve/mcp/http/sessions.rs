@@ -12,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use super::lock;
 
-/// When a session was last used, and who started it.
-type Session = (Instant, Option<Arc<str>>);
+/// When a session was last used, who started it, and the client capabilities its
+/// `initialize` declared.
+type Session = (Instant, Option<Arc<str>>, Arc<serde_json::Value>);
 
 #[derive(Debug)]
 pub(super) struct Sessions {
@@ -35,21 +36,21 @@ impl Sessions {
     }
 
     /// A new session of `owner`, made room for.
-    pub(super) fn start(&self, owner: Option<&str>) -> String {
+    pub(super) fn start(&self, owner: Option<&str>, capabilities: serde_json::Value) -> String {
         let id = new_session_id();
         let now = Instant::now();
         let mut sessions = lock(&self.last_used);
         if sessions.len() >= self.max {
-            sessions.retain(|_, (used, _)| now.duration_since(*used) < self.ttl);
+            sessions.retain(|_, (used, _, _)| now.duration_since(*used) < self.ttl);
         }
         let owned = |who: &Option<Arc<str>>| who.as_deref() == owner;
         if owner.is_some()
-            && sessions.values().filter(|(_, who)| owned(who)).count() >= self.per_caller
+            && sessions.values().filter(|(_, who, _)| owned(who)).count() >= self.per_caller
         {
             let oldest = sessions
                 .iter()
-                .filter(|(_, (_, who))| owned(who))
-                .min_by_key(|(_, (used, _))| *used)
+                .filter(|(_, (_, who, _))| owned(who))
+                .min_by_key(|(_, (used, _, _))| *used)
                 .map(|(id, _)| id.clone());
             if let Some(oldest) = oldest {
                 sessions.remove(&oldest);
@@ -58,14 +59,24 @@ impl Sessions {
         if sessions.len() >= self.max {
             let oldest = sessions
                 .iter()
-                .min_by_key(|(_, (used, _))| *used)
+                .min_by_key(|(_, (used, _, _))| *used)
                 .map(|(id, _)| id.clone());
             if let Some(oldest) = oldest {
                 sessions.remove(&oldest);
             }
         }
-        sessions.insert(id.clone(), (now, owner.map(Arc::from)));
+        sessions.insert(
+            id.clone(),
+            (now, owner.map(Arc::from), Arc::new(capabilities)),
+        );
         id
+    }
+
+    /// What session `id`'s client declared it can do (`{}` for no such session).
+    pub(super) fn capabilities(&self, id: &str) -> serde_json::Value {
+        lock(&self.last_used)
+            .get(id)
+            .map_or(serde_json::json!({}), |(_, _, caps)| (**caps).clone())
     }
 
     /// Whether `id` is a live session of `owner`; using it keeps it alive.
@@ -73,8 +84,8 @@ impl Sessions {
         let now = Instant::now();
         let mut sessions = lock(&self.last_used);
         match sessions.get_mut(id) {
-            Some((_, who)) if who.as_deref() != owner => false,
-            Some((used, _)) if now.duration_since(*used) < self.ttl => {
+            Some((_, who, _)) if who.as_deref() != owner => false,
+            Some((used, _, _)) if now.duration_since(*used) < self.ttl => {
                 *used = now;
                 true
             }
@@ -91,7 +102,7 @@ impl Sessions {
         let mut sessions = lock(&self.last_used);
         if sessions
             .get(id)
-            .is_some_and(|(_, who)| who.as_deref() == owner)
+            .is_some_and(|(_, who, _)| who.as_deref() == owner)
         {
             sessions.remove(id);
             return true;
@@ -123,10 +134,12 @@ mod tests {
     #[test]
     fn full_sets_drop_the_least_recently_used_and_idle_ones_expire() {
         let sessions = Sessions::new(3, 10, Duration::from_secs(3600));
-        let ids: Vec<String> = (0..3).map(|_| sessions.start(None)).collect();
+        let ids: Vec<String> = (0..3)
+            .map(|_| sessions.start(None, serde_json::json!({})))
+            .collect();
         std::thread::sleep(Duration::from_millis(2));
         assert!(sessions.touch(&ids[0], None));
-        let fourth = sessions.start(None);
+        let fourth = sessions.start(None, serde_json::json!({}));
         assert_eq!(sessions.len(), 3);
         assert!(sessions.touch(&ids[0], None), "recently used, kept");
         assert!(!sessions.touch(&ids[1], None), "least recently used, ended");
@@ -134,7 +147,7 @@ mod tests {
         assert!(sessions.end(&fourth, None) && !sessions.end(&fourth, None));
 
         let short = Sessions::new(10, 10, Duration::from_millis(50));
-        let id = short.start(None);
+        let id = short.start(None, serde_json::json!({}));
         assert!(short.touch(&id, None));
         std::thread::sleep(Duration::from_millis(150));
         assert!(!short.touch(&id, None), "idle past its time to live");
@@ -144,8 +157,8 @@ mod tests {
     #[test]
     fn a_session_is_its_callers_alone_and_one_caller_cannot_crowd_out_others() {
         let sessions = Sessions::new(100, 2, Duration::from_secs(3600));
-        let bobs = sessions.start(Some("bob"));
-        let first = sessions.start(Some("alice"));
+        let bobs = sessions.start(Some("bob"), serde_json::json!({}));
+        let first = sessions.start(Some("alice"), serde_json::json!({}));
         assert!(
             !sessions.touch(&first, Some("bob")),
             "another caller's session is unknown"
@@ -153,8 +166,8 @@ mod tests {
         assert!(!sessions.end(&first, Some("bob")));
         assert!(!sessions.touch(&first, None));
         std::thread::sleep(Duration::from_millis(2));
-        let _second = sessions.start(Some("alice"));
-        let _third = sessions.start(Some("alice"));
+        let _second = sessions.start(Some("alice"), serde_json::json!({}));
+        let _third = sessions.start(Some("alice"), serde_json::json!({}));
         assert!(
             !sessions.touch(&first, Some("alice")),
             "alice's oldest ended"
