@@ -275,6 +275,12 @@ struct ServeOptions {
     /// Tools per `tools/list` page.
     #[arg(long, value_name = "N", default_value_t = 100)]
     page_size: usize,
+    /// Offer the read-only `GET` operations this selector keeps as MCP resources
+    /// (`read-only`, `tag:repos`, `api:tracker`...): one needing no argument as a
+    /// resource, one taking only path parameters as a resource template. Repeatable.
+    /// Each API's documentation (an adapter's Markdown body) is always a resource.
+    #[arg(long = "resources", value_name = "SELECTOR")]
+    resources: Vec<String>,
     /// Characters of JSON a call result may take (longer arrays are cut, with a
     /// note); about 25,000 tokens by default.
     #[arg(long, value_name = "CHARS", default_value_t = 100_000)]
@@ -809,6 +815,7 @@ fn serve(
         if let Some(prefix) = &options.client_prefix {
             export = export.client_prefix(prefix);
         }
+        let catalog = executor.catalog().clone();
         let server = toolwright::serve::mcp::Server::new(executor)
             .export(export)
             .page_size(options.page_size)
@@ -835,6 +842,7 @@ fn serve(
             ..toolwright::code::Limits::default()
         })
         .concurrent_scripts(options.max_scripts, options.max_scripts_per_caller);
+        let server = offer_resources(server, &catalog, &analysis.apis, &options.resources)?;
         let server = if options.audit {
             server.audit(|record| eprintln!("audit: {}", record.to_json()))
         } else {
@@ -871,6 +879,38 @@ fn serve(
             ExitCode::FAILURE
         }
     }
+}
+
+/// Each API's documentation as a resource, and the operations `--resources` chose.
+fn offer_resources(
+    server: toolwright::serve::mcp::Server,
+    catalog: &toolwright::Catalog,
+    apis: &[toolwright_codegen::ir::Api],
+    selectors: &[String],
+) -> Result<toolwright::serve::mcp::Server, String> {
+    let mut server = server;
+    for api in apis.iter().filter(|api| !api.docs.trim().is_empty()) {
+        let document = toolwright::serve::mcp::Document::text(
+            format!("toolwright://docs/{}", api.name),
+            format!("{} documentation", api.name),
+            "text/markdown",
+            api.docs.clone(),
+        )
+        .description(format!(
+            "How to use the {} API: {}",
+            api.name, api.description
+        ));
+        server = server.resource(document);
+    }
+    if selectors.is_empty() {
+        return Ok(server);
+    }
+    let selection = toolwright::Selection::parse(selectors, [""; 0]).map_err(|errors| {
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!("--resources: {}", errors.join("; "))
+    })?;
+    let chosen = catalog.select(&selection);
+    Ok(server.operations_as_resources(move |tool| chosen.get(&tool.name).is_some()))
 }
 
 /// Re-reads the inputs when one of them changes (polled twice a second: no file

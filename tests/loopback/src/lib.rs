@@ -2,6 +2,7 @@
 //! handler and records it, so tests can assert on exactly what went over the wire.
 //! One request per connection (`Connection: close`); std only.
 
+pub mod conformance;
 pub mod corpus;
 pub mod graphql;
 pub mod prism;

@@ -249,6 +249,23 @@ impl Server {
         self
     }
 
+    /// Offers the catalog's read-only `GET` operations that `keep` chooses as
+    /// resources: one that needs no argument at `toolwright://api/<api><path>`, one
+    /// whose required arguments are all path parameters as a resource template with
+    /// them as variables (completable with the values their schemas enumerate).
+    /// Reading runs the tool like a call (validation, authorization, gate, limits) and
+    /// gives its JSON. The choice is made on the catalog as it is now.
+    #[must_use]
+    pub fn operations_as_resources(mut self, keep: impl Fn(&crate::catalog::Tool) -> bool) -> Self {
+        let executor = self.current();
+        std::sync::Arc::make_mut(&mut self.offers).add_operations(
+            executor.catalog(),
+            &self.executor,
+            &keep,
+        );
+        self
+    }
+
     /// Offers a prompt (`prompts/list`, `prompts/get`); `completion/complete` offers
     /// the values it was given for its arguments.
     #[must_use]
@@ -262,14 +279,31 @@ impl Server {
     /// asking progress, or any call when the client may approve the gate's questions.
     #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
     pub(crate) fn may_notify(&self, message: &Value) -> bool {
-        message.get("method").and_then(Value::as_str) == Some("tools/call")
-            && (message.pointer("/params/_meta/progressToken").is_some()
-                // The gate may ask the client over the stream.
-                || self.client_approvals
-                || message
-                    .pointer("/params/name")
-                    .and_then(Value::as_str)
-                    .is_some_and(|name| self.offers.tool(name).is_some()))
+        let params = message.get("params").unwrap_or(&Value::Null);
+        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return false;
+        }
+        if params.pointer("/_meta/progressToken").is_some() {
+            return true;
+        }
+        let service_tool = params
+            .get("name")
+            .and_then(Value::as_str)
+            .is_some_and(|name| self.offers.tool(name).is_some());
+        if params
+            .pointer(&format!("/_meta/{}", VERSION_META.replace('/', "~1")))
+            .is_some()
+        {
+            // 2026-07-28 asks the client nothing over a stream (input_required
+            // instead), and logs only when the request names a level: otherwise the
+            // answer, an error included, goes out with its own HTTP status.
+            service_tool
+                && params
+                    .pointer("/_meta/io.modelcontextprotocol~1logLevel")
+                    .is_some()
+        } else {
+            service_tool || self.client_approvals
+        }
     }
 
     /// How many [`ToolMode::Code`] scripts run at once: `total` for every caller

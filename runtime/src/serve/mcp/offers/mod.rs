@@ -6,6 +6,7 @@
 mod content;
 mod documents;
 mod input;
+mod operations;
 mod prompts;
 mod tools;
 
@@ -80,6 +81,22 @@ impl Offers {
         self.templates
             .retain(|t| t.template() != template.template());
         self.templates.push(template);
+    }
+
+    /// Adds the read-only operations `keep` chooses as resources and templates.
+    pub(super) fn add_operations(
+        &mut self,
+        catalog: &crate::catalog::Catalog,
+        executor: &Arc<std::sync::RwLock<crate::executor::Executor>>,
+        keep: &dyn Fn(&crate::catalog::Tool) -> bool,
+    ) {
+        let (documents, templates) = operations::offered(catalog, executor, keep);
+        for document in documents {
+            self.add_document(document);
+        }
+        for template in templates {
+            self.add_template(template);
+        }
     }
 
     /// Adds (or replaces, by name) a prompt.
