@@ -12,8 +12,8 @@ use std::time::Duration;
 use serde_json::json;
 use toolwright::serve::mcp::{
     Content, Context, Document, Http, InputRequest, InputRequired, LogLevel, Prompt,
-    PromptArgument, PromptMessage, PromptReply, ResourceContents, Server, ServiceTool, Template,
-    ToolOutput,
+    PromptArgument, PromptMessage, PromptReply, ResourceContents, Server, ServiceTool, TaskSupport,
+    Template, ToolOutput,
 };
 use toolwright::{Catalog, Executor};
 
@@ -401,6 +401,101 @@ fn asking_tools(server: Server) -> Server {
         ))
 }
 
+/// The Tasks extension's fixtures: tools that go on in the background.
+fn task_tools(server: Server) -> Server {
+    let object =
+        |properties: serde_json::Value| json!({"type": "object", "properties": properties});
+    server
+        .tool(
+            ServiceTool::new("greet", "Greets someone, at once", |args, _| async move {
+                let name = args["name"].as_str().unwrap_or("world").to_owned();
+                ToolOutput::content(vec![Content::text(format!("Hello, {name}!"))])
+            })
+            .input_schema(object(json!({"name": {"type": "string"}}))),
+        )
+        .tool(
+            ServiceTool::new("slow_compute", "Sleeps `seconds`, then answers", |args, cx| async move {
+                let seconds = args["seconds"].as_f64().unwrap_or(1.0).clamp(0.0, 60.0);
+                if seconds > 0.0 && !cx.in_task() {
+                    return ToolOutput::as_task();
+                }
+                tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+                ToolOutput::content(vec![Content::text(format!("Computed after {seconds} s"))])
+            })
+            .input_schema(object(json!({"seconds": {"type": "number"}})))
+            .task_support(TaskSupport::Optional),
+        )
+        .tool(
+            ServiceTool::new("failing_job", "Fails after a second", |_, cx| async move {
+                if !cx.in_task() {
+                    return ToolOutput::as_task();
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                ToolOutput::error("the job failed")
+            })
+            .task_support(TaskSupport::Required),
+        )
+        .tool(
+            ServiceTool::new("protocol_error_job", "Fails as the server, not the tool", |_, cx| async move {
+                if !cx.in_task() {
+                    return ToolOutput::as_task();
+                }
+                ToolOutput::protocol_error("the job broke down")
+            })
+            .task_support(TaskSupport::Optional),
+        )
+        .tool(
+            ServiceTool::new("confirm_delete", "Asks for a confirmation, then deletes", |_, cx| async move {
+                if !cx.in_task() {
+                    return ToolOutput::as_task();
+                }
+                match cx.response("confirm") {
+                    Some(answer) => ToolOutput::content(vec![Content::text(format!(
+                        "Deletion answered: {}",
+                        answer["action"].as_str().unwrap_or("cancel")
+                    ))]),
+                    None => ToolOutput::input_required(InputRequired::new(vec![
+                        InputRequest::elicit(
+                            "confirm",
+                            "Delete the item?",
+                            json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}),
+                        ),
+                    ])),
+                }
+            })
+            .task_support(TaskSupport::Optional),
+        )
+        .tool(
+            ServiceTool::new("multi_input", "Asks two questions at once", |_, cx| async move {
+                if !cx.in_task() {
+                    return ToolOutput::as_task();
+                }
+                let requests = vec![
+                    InputRequest::elicit("first", "First question?", form("answer")),
+                    InputRequest::elicit("second", "Second question?", form("answer")),
+                ];
+                ask_or(&cx, requests, &["first", "second"], || {
+                    ToolOutput::content(vec![Content::text("Both answered")])
+                })
+            })
+            .task_support(TaskSupport::Optional),
+        )
+        .tool(
+            ServiceTool::new("test_tool_with_task", "Asks a name, then greets in a task", |_, cx| async move {
+                let Some(answer) = cx.response("user_name") else {
+                    let ask = InputRequest::elicit("user_name", "What is your name?", form("name"));
+                    return ToolOutput::input_required(InputRequired::new(vec![ask]));
+                };
+                if !cx.in_task() {
+                    return ToolOutput::as_task();
+                }
+                let name = answer_text(answer, "name");
+                ToolOutput::content(vec![Content::text(format!("Hello, {name}, from a task"))])
+            })
+            .task_support(TaskSupport::Required),
+        )
+}
+
 fn completed(response: Option<&serde_json::Value>) -> ToolOutput {
     let r = response.cloned().unwrap_or_default();
     ToolOutput::content(vec![Content::text(format!(
@@ -528,7 +623,7 @@ fn prompts(server: Server) -> Server {
 pub fn server() -> Result<Server, toolwright::Error> {
     let executor = Executor::builder(Catalog::empty()).build()?;
     let server = Server::new(executor).info("mcp-conformance", env!("CARGO_PKG_VERSION"));
-    Ok(prompts(resources(asking_tools(tools(server)))))
+    Ok(prompts(resources(task_tools(asking_tools(tools(server))))))
 }
 
 #[tokio::main]

@@ -50,7 +50,7 @@ pub use modes::ToolMode;
 pub use offers::{
     Content, Context, Document, InputRequest, InputRequired, LogLevel, Prompt, PromptArgument,
     PromptMessage, PromptReply, Reading, ResourceBody, ResourceContents, Role, ServiceTool,
-    Template, ToolOutput,
+    TASKS_EXTENSION, TaskSupport, Template, ToolOutput,
 };
 
 use serde_json::{Map, Value, json};

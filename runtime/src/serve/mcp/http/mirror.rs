@@ -60,6 +60,7 @@ pub fn mismatch(headers: &HeaderMap, message: &Value) -> Option<String> {
     }
     let key = match method {
         "tools/call" | "prompts/get" => "name",
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         "resources/read" => "uri",
         _ => return None,
     };

@@ -91,6 +91,18 @@ impl InputRequired {
         self.state = state;
         self
     }
+
+    pub(super) fn state_value(&self) -> Value {
+        self.state.clone()
+    }
+
+    /// The requests as the protocol's `inputRequests` map.
+    pub(super) fn requests_map(&self) -> Map<String, Value> {
+        match requests_json(self) {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        }
+    }
 }
 
 /// How a tool's questions reach the client.

@@ -8,6 +8,7 @@ mod documents;
 mod input;
 mod operations;
 mod prompts;
+mod tasks;
 mod tools;
 
 use std::future::Future;
@@ -23,6 +24,7 @@ pub use documents::{Document, Reading, Template};
 pub(super) use input::Rounds;
 pub use input::{InputRequest, InputRequired};
 pub use prompts::{Prompt, PromptArgument, PromptMessage, PromptReply, Role};
+pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskSupport};
 pub use tools::{Context, LogLevel, ServiceTool, ToolOutput};
 
 use super::codes;
@@ -42,6 +44,8 @@ pub(super) struct Offers {
     prompts: Vec<Prompt>,
     /// The least severe log level clients want (`logging/setLevel`; `info` first).
     log_level: Arc<AtomicU8>,
+    /// The tasks service tools run as (2026-07-28, the Tasks extension).
+    tasks: Arc<tasks::Tasks>,
 }
 
 impl Default for Offers {
@@ -52,6 +56,7 @@ impl Default for Offers {
             templates: Vec::new(),
             prompts: Vec::new(),
             log_level: Arc::new(AtomicU8::new(LogLevel::Info as u8)),
+            tasks: Arc::default(),
         }
     }
 }
@@ -137,6 +142,9 @@ impl Offers {
         if stateful && !self.tools.is_empty() {
             into.insert("logging".into(), json!({}));
         }
+        if !stateful && self.runs_tasks() {
+            into.insert("extensions".into(), json!({ tasks::EXTENSION: {} }));
+        }
     }
 
     /// The answer to `method` when it is one of these offers' (`None`: not theirs).
@@ -149,6 +157,22 @@ impl Offers {
         notify: Option<UnboundedSender<String>>,
     ) -> Option<Answered> {
         let stateful = ttl_ms.is_none();
+        if let (
+            "tasks/get" | "tasks/update" | "tasks/cancel",
+            false,
+            Rounds::Stateless {
+                caller,
+                capabilities,
+                ..
+            },
+        ) = (method, stateful, rounds)
+            && self.runs_tasks()
+        {
+            if !tasks::declared(capabilities) {
+                return Some(Err(tasks::extension_required(&format!("`{method}`"))));
+            }
+            return Some(self.tasks.answer(method, params, caller.as_deref()));
+        }
         if method == "tools/call" {
             let name = params.get("name").and_then(Value::as_str)?;
             let tool = self.tool(name)?;
@@ -253,17 +277,56 @@ impl Offers {
         let token = params.pointer("/_meta/progressToken").cloned();
         let cx = Context::new(notify, token, log_level);
         let target = format!("tool:{}", tool.name);
+        // A task when the client declared the extension (2026-07-28 only).
+        let owner = match rounds {
+            Rounds::Stateless {
+                caller,
+                capabilities,
+                ..
+            } if tasks::declared(capabilities) => Some(caller.clone()),
+            _ => None,
+        };
+        if tool.task_support == TaskSupport::Required && owner.is_none() {
+            let what = format!("`{}` runs only as a task: it", tool.name);
+            return Err(tasks::extension_required(&what));
+        }
         input::run(&target, params, rounds, cx, |cx| {
             let (handle, arguments) = (Arc::clone(&tool.handle), arguments.clone());
+            let (tasks, owner) = (Arc::clone(&self.tasks), owner.clone());
+            let supports = tool.task_support != TaskSupport::Forbidden;
             async move {
-                let output = handle(arguments, cx).await;
-                match output.asks {
-                    Some(asks) => input::Step::Asks(asks),
-                    None => input::Step::Done(output.to_json()),
+                let mut output = handle(arguments.clone(), cx.clone()).await;
+                if output.as_task && supports {
+                    let mut cx = cx;
+                    if let Some(owner) = owner {
+                        return match tasks.create(owner, handle, arguments, cx) {
+                            Ok(created) => input::Step::Done(created),
+                            Err(error) => input::Step::Failed(error),
+                        };
+                    }
+                    // No task to go on in: the rest runs in the request.
+                    cx.in_task = true;
+                    output = handle(arguments, cx).await;
+                }
+                match (output.asks.clone(), output.failure.clone(), output.as_task) {
+                    (_, Some(error), _) => input::Step::Failed(error),
+                    (_, _, true) => input::Step::Failed(fail(
+                        codes::INTERNAL_ERROR,
+                        "a tool without task support asked to become a task",
+                    )),
+                    (Some(asks), _, _) => input::Step::Asks(asks),
+                    (None, None, false) => input::Step::Done(output.to_json()),
                 }
             }
         })
         .await
+    }
+
+    /// Whether some tool runs as a task.
+    fn runs_tasks(&self) -> bool {
+        self.tools
+            .iter()
+            .any(|t| t.task_support != TaskSupport::Forbidden)
     }
 
     fn has_resources(&self) -> bool {

@@ -12,9 +12,11 @@ use tokio::sync::mpsc::UnboundedSender;
 use super::BoxFuture;
 use super::content::Content;
 use super::input::InputRequired;
+use super::tasks::TaskSupport;
 use crate::catalog::Annotations;
 
-type Handle = Arc<dyn Fn(Value, Context) -> BoxFuture<'static, ToolOutput> + Send + Sync>;
+pub(super) type Handle =
+    Arc<dyn Fn(Value, Context) -> BoxFuture<'static, ToolOutput> + Send + Sync>;
 
 /// A tool the service answers itself, listed and called next to the catalog's.
 ///
@@ -38,6 +40,7 @@ pub struct ServiceTool {
     input_schema: Value,
     output_schema: Option<Value>,
     annotations: Option<Annotations>,
+    pub(super) task_support: TaskSupport,
     pub(super) handle: Handle,
 }
 
@@ -64,6 +67,7 @@ impl ServiceTool {
             input_schema: json!({"type": "object", "properties": {}}),
             output_schema: None,
             annotations: None,
+            task_support: TaskSupport::Forbidden,
             handle: Arc::new(move |args, cx| Box::pin(handle(args, cx))),
         }
     }
@@ -91,6 +95,13 @@ impl ServiceTool {
         self
     }
 
+    /// Whether it runs as a task (the Tasks extension, 2026-07-28): the handler
+    /// answers [`ToolOutput::as_task`] when the work should go on in the background.
+    pub fn task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = support;
+        self
+    }
+
     /// Its `tools/list` entry.
     pub(super) fn entry(&self) -> Value {
         let mut entry = json!({
@@ -103,6 +114,11 @@ impl ServiceTool {
         }
         if let Some(schema) = &self.output_schema {
             entry["outputSchema"] = schema.clone();
+        }
+        match self.task_support {
+            TaskSupport::Forbidden => {}
+            TaskSupport::Optional => entry["execution"] = json!({"taskSupport": "optional"}),
+            TaskSupport::Required => entry["execution"] = json!({"taskSupport": "required"}),
         }
         if let Some(a) = &self.annotations {
             entry["annotations"] = json!({
@@ -124,6 +140,10 @@ pub struct ToolOutput {
     is_error: bool,
     /// What the tool must be told before it can answer.
     pub(super) asks: Option<InputRequired>,
+    /// Go on as a task (the handler runs again in it).
+    pub(super) as_task: bool,
+    /// A protocol-level failure: the JSON-RPC error object.
+    pub(super) failure: Option<Value>,
 }
 
 impl ToolOutput {
@@ -134,6 +154,30 @@ impl ToolOutput {
             structured: None,
             is_error: false,
             asks: None,
+            as_task: false,
+            failure: None,
+        }
+    }
+
+    /// Go on in the background: when the client declared the Tasks extension the call
+    /// answers a task and the handler runs again inside it ([`Context::in_task`]);
+    /// otherwise it runs again at once, in the request.
+    pub fn as_task() -> ToolOutput {
+        ToolOutput {
+            as_task: true,
+            ..ToolOutput::content(Vec::new())
+        }
+    }
+
+    /// Not a tool error the model should see but a failure of the server: a JSON-RPC
+    /// error (`-32603`) in the request, a `failed` task in a task.
+    pub fn protocol_error(message: impl Into<String>) -> ToolOutput {
+        ToolOutput {
+            failure: Some(super::fail(
+                crate::serve::mcp::codes::INTERNAL_ERROR,
+                message,
+            )),
+            ..ToolOutput::content(Vec::new())
         }
     }
 
@@ -225,6 +269,8 @@ pub struct Context {
     pub(super) state: Option<Value>,
     /// What the client declared it can do.
     pub(super) capabilities: Value,
+    /// Running inside a task.
+    pub(super) in_task: bool,
 }
 
 impl Context {
@@ -240,7 +286,13 @@ impl Context {
             responses: Map::new(),
             state: None,
             capabilities: json!({}),
+            in_task: false,
         }
+    }
+
+    /// Whether the tool runs inside a task (after [`ToolOutput::as_task`]).
+    pub fn in_task(&self) -> bool {
+        self.in_task
     }
 
     /// The client's response to the request asked under `key` (an elicitation's
