@@ -97,6 +97,21 @@ fn tools(server: Server) -> Server {
             "Always fails",
             ToolOutput::error("This tool intentionally returns an error for testing"),
         ))
+        .tool(
+            ServiceTool::new(
+                "test_region_echo",
+                "Says which region it was asked about (the region rides in a header too)",
+                |args, _| async move {
+                    let region = args["region"].as_str().unwrap_or_default().to_owned();
+                    ToolOutput::content(vec![Content::text(format!("Region: {region}"))])
+                },
+            )
+            .input_schema(json!({
+                "type": "object",
+                "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+                "required": ["region"]
+            })),
+        )
         .tool(ServiceTool::new(
             "test_tool_with_logging",
             "Sends three log messages while it runs",

@@ -49,6 +49,5 @@ fn every_scored_scenario_of_2025_11_25_passes() {
 
 #[test]
 fn every_scored_scenario_of_2026_07_28_and_every_tasks_scenario_passes() {
-    // Pending in the suite: `x-mcp-header` parameters, which no fixture tool here has.
-    passes("2026-07-28", &["http-custom-header-server-validation"]);
+    passes("2026-07-28", &[]);
 }

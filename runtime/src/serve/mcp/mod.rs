@@ -274,6 +274,27 @@ impl Server {
         self
     }
 
+    /// The `(argument, header)` pairs a tool's input schema marks with
+    /// `x-mcp-header` (SEP-2243): a 2026-07-28 client mirrors each such argument into an
+    /// `Mcp-Param-<header>` request header.
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(crate) fn mirrored_headers(&self, tool: &str) -> Vec<(String, String)> {
+        let schema = match self.offers.tool(tool) {
+            Some(service) => service.input_schema_value().clone(),
+            None => self.listing().inputs.get(tool).cloned().unwrap_or_default(),
+        };
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            return Vec::new();
+        };
+        properties
+            .iter()
+            .filter_map(|(argument, property)| {
+                let header = property.get("x-mcp-header")?.as_str()?;
+                Some((argument.clone(), header.to_owned()))
+            })
+            .collect()
+    }
+
     /// Whether answering `message` may send notifications or requests to the client
     /// before its answer (a transport then streams it): a call of a service tool, one
     /// asking progress, or any call when the client may approve the gate's questions.

@@ -78,6 +78,57 @@ pub fn mismatch(headers: &HeaderMap, message: &Value) -> Option<String> {
     }
 }
 
+/// Why a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers and arguments disagree
+/// (SEP-2243): each `(argument, header)` the tool's input schema marks with
+/// `x-mcp-header` is mirrored into `Mcp-Param-<header>`, so a value in the body needs
+/// the header (and the same value), and a header needs the value. `None` when they
+/// agree.
+pub fn params_mismatch(
+    headers: &HeaderMap,
+    message: &Value,
+    mirrored: &[(String, String)],
+) -> Option<String> {
+    let arguments = message.pointer("/params/arguments");
+    for (argument, header) in mirrored {
+        let name = format!("mcp-param-{}", header.to_ascii_lowercase());
+        let given = headers
+            .get(&name)
+            .map(|v| v.to_str().unwrap_or("\u{fffd}").trim());
+        let sent = arguments
+            .and_then(|a| a.get(argument))
+            .filter(|v| !v.is_null());
+        let expected = sent.map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+        match (given, expected) {
+            (None, None) => {}
+            (None, Some(_)) => {
+                return Some(format!(
+                    "missing Mcp-Param-{header}: the argument `{argument}` is mirrored in it"
+                ));
+            }
+            (Some(_), None) => {
+                return Some(format!(
+                    "Mcp-Param-{header} is sent but the argument `{argument}` is not"
+                ));
+            }
+            (Some(given), Some(expected)) => match decode(given) {
+                None => {
+                    return Some(format!("Mcp-Param-{header} is not valid `=?base64?…?=`"));
+                }
+                Some(value) if value != expected => {
+                    return Some(format!(
+                        "Mcp-Param-{header} does not match the argument `{argument}`"
+                    ));
+                }
+                Some(_) => {}
+            },
+        }
+    }
+    None
+}
+
 /// A header value as sent: plain visible ASCII, or `=?base64?…?=` for a value that is
 /// not (a name with non-ASCII characters). `None` when the encoding is broken.
 fn decode(value: &str) -> Option<String> {

@@ -365,6 +365,26 @@ impl Http {
             );
         }
         let method = message.get("method").and_then(Value::as_str);
+        if method == Some("tools/call")
+            && head
+                .headers
+                .get("mcp-protocol-version")
+                .map(|v| v.as_bytes())
+                == Some(MODERN_VERSION.as_bytes())
+            && let Some(tool) = message.pointer("/params/name").and_then(Value::as_str)
+            && let Some(why) = mirror::params_mismatch(
+                &head.headers,
+                &message,
+                &self.server_for(caller.as_ref()).mirrored_headers(tool),
+            )
+        {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            return json(
+                StatusCode::BAD_REQUEST,
+                error(id, mirror::HEADER_MISMATCH, &why).to_string(),
+                None,
+            );
+        }
         if let Some(refused) = stateless_refusal(&head.headers, &message) {
             return refused;
         }

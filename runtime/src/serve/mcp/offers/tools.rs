@@ -102,6 +102,10 @@ impl ServiceTool {
         self
     }
 
+    pub(in crate::serve::mcp) fn input_schema_value(&self) -> &Value {
+        &self.input_schema
+    }
+
     /// Its `tools/list` entry.
     pub(super) fn entry(&self) -> Value {
         let mut entry = json!({
