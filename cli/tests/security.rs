@@ -627,3 +627,116 @@ fn every_api_call_a_script_makes_is_audited() {
         "no argument values: {stderr}"
     );
 }
+
+/// A 2026-07-28 request of a client that takes tasks, by the holder of `token`:
+/// `method` with `params` (Mcp-Name from their `name` or `taskId`); the JSON answer.
+fn tasks_request(port: u16, token: &str, method: &str, mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": {
+            "elicitation": {},
+            "extensions": {"io.modelcontextprotocol/tasks": {}},
+        },
+    });
+    let name = params
+        .get("name")
+        .or_else(|| params.get("taskId"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": params});
+    let bearer = format!("Bearer {token}");
+    let (_, text) = post_raw(
+        port,
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", MODERN),
+            ("Mcp-Method", method),
+            ("Mcp-Name", &name),
+        ],
+        &body.to_string(),
+    );
+    serde_json::from_str(&text).unwrap_or_else(|_| json!({"raw": text}))
+}
+
+/// Polls `tasks/get` until the task leaves `working`; its last answer.
+fn settled(port: u16, token: &str, task: &str) -> Value {
+    for _ in 0..200 {
+        let got = tasks_request(port, token, "tasks/get", json!({"taskId": task}));
+        if got["result"]["status"] != "working" {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("task {task} still working after 10 s");
+}
+
+/// At 2026-07-28 a script cannot wait inside its request for a confirmation; for a
+/// client that takes tasks it runs as one: the call the gate wants confirmed parks the
+/// task in `input_required` with the question, the yes arrives with `tasks/update`, and
+/// the call then runs once. Another caller can neither see nor answer the task, and
+/// without a trusted client nothing is asked (the call is `CONFIRMATION_REQUIRED`).
+#[test]
+fn a_script_that_hits_the_gate_waits_as_a_task_for_the_clients_answer() {
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &["--mode", "code", "--trust-client-approval"]);
+    let script = "await tracker.delete_issue({project: 'web', number: 7}); return 'deleted';";
+    let created = tasks_request(
+        port,
+        ALICE,
+        "tools/call",
+        json!({"name": "execute", "arguments": {"script": script}}),
+    );
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let asking = settled(port, ALICE, &task);
+    assert_eq!(asking["result"]["status"], "input_required", "{asking}");
+    let (key, question) = asking["result"]["inputRequests"]
+        .as_object()
+        .and_then(|m| m.iter().next())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .unwrap();
+    assert_eq!(question["method"], "elicitation/create", "{question}");
+    assert_eq!(deletes(&api), 0, "nothing runs before the answer");
+    // Bob cannot see or answer Alice's task.
+    let foreign = tasks_request(port, BOB, "tasks/get", json!({"taskId": task}));
+    assert_eq!(foreign["error"]["code"], -32602, "{foreign}");
+    let answer = json!({key.clone(): {"action": "accept", "content": {"approve": true}}});
+    let foreign = tasks_request(
+        port,
+        BOB,
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": answer}),
+    );
+    assert_eq!(foreign["error"]["code"], -32602, "{foreign}");
+    assert_eq!(deletes(&api), 0);
+    let ack = tasks_request(
+        port,
+        ALICE,
+        "tasks/update",
+        json!({"taskId": task, "inputResponses": answer}),
+    );
+    assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+    let done = settled(port, ALICE, &task);
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(done["result"]["result"]["isError"], false, "{done}");
+    assert_eq!(deletes(&api), 1);
+
+    // Without --trust-client-approval the script's call is not asked about.
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &["--mode", "code"]);
+    let created = tasks_request(
+        port,
+        ALICE,
+        "tools/call",
+        json!({"name": "execute", "arguments": {"script": script}}),
+    );
+    let task = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let done = settled(port, ALICE, &task);
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    let text = done["result"]["result"].to_string();
+    assert!(text.contains("CONFIRMATION_REQUIRED"), "{text}");
+    assert_eq!(deletes(&api), 0);
+}

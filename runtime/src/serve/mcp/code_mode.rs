@@ -64,7 +64,8 @@ pub(super) async fn call(
 fn host(code: &Code, asker: Option<Asker>, audit: ScriptAudit) -> Host {
     let executor = code.executor().clone();
     let peer = match asker {
-        Some(Asker::Peer(peer)) => Some(peer),
+        Some(Asker::Peer(peer)) => Some(Channel::Peer(peer)),
+        Some(Asker::Task(inbox)) => Some(Channel::Task(inbox)),
         _ => None,
     };
     let audit = Arc::new(audit);
@@ -122,10 +123,27 @@ impl ScriptAudit {
     }
 }
 
+/// Where a script's confirmations are asked: over the connection, or through the
+/// task the script runs as (2026-07-28, where a request cannot wait otherwise).
+#[derive(Clone)]
+enum Channel {
+    Peer(super::Peer),
+    Task(Arc<super::offers::Inbox>),
+}
+
+impl Channel {
+    async fn request(&self, method: &str, params: Value) -> Option<Value> {
+        match self {
+            Channel::Peer(peer) => peer.request(method, params).await,
+            Channel::Task(inbox) => inbox.request(method, params).await,
+        }
+    }
+}
+
 /// One API call a script makes: every page of it, or the call itself after the gate.
 async fn call_for_script(
     executor: &crate::Executor,
-    peer: Option<super::Peer>,
+    peer: Option<Channel>,
     tool: String,
     args: Value,
     pages: Option<crate::paginate::PageLimits>,

@@ -760,6 +760,11 @@ impl Server {
         let mut capabilities = Map::new();
         capabilities.insert("tools".into(), json!({"listChanged": self.list_changes}));
         self.offers.capabilities(&mut capabilities, stateful);
+        // Code-mode scripts run as tasks for clients that take them.
+        #[cfg(feature = "code")]
+        if !stateful && self.listing().mode == ToolMode::Code {
+            capabilities.insert("extensions".into(), json!({ TASKS_EXTENSION: {} }));
+        }
         Value::Object(capabilities)
     }
 
@@ -988,6 +993,32 @@ impl Server {
                 request_id: request_id.to_string(),
                 calls: std::sync::atomic::AtomicUsize::new(0),
             };
+            // 2026-07-28 with the Tasks extension: the script runs as a task, so a
+            // call it makes that the gate wants confirmed waits for the client's
+            // answer (`tasks/update`) instead of failing; the script keeps its place.
+            let capabilities = params.pointer(&format!(
+                "/_meta/{}",
+                elicit::CAPABILITIES_META.replace('/', "~1")
+            ));
+            if name == crate::code::EXECUTE && capabilities.is_some_and(offers::declares_tasks) {
+                let (code, place) = (code.clone(), _place);
+                let trusted = self.client_approvals;
+                let created = self.offers.tasks().create_with(
+                    crate::caller::name(),
+                    move |inbox| async move {
+                        let _place = place;
+                        let asker = trusted.then(|| Asker::Task(std::sync::Arc::new(inbox)));
+                        Ok(
+                            code_mode::call(&code, crate::code::EXECUTE, &arguments, asker, audit)
+                                .await,
+                        )
+                    },
+                );
+                return created.map_err(|e| {
+                    let code = e["code"].as_i64().unwrap_or(codes::INTERNAL_ERROR);
+                    (code, e["message"].as_str().unwrap_or_default().to_owned())
+                });
+            }
             return Ok(code_mode::call(code, name, &arguments, asker, audit).await);
         }
         let target = match (listing.mode, name) {
@@ -1180,6 +1211,10 @@ enum Asker {
     Retry(std::sync::Arc<approvals::Approvals>),
     /// A stateful connection: ask over it and wait.
     Peer(Peer),
+    /// A task (2026-07-28, the Tasks extension): it turns `input_required` until the
+    /// client answers with `tasks/update`.
+    #[cfg_attr(not(feature = "code"), allow(dead_code))]
+    Task(std::sync::Arc<offers::Inbox>),
 }
 
 enum Asked {
@@ -1220,6 +1255,10 @@ impl Asker {
                 }
             }
             Asker::Peer(peer) => match peer.request("elicitation/create", question).await {
+                Some(answer) if elicit::approved(&answer) => Asked::Yes,
+                _ => Asked::No,
+            },
+            Asker::Task(inbox) => match inbox.request("elicitation/create", question).await {
                 Some(answer) if elicit::approved(&answer) => Asked::Yes,
                 _ => Asked::No,
             },

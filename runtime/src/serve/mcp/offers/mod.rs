@@ -24,7 +24,10 @@ pub use documents::{Document, Reading, Template};
 pub(super) use input::Rounds;
 pub use input::{InputRequest, InputRequired};
 pub use prompts::{Prompt, PromptArgument, PromptMessage, PromptReply, Role};
+#[cfg(feature = "code")]
+pub(super) use tasks::declared as declares_tasks;
 pub use tasks::{EXTENSION as TASKS_EXTENSION, TaskSupport};
+pub(super) use tasks::{Inbox, Tasks};
 pub use tools::{Context, LogLevel, ServiceTool, ToolOutput};
 
 use super::codes;
@@ -110,6 +113,12 @@ impl Offers {
         self.prompts.push(prompt);
     }
 
+    /// The tasks of this server (service tools' and code-mode scripts').
+    #[cfg_attr(not(feature = "code"), allow(dead_code))]
+    pub(super) fn tasks(&self) -> &Arc<Tasks> {
+        &self.tasks
+    }
+
     pub(super) fn tool(&self, name: &str) -> Option<&ServiceTool> {
         self.tools.iter().find(|t| t.name == name)
     }
@@ -166,7 +175,6 @@ impl Offers {
                 ..
             },
         ) = (method, stateful, rounds)
-            && self.runs_tasks()
         {
             if !tasks::declared(capabilities) {
                 return Some(Err(tasks::extension_required(&format!("`{method}`"))));

@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value, json};
 
 use super::fail;
-use super::input::InputRequired;
+use super::input::{InputRequest, InputRequired};
 use super::tools::{Context, Handle, ToolOutput};
 use crate::serve::mcp::codes;
 
@@ -84,7 +84,7 @@ struct Task {
 
 /// The tasks of one server.
 #[derive(Debug, Default)]
-pub(super) struct Tasks {
+pub(in crate::serve::mcp) struct Tasks {
     by_id: Mutex<HashMap<String, Task>>,
 }
 
@@ -97,6 +97,22 @@ impl Tasks {
         args: Value,
         cx: Context,
     ) -> Result<Value, Value> {
+        self.create_with(owner, move |inbox| run_tool(inbox, handle, args, cx))
+    }
+
+    /// Runs `work` as a task of `owner` (in the caller's context: its identity reaches
+    /// the executor as in the request); the `CreateTaskResult`. `work` asks the client
+    /// through the [`Inbox`] it is given, and its outcome is the task's result (`Ok`)
+    /// or its JSON-RPC error (`Err`, a `failed` task).
+    pub(in crate::serve::mcp) fn create_with<F, Fut>(
+        self: &Arc<Self>,
+        owner: Option<Arc<str>>,
+        work: F,
+    ) -> Result<Value, Value>
+    where
+        F: FnOnce(Inbox) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<Value, Value>> + Send + 'static,
+    {
         let id = new_id();
         let now = SystemTime::now();
         let wake = Arc::new(tokio::sync::Notify::new());
@@ -127,54 +143,31 @@ impl Tasks {
                 },
             );
         }
-        // Created before it is answered: a `tasks/get` right after finds it.
-        let runner = tokio::spawn(Arc::clone(self).run(id.clone(), handle, args, cx, wake));
-        let created = {
-            let mut tasks = lock(&self.by_id);
-            let task = tasks.get_mut(&id).expect("just inserted");
-            task.abort = Some(runner.abort_handle());
-            let mut created = envelope(&id, task);
-            created["resultType"] = json!("task");
-            created
+        let inbox = Inbox {
+            tasks: Arc::clone(self),
+            id: id.clone(),
+            wake,
         };
+        let caller = crate::caller::snapshot();
+        let tasks = Arc::clone(self);
+        let task_id = id.clone();
+        // Created before it is answered: a `tasks/get` right after finds it.
+        let runner = tokio::spawn(caller.scope(async move {
+            match work(inbox).await {
+                Ok(result) => tasks.finish(&task_id, Status::Completed, result),
+                Err(error) => tasks.finish(&task_id, Status::Failed, error),
+            }
+        }));
+        let mut tasks = lock(&self.by_id);
+        let task = tasks.get_mut(&id).expect("just inserted");
+        task.abort = Some(runner.abort_handle());
+        let mut created = envelope(&id, task);
+        created["resultType"] = json!("task");
         Ok(created)
     }
 
-    /// Runs the tool until it answers, pausing while it waits for input.
-    async fn run(
-        self: Arc<Self>,
-        id: String,
-        handle: Handle,
-        args: Value,
-        mut cx: Context,
-        wake: Arc<tokio::sync::Notify>,
-    ) {
-        cx.in_task = true;
-        loop {
-            let output: ToolOutput = handle(args.clone(), cx.clone()).await;
-            let asks = match (output.asks.clone(), output.failure.clone(), output.as_task) {
-                (_, Some(error), _) => return self.finish(&id, Status::Failed, error),
-                (_, _, true) => {
-                    let error = fail(
-                        codes::INTERNAL_ERROR,
-                        "the tool asked to become a task while running as one",
-                    );
-                    return self.finish(&id, Status::Failed, error);
-                }
-                (Some(asks), _, _) => asks,
-                (None, None, false) => {
-                    return self.finish(&id, Status::Completed, output.to_json());
-                }
-            };
-            let Some(answers) = self.ask(&id, &asks, &wake).await else {
-                return; // cancelled or expired
-            };
-            cx.responses = answers;
-            cx.state = Some(asks.state_value()).filter(|s| !s.is_null());
-        }
-    }
-
-    /// Parks the task in `input_required` until every request is answered.
+    /// Parks the task in `input_required` until every request is answered (`None`:
+    /// cancelled or expired meanwhile).
     async fn ask(
         &self,
         id: &str,
@@ -256,13 +249,22 @@ impl Tasks {
             "tasks/update" => {
                 if let Some(responses) = params.get("inputResponses").and_then(Value::as_object) {
                     // Answers to what is pending count; others are ignored.
+                    let mut took = false;
                     for (key, response) in responses {
                         if task.pending.remove(key).is_some() {
                             task.answered.insert(key.clone(), response.clone());
+                            took = true;
                         }
                     }
-                    task.updated = SystemTime::now();
-                    task.wake.notify_one();
+                    if took {
+                        // All answered: working again from now, as the next
+                        // `tasks/get` shows, whenever the runner wakes.
+                        if task.pending.is_empty() && task.status == Status::InputRequired {
+                            task.status = Status::Working;
+                        }
+                        task.updated = SystemTime::now();
+                        task.wake.notify_one();
+                    }
                 }
                 Ok(json!({"resultType": "complete"}))
             }
@@ -286,8 +288,65 @@ impl Tasks {
     }
 }
 
+/// How work running as a task asks its client for input: the task turns
+/// `input_required` with the requests until `tasks/update` has answered them all.
+#[derive(Debug)]
+pub(in crate::serve::mcp) struct Inbox {
+    tasks: Arc<Tasks>,
+    id: String,
+    wake: Arc<tokio::sync::Notify>,
+}
+
+impl Inbox {
+    /// Asks and waits; the answers by key.
+    async fn ask(&self, asks: &InputRequired) -> Option<Map<String, Value>> {
+        self.tasks.ask(&self.id, asks, &self.wake).await
+    }
+
+    /// Sends one request (`elicitation/create`...) and waits for its answer.
+    pub(in crate::serve::mcp) async fn request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Option<Value> {
+        let asks = InputRequired::new(vec![InputRequest::new("answer", method, params)]);
+        self.ask(&asks).await?.remove("answer")
+    }
+}
+
+/// A service tool run inside its task, again with the answers each time it asks.
+async fn run_tool(
+    inbox: Inbox,
+    handle: Handle,
+    args: Value,
+    mut cx: Context,
+) -> Result<Value, Value> {
+    cx.in_task = true;
+    loop {
+        let output: ToolOutput = handle(args.clone(), cx.clone()).await;
+        if let Some(error) = output.failure {
+            return Err(error);
+        }
+        if output.as_task {
+            return Err(fail(
+                codes::INTERNAL_ERROR,
+                "the tool asked to become a task while running as one",
+            ));
+        }
+        let Some(asks) = output.asks.clone() else {
+            return Ok(output.to_json());
+        };
+        let Some(answers) = inbox.ask(&asks).await else {
+            // Cancelled or expired: the outcome is already set.
+            return Err(fail(codes::INTERNAL_ERROR, "the task ended"));
+        };
+        cx.responses = answers;
+        cx.state = Some(asks.state_value()).filter(|s| !s.is_null());
+    }
+}
+
 /// Whether a 2026-07-28 request's client declared the extension.
-pub(super) fn declared(capabilities: &Value) -> bool {
+pub(in crate::serve::mcp) fn declared(capabilities: &Value) -> bool {
     capabilities
         .get("extensions")
         .and_then(|e| e.get(EXTENSION))
