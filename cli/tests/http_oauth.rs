@@ -241,7 +241,8 @@ fn request(
         head.push_str(&format!(
             "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n"
         ));
-        if let Some(name) = message.and_then(|m| m.pointer("/params/name")?.as_str()) {
+        let named = |key: &str| message.and_then(|m| m.pointer(key)?.as_str());
+        if let Some(name) = named("/params/name").or_else(|| named("/params/uri")) {
             head.push_str(&format!("Mcp-Name: {name}\r\n"));
         }
     }
@@ -1186,4 +1187,62 @@ fn scope_strings_that_map_to_nothing_make_no_new_views() {
         grown < 100 * 1024,
         "290 more scope strings grew the server by {grown} KiB"
     );
+}
+
+/// Read-only operations offered as resources (`--resources`) follow the caller's scopes
+/// as the tools do: a caller whose scopes leave a `GET` out neither lists nor reads it
+/// (and nothing reaches the API); one whose scopes keep it does both.
+#[test]
+fn operation_resources_follow_the_callers_scopes() {
+    let key = Key::new("k");
+    let idp = Idp::start(&[&key]);
+    let api = issue_api();
+    let (_serving, port) = serve(
+        &api,
+        &idp,
+        &[
+            "--oauth-scope",
+            "tools:read=read-only",
+            "--oauth-scope",
+            "tools:create=group:create",
+            "--resources",
+            "read-only",
+        ],
+    );
+    let token = |scope: &str| key.sign(&claims(&idp, port, &json!({"scope": scope})), &json!({}));
+    let templates = |token: &str| -> Vec<String> {
+        let answer = post(
+            port,
+            Some(token),
+            &rpc("resources/templates/list", json!({})),
+        );
+        let listed = body_json(&answer)["result"]["resourceTemplates"].clone();
+        listed
+            .as_array()
+            .unwrap_or_else(|| panic!("{answer}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (reader, creator) = (token("tools:read"), token("tools:create"));
+    assert_eq!(templates(&reader), ["get_issue", "list_issues"]);
+    assert!(templates(&creator).is_empty());
+    let uri = "toolwright://api/tracker/projects/web/issues/7";
+    let read = rpc("resources/read", json!({"uri": uri}));
+    let refused = body_json(&post(port, Some(&creator), &read));
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(api.requests().is_empty(), "nothing reached the API");
+    let answer = body_json(&post(port, Some(&reader), &read));
+    let text = answer["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert!(text.contains("\"number\": 7"), "{text}");
+    assert_eq!(api.requests().len(), 1);
+    // The lists differ by caller: not for shared caches.
+    let answer = body_json(&post(
+        port,
+        Some(&reader),
+        &rpc("resources/templates/list", json!({})),
+    ));
+    assert_eq!(answer["result"]["cacheScope"], "private", "{answer}");
 }

@@ -740,3 +740,62 @@ fn a_script_that_hits_the_gate_waits_as_a_task_for_the_clients_answer() {
     assert!(text.contains("CONFIRMATION_REQUIRED"), "{text}");
     assert_eq!(deletes(&api), 0);
 }
+
+/// An answer to a request the server sent on a session's stream counts only from that
+/// session's own caller: another caller presenting the session id (with or without a
+/// 2026-07-28 `_meta` that once skipped the session check) is told the session does
+/// not exist.
+#[test]
+fn only_a_sessions_own_caller_can_answer_its_requests() {
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &[]);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let body = init.to_string();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Bearer {ALICE}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    let session = answer
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| v.trim().to_owned())
+        })
+        .unwrap_or_else(|| panic!("{answer}"));
+    for response in [
+        json!({"jsonrpc": "2.0", "id": "toolwright-0", "result": {"action": "accept"}}),
+        json!({"jsonrpc": "2.0", "id": "toolwright-0", "result": {"action": "accept"},
+               "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}}}),
+    ] {
+        let bob = format!("Bearer {BOB}");
+        let (status, _) = post_raw(
+            port,
+            &[
+                ("Authorization", &bob),
+                ("Content-Type", "application/json"),
+                ("Mcp-Session-Id", &session),
+            ],
+            &response.to_string(),
+        );
+        assert_eq!(status, 404, "{response}");
+        let alice = format!("Bearer {ALICE}");
+        let (status, _) = post_raw(
+            port,
+            &[
+                ("Authorization", &alice),
+                ("Content-Type", "application/json"),
+                ("Mcp-Session-Id", &session),
+            ],
+            &response.to_string(),
+        );
+        assert_eq!(status, 202, "{response}");
+    }
+}

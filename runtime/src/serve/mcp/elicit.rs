@@ -111,6 +111,9 @@ pub(crate) struct Peer {
     elicits: Arc<AtomicBool>,
     /// The capabilities it declared there.
     capabilities: Arc<Mutex<Value>>,
+    /// The least severe log level it wants (`logging/setLevel`; `info` first), for
+    /// this connection or session alone.
+    log_level: Arc<std::sync::atomic::AtomicU8>,
 }
 
 impl Peer {
@@ -120,6 +123,9 @@ impl Peer {
             pending: Arc::default(),
             elicits: Arc::default(),
             capabilities: Arc::default(),
+            log_level: Arc::new(std::sync::atomic::AtomicU8::new(
+                super::LogLevel::Info as u8,
+            )),
         }
     }
 
@@ -145,10 +151,20 @@ impl Peer {
     /// A peer for a client that declared `capabilities` (a streamable HTTP session's,
     /// from its `initialize`), reached through `out` (one response stream).
     #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
-    pub(crate) fn declared(out: mpsc::UnboundedSender<String>, capabilities: &Value) -> Peer {
-        let peer = Peer::new(out);
+    pub(crate) fn declared(
+        out: mpsc::UnboundedSender<String>,
+        capabilities: &Value,
+        log_level: Arc<std::sync::atomic::AtomicU8>,
+    ) -> Peer {
+        let mut peer = Peer::new(out);
+        peer.log_level = log_level;
         peer.initialized(&json!({ "capabilities": capabilities }));
         peer
+    }
+
+    /// The log level this client set (shared with its session).
+    pub(super) fn log_level(&self) -> Arc<std::sync::atomic::AtomicU8> {
+        Arc::clone(&self.log_level)
     }
 
     /// Whether `other` is this very peer (not a clone of another).
@@ -188,9 +204,20 @@ impl Peer {
     /// Sends `method` to the client and waits for its result (`None`: an error
     /// answer, a closed connection, or no answer in time).
     pub(super) async fn request(&self, method: &str, params: Value) -> Option<Value> {
-        // Unique in the process: answers on HTTP are routed among a session's peers.
+        // Unique in the process (answers on HTTP are routed among a session's peers)
+        // and not guessable: a random prefix drawn once, then a count.
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let id = format!("toolwright-{}", NEXT.fetch_add(1, Ordering::Relaxed));
+        static PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let prefix = PREFIX.get_or_init(|| {
+            use ring::rand::SecureRandom;
+            let mut bytes = [0u8; 12];
+            let _ = ring::rand::SystemRandom::new().fill(&mut bytes);
+            bytes.iter().map(|b| format!("{b:02x}")).collect()
+        });
+        let id = format!(
+            "toolwright-{prefix}-{}",
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
         let (answer, waiting) = oneshot::channel();
         lock(&self.pending).insert(id.clone(), answer);
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});

@@ -262,6 +262,7 @@ impl Server {
             executor.catalog(),
             &self.executor,
             &keep,
+            self.result_budget,
         );
         self
     }
@@ -304,17 +305,22 @@ impl Server {
         if message.get("method").and_then(Value::as_str) != Some("tools/call") {
             return false;
         }
+        let name = params
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let modern = params
+            .pointer(&format!("/_meta/{}", VERSION_META.replace('/', "~1")))
+            .is_some();
+        if modern && self.offers.refused_early(name, params) {
+            // An error with its own HTTP status, which a stream would hide.
+            return false;
+        }
         if params.pointer("/_meta/progressToken").is_some() {
             return true;
         }
-        let service_tool = params
-            .get("name")
-            .and_then(Value::as_str)
-            .is_some_and(|name| self.offers.tool(name).is_some());
-        if params
-            .pointer(&format!("/_meta/{}", VERSION_META.replace('/', "~1")))
-            .is_some()
-        {
+        let service_tool = self.offers.tool(name).is_some();
+        if modern {
             // 2026-07-28 asks the client nothing over a stream (input_required
             // instead), and logs only when the request names a level: otherwise the
             // answer, an error included, goes out with its own HTTP status.
@@ -449,6 +455,16 @@ impl Server {
         self.current().catalog().get(own).cloned()
     }
 
+    /// Whether `name` is one of the service's own tools ([`Server::tool`]).
+    pub(crate) fn is_service_tool(&self, name: &str) -> bool {
+        self.offers.tool(name).is_some()
+    }
+
+    /// Whether a catalog tool is in this server's view (a caller's scopes).
+    fn sees(&self, catalog_name: &str) -> bool {
+        self.view.is_none() || self.listing().exported_of.contains_key(catalog_name)
+    }
+
     /// The audit record of one `tools/call`.
     fn record(
         &self,
@@ -457,14 +473,21 @@ impl Server {
         result: &Result<Value, (i64, String)>,
         duration: std::time::Duration,
     ) {
+        // A tool by name; a resource read by its URI.
         let tool = params
             .get("name")
+            .or_else(|| params.get("uri"))
             .and_then(Value::as_str)
             .unwrap_or_default();
+        let api = if self.is_service_tool(tool) {
+            None
+        } else {
+            self.tool_named(tool).map(|t| t.operation.api.to_string())
+        };
         let record = AuditRecord {
             caller: crate::caller::name(),
             tool: tool.to_owned(),
-            api: self.tool_named(tool).map(|t| t.operation.api.to_string()),
+            api,
             outcome: audit::outcome(result),
             duration,
             request_id: id.to_string(),
@@ -543,8 +566,12 @@ impl Server {
     /// [`Server::respond`], with the JSON-RPC error code when the answer is an error
     /// (a transport picks its status from it).
     #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
-    pub(crate) async fn respond_coded(&self, message: Value) -> Option<(String, Option<i64>)> {
-        let answer = self.answer(message, None, None).await?;
+    pub(crate) async fn respond_coded(
+        &self,
+        message: Value,
+        peer: Option<Peer>,
+    ) -> Option<(String, Option<i64>)> {
+        let answer = self.answer(message, None, peer).await?;
         Some(match answer {
             Answer::Value(v) => {
                 let code = v.pointer("/error/code").and_then(Value::as_i64);
@@ -683,10 +710,11 @@ impl Server {
                 &rounds,
                 modern.then_some(self.ttl_ms),
                 notify.clone(),
+                &|tool| self.sees(tool),
             )
             .await
         {
-            if method == "tools/call" {
+            if matches!(method, "tools/call" | "resources/read") {
                 let outcome = answered.clone().map_err(|e| {
                     let code = e["code"].as_i64().unwrap_or(codes::INTERNAL_ERROR);
                     (code, e["message"].as_str().unwrap_or_default().to_owned())

@@ -276,6 +276,7 @@ impl Http {
         if let Some(auth @ Authorization::OAuth(oauth)) = &self.auth
             && message.get("method").and_then(Value::as_str) == Some("tools/call")
             && let Some(name) = message.pointer("/params/name").and_then(Value::as_str)
+            && !server.is_service_tool(name)
             && server.tool_named(name).is_none()
             && let Some(tool) = self.server.tool_named(name)
         {
@@ -401,6 +402,25 @@ impl Http {
                 None,
             );
         }
+        // A client's answer to a request this server sent on one of its session's
+        // response streams: only from the session's own caller, only to that session.
+        if method.is_none() && (message.get("result").is_some() || message.get("error").is_some()) {
+            return match &session {
+                Some(id) if self.sessions.touch(id, owner) => {
+                    let peers = lock(&self.peers).get(id).cloned().unwrap_or_default();
+                    peers.iter().any(|peer| peer.deliver(&message));
+                    plain(StatusCode::ACCEPTED, "")
+                }
+                Some(_) => plain(
+                    StatusCode::NOT_FOUND,
+                    "unknown or ended session; initialize again",
+                ),
+                None => plain(
+                    StatusCode::BAD_REQUEST,
+                    "an answer to this server's request is sent in the session that was asked (Mcp-Session-Id)",
+                ),
+            };
+        }
         let initialize = method == Some("initialize");
         // 2026-07-28 is stateless: no session, the revision rides on every request.
         let stateless = method == Some("server/discover")
@@ -434,21 +454,17 @@ impl Http {
         };
         // A call that may notify (progress asked, or a service tool), from a client
         // that takes event streams: answered as SSE, notifications first, as they happen.
-        // A client's answer to a request this server sent on one of the session's
-        // response streams.
-        if method.is_none() && (message.get("result").is_some() || message.get("error").is_some()) {
-            if let Some(id) = &session {
-                let peers = lock(&self.peers).get(id).cloned().unwrap_or_default();
-                peers.iter().any(|peer| peer.deliver(&message));
-            }
-            return plain(StatusCode::ACCEPTED, "");
-        }
         let server = self.server_for(caller.as_ref());
         let streams = accepts_event_stream && server.may_notify(&message);
         if let Some(refused) = self.beyond_scopes(&server, &message) {
             return refused;
         }
-        let slot = if method == Some("tools/call") {
+        // Calls, and reads and prompts that may run the service's code or an API
+        // call, take their place among the calls in flight.
+        let slot = if matches!(
+            method,
+            Some("tools/call" | "resources/read" | "prompts/get")
+        ) {
             // Without authorization there is no caller to hold back: only the cap on
             // calls in flight applies.
             match self.callers.admit(owner) {
@@ -464,7 +480,17 @@ impl Http {
             response.body_mut().keep(share);
             return response;
         }
-        let answer = on_behalf(caller.as_ref(), server.respond_coded(message)).await;
+        // The session's client, for what it set (its log level). Nothing can be
+        // asked of it outside a stream: it is taken as declaring no capability.
+        let client = session
+            .as_deref()
+            .filter(|_| !stateless)
+            .and_then(|id| self.sessions.client(id))
+            .map(|client| {
+                let (closed, _) = tokio::sync::mpsc::unbounded_channel();
+                super::Peer::declared(closed, &serde_json::json!({}), client.log_level)
+            });
+        let answer = on_behalf(caller.as_ref(), server.respond_coded(message, client)).await;
         drop(slot);
         let mut response = match answer {
             // 2026-07-28 gives some errors their HTTP status too: an unknown (or
@@ -502,35 +528,30 @@ impl Http {
         // Notifications, requests to the client and then the answer go through one
         // channel, so they reach the client in the order they were sent.
         let (messages, mut queued) = tokio::sync::mpsc::unbounded_channel::<String>();
-        let peer = asking.map(|id| {
-            let peer = super::Peer::declared(messages.clone(), &self.sessions.capabilities(&id));
-            lock(&self.peers)
-                .entry(id.clone())
-                .or_default()
-                .push(peer.clone());
-            (id, peer)
+        let peer = asking.and_then(|id| {
+            let client = self.sessions.client(&id)?;
+            let peer =
+                super::Peer::declared(messages.clone(), &client.capabilities, client.log_level);
+            Some(Registered::new(&self.peers, id, peer))
         });
-        let peers = Arc::clone(&self.peers);
+        // The client going away (the body dropped) stops the call: nothing would
+        // read its answer, and it must not hold its place meanwhile.
+        let gone = events.clone();
         tokio::spawn(async move {
-            let answer = on_behalf(
+            let call = on_behalf(
                 caller.as_ref(),
                 server.respond_linked(
                     message,
                     Some(messages.clone()),
-                    peer.as_ref().map(|(_, p)| p.clone()),
+                    peer.as_ref().map(|r| r.peer.clone()),
                 ),
-            )
-            .await;
+            );
+            let answer = tokio::select! {
+                answer = call => answer,
+                () = gone.closed() => None,
+            };
             drop(slot);
-            if let Some((id, peer)) = &peer {
-                let mut peers = lock(&peers);
-                if let Some(live) = peers.get_mut(id) {
-                    live.retain(|p| !p.same(peer));
-                    if live.is_empty() {
-                        peers.remove(id);
-                    }
-                }
-            }
+            drop(peer);
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
             }
@@ -557,6 +578,44 @@ impl Http {
             headers.insert("mcp-session-id", id);
         }
         response
+    }
+}
+
+/// A stream's peer, listed under its session for as long as the call runs (removed
+/// when dropped, however the call ends: a panic included).
+struct Registered {
+    peers: Arc<Mutex<HashMap<String, Vec<super::Peer>>>>,
+    session: String,
+    peer: super::Peer,
+}
+
+impl Registered {
+    fn new(
+        peers: &Arc<Mutex<HashMap<String, Vec<super::Peer>>>>,
+        session: String,
+        peer: super::Peer,
+    ) -> Registered {
+        lock(peers)
+            .entry(session.clone())
+            .or_default()
+            .push(peer.clone());
+        Registered {
+            peers: Arc::clone(peers),
+            session,
+            peer,
+        }
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut peers = lock(&self.peers);
+        if let Some(live) = peers.get_mut(&self.session) {
+            live.retain(|p| !p.same(&self.peer));
+            if live.is_empty() {
+                peers.remove(&self.session);
+            }
+        }
     }
 }
 

@@ -12,9 +12,17 @@ use std::time::{Duration, Instant};
 
 use super::lock;
 
-/// When a session was last used, who started it, and the client capabilities its
-/// `initialize` declared.
-type Session = (Instant, Option<Arc<str>>, Arc<serde_json::Value>);
+/// When a session was last used, who started it, and its client (what its
+/// `initialize` declared, the log level it set).
+type Session = (Instant, Option<Arc<str>>, Client);
+
+/// What a session knows of its client.
+#[derive(Debug, Clone)]
+pub(super) struct Client {
+    pub capabilities: Arc<serde_json::Value>,
+    /// `logging/setLevel`'s level, for this session alone.
+    pub log_level: Arc<std::sync::atomic::AtomicU8>,
+}
 
 #[derive(Debug)]
 pub(super) struct Sessions {
@@ -65,18 +73,21 @@ impl Sessions {
                 sessions.remove(&oldest);
             }
         }
-        sessions.insert(
-            id.clone(),
-            (now, owner.map(Arc::from), Arc::new(capabilities)),
-        );
+        let client = Client {
+            capabilities: Arc::new(capabilities),
+            log_level: Arc::new(std::sync::atomic::AtomicU8::new(
+                crate::serve::mcp::LogLevel::Info as u8,
+            )),
+        };
+        sessions.insert(id.clone(), (now, owner.map(Arc::from), client));
         id
     }
 
-    /// What session `id`'s client declared it can do (`{}` for no such session).
-    pub(super) fn capabilities(&self, id: &str) -> serde_json::Value {
+    /// What session `id` knows of its client (`None` for no such session).
+    pub(super) fn client(&self, id: &str) -> Option<Client> {
         lock(&self.last_used)
             .get(id)
-            .map_or(serde_json::json!({}), |(_, _, caps)| (**caps).clone())
+            .map(|(_, _, client)| client.clone())
     }
 
     /// Whether `id` is a live session of `owner`; using it keeps it alive.

@@ -46,6 +46,8 @@ pub struct Document {
     size: Option<usize>,
     /// Its contents never change (clients may cache them).
     pub(super) fixed: bool,
+    /// The catalog tool reading it runs: only callers who see that tool see it.
+    pub(super) tool: Option<String>,
     pub(super) read: Read,
 }
 
@@ -99,6 +101,7 @@ impl Document {
             mime_type: Some(mime_type),
             size: Some(size),
             fixed: true,
+            tool: None,
             read: reader(move |_| std::future::ready(Ok(vec![contents.clone()]))),
         }
     }
@@ -118,6 +121,7 @@ impl Document {
             mime_type: None,
             size: None,
             fixed: false,
+            tool: None,
             read: reader(read),
         }
     }
@@ -160,6 +164,8 @@ pub struct Template {
     mime_type: Option<String>,
     /// Variable → the values a client may complete it with.
     pub(super) values: BTreeMap<String, Vec<String>>,
+    /// The catalog tool reading it runs: only callers who see that tool see it.
+    pub(super) tool: Option<String>,
     pub(super) read: Read,
 }
 
@@ -197,6 +203,7 @@ impl Template {
             description: None,
             mime_type: None,
             values: BTreeMap::new(),
+            tool: None,
             read: reader(read),
         }
     }

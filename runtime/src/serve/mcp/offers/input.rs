@@ -86,7 +86,9 @@ impl InputRequired {
         }
     }
 
-    /// State to have back in the next round ([`Context::state`]).
+    /// State to have back in the next round ([`Context::state`]). At 2026-07-28 the
+    /// client carries it in the `requestState`: signed, so it cannot be changed, but
+    /// not encrypted, so it can be read — keep secrets out of it.
     pub fn state(mut self, state: Value) -> InputRequired {
         self.state = state;
         self

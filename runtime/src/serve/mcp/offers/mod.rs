@@ -38,31 +38,17 @@ type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 const MOST_COMPLETIONS: usize = 100;
 
 /// The offers of one server (shared by its clones and views).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Offers {
     /// Sorted by name, so `tools/list` stays in one order.
     tools: Vec<ServiceTool>,
     documents: Vec<Document>,
     templates: Vec<Template>,
     prompts: Vec<Prompt>,
-    /// The least severe log level clients want (`logging/setLevel`; `info` first).
-    log_level: Arc<AtomicU8>,
     /// The tasks service tools run as (2026-07-28, the Tasks extension).
     tasks: Arc<tasks::Tasks>,
 }
 
-impl Default for Offers {
-    fn default() -> Self {
-        Offers {
-            tools: Vec::new(),
-            documents: Vec::new(),
-            templates: Vec::new(),
-            prompts: Vec::new(),
-            log_level: Arc::new(AtomicU8::new(LogLevel::Info as u8)),
-            tasks: Arc::default(),
-        }
-    }
-}
 
 /// A result, or the JSON-RPC error object (`code`, `message`, `data`).
 type Answered = Result<Value, Value>;
@@ -97,8 +83,9 @@ impl Offers {
         catalog: &crate::catalog::Catalog,
         executor: &Arc<std::sync::RwLock<crate::executor::Executor>>,
         keep: &dyn Fn(&crate::catalog::Tool) -> bool,
+        result_budget: usize,
     ) {
-        let (documents, templates) = operations::offered(catalog, executor, keep);
+        let (documents, templates) = operations::offered(catalog, executor, keep, result_budget);
         for document in documents {
             self.add_document(document);
         }
@@ -164,6 +151,7 @@ impl Offers {
         rounds: &Rounds,
         ttl_ms: Option<u64>,
         notify: Option<UnboundedSender<String>>,
+        visible: &(dyn Fn(&str) -> bool + Sync),
     ) -> Option<Answered> {
         let stateful = ttl_ms.is_none();
         if let (
@@ -186,7 +174,9 @@ impl Offers {
             let tool = self.tool(name)?;
             return Some(self.call(tool, params, notify, rounds, stateful).await);
         }
-        let mut answered = self.answer_plain(method, params, stateful, rounds).await?;
+        let mut answered = self
+            .answer_plain(method, params, stateful, rounds, visible)
+            .await?;
         // 2026-07-28: lists and reads say how long a client may keep them. The lists
         // and fixed documents do not change while serving; other reads are made anew.
         if let (Some(ttl), Ok(Value::Object(result))) = (ttl_ms, &mut answered) {
@@ -196,8 +186,14 @@ impl Offers {
                 _ => false,
             };
             if cacheable {
+                // Lists of operations differ by the caller's view of the catalog.
+                let scope = if self.reads_operations() && method != "prompts/list" {
+                    "private"
+                } else {
+                    "public"
+                };
                 result.insert("ttlMs".into(), json!(ttl));
-                result.insert("cacheScope".into(), json!("public"));
+                result.insert("cacheScope".into(), json!(scope));
             } else if method == "resources/read" {
                 result.insert("ttlMs".into(), json!(0));
                 result.insert("cacheScope".into(), json!("private"));
@@ -220,24 +216,31 @@ impl Offers {
         params: &Value,
         stateful: bool,
         rounds: &Rounds,
+        visible: &(dyn Fn(&str) -> bool + Sync),
     ) -> Option<Answered> {
         Some(match method {
             "resources/list" if self.has_resources() => Ok(json!({
-                "resources": self.documents.iter().map(Document::entry).collect::<Vec<_>>()
+                "resources": self.documents.iter()
+                    .filter(|d| d.tool.as_deref().is_none_or(visible))
+                    .map(Document::entry)
+                    .collect::<Vec<_>>()
             })),
             "resources/templates/list" if self.has_resources() => Ok(json!({
-                "resourceTemplates": self.templates.iter().map(Template::entry).collect::<Vec<_>>()
+                "resourceTemplates": self.templates.iter()
+                    .filter(|t| t.tool.as_deref().is_none_or(visible))
+                    .map(Template::entry)
+                    .collect::<Vec<_>>()
             })),
-            "resources/read" if self.has_resources() => self.read(params).await,
+            "resources/read" if self.has_resources() => self.read(params, visible).await,
             "resources/subscribe" | "resources/unsubscribe" if stateful && self.has_resources() => {
-                self.known(params).map(|_| json!({}))
+                self.known(params, visible).map(|_| json!({}))
             }
             "prompts/list" if !self.prompts.is_empty() => Ok(json!({
                 "prompts": self.prompts.iter().map(Prompt::entry).collect::<Vec<_>>()
             })),
             "prompts/get" if !self.prompts.is_empty() => self.prompt(params, rounds).await,
             "completion/complete" if !self.prompts.is_empty() || !self.templates.is_empty() => {
-                self.complete(params)
+                self.complete(params, visible)
             }
             "logging/setLevel" if stateful && !self.tools.is_empty() => {
                 match params
@@ -246,7 +249,11 @@ impl Offers {
                     .and_then(LogLevel::parse)
                 {
                     Some(level) => {
-                        self.log_level.store(level as u8, Ordering::Relaxed);
+                        // The connection's (session's) own level; without one (a
+                        // message handled alone) there is nothing to keep it for.
+                        if let Rounds::Peer(peer) = rounds {
+                            peer.log_level().store(level as u8, Ordering::Relaxed);
+                        }
                         Ok(json!({}))
                     }
                     None => Err(fail(
@@ -272,8 +279,10 @@ impl Offers {
         if !arguments.is_object() {
             return Ok(ToolOutput::error("`arguments` must be an object").to_json());
         }
-        let log_level = if stateful {
-            self.log_level.clone()
+        let log_level = if let Rounds::Peer(peer) = rounds {
+            peer.log_level()
+        } else if stateful {
+            Arc::new(AtomicU8::new(LogLevel::Info as u8))
         } else {
             // 2026-07-28: only a request naming a level gets log messages.
             let asked = params
@@ -330,11 +339,28 @@ impl Offers {
         .await
     }
 
+    /// Whether calling `name` with `params` (2026-07-28) is refused before it runs: a
+    /// task-only tool for a client without the Tasks extension.
+    pub(super) fn refused_early(&self, name: &str, params: &Value) -> bool {
+        let capabilities = params
+            .pointer("/_meta/io.modelcontextprotocol~1clientCapabilities")
+            .unwrap_or(&Value::Null);
+        self.tool(name).is_some_and(|t| {
+            t.task_support == TaskSupport::Required && !tasks::declared(capabilities)
+        })
+    }
+
     /// Whether some tool runs as a task.
     fn runs_tasks(&self) -> bool {
         self.tools
             .iter()
             .any(|t| t.task_support != TaskSupport::Forbidden)
+    }
+
+    /// Whether some resource reads through a catalog tool.
+    fn reads_operations(&self) -> bool {
+        self.documents.iter().any(|d| d.tool.is_some())
+            || self.templates.iter().any(|t| t.tool.is_some())
     }
 
     fn has_resources(&self) -> bool {
@@ -349,17 +375,28 @@ impl Offers {
     }
 
     /// The document or template serving `params.uri`, with the variables' values.
-    fn known(&self, params: &Value) -> Result<(Reading, &documents::Read), Value> {
+    fn known(
+        &self,
+        params: &Value,
+        visible: &(dyn Fn(&str) -> bool + Sync),
+    ) -> Result<(Reading, &documents::Read), Value> {
         let uri = Self::uri(params)?;
         let reading = |params| Reading {
             uri: uri.to_owned(),
             params,
         };
-        if let Some(d) = self.documents.iter().find(|d| d.uri == uri) {
+        // What reads through a catalog tool the caller does not see is not there.
+        let seen = |tool: &Option<String>| tool.as_deref().is_none_or(visible);
+        if let Some(d) = self
+            .documents
+            .iter()
+            .find(|d| d.uri == uri && seen(&d.tool))
+        {
             return Ok((reading(Default::default()), &d.read));
         }
         self.templates
             .iter()
+            .filter(|t| seen(&t.tool))
             .find_map(|t| t.matches(uri).map(|p| (reading(p), &t.read)))
             .ok_or_else(|| {
                 // SEP-2164: the URI rides in the error's data.
@@ -372,8 +409,8 @@ impl Offers {
             })
     }
 
-    async fn read(&self, params: &Value) -> Answered {
-        let (reading, read) = self.known(params)?;
+    async fn read(&self, params: &Value, visible: &(dyn Fn(&str) -> bool + Sync)) -> Answered {
+        let (reading, read) = self.known(params, visible)?;
         match read(reading).await {
             Ok(contents) if !contents.is_empty() => Ok(json!({
                 "contents": contents.iter().map(ResourceContents::to_json).collect::<Vec<_>>()
@@ -415,7 +452,7 @@ impl Offers {
 
     /// `completion/complete`: the offered values of a prompt's or template's argument
     /// that start with what the user typed (case aside), then those containing it.
-    fn complete(&self, params: &Value) -> Answered {
+    fn complete(&self, params: &Value, visible: &(dyn Fn(&str) -> bool + Sync)) -> Answered {
         let bad = |why: &str| Err(fail(codes::INVALID_PARAMS, why.to_owned()));
         let Some(argument) = params.pointer("/argument/name").and_then(Value::as_str) else {
             return bad("`completion/complete` needs `argument.name`");
@@ -448,7 +485,11 @@ impl Offers {
                     .pointer("/ref/uri")
                     .and_then(Value::as_str)
                     .unwrap_or_default();
-                let Some(template) = self.templates.iter().find(|t| t.template() == uri) else {
+                let template = self
+                    .templates
+                    .iter()
+                    .find(|t| t.template() == uri && t.tool.as_deref().is_none_or(visible));
+                let Some(template) = template else {
                     return Err(fail(
                         codes::INVALID_PARAMS,
                         format!("unknown resource template `{uri}`"),
@@ -506,7 +547,13 @@ mod tests {
         let offers = offers();
         let read = |uri: &str| json!({"uri": uri});
         let doc = offers
-            .answer_plain("resources/read", &read("a://doc"), true, &Rounds::Nobody)
+            .answer_plain(
+                "resources/read",
+                &read("a://doc"),
+                true,
+                &Rounds::Nobody,
+                &|_| true,
+            )
             .await
             .unwrap();
         assert_eq!(doc.unwrap()["contents"][0]["text"], "body");
@@ -516,12 +563,19 @@ mod tests {
                 &read("a://items/7"),
                 true,
                 &Rounds::Nobody,
+                &|_| true,
             )
             .await
             .unwrap();
         assert_eq!(item.unwrap()["contents"][0]["text"], "7");
         let missing = offers
-            .answer_plain("resources/read", &read("a://nope"), true, &Rounds::Nobody)
+            .answer_plain(
+                "resources/read",
+                &read("a://nope"),
+                true,
+                &Rounds::Nobody,
+                &|_| true,
+            )
             .await
             .unwrap();
         assert_eq!(missing.unwrap_err()["data"]["uri"], "a://nope");
@@ -531,13 +585,20 @@ mod tests {
                 &json!({"name": "p", "arguments": {"who": "you"}}),
                 true,
                 &Rounds::Nobody,
+                &|_| true,
             )
             .await
             .unwrap()
             .unwrap();
         assert_eq!(got["messages"][0]["content"]["text"], "hi you");
         let short = offers
-            .answer_plain("prompts/get", &json!({"name": "p"}), true, &Rounds::Nobody)
+            .answer_plain(
+                "prompts/get",
+                &json!({"name": "p"}),
+                true,
+                &Rounds::Nobody,
+                &|_| true,
+            )
             .await
             .unwrap();
         assert!(
@@ -553,7 +614,8 @@ mod tests {
                     "logging/setLevel",
                     &json!({"level": "info"}),
                     true,
-                    &Rounds::Nobody
+                    &Rounds::Nobody,
+                    &|_| true
                 )
                 .await
                 .is_none()
@@ -564,7 +626,8 @@ mod tests {
                     "resources/subscribe",
                     &read("a://doc"),
                     false,
-                    &Rounds::Nobody
+                    &Rounds::Nobody,
+                    &|_| true
                 )
                 .await
                 .is_none()
@@ -576,8 +639,11 @@ mod tests {
         let offers = offers();
         let ask = |value: &str| {
             offers
-                .complete(&json!({"ref": {"type": "ref/prompt", "name": "p"},
-                                  "argument": {"name": "who", "value": value}}))
+                .complete(
+                    &json!({"ref": {"type": "ref/prompt", "name": "p"},
+                            "argument": {"name": "who", "value": value}}),
+                    &|_| true,
+                )
                 .unwrap()
         };
         assert_eq!(ask("par")["completion"]["values"], json!(["Paris", "park"]));

@@ -15,12 +15,14 @@ use super::documents::{Document, Reading, Template};
 use crate::catalog::{Catalog, Tool};
 use crate::descriptor::{Method, ParamLocation, ValueKind};
 use crate::executor::Executor;
+use crate::serve::mcp::budget;
 
 /// The resources and templates `keep` chooses among `catalog`'s read-only `GET`s.
 pub(super) fn offered(
     catalog: &Catalog,
     executor: &Arc<RwLock<Executor>>,
     keep: &dyn Fn(&Tool) -> bool,
+    result_budget: usize,
 ) -> (Vec<Document>, Vec<Template>) {
     let (mut documents, mut templates) = (Vec::new(), Vec::new());
     for tool in catalog.tools() {
@@ -80,11 +82,29 @@ pub(super) fn offered(
                     .read()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .clone();
-                let value = executor
+                // The catalog may have been replaced since: still a read-only GET?
+                let still = executor
+                    .catalog()
+                    .get(&name)
+                    .is_some_and(|t| t.operation.method == Method::Get && t.annotations.read_only);
+                if !still {
+                    return Err(format!("`{name}` is no longer a read-only GET operation"));
+                }
+                let schema = executor
+                    .catalog()
+                    .get(&name)
+                    .map(|t| executor.catalog().input_schema_value(t))
+                    .unwrap_or_default();
+                let mut value = executor
                     .call(&name, Value::Object(args))
                     .await
                     .map_err(|e| e.to_string())?;
-                let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+                // Cut to the result budget as a tool result is, with the same note.
+                let note = budget::fit(&mut value, result_budget, &schema);
+                let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+                if let Some(note) = note {
+                    text = format!("{text}\n\n{note}");
+                }
                 Ok(vec![ResourceContents::text(
                     reading.uri,
                     "application/json",
@@ -95,12 +115,12 @@ pub(super) fn offered(
         let title = tool.title.to_string();
         let description = tool.description.to_string();
         if variables.is_empty() {
-            documents.push(
-                Document::read_with(uri, tool.name.to_string(), read)
-                    .title(title)
-                    .description(description)
-                    .mime_type("application/json"),
-            );
+            let mut document = Document::read_with(uri, tool.name.to_string(), read)
+                .title(title)
+                .description(description)
+                .mime_type("application/json");
+            document.tool = Some(tool.name.to_string());
+            documents.push(document);
         } else {
             let schema = catalog.input_schema_value(tool);
             let mut template = Template::new(uri, tool.name.to_string(), read)
@@ -119,6 +139,7 @@ pub(super) fn offered(
                     template = template.complete(variable.clone(), values);
                 }
             }
+            template.tool = Some(tool.name.to_string());
             templates.push(template);
         }
     }

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 
@@ -71,6 +71,8 @@ struct Task {
     status: Status,
     created: SystemTime,
     updated: SystemTime,
+    /// When it last changed, on the monotonic clock (what expiry counts from).
+    touched: Instant,
     /// The tool result (completed) or JSON-RPC error (failed).
     outcome: Option<Value>,
     /// Asked and not yet answered (key → request), while `input_required`.
@@ -97,6 +99,10 @@ impl Tasks {
         args: Value,
         cx: Context,
     ) -> Result<Value, Value> {
+        // Progress and log messages have nowhere to go once the request is answered
+        // (and holding its stream would keep it open): a task is polled.
+        let mut cx = cx;
+        cx.notify = None;
         self.create_with(owner, move |inbox| run_tool(inbox, handle, args, cx))
     }
 
@@ -118,7 +124,7 @@ impl Tasks {
         let wake = Arc::new(tokio::sync::Notify::new());
         {
             let mut tasks = lock(&self.by_id);
-            expire(&mut tasks, now);
+            expire(&mut tasks);
             let held = tasks.values().filter(|t| t.owner == owner).count();
             if held >= MOST_PER_CALLER || tasks.len() >= MOST {
                 return Err(fail(
@@ -135,6 +141,7 @@ impl Tasks {
                     status: Status::Working,
                     created: now,
                     updated: now,
+                    touched: Instant::now(),
                     outcome: None,
                     pending: Map::new(),
                     answered: Map::new(),
@@ -159,7 +166,13 @@ impl Tasks {
             }
         }));
         let mut tasks = lock(&self.by_id);
-        let task = tasks.get_mut(&id).expect("just inserted");
+        let Some(task) = tasks.get_mut(&id) else {
+            runner.abort();
+            return Err(fail(
+                codes::INTERNAL_ERROR,
+                "the task ended before it was answered",
+            ));
+        };
         task.abort = Some(runner.abort_handle());
         let mut created = envelope(&id, task);
         created["resultType"] = json!("task");
@@ -181,6 +194,7 @@ impl Tasks {
             task.pending = asks.requests_map();
             task.answered = Map::new();
             task.updated = SystemTime::now();
+            task.touched = Instant::now();
         }
         loop {
             wake.notified().await;
@@ -192,6 +206,7 @@ impl Tasks {
             if task.pending.is_empty() {
                 task.status = Status::Working;
                 task.updated = SystemTime::now();
+                task.touched = Instant::now();
                 return Some(std::mem::take(&mut task.answered));
             }
         }
@@ -206,6 +221,7 @@ impl Tasks {
             task.outcome = Some(outcome);
             task.pending.clear();
             task.updated = SystemTime::now();
+            task.touched = Instant::now();
         }
     }
 
@@ -223,7 +239,7 @@ impl Tasks {
             ));
         };
         let mut tasks = lock(&self.by_id);
-        expire(&mut tasks, SystemTime::now());
+        expire(&mut tasks);
         let task = match tasks.get_mut(id) {
             Some(task) if task.owner.as_deref() == caller => task,
             _ => {
@@ -263,6 +279,7 @@ impl Tasks {
                             task.status = Status::Working;
                         }
                         task.updated = SystemTime::now();
+                        task.touched = Instant::now();
                         task.wake.notify_one();
                     }
                 }
@@ -276,6 +293,7 @@ impl Tasks {
                     task.status = Status::Cancelled;
                     task.pending.clear();
                     task.updated = SystemTime::now();
+                    task.touched = Instant::now();
                     task.wake.notify_one();
                 }
                 Ok(json!({"resultType": "complete"}))
@@ -377,11 +395,13 @@ fn envelope(id: &str, task: &Task) -> Value {
     })
 }
 
-/// Drops tasks whose time to live ran out since their last change (stopping any still
-/// running).
-fn expire(tasks: &mut HashMap<String, Task>, now: SystemTime) {
+/// Drops the tasks whose time to live ran out since their last change: finished ones,
+/// and ones left waiting for input (stopped). A working task is kept while it works
+/// (the caller's count of tasks bounds those).
+fn expire(tasks: &mut HashMap<String, Task>) {
+    let now = Instant::now();
     tasks.retain(|_, task| {
-        let alive = now.duration_since(task.updated).unwrap_or_default() < TTL;
+        let alive = task.status == Status::Working || now.duration_since(task.touched) < TTL;
         if !alive && let Some(abort) = &task.abort {
             abort.abort();
         }
