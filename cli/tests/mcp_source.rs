@@ -457,3 +457,76 @@ fn tools_are_called_over_streamable_http() {
         "{refused}"
     );
 }
+
+/// A snapshot's prompts and resources are served next to its tools, and getting or
+/// reading one is passed on to the live server (`--mcp-server`), over stdio here.
+#[test]
+fn a_snapshots_prompts_and_resources_are_served_through_the_live_server() {
+    use std::io::{BufRead, BufReader, Write};
+    let live = live("proxy");
+    let everything = live.dir.join("everything.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", everything.to_str().unwrap(), "--mcp-server"])
+        .arg(format!("everything=node {} stdio", live.everything))
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut ask = |id: u64, method: &str, params: Value| -> Value {
+        let message =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{message}").unwrap();
+        loop {
+            let mut line = String::new();
+            assert!(stdout.read_line(&mut line).unwrap() > 0, "serve ended");
+            let answer: Value = serde_json::from_str(&line).unwrap();
+            if answer["id"] == id {
+                return answer;
+            }
+        }
+    };
+    let init = ask(
+        1,
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-11-25",
+        "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+    );
+    let capabilities = &init["result"]["capabilities"];
+    assert!(
+        capabilities["prompts"].is_object() && capabilities["resources"].is_object(),
+        "{init}"
+    );
+    let prompts = ask(2, "prompts/list", serde_json::json!({}));
+    let names: Vec<&str> = prompts["result"]["prompts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert!(names.contains(&"args-prompt"), "{prompts}");
+    let got = ask(
+        3,
+        "prompts/get",
+        serde_json::json!({"name": "args-prompt", "arguments": {"city": "Lyon"}}),
+    );
+    let text = got["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("Lyon"), "{got}");
+    // A required argument missing is refused here, before the live server is asked.
+    let short = ask(4, "prompts/get", serde_json::json!({"name": "args-prompt"}));
+    assert_eq!(short["error"]["code"], -32602, "{short}");
+    let resources = ask(5, "resources/list", serde_json::json!({}));
+    let uri = resources["result"]["resources"][0]["uri"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let read = ask(6, "resources/read", serde_json::json!({"uri": uri}));
+    assert_eq!(read["result"]["contents"][0]["uri"], uri.as_str(), "{read}");
+    drop(stdin);
+    let _ = child.wait();
+}

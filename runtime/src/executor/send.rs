@@ -37,6 +37,36 @@ const fn graphql_param(
 }
 
 impl Executor {
+    /// A request other than `tools/call` (`prompts/get`, `resources/read`) to the MCP
+    /// server of `api` (an API read from a saved MCP server), with this executor's
+    /// timeout: what an MCP server serving its tools proxies of its prompts and
+    /// resources.
+    ///
+    /// # Errors
+    /// No server was given for `api`, or it fails, answers an error or times out.
+    #[cfg(feature = "mcp-client")]
+    pub async fn mcp_request(
+        &self,
+        api: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, crate::error::TransportError> {
+        match self.inner.mcp.get(api) {
+            Some(super::builder::McpServer::Stdio(server)) => {
+                server.request(method, params, self.policy.timeout).await
+            }
+            Some(super::builder::McpServer::Http(server)) => {
+                server
+                    .request(&*self.inner.transport, method, params, self.policy)
+                    .await
+            }
+            None => Err(crate::error::TransportError::new(format!(
+                "`{method}` goes to MCP server `{api}`, which this service was not given: `--mcp-server {api}=COMMAND|URL` in the CLI, `.mcp_stdio(..)`/`.mcp_http(..)` on the executor"
+            ))
+            .kind_of(crate::error::TransportKind::Connect)),
+        }
+    }
+
     /// A tool of an MCP API: `tools/call` through the server the service gave for it.
     async fn mcp(
         &self,

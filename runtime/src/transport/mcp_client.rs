@@ -144,7 +144,8 @@ impl McpStdio {
         Ok(session.info.clone())
     }
 
-    async fn request(
+    /// Any request (`prompts/get`, `resources/read`...) and its result.
+    pub(crate) async fn request(
         &self,
         method: &str,
         params: Value,

@@ -97,13 +97,25 @@ impl McpHttp {
         arguments: Value,
         policy: CallPolicy,
     ) -> Result<Value, TransportError> {
+        let params = json!({"name": name, "arguments": arguments});
+        self.request(transport, "tools/call", params, policy).await
+    }
+
+    /// Any request (`prompts/get`, `resources/read`...) and its result, in the
+    /// session (made, or made again once if the server forgot it).
+    pub(crate) async fn request(
+        &self,
+        transport: &dyn Transport,
+        method: &str,
+        params: Value,
+        policy: CallPolicy,
+    ) -> Result<Value, TransportError> {
         let timeout = policy.timeout;
         let policy = CallPolicy {
             idempotent: false,
             max_attempts: 1,
             ..policy
         };
-        let params = json!({"name": name, "arguments": arguments});
         let mut guard = self.session.lock().await;
         let work = async {
             for fresh in [false, true] {
@@ -114,7 +126,7 @@ impl McpHttp {
                     continue;
                 };
                 match self
-                    .exchange(transport, session, "tools/call", params.clone(), policy)
+                    .exchange(transport, session, method, params.clone(), policy)
                     .await
                 {
                     // The server forgot the session (restarted, expired): once more,
@@ -135,7 +147,7 @@ impl McpHttp {
             Err(_) => {
                 *guard = None;
                 Err(TransportError::new(format!(
-                    "MCP server {}: `tools/call` took longer than {} ms",
+                    "MCP server {}: `{method}` took longer than {} ms",
                     self.url,
                     timeout.as_millis()
                 ))

@@ -16,6 +16,8 @@ pub enum Content {
     Audio { bytes: Vec<u8>, mime_type: String },
     /// A resource's contents, embedded.
     Resource(ResourceContents),
+    /// A block of a kind not listed here, as another MCP server sent it (proxied).
+    Other(Value),
 }
 
 impl Content {
@@ -50,7 +52,36 @@ impl Content {
             Content::Resource(contents) => {
                 json!({"type": "resource", "resource": contents.to_json()})
             }
+            Content::Other(block) => block.clone(),
         }
+    }
+
+    /// A block as MCP sends it, read back (what a proxied server answered); kinds not
+    /// listed here, or malformed ones, are kept as they are ([`Content::Other`]).
+    pub fn from_json(block: &Value) -> Content {
+        let text = |key: &str| block.get(key).and_then(Value::as_str);
+        let bytes = |key: &str| {
+            use base64::Engine as _;
+            base64::engine::general_purpose::STANDARD
+                .decode(text(key)?)
+                .ok()
+        };
+        let parsed = match text("type") {
+            Some("text") => text("text").map(Content::text),
+            Some(kind @ ("image" | "audio")) => {
+                let (bytes, mime) = (bytes("data"), text("mimeType"));
+                bytes.zip(mime).map(|(bytes, mime)| match kind {
+                    "image" => Content::image(bytes, mime),
+                    _ => Content::audio(bytes, mime),
+                })
+            }
+            Some("resource") => block
+                .get("resource")
+                .and_then(ResourceContents::from_json)
+                .map(Content::Resource),
+            _ => None,
+        };
+        parsed.unwrap_or_else(|| Content::Other(block.clone()))
     }
 }
 
@@ -93,6 +124,30 @@ impl ResourceContents {
             mime_type: Some(mime_type.into()),
             body: ResourceBody::Bytes(bytes.into()),
         }
+    }
+
+    /// Contents as MCP sends them (`text` or base64 `blob`), read back.
+    pub fn from_json(contents: &Value) -> Option<ResourceContents> {
+        use base64::Engine as _;
+        let uri = contents.get("uri")?.as_str()?.to_owned();
+        let mime_type = contents
+            .get("mimeType")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let body = match (contents.get("text"), contents.get("blob")) {
+            (Some(Value::String(text)), _) => ResourceBody::Text(text.clone()),
+            (_, Some(Value::String(blob))) => ResourceBody::Bytes(
+                base64::engine::general_purpose::STANDARD
+                    .decode(blob)
+                    .ok()?,
+            ),
+            _ => return None,
+        };
+        Some(ResourceContents {
+            uri,
+            mime_type,
+            body,
+        })
     }
 
     pub fn to_json(&self) -> Value {

@@ -49,7 +49,6 @@ pub(super) struct Offers {
     tasks: Arc<tasks::Tasks>,
 }
 
-
 /// A result, or the JSON-RPC error object (`code`, `message`, `data`).
 type Answered = Result<Value, Value>;
 

@@ -41,6 +41,17 @@ impl PromptMessage {
         }
     }
 
+    /// A message as MCP sends it, read back (`None` without a known role).
+    pub fn from_json(message: &Value) -> Option<PromptMessage> {
+        let role = match message.get("role")?.as_str()? {
+            "user" => Role::User,
+            "assistant" => Role::Assistant,
+            _ => return None,
+        };
+        let content = Content::from_json(message.get("content")?);
+        Some(PromptMessage { role, content })
+    }
+
     fn to_json(&self) -> Value {
         let role = match self.role {
             Role::User => "user",
@@ -195,7 +206,7 @@ impl Prompt {
                 .iter()
                 .map(|a| {
                     let mut arg = json!({"name": a.name, "required": a.required});
-                    if let Some(d) = &a.description {
+                    if let Some(d) = a.description.as_ref().filter(|d| !d.is_empty()) {
                         arg["description"] = json!(d);
                     }
                     arg
