@@ -2,7 +2,7 @@
 //! (`Server::operations_as_resources`): a `GET` that needs no argument is a resource at
 //! `toolwright://api/<api><path>`; a `GET` whose required arguments are all path
 //! parameters is a resource template with those parameters as its variables (each
-//! completable with the values its schema enumerates). Reading one runs the tool
+//! completable with the values its schema enumerates, or else its examples). Reading one runs the tool
 //! through the executor — validation, authorization, the gate and limits as for a
 //! call — and gives its JSON.
 
@@ -128,9 +128,13 @@ pub(super) fn offered(
                 .description(description)
                 .mime_type("application/json");
             for variable in &variables {
-                let values = schema
-                    .pointer(&format!("/properties/{variable}/enum"))
-                    .and_then(Value::as_array);
+                // What the source enumerates for it: its enum, else its examples.
+                let values = ["enum", "examples"].iter().find_map(|key| {
+                    schema
+                        .pointer(&format!("/properties/{variable}/{key}"))
+                        .and_then(Value::as_array)
+                        .filter(|values| !values.is_empty())
+                });
                 if let Some(values) = values {
                     let values = values.iter().map(|v| match v {
                         Value::String(s) => s.clone(),
