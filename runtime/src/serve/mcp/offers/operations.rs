@@ -2,10 +2,9 @@
 //! (`Server::operations_as_resources`): a `GET` that needs no argument is a resource at
 //! `toolwright://api/<api><path>`; a `GET` whose required arguments are all path
 //! parameters is a resource template with those parameters as its variables (each
-//! completable with the values its schema enumerates, or else its examples). Reading one runs the tool
-//! through the executor — validation, authorization, the gate and limits as for a
-//! call — and gives its JSON.
-
+//! completable with the values its schema enumerates, or else its examples). Reading
+//! one runs the tool through the executor — validation, authorization, the gate and
+//! limits as for a call — and gives its JSON.
 use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value};
