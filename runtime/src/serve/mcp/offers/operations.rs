@@ -5,6 +5,7 @@
 //! completable with the values its schema enumerates, or else its examples). Reading
 //! one runs the tool through the executor — validation, authorization, the gate and
 //! limits as for a call — and gives its JSON.
+
 use std::sync::{Arc, RwLock};
 
 use serde_json::{Map, Value};
