@@ -310,7 +310,7 @@ impl Server {
             .and_then(Value::as_str)
             .unwrap_or_default();
         let modern = params
-            .pointer(&format!("/_meta/{}", VERSION_META.replace('/', "~1")))
+            .pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
             .is_some();
         if modern && self.offers.refused_early(name, params) {
             // An error with its own HTTP status, which a stream would hide.

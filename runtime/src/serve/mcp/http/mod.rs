@@ -482,9 +482,18 @@ impl Http {
         }
         // The session's client, for what it set (its log level). Nothing can be
         // asked of it outside a stream: it is taken as declaring no capability.
+        // Only what uses it pays for it (a catalog call does not).
+        let uses_client = match method {
+            Some("logging/setLevel") => true,
+            Some("tools/call") => message
+                .pointer("/params/name")
+                .and_then(Value::as_str)
+                .is_some_and(|name| server.is_service_tool(name)),
+            _ => false,
+        };
         let client = session
             .as_deref()
-            .filter(|_| !stateless)
+            .filter(|_| !stateless && uses_client)
             .and_then(|id| self.sessions.client(id))
             .map(|client| {
                 let (closed, _) = tokio::sync::mpsc::unbounded_channel();
