@@ -92,6 +92,7 @@ fn param(p: &emit::plan::ParamPlan) -> Param {
         location: match p.location {
             ir::ParamLocation::Path => ParamLocation::Path,
             ir::ParamLocation::Query => ParamLocation::Query,
+            ir::ParamLocation::QueryString => ParamLocation::QueryString,
             ir::ParamLocation::Header => ParamLocation::Header,
             ir::ParamLocation::Cookie => ParamLocation::Cookie,
             ir::ParamLocation::Body => ParamLocation::Body,
@@ -116,6 +117,7 @@ fn param(p: &emit::plan::ParamPlan) -> Param {
             ir::Style::SpaceDelimited => ParamStyle::SpaceDelimited,
             ir::Style::PipeDelimited => ParamStyle::PipeDelimited,
             ir::Style::DeepObject => ParamStyle::DeepObject,
+            ir::Style::Cookie => ParamStyle::Cookie,
         },
         explode: p.explode,
         allow_reserved: p.allow_reserved,
@@ -142,7 +144,10 @@ fn tool(plan: &ToolPlan, contract: &emit::ToolContract) -> Tool {
         operation: Cow::Owned(Operation {
             name: plan.name.clone().into(),
             api: plan.api.clone().into(),
-            method: Method::parse(plan.method.as_str()).unwrap_or(Method::Get),
+            method: match plan.method {
+                ir::Method::Other(name) => Method::Other(name),
+                known => Method::parse(known.as_str()).unwrap_or(Method::Get),
+            },
             path: plan.path.clone().into(),
             params: plan.params.iter().map(param).collect(),
             body: match plan.body {

@@ -93,14 +93,14 @@ fn includes_and_excludes_combine_and_bad_selectors_are_named() {
         "--include",
         "verb:get",
         "--exclude",
-        "method:FETCH",
+        "method:GET/1",
     ]);
     assert!(!ok);
     assert!(
         err.contains("selector `verb:get`: unknown kind `verb`"),
         "{err}"
     );
-    assert!(err.contains("unknown method `FETCH`"), "{err}");
+    assert!(err.contains("`GET/1` is no HTTP method"), "{err}");
 
     let (ok, _, err) = toolwright(&["check", spec, "--include", "tag:no-such-tag"]);
     assert!(ok, "{err}");

@@ -25,12 +25,21 @@ pub fn apply(apis: &mut [ir::Api], selection: &Selection) -> usize {
 /// id, method, path, annotations).
 pub fn with_facts<R>(api: &str, op: &ir::Operation, f: impl FnOnce(&Facts<'_>) -> R) -> R {
     let tags: Vec<&str> = op.tags().collect();
+    let tag_paths: Vec<&str> = op
+        .meta
+        .get("tagPaths")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let annotations = crate::emit::plan::annotations(op);
     f(&Facts {
         name: &op.name,
         api,
         operation_id: op.meta.get("operationId").and_then(Value::as_str),
         tags: &tags,
+        tag_paths: &tag_paths,
         path: &op.path,
         method: op.method.as_str(),
         group: op.kind.as_str(),

@@ -643,3 +643,53 @@ fn listed_keys_feed_lists_of_keys_in_request_bodies() {
     assert_eq!(input.path, "/manifests/*/digest");
     assert!(input.required);
 }
+
+/// Every declared OpenAPI link is an edge, whichever way it names its target: by
+/// operationId, by a local `operationRef`, by one naming the document by its 3.2
+/// `$self`, through a `$ref` to `components/links`. A link to no operation is a located
+/// warning, and no edge.
+#[test]
+fn every_openapi_link_is_an_edge_naming_it() {
+    let input = root().join("codegen/tests/contracts/links.yaml");
+    let analysis = toolwright_codegen::analyze(std::slice::from_ref(&input), false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let rendered = analysis.render();
+    assert!(
+        rendered.contains("link `userNowhere` leads to operation `noSuchOperation`"),
+        "{rendered}"
+    );
+    assert!(rendered.contains("links.yaml:39:"), "{rendered}");
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let profile = contracts
+        .iter()
+        .find(|c| c.path == "/profiles/{uuid}")
+        .unwrap()
+        .tool
+        .clone();
+    let links: Vec<(String, String, String, String)> = contract::graph::edges(&contracts)
+        .into_iter()
+        .filter(|e| e.kind == "link")
+        .map(|e| {
+            assert_eq!(e.evidence_sources, ["openapi_link"]);
+            assert_eq!(e.confidence, "extracted");
+            let field = e.data_flow.map(|d| d.field).unwrap_or_default();
+            (e.source, e.target, field, e.evidence)
+        })
+        .collect();
+    let expected = [
+        ("getUser", "listRepositories", "owner", "userRepositories"),
+        ("getUser", profile.as_str(), "uuid", "userProfile"),
+        ("getUser", "getAvatar", "uuid", "userAvatar"),
+        ("listRepositories", "getRepository", "owner", "repository"),
+    ];
+    for (source, target, field, name) in expected {
+        assert!(
+            links.iter().any(|(s, t, f, evidence)| s == source
+                && t == target
+                && f == field
+                && evidence.contains(&format!("`{name}`"))),
+            "no edge for link `{name}` in {links:#?}"
+        );
+    }
+    assert_eq!(links.len(), expected.len(), "{links:#?}");
+}

@@ -1,5 +1,5 @@
 //! Snapshot tests of the generated code for `tests/adapters` (three adapters),
-//! `tests/openapi`, `tests/discovery` (a Google Discovery document) and `tests/mcp` (the
+//! `tests/openapi`, `tests/openapi32` (OpenAPI 3.2), `tests/discovery` (a Google Discovery document) and `tests/mcp` (the
 //! saved `tools/list` of the reference MCP server) and `tests/graphql` (a GraphQL
 //! schema; its `node_modules` are not inputs). The
 //! snapshots live in `tests/golden/expected/` and are compiled (with clippy, as part of
@@ -48,6 +48,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
             "toolwright_search.idx",
             "wire.rs",
         ],
+    ),
+    (
+        "tests/openapi32",
+        "tests/golden/expected-openapi32",
+        &["bakery.rs", "toolwright.rs", "toolwright_search.idx"],
     ),
     (
         "tests/discovery",

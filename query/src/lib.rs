@@ -11,7 +11,8 @@
 //! credential scrubber of the report, the artifact, exports and MCP `tools/list`; and
 //! one check both apply to arguments: [`schema`], a tool's input JSON Schema compiled
 //! once (every call at run time, adapters' usage examples at build time); and which
-//! answers are JSON lines ([`media`]); and the catalog as TypeScript declarations
+//! answers are JSON lines ([`media`]); HTTP method names beyond the usual seven
+//! ([`method`]); and the catalog as TypeScript declarations
 //! ([`declare`]), which a build writes and a server hands to a model that writes code,
 //! each argument naming the tools that hand it out ([`flows`]).
 //!
@@ -22,6 +23,7 @@ pub mod base64;
 pub mod declare;
 pub mod flows;
 pub mod media;
+pub mod method;
 pub mod prose;
 pub mod redact;
 pub mod schema;

@@ -2,7 +2,9 @@
 //!
 //! ```text
 //! api:NAME        the API (adapter name, OpenAPI-derived name); globs allowed
-//! tag:NAME        an OpenAPI tag or adapter tag (case-insensitive); globs allowed
+//! tag:NAME        an OpenAPI tag or adapter tag (case-insensitive); globs allowed;
+//!                 with OpenAPI 3.2's nested tags, `tag:parent/child` names a tag by its
+//!                 place, and `tag:parent` also selects everything tagged under it
 //! path:/prefix    the path template starts with these segments (`path:/repos` matches
 //!                 `/repos/{owner}/{repo}`, not `/repositories`)
 //! op:GLOB         the tool name or the source's operation id (`*` and `?`)
@@ -26,6 +28,9 @@ pub struct Facts<'a> {
     /// The source's operation id, when it has one distinct from the name.
     pub operation_id: Option<&'a str>,
     pub tags: &'a [&'a str],
+    /// Each tag's place in an OpenAPI 3.2 tag hierarchy, `parent/child` (empty without
+    /// one): what `tag:parent` and `tag:parent/child` match besides the tags.
+    pub tag_paths: &'a [&'a str],
     pub path: &'a str,
     /// Upper-case HTTP method.
     pub method: &'a str,
@@ -70,7 +75,9 @@ pub const KINDS: &str =
     "api:NAME, tag:NAME, path:/prefix, op:GLOB, method:GET, group:read, read-only, destructive";
 
 const GROUPS: [&str; 5] = ["create", "read", "update", "delete", "execute"];
-const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+const METHODS: [&str; 8] = [
+    "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "QUERY",
+];
 
 impl Selector {
     /// Parses one selector.
@@ -128,9 +135,14 @@ impl Selector {
             }
             "method" => {
                 let upper: Vec<String> = values.iter().map(|v| v.to_ascii_uppercase()).collect();
-                if let Some(bad) = upper.iter().find(|v| !METHODS.contains(&v.as_str())) {
+                // Besides the usual ones, an OpenAPI 3.2 `additionalOperations` method
+                // (`LINK`, `COPY`): any name that can go on a request line.
+                if let Some(bad) = upper
+                    .iter()
+                    .find(|v| !METHODS.contains(&v.as_str()) && !crate::method::is_token(v))
+                {
                     return Err(fail(format!(
-                        "unknown method `{bad}`; one of {}",
+                        "`{bad}` is no HTTP method; one of {} or another method token",
                         METHODS.join(", ")
                     )));
                 }
@@ -156,9 +168,10 @@ impl Selector {
     pub fn matches(&self, facts: &Facts<'_>) -> bool {
         match self {
             Selector::Api(globs) => globs.iter().any(|g| glob(g, facts.api, false)),
-            Selector::Tag(globs) => globs
-                .iter()
-                .any(|g| facts.tags.iter().any(|t| glob(g, t, true))),
+            Selector::Tag(globs) => globs.iter().any(|g| {
+                facts.tags.iter().any(|t| glob(g, t, true))
+                    || facts.tag_paths.iter().any(|p| under(g, p))
+            }),
             Selector::Path(prefixes) => prefixes.iter().any(|p| path_prefix(p, facts.path)),
             Selector::Op(globs) => globs.iter().any(|g| {
                 glob(g, facts.name, false)
@@ -287,6 +300,21 @@ fn path_prefix(prefix: &str, path: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
+/// Whether the tag path `path` (`products/cakes`) is `pattern` or lies under it
+/// (`products`, `products/*`, `prod*`): a parent selects its whole subtree.
+fn under(pattern: &str, path: &str) -> bool {
+    let mut end = path.len();
+    loop {
+        if glob(pattern, &path[..end], true) {
+            return true;
+        }
+        match path[..end].rfind('/') {
+            Some(slash) => end = slash,
+            None => return false,
+        }
+    }
+}
+
 /// Shell-style glob: `*` any run of characters, `?` one character.
 fn glob(pattern: &str, text: &str, fold_case: bool) -> bool {
     let fold = |s: &str| -> Vec<char> {
@@ -328,6 +356,7 @@ mod tests {
             api: "github",
             operation_id: Some("issues/create"),
             tags: &["issues"],
+            tag_paths: &["tracker/issues"],
             path: "/repos/{owner}/{repo}/issues",
             method: "POST",
             group: "create",
@@ -345,6 +374,12 @@ mod tests {
             ("api:stripe", false),
             ("tag:Issues", true),
             ("tag:pulls", false),
+            ("tag:tracker/issues", true),
+            ("tag:tracker", true),
+            ("tag:Tracker/*", true),
+            ("tag:track", false),
+            ("tag:tracker/pulls", false),
+            ("tag:issues/tracker", false),
             ("path:/repos", true),
             ("path:/repos/", true),
             ("path:/rep", false),
@@ -355,6 +390,7 @@ mod tests {
             ("method:post", true),
             ("method:GET,POST", true),
             ("method:GET", false),
+            ("method:QUERY,LINK", false),
             ("group:create", true),
             ("group:read", false),
             ("read-only", false),
@@ -372,7 +408,7 @@ mod tests {
         for (text, needle) in [
             ("color:red", "unknown kind `color`"),
             ("tag:", "needs a value"),
-            ("method:FETCH", "unknown method `FETCH`"),
+            ("method:GET /", "`GET /` is no HTTP method"),
             ("group:list", "unknown group `list`"),
             ("path:repos", "starts with `/`"),
             ("issues", "expected KIND:VALUE"),
@@ -391,7 +427,7 @@ mod tests {
         let s = Selection::parse(["tag:pulls", "op:issues_*"], Vec::<String>::new()).unwrap();
         assert!(s.keeps(&f));
         assert!(Selection::all().keeps(&f));
-        let errors = Selection::parse(["x:y", "tag:ok"], ["method:NOPE"]).unwrap_err();
+        let errors = Selection::parse(["x:y", "tag:ok"], ["method:NO PE"]).unwrap_err();
         assert_eq!(errors.len(), 2);
     }
 

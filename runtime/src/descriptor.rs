@@ -113,6 +113,11 @@ pub enum Method {
     Delete,
     Head,
     Options,
+    /// `QUERY` (OpenAPI 3.2's `query` operations): safe and idempotent, with a body.
+    Query,
+    /// Any other method an OpenAPI 3.2 `additionalOperations` names (`LINK`, `COPY`),
+    /// spelled as it goes on the wire; an RFC 9110 token.
+    Other(&'static str),
 }
 
 impl Method {
@@ -126,10 +131,13 @@ impl Method {
             Method::Delete => "DELETE",
             Method::Head => "HEAD",
             Method::Options => "OPTIONS",
+            Method::Query => "QUERY",
+            Method::Other(name) => name,
         }
     }
 
-    /// Parses an upper-case method name.
+    /// Parses a method name as it goes on the wire (case-sensitive: `GET`, `QUERY`,
+    /// `LINK`); `None` for a name that is no method token.
     pub fn parse(name: &str) -> Option<Method> {
         Some(match name {
             "GET" => Method::Get,
@@ -139,8 +147,17 @@ impl Method {
             "DELETE" => Method::Delete,
             "HEAD" => Method::Head,
             "OPTIONS" => Method::Options,
-            _ => return None,
+            "QUERY" => Method::Query,
+            other => Method::Other(toolwright_query::method::intern(other)?),
         })
+    }
+
+    /// Safe methods (RFC 9110 §9.2.1, and QUERY by its definition): reads.
+    pub const fn is_safe(self) -> bool {
+        matches!(
+            self,
+            Method::Get | Method::Head | Method::Options | Method::Query
+        )
     }
 }
 
@@ -149,6 +166,9 @@ impl Method {
 pub enum ParamLocation {
     Path,
     Query,
+    /// The whole query string as one value (OpenAPI 3.2 `in: querystring`), written
+    /// in the parameter's media type (`content_type`).
+    QueryString,
     Header,
     Cookie,
     /// One property of an object request body.
@@ -167,6 +187,9 @@ pub enum ParamStyle {
     SpaceDelimited,
     PipeDelimited,
     DeepObject,
+    /// OpenAPI 3.2 `style: cookie`: `name=value` pairs joined by `; `, values sent as
+    /// they are (no percent-encoding).
+    Cookie,
 }
 
 /// The JSON type a parameter takes; used to check arguments when no typed input exists.

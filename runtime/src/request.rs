@@ -137,6 +137,20 @@ fn query_pairs(p: &Param, value: &Value) -> Vec<(String, String)> {
     }
 }
 
+/// OpenAPI 3.2 `style: cookie` pairs (RFC 6265 syntax, no percent-encoding): exploded,
+/// an array repeats the name and an object gives one pair per property; not exploded,
+/// values are joined with `,` (as `form` does) under the one name.
+fn cookie_pairs(p: &Param, value: &Value) -> Vec<String> {
+    let name = p.wire_name.as_ref();
+    match value {
+        Value::Array(_) | Value::Object(_) if p.explode => pairs(name, value)
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect(),
+        _ => vec![format!("{name}={}", flat_items(value).join(","))],
+    }
+}
+
 /// A request body before encoding.
 enum BodyParts<'a> {
     None,
@@ -265,6 +279,8 @@ fn push_path_value(path: &mut String, param: &Param, value: &Value) -> Result<()
 
 /// What goes outside the path, in the order it goes on the wire.
 struct Parts<'a> {
+    /// The whole query string an `in: querystring` parameter gives, already encoded.
+    query_string: Option<String>,
     /// Name, value, and whether reserved characters stay unencoded.
     query: Vec<(String, String, bool)>,
     headers: Vec<(String, String)>,
@@ -279,6 +295,7 @@ impl<'a> Parts<'a> {
     /// next-page URL, so query arguments are left out).
     fn of(op: &'a Operation, args: &'a Map<String, Value>, paged: bool) -> Result<Self, String> {
         let mut parts = Parts {
+            query_string: None,
             query: Vec::new(),
             headers: Vec::new(),
             cookies: Vec::new(),
@@ -305,10 +322,16 @@ impl<'a> Parts<'a> {
                 }
                 continue;
             }
+            if param.location == ParamLocation::QueryString {
+                if !paged {
+                    parts.query_string = Some(query_string(param, value)?);
+                }
+                continue;
+            }
             let as_text = serialized(param, value);
             let value = as_text.as_ref().unwrap_or(value);
             match param.location {
-                ParamLocation::Path => {}
+                ParamLocation::Path | ParamLocation::QueryString => {}
                 ParamLocation::Query if paged => {}
                 ParamLocation::Query => parts.query.extend(
                     query_pairs(param, value)
@@ -319,6 +342,19 @@ impl<'a> Parts<'a> {
                     let text = header_value(param, value);
                     refuse_controls(param, &text)?;
                     parts.headers.push((name.to_owned(), text));
+                }
+                ParamLocation::Cookie if param.style == ParamStyle::Cookie => {
+                    for pair in cookie_pairs(param, value) {
+                        // Sent as written: a `;` would start another cookie.
+                        if pair.contains(';') {
+                            return Err(format!(
+                                "cookie `{}`: a `style: cookie` value is sent as written, so it cannot hold `;`; escape it in the value",
+                                param.field
+                            ));
+                        }
+                        refuse_controls(param, &pair)?;
+                        parts.cookies.push(pair);
+                    }
                 }
                 ParamLocation::Cookie => {
                     let text = flat_items(value).join(",");
@@ -350,6 +386,11 @@ impl<'a> Parts<'a> {
     fn assemble(self, op: &Operation, mut url: String) -> Result<http::Request<Vec<u8>>, String> {
         // A path may carry a query of its own (`/alerts?lat={lat}`): the rest joins it.
         let mut separator = if url.contains('?') { '&' } else { '?' };
+        if let Some(whole) = self.query_string.as_deref().filter(|q| !q.is_empty()) {
+            url.push(separator);
+            separator = '&';
+            url.push_str(whole);
+        }
         for (k, v, reserved) in &self.query {
             url.push(separator);
             separator = '&';
@@ -400,6 +441,74 @@ impl<'a> Parts<'a> {
     }
 }
 
+/// The set `application/x-www-form-urlencoded` leaves as it is (WHATWG URL): ASCII
+/// alphanumerics and `*-._`; a space becomes `+` separately.
+const FORM_URLENCODED: &AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'*')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_');
+
+/// One form-urlencoded name or value: spaces as `+`, everything else outside the set
+/// percent-encoded (what OpenAPI 3.2 shows for `in: querystring`: `a + b` →
+/// `a+%2B+b`).
+fn form_urlencoded(text: &str) -> String {
+    text.split(' ')
+        .map(|piece| utf8_percent_encode(piece, FORM_URLENCODED).to_string())
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// An `in: querystring` parameter as the whole query string (OpenAPI 3.2 §Parameter
+/// Locations). `application/x-www-form-urlencoded`: the object's properties as
+/// `name=value` pairs — arrays repeat the name, objects go as JSON text (the media
+/// type's default for them) — with no further escaping, since the result is a query
+/// string by definition. Any other media type: the value written in it (JSON text, or
+/// a string as it is) and then percent-encoded as one whole, like
+/// `%7B%22numbers%22%3A%5B1%2C2%5D%7D`.
+fn query_string(p: &Param, value: &Value) -> Result<String, String> {
+    let media = p.content_type.as_deref().unwrap_or("application/json");
+    let essence = media.split(';').next().unwrap_or("").trim();
+    if essence.eq_ignore_ascii_case("application/x-www-form-urlencoded") {
+        let Value::Object(fields) = value else {
+            return Err(format!(
+                "`{}` is the whole query string as named fields: give an object, not {}",
+                p.field,
+                kind_name(value)
+            ));
+        };
+        let mut out = Vec::new();
+        for (name, v) in fields {
+            let items: Vec<&Value> = match v {
+                Value::Null => continue,
+                Value::Array(items) => items.iter().collect(),
+                other => vec![other],
+            };
+            for item in items {
+                let text = match item {
+                    Value::Object(_) | Value::Array(_) => item.to_string(),
+                    scalar => scalar_text(scalar),
+                };
+                out.push(format!(
+                    "{}={}",
+                    form_urlencoded(name),
+                    form_urlencoded(&text)
+                ));
+            }
+        }
+        return Ok(out.join("&"));
+    }
+    // JSON media types (`application/json`, `*+json`) write the value as JSON text;
+    // others (`application/jsonpath`, `text/plain`) take a string as it is.
+    let essence = essence.to_ascii_lowercase();
+    let json = essence == "application/json" || essence.ends_with("+json");
+    let text = match value {
+        Value::String(s) if !json => s.clone(),
+        other => other.to_string(),
+    };
+    Ok(encode(&text))
+}
+
 /// `method` as `http` names it.
 fn method(method: Method) -> http::Method {
     match method {
@@ -410,6 +519,11 @@ fn method(method: Method) -> http::Method {
         Method::Delete => http::Method::DELETE,
         Method::Head => http::Method::HEAD,
         Method::Options => http::Method::OPTIONS,
+        // Tokens by construction (`Method::parse`, the generator's check); a name `http`
+        // still refused would fail the request, never go out altered.
+        Method::Query | Method::Other(_) => {
+            http::Method::from_bytes(method.as_str().as_bytes()).unwrap_or(http::Method::GET)
+        }
     }
 }
 
@@ -986,5 +1100,103 @@ mod tests {
                 assert!(err.contains("is named fields: give an object"), "{err}");
             }
         }
+    }
+
+    /// OpenAPI 3.2's own `in: querystring` examples (Parameter Object Examples), byte
+    /// for byte: form fields with `+` for spaces, JSON and a JSONPath string encoded as
+    /// one whole; a QUERY request keeps its method and its body.
+    #[test]
+    fn querystring_parameters_as_the_specification_shows_them() {
+        let whole = |media: &str| Param {
+            content_type: Some(Cow::Owned(media.to_owned())),
+            ..param("q", ParamLocation::QueryString)
+        };
+        let o = op("/foo", vec![whole("application/x-www-form-urlencoded")]);
+        assert_eq!(
+            uri(&o, json!({"q": {"foo": "a + b", "bar": true}})),
+            "http://h/foo?bar=true&foo=a+%2B+b"
+        );
+        let o = op("/foo", vec![whole("application/json")]);
+        assert_eq!(
+            uri(&o, json!({"q": {"numbers": [1, 2], "flag": null}})),
+            "http://h/foo?%7B%22flag%22%3Anull%2C%22numbers%22%3A%5B1%2C2%5D%7D"
+        );
+        let o = op("/foo", vec![whole("application/jsonpath")]);
+        assert_eq!(
+            uri(&o, json!({"q": "$.a.b[1:1]"})),
+            "http://h/foo?%24.a.b%5B1%3A1%5D"
+        );
+        // A credential in the query joins it after the whole string.
+        let req = build(
+            &o,
+            "http://h",
+            &args(json!({"q": "$.a"})),
+            vec![Applied::Query(
+                "key".into(),
+                crate::auth::Secret("s".into()),
+            )],
+            None,
+        )
+        .unwrap();
+        assert_eq!(req.uri().to_string(), "http://h/foo?%24.a&key=s");
+        let o = op("/foo", vec![whole("application/x-www-form-urlencoded")]);
+        let err = build(&o, "http://h", &args(json!({"q": [1]})), vec![], None).unwrap_err();
+        assert!(err.contains("give an object, not an array"), "{err}");
+
+        let mut search = op("/cakes", vec![param("body", ParamLocation::RequestBody)]);
+        search.method = Method::Query;
+        let req = build(
+            &search,
+            "http://h",
+            &args(json!({"body": {"flavour": "pink"}})),
+            vec![],
+            None,
+        )
+        .unwrap();
+        assert_eq!(req.method().as_str(), "QUERY");
+        assert_eq!(req.body(), br#"{"flavour":"pink"}"#);
+        search.method = Method::parse("LINK").unwrap();
+        let req = build(&search, "http://h", &args(json!({})), vec![], None).unwrap();
+        assert_eq!(req.method().as_str(), "LINK");
+    }
+
+    /// OpenAPI 3.2 `style: cookie`, as its style table says: `n1=v1; n2=v2`, nothing
+    /// percent-encoded; a `;` in a value is refused rather than sent as another cookie.
+    #[test]
+    fn cookie_style_pairs_are_sent_as_written() {
+        let cookie = |field: &'static str, explode: bool| Param {
+            style: ParamStyle::Cookie,
+            explode,
+            ..param(field, ParamLocation::Cookie)
+        };
+        let o = op(
+            "/c",
+            vec![
+                cookie("greeting", true),
+                cookie("ids", true),
+                cookie("pair", false),
+            ],
+        );
+        let req = build(
+            &o,
+            "http://h",
+            &args(json!({"greeting": "Hello%2C world!", "ids": [1, 2], "pair": ["a", "b"]})),
+            vec![],
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            req.headers()["cookie"],
+            "greeting=Hello%2C world!; ids=1; ids=2; pair=a,b"
+        );
+        let err = build(
+            &o,
+            "http://h",
+            &args(json!({"greeting": "a; b=c"})),
+            vec![],
+            None,
+        )
+        .unwrap_err();
+        assert!(err.contains("cannot hold `;`"), "{err}");
     }
 }

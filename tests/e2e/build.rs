@@ -8,6 +8,7 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         "../discovery",
         "../graphql/tracker.graphql",
         "../seed",
+        "../openapi32",
     ] {
         println!("cargo::rerun-if-changed={input}");
     }
@@ -22,6 +23,12 @@ fn main() -> Result<(), toolwright_codegen::Error> {
     toolwright_codegen::Config::new()
         .adapters("../openapi")
         .out_dir(out.join("openapi"))
+        .cargo_directives(false)
+        .generate()?;
+    // An OpenAPI 3.2 document using what 3.2 adds (tests/openapi32.rs).
+    toolwright_codegen::Config::new()
+        .adapters("../openapi32")
+        .out_dir(out.join("openapi32"))
         .cargo_directives(false)
         .generate()?;
     // A Google Discovery document (tests/discovery.rs).

@@ -213,7 +213,7 @@ fn tool_entry(api: &ir::Api, op: &ir::Operation, contract: &OperationContract) -
 fn location(l: ir::ParamLocation) -> &'static str {
     match l {
         ir::ParamLocation::Path => "path",
-        ir::ParamLocation::Query => "query",
+        ir::ParamLocation::Query | ir::ParamLocation::QueryString => "query",
         ir::ParamLocation::Header => "header",
         ir::ParamLocation::Cookie => "cookie",
         ir::ParamLocation::Body | ir::ParamLocation::RequestBody => "body",

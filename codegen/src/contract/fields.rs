@@ -154,7 +154,7 @@ pub fn consumes(
         let named = |set: &[String]| set.iter().any(|n| n == &p.name || n == &p.field);
         let location = match p.location {
             ParamLocation::Path => "path",
-            ParamLocation::Query => "query",
+            ParamLocation::Query | ParamLocation::QueryString => "query",
             ParamLocation::Header => "header",
             ParamLocation::Cookie => "cookie",
             ParamLocation::Body | ParamLocation::RequestBody => "body",

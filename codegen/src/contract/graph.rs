@@ -56,10 +56,18 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
         .iter()
         .filter_map(|c| Some((c.operation_id.as_deref()?, c)))
         .collect();
+    // A link's `operationRef` is kept as `METHOD /path`, of the link's own API.
+    let by_route: BTreeMap<(&str, String), &OperationContract> = contracts
+        .iter()
+        .map(|c| ((c.api.as_str(), format!("{} {}", c.method, c.path)), c))
+        .collect();
     for producer in contracts {
         // Declared links only: inferred ones are these very edges, written back.
         for link in producer.contract.links.iter().filter(|l| !l.inferred) {
-            let Some(target) = by_operation_id.get(link.operation_id.as_str()) else {
+            let Some(target) = by_operation_id
+                .get(link.operation_id.as_str())
+                .or_else(|| by_route.get(&(producer.api.as_str(), link.operation_id.clone())))
+            else {
                 continue;
             };
             out.push(Edge {

@@ -162,6 +162,18 @@ fn expression(flow: &graph::DataFlow) -> String {
     }
 }
 
+/// `GET /users/{id}` for a local `operationRef` (`#/paths/~1users~1{id}/get`).
+fn route_of(reference: &str) -> Option<String> {
+    let pointer = reference.strip_prefix("#/paths/")?;
+    let (path, method) = pointer.rsplit_once('/')?;
+    let path = path.replace("~1", "/").replace("~0", "~");
+    let method = match method {
+        "additionalOperations" => return None,
+        m => m.to_ascii_uppercase(),
+    };
+    Some(format!("{method} {path}"))
+}
+
 /// The OpenAPI links of `op`'s responses (kept in its native metadata).
 fn links(op: &ir::Operation) -> Vec<Link> {
     let mut out = Vec::new();
@@ -173,8 +185,18 @@ fn links(op: &ir::Operation) -> Vec<Link> {
             continue;
         };
         for (name, link) in links {
-            let Some(operation_id) = link.get("operationId").and_then(Value::as_str) else {
-                continue;
+            // `operationRef: '#/paths/~1users~1{id}/get'` names its target by place:
+            // kept as `GET /users/{id}`, which the graph finds by method and path.
+            let operation_id = match (
+                link.get("operationId").and_then(Value::as_str),
+                link.get("operationRef").and_then(Value::as_str),
+            ) {
+                (Some(id), _) => id.to_owned(),
+                (None, Some(reference)) => match route_of(reference) {
+                    Some(route) => route,
+                    None => continue,
+                },
+                (None, None) => continue,
             };
             let parameters = link
                 .get("parameters")
@@ -187,7 +209,7 @@ fn links(op: &ir::Operation) -> Vec<Link> {
                 .unwrap_or_default();
             out.push(Link {
                 name: name.clone(),
-                operation_id: operation_id.to_owned(),
+                operation_id,
                 parameters,
                 inferred: false,
                 rank: None,

@@ -219,7 +219,7 @@ pub fn annotations(op: &ir::Operation) -> Annotations {
         Some(non) => !non,
         None => matches!(
             op.method,
-            Method::Get | Method::Put | Method::Head | Method::Options
+            Method::Get | Method::Put | Method::Head | Method::Options | Method::Query
         ),
     };
     Annotations {
@@ -373,6 +373,7 @@ fn composed_param_description(param: &ir::Param, path: &str) -> String {
             param.name
         )),
         ParamLocation::Query => out.push_str(" Sent in the query string."),
+        ParamLocation::QueryString => out.push_str(" Sent as the whole query string."),
         ParamLocation::Header => out.push_str(&format!(" Sent as the `{}` header.", param.name)),
         ParamLocation::Cookie => out.push_str(&format!(" Sent as the `{}` cookie.", param.name)),
         ParamLocation::Body => {}

@@ -524,10 +524,16 @@ fn operation(plan: &ToolPlan) -> Data {
             ("api", Data::cow(&plan.api)),
             (
                 "method",
-                Data::Raw(format!(
-                    "::toolwright::descriptor::Method::{}",
-                    method_variant(plan.method)
-                )),
+                Data::Raw(match plan.method {
+                    // A token (checked when read), so a plain string literal.
+                    Method::Other(name) => {
+                        format!("::toolwright::descriptor::Method::Other({name:?})")
+                    }
+                    known => format!(
+                        "::toolwright::descriptor::Method::{}",
+                        method_variant(known)
+                    ),
+                }),
             ),
             ("path", Data::cow(&plan.path)),
             (
@@ -575,6 +581,9 @@ pub fn method_variant(m: Method) -> &'static str {
         Method::Delete => "Delete",
         Method::Head => "Head",
         Method::Options => "Options",
+        Method::Query => "Query",
+        // Written with its name by the caller; never a bare variant.
+        Method::Other(_) => "Other",
     }
 }
 
@@ -592,6 +601,7 @@ pub fn location_variant(l: ParamLocation) -> &'static str {
     match l {
         ParamLocation::Path => "Path",
         ParamLocation::Query => "Query",
+        ParamLocation::QueryString => "QueryString",
         ParamLocation::Header => "Header",
         ParamLocation::Cookie => "Cookie",
         ParamLocation::Body => "Body",
@@ -608,6 +618,7 @@ pub fn style_variant(s: ir::Style) -> &'static str {
         ir::Style::SpaceDelimited => "SpaceDelimited",
         ir::Style::PipeDelimited => "PipeDelimited",
         ir::Style::DeepObject => "DeepObject",
+        ir::Style::Cookie => "Cookie",
     }
 }
 

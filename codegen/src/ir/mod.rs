@@ -133,10 +133,15 @@ pub enum Method {
     Delete,
     Head,
     Options,
+    /// OpenAPI 3.2's `query`: safe and idempotent, with a body.
+    Query,
+    /// Another method an OpenAPI 3.2 `additionalOperations` names, as sent (a token,
+    /// interned: `Method::parse`).
+    Other(&'static str),
 }
 
 impl Method {
-    pub const ALL: [(&'static str, Method); 7] = [
+    pub const ALL: [(&'static str, Method); 8] = [
         ("GET", Method::Get),
         ("POST", Method::Post),
         ("PUT", Method::Put),
@@ -144,8 +149,10 @@ impl Method {
         ("DELETE", Method::Delete),
         ("HEAD", Method::Head),
         ("OPTIONS", Method::Options),
+        ("QUERY", Method::Query),
     ];
 
+    /// One of [`Method::ALL`] by its upper-case name.
     pub fn parse(name: &str) -> Option<Method> {
         Method::ALL
             .iter()
@@ -153,16 +160,29 @@ impl Method {
             .map(|(_, m)| *m)
     }
 
-    pub fn as_str(self) -> &'static str {
-        Method::ALL
-            .iter()
-            .find(|(_, m)| *m == self)
-            .map_or("", |(n, _)| n)
+    /// Any method by its name as sent (case-sensitive), `None` for a name that is no
+    /// RFC 9110 token.
+    pub fn named(name: &str) -> Option<Method> {
+        Method::parse(name).or_else(|| toolwright_query::method::intern(name).map(Method::Other))
     }
 
-    /// Safe methods do not change server state (RFC 9110 §9.2.1).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Other(name) => name,
+            known => Method::ALL
+                .iter()
+                .find(|(_, m)| *m == known)
+                .map_or("", |(n, _)| n),
+        }
+    }
+
+    /// Safe methods do not change server state (RFC 9110 §9.2.1; QUERY by its
+    /// definition).
     pub fn is_safe(self) -> bool {
-        matches!(self, Method::Get | Method::Head | Method::Options)
+        matches!(
+            self,
+            Method::Get | Method::Head | Method::Options | Method::Query
+        )
     }
 }
 
@@ -171,6 +191,9 @@ impl Method {
 pub enum ParamLocation {
     Path,
     Query,
+    /// The whole query string as one value (OpenAPI 3.2 `in: querystring`), written in
+    /// the parameter's `content_type`.
+    QueryString,
     Header,
     Cookie,
     /// One property of an object request body.
@@ -189,10 +212,12 @@ pub enum Style {
     SpaceDelimited,
     PipeDelimited,
     DeepObject,
+    /// OpenAPI 3.2, for cookies: pairs joined by `; `, values not percent-encoded.
+    Cookie,
 }
 
 impl Style {
-    pub const ALL: [(&'static str, Style); 7] = [
+    pub const ALL: [(&'static str, Style); 8] = [
         ("form", Style::Form),
         ("simple", Style::Simple),
         ("label", Style::Label),
@@ -200,6 +225,7 @@ impl Style {
         ("spaceDelimited", Style::SpaceDelimited),
         ("pipeDelimited", Style::PipeDelimited),
         ("deepObject", Style::DeepObject),
+        ("cookie", Style::Cookie),
     ];
 
     /// OpenAPI's default style for a location.
@@ -222,6 +248,9 @@ impl ParamLocation {
 
     /// The location's name (`requestBody` for the whole body).
     pub fn as_str(self) -> &'static str {
+        if self == ParamLocation::QueryString {
+            return "querystring";
+        }
         ParamLocation::ALL
             .iter()
             .find(|(_, l)| *l == self)

@@ -234,6 +234,7 @@ fn location(name: &str) -> Result<ParamLocation, String> {
     Ok(match name {
         "Path" => ParamLocation::Path,
         "Query" => ParamLocation::Query,
+        "QueryString" => ParamLocation::QueryString,
         "Header" => ParamLocation::Header,
         "Cookie" => ParamLocation::Cookie,
         "Body" => ParamLocation::Body,
@@ -265,6 +266,7 @@ fn style(name: &str) -> Result<ParamStyle, String> {
         "SpaceDelimited" => ParamStyle::SpaceDelimited,
         "PipeDelimited" => ParamStyle::PipeDelimited,
         "DeepObject" => ParamStyle::DeepObject,
+        "Cookie" => ParamStyle::Cookie,
         _ => return Err(unknown("style", name)),
     })
 }

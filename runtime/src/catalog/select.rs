@@ -50,21 +50,30 @@ pub fn with_facts<R>(tool: &Tool, f: impl FnOnce(&Facts<'_>) -> R) -> R {
         .flatten()
         .filter_map(Value::as_str)
         .collect();
+    let tag_paths: Vec<&str> = ours["native"]["tagPaths"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let group = ours["crude"]
         .as_str()
         .unwrap_or_else(|| match tool.operation.method {
             crate::descriptor::Method::Get
             | crate::descriptor::Method::Head
-            | crate::descriptor::Method::Options => "read",
+            | crate::descriptor::Method::Options
+            | crate::descriptor::Method::Query => "read",
             crate::descriptor::Method::Post => "create",
             crate::descriptor::Method::Put | crate::descriptor::Method::Patch => "update",
             crate::descriptor::Method::Delete => "delete",
+            crate::descriptor::Method::Other(_) => "execute",
         });
     f(&Facts {
         name: &tool.name,
         api: &tool.operation.api,
         operation_id: ours["native"]["operationId"].as_str(),
         tags: &tags,
+        tag_paths: &tag_paths,
         path: &tool.operation.path,
         method: tool.operation.method.as_str(),
         group,

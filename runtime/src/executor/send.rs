@@ -234,15 +234,7 @@ impl Executor {
                     message,
                 }
             })?;
-        let idempotent = found.map_or(
-            matches!(
-                op.method,
-                crate::descriptor::Method::Get
-                    | crate::descriptor::Method::Head
-                    | crate::descriptor::Method::Options
-            ),
-            |f| f.tool.annotations.idempotent,
-        );
+        let idempotent = found.map_or(op.method.is_safe(), |f| f.tool.annotations.idempotent);
         let policy = CallPolicy {
             idempotent,
             ..self.policy

@@ -327,6 +327,60 @@ pub(super) fn form_of(tool: &crate::catalog::Tool) -> Option<Form> {
     }
 }
 
+/// Items that do not fit their schema, listed at most per call (the count of the rest
+/// is not kept: the first ones say what is wrong).
+const MAX_INVALID: usize = 20;
+
+/// Each collected event's data or line checked against the item schema the tool's
+/// output schema gives it (OpenAPI 3.2 `itemSchema`, or the `schema` real documents put
+/// there): the typed client would fail to decode an item that does not fit, so a call
+/// by name says which did (`invalid`: the item's place and what is wrong) and still
+/// returns them as they came.
+struct ItemCheck {
+    check: crate::validate::SchemaCheck,
+    key: &'static str,
+}
+
+impl ItemCheck {
+    fn of(
+        tool: &crate::catalog::Tool,
+        form: Form,
+        shared: &dyn Fn(&str) -> Option<Value>,
+    ) -> Option<ItemCheck> {
+        let schema: Value = serde_json::from_str(tool.output_schema.as_deref()?).ok()?;
+        let (pointer, key) = match form {
+            Form::Events => ("/properties/events/items/properties/data", "events"),
+            Form::Lines => ("/properties/items/items", "items"),
+        };
+        let item = schema.pointer(pointer)?;
+        // An undescribed item (`{}`) checks nothing: no check at all.
+        if item.as_object().is_some_and(serde_json::Map::is_empty) {
+            return None;
+        }
+        let own = schema.get("$defs");
+        let definition = |name: &str| {
+            own.and_then(|d| d.get(name))
+                .cloned()
+                .or_else(|| shared(name))
+        };
+        Some(ItemCheck {
+            check: crate::validate::SchemaCheck::compile(item, &definition),
+            key,
+        })
+    }
+
+    fn check(&self, at: usize, item: &Value, invalid: &mut Vec<Value>) {
+        if invalid.len() < MAX_INVALID
+            && let Err(e) = self.check.check(item)
+        {
+            invalid.push(serde_json::json!({
+                "at": format!("{}[{at}]", self.key),
+                "error": format!("does not fit the item schema: {e}"),
+            }));
+        }
+    }
+}
+
 /// Events or lines one by-name call collects at most, whatever their size.
 pub(crate) const MAX_COLLECTED: usize = 10_000;
 
@@ -346,6 +400,18 @@ impl Executor {
     ) -> Result<Value, Error> {
         let deadline = tokio::time::Instant::now() + self.policy.timeout;
         let budget = self.policy.max_response_bytes;
+        let items = found.and_then(|f| {
+            let api = self.inner.catalog.api(&f.tool.operation.api);
+            // The output side of the API's shared definitions (`#/$defs/Name`).
+            let shared = |name: &str| {
+                api?.definitions
+                    .iter()
+                    .find(|d| d.name == name)
+                    .and_then(|d| serde_json::from_str(&d.output).ok())
+            };
+            ItemCheck::of(f.tool, form, &shared)
+        });
+        let mut invalid = Vec::new();
         let body = self.open(op, found, args, None, None).await?;
         let mut taken = Vec::new();
         let mut size = 0;
@@ -368,8 +434,11 @@ impl Executor {
                         Ok(None) => break,
                         Ok(Some(event)) => event?,
                     };
-                    let mut entry =
-                        serde_json::json!({"event": event.event, "data": data(event.data)});
+                    let data = data(event.data);
+                    if let Some(items) = &items {
+                        items.check(taken.len(), &data, &mut invalid);
+                    }
+                    let mut entry = serde_json::json!({"event": event.event, "data": data});
                     if let Some(id) = event.id {
                         entry["id"] = Value::String(id);
                     }
@@ -398,6 +467,9 @@ impl Executor {
                         Ok(None) => break,
                         Ok(Some(item)) => item?,
                     };
+                    if let Some(items) = &items {
+                        items.check(taken.len(), &item, &mut invalid);
+                    }
                     size += crate::paginate::weight(&item);
                     if size > budget {
                         cut = Some("the lines passed the call's memory budget");
@@ -413,6 +485,9 @@ impl Executor {
             }
         };
         let mut out = serde_json::json!({key: taken, "complete": cut.is_none()});
+        if !invalid.is_empty() {
+            out["invalid"] = Value::Array(invalid);
+        }
         if let Some(cut) = cut {
             out["cut"] = Value::String(format!(
                 "{cut}: cut at {} {key} (call `{}` from code with `Executor::call_stream` to read all of it)",

@@ -613,13 +613,23 @@ fn docs_origin(tool: &Tool) -> Option<String> {
     )
 }
 
-/// The group a tool belongs to for OpenAI namespaces: its first tag, else its API.
+/// The group a tool belongs to for OpenAI namespaces: the top of its first tag's
+/// OpenAPI 3.2 hierarchy (`products` for a tag under `products/cakes`: a parent and its
+/// children are one namespace, split into runs like any other), else its first tag,
+/// else its API.
 fn group(tool: &Tool) -> String {
     let tag = tool.meta.as_deref().and_then(|m| {
         let meta: Value = serde_json::from_str(m).ok()?;
-        meta.pointer("/toolwright/native/tags/0")?
-            .as_str()
-            .map(str::to_owned)
+        let first = meta.pointer("/toolwright/native/tags/0")?.as_str()?;
+        let top = meta
+            .pointer("/toolwright/native/tagPaths")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find(|path| path.ends_with(&format!("/{first}")))
+            .and_then(|path| path.split('/').next());
+        Some(top.unwrap_or(first).to_owned())
     });
     names::tool_name(&tag.unwrap_or_else(|| tool.operation.api.to_string())).to_ascii_lowercase()
 }

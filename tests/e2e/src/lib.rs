@@ -10,6 +10,11 @@ pub mod openapi {
     include!(concat!(env!("OUT_DIR"), "/openapi/toolwright.rs"));
 }
 
+/// `tests/openapi32`: an OpenAPI 3.2 document using what 3.2 adds.
+pub mod openapi32 {
+    include!(concat!(env!("OUT_DIR"), "/openapi32/toolwright.rs"));
+}
+
 /// `tests/discovery`: a Google Discovery document.
 pub mod discovery {
     include!(concat!(env!("OUT_DIR"), "/discovery/toolwright.rs"));

@@ -428,12 +428,15 @@ async fn by_name_calls_collect_a_stream_within_their_budget() {
     });
     let executor = builder(&server.url()).build().unwrap();
     let value = executor.call("watchOrders", json!({})).await.unwrap();
+    // Data that is not the described object is kept as it came, and named.
     assert_eq!(
         value,
         json!({"events": [
             {"event": "message", "data": {"orderId": "a", "status": "paid"}, "id": "9"},
             {"event": "message", "data": "not json", "id": "9"},
-        ], "complete": true})
+        ], "complete": true, "invalid": [
+            {"at": "events[1]", "error": "does not fit the item schema: expected an object, found \"not json\""},
+        ]})
     );
     // The catalog's output schema says so.
     let schema = executor

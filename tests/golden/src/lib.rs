@@ -8,6 +8,10 @@ pub mod openapi {
     include!("../expected-openapi/toolwright.rs");
 }
 
+pub mod openapi32 {
+    include!("../expected-openapi32/toolwright.rs");
+}
+
 pub mod discovery {
     include!("../expected-discovery/toolwright.rs");
 }
@@ -36,6 +40,10 @@ mod tests {
             (
                 super::openapi::catalog(),
                 &include_bytes!("../expected-openapi/toolwright_search.idx")[..],
+            ),
+            (
+                super::openapi32::catalog(),
+                &include_bytes!("../expected-openapi32/toolwright_search.idx")[..],
             ),
             (
                 super::discovery::catalog(),

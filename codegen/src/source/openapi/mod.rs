@@ -1,4 +1,4 @@
-//! OpenAPI 3.0 and 3.1 documents (JSON or YAML) into the IR.
+//! OpenAPI 3.0, 3.1 and 3.2 documents (JSON or YAML) into the IR.
 //!
 //! Our own thin model over `serde_json::Value` rather than `openapiv3`: openapiv3 rejects
 //! 3.1 (numeric `exclusiveMinimum`, type arrays, `$defs`) and a down-conversion would lose
@@ -6,12 +6,15 @@
 //! normalised *up* to JSON Schema 2020-12; whatever has no IR field stays as a keyword or
 //! as metadata. Problems degrade one schema or one operation, never the document.
 
+mod links;
 pub(crate) mod locate;
+mod media;
 mod naming;
 mod operations;
 mod pagination;
 mod schema;
 mod security;
+mod tags;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -34,6 +37,9 @@ pub fn looks_like(path: &std::path::Path, head: &str) -> bool {
 pub(crate) enum Version {
     V30,
     V31,
+    /// 3.2: 3.1's schemas, plus `query` and `additionalOperations`, `in: querystring`,
+    /// `itemSchema`, nested tags, `$self`, reusable media types, the device flow.
+    V32,
 }
 
 /// One document being read: its tree, where to find things, and the findings.
@@ -49,6 +55,8 @@ pub(crate) struct Doc<'a> {
     pub pending: BTreeSet<String>,
     /// Definitions being lowered right now (a reference back to one is a cycle).
     pub lowering: BTreeSet<String>,
+    /// Every operationId, once a link needs them (found once per document).
+    pub operation_ids: Option<BTreeSet<String>>,
 }
 
 impl Doc<'_> {
@@ -188,6 +196,7 @@ pub(crate) fn read_root(
     diagnostics: &mut Diagnostics,
 ) -> Option<ir::Api> {
     let api_name = api_name(&file.path);
+    let mut root = root;
     let version = match check_version(&root) {
         Ok(v) => v,
         Err((message, help)) => {
@@ -210,6 +219,9 @@ pub(crate) fn read_root(
             return None;
         }
     };
+    if version == Version::V32 {
+        self_references(&mut root);
+    }
     let mut doc = Doc {
         root: &root,
         version,
@@ -220,10 +232,49 @@ pub(crate) fn read_root(
         definitions: BTreeMap::new(),
         pending: BTreeSet::new(),
         lowering: BTreeSet::new(),
+        operation_ids: None,
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);
     Some(api)
+}
+
+/// OpenAPI 3.2 `$self`: the document's own URI, its base for references. A `$ref`
+/// (or a link's `operationRef`) that names this document by it
+/// (`https://example.com/api.yaml#/components/...`) is a reference within it, rewritten to the local form (`#/components/...`) every
+/// reader here follows; references to other documents are left as they are (and
+/// reported where they are used, as before).
+fn self_references(root: &mut Value) {
+    let Some(own) = root
+        .get("$self")
+        .and_then(Value::as_str)
+        .map(|s| s.split('#').next().unwrap_or(s).to_owned())
+        .filter(|s| !s.is_empty())
+    else {
+        return;
+    };
+    fn walk(value: &mut Value, own: &str) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map.iter_mut() {
+                    match v {
+                        Value::String(reference) if key == "$ref" || key == "operationRef" => {
+                            if let Some(local) = reference
+                                .strip_prefix(own)
+                                .filter(|rest| rest.starts_with('#'))
+                            {
+                                *reference = local.to_owned();
+                            }
+                        }
+                        other => walk(other, own),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, own)),
+            _ => {}
+        }
+    }
+    walk(root, &own);
 }
 
 /// A document as written, for inspection (the report's source excerpts and fidelity
@@ -294,13 +345,14 @@ fn check_version(root: &Value) -> Result<Version, (String, String)> {
     match root.get("openapi").and_then(Value::as_str) {
         Some(v) if v.starts_with("3.0") => Ok(Version::V30),
         Some(v) if v.starts_with("3.1") => Ok(Version::V31),
+        Some(v) if v.starts_with("3.2") => Ok(Version::V32),
         Some(v) => Err((
             format!("OpenAPI {v} is not supported"),
-            "toolwright reads OpenAPI 3.0.x and 3.1.x".into(),
+            "toolwright reads OpenAPI 3.0.x, 3.1.x and 3.2.x".into(),
         )),
         None => Err((
             "not an OpenAPI document: no `openapi` version field".into(),
-            "add `openapi: 3.1.0` (or 3.0.x) at the top level".into(),
+            "add `openapi: 3.2.0` (or 3.1.x, 3.0.x) at the top level".into(),
         )),
     }
 }
@@ -326,8 +378,11 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
             doc.pending.insert(name.clone());
         }
     }
-    let operations = operations::all(doc, &schemes);
+    let mut operations = operations::all(doc, &schemes);
     schema::lower_pending(doc);
+    if doc.version == Version::V32 {
+        tags::place(doc, &mut operations);
+    }
 
     let mut meta = BTreeMap::new();
     meta.insert("openapi".to_owned(), root["openapi"].clone());
@@ -338,6 +393,7 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
         "externalDocs",
         "webhooks",
         "jsonSchemaDialect",
+        "$self",
     ] {
         if let Some(v) = root.get(key) {
             meta.insert(key.to_owned(), v.clone());
@@ -363,11 +419,21 @@ fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
     if !scopes.is_empty() {
         meta.insert("securityScopes".to_owned(), Value::Object(scopes));
     }
+    if doc.version == Version::V32
+        && let Some(notes) = security::v32_notes(doc)
+    {
+        meta.insert("securitySchemes".to_owned(), notes);
+    }
     if let Some(Value::Object(components)) = root.get("components") {
         for (k, v) in components.iter().filter(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "schemas" | "parameters" | "requestBodies" | "responses" | "securitySchemes"
+                "schemas"
+                    | "parameters"
+                    | "requestBodies"
+                    | "responses"
+                    | "securitySchemes"
+                    | "mediaTypes"
             )
         }) {
             meta.insert(format!("components.{k}"), v.clone());

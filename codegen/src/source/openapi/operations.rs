@@ -9,6 +9,7 @@ use super::naming;
 use super::schema;
 use super::security;
 use super::{Doc, deref, escape};
+use super::{links, media};
 use crate::diagnostics::codes;
 use crate::ir::{self, BodyEncoding, Crude, Method, ParamLocation, Schema, SchemaType, Style};
 use crate::source::placeholder;
@@ -16,6 +17,73 @@ use crate::source::placeholder;
 pub(super) const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
+
+/// An operation found under `paths`: its path, method, path item, object and pointer.
+type Found<'v> = (&'v str, Method, &'v Value, &'v Value, String);
+
+/// OpenAPI 3.2's methods beyond the fixed eight: `query`, and `additionalOperations`
+/// (any other method, keyed as it is sent). In a 3.0 or 3.1 document these keys mean
+/// nothing, and saying so beats dropping the operation without a word.
+fn additional<'v>(
+    doc: &mut Doc<'_>,
+    item: &'v Value,
+    item_pointer: &str,
+    path: &'v str,
+    found: &mut Vec<Found<'v>>,
+) {
+    let v32 = doc.version == super::Version::V32;
+    for key in ["query", "additionalOperations"] {
+        if item.get(key).is_some() && !v32 {
+            doc.warn(
+                codes::UNSUPPORTED,
+                &format!("{item_pointer}/{key}"),
+                format!(
+                    "`{key}` is OpenAPI 3.2; this {} document's operations there are skipped",
+                    doc.root["openapi"].as_str().unwrap_or("3.x")
+                ),
+                "declare `openapi: 3.2.0` to use it",
+            );
+        }
+    }
+    if !v32 {
+        return;
+    }
+    if let Some(op) = item.get("query") {
+        found.push((
+            path,
+            Method::Query,
+            item,
+            op,
+            format!("{item_pointer}/query"),
+        ));
+    }
+    let Some(Value::Object(others)) = item.get("additionalOperations") else {
+        return;
+    };
+    for (name, op) in others {
+        let pointer = format!("{item_pointer}/additionalOperations/{}", escape(name));
+        let fixed = METHODS.contains(&name.to_ascii_lowercase().as_str())
+            || name.eq_ignore_ascii_case("query");
+        if fixed {
+            doc.warn(
+                codes::UNSUPPORTED,
+                &pointer,
+                format!("`{name}` has a field of its own on the path item; this entry is skipped"),
+                format!("move the operation to `{}` (OpenAPI 3.2: additionalOperations must not repeat the fixed methods)", name.to_ascii_lowercase()),
+            );
+            continue;
+        }
+        match Method::named(name) {
+            Some(method) => found.push((path, method, item, op, pointer)),
+            None => doc.warn(
+                codes::UNSUPPORTED,
+                &pointer,
+                format!("`{name}` is no HTTP method name (letters, digits and `!#$%&'*+-.^_`|~`, up to 64); operation skipped"),
+                "key the operation by the method exactly as it is sent, e.g. `LINK`",
+            ),
+        }
+    }
+}
 
 pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operation> {
     let Some(Value::Object(paths)) = doc.root.get("paths") else {
@@ -60,6 +128,7 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
             };
             found.push((path.as_str(), method, item, op, pointer));
         }
+        additional(doc, item, &item_pointer, path, &mut found);
     }
     let sites: Vec<naming::Site<'_>> = found
         .iter()
@@ -203,6 +272,19 @@ fn operation(
             params.push(param);
         }
     }
+    // OpenAPI 3.2: a querystring is the whole query, so no `in: query` beside it.
+    if params
+        .iter()
+        .any(|p| p.location == ParamLocation::QueryString)
+        && params.iter().any(|p| p.location == ParamLocation::Query)
+    {
+        doc.warn(
+            codes::UNSUPPORTED,
+            pointer,
+            "this operation has both an `in: querystring` parameter and `in: query` ones; the query parameters are appended after the querystring",
+            "describe the query parameters inside the querystring's schema instead (OpenAPI 3.2 forbids mixing them)",
+        );
+    }
     for placeholder in path.split('{').skip(1).filter_map(|s| s.split('}').next()) {
         if !params
             .iter()
@@ -332,10 +414,11 @@ fn operation(
     Some(ir::Operation {
         name,
         kind: match method {
-            Method::Get | Method::Head | Method::Options => Crude::Read,
+            Method::Get | Method::Head | Method::Options | Method::Query => Crude::Read,
             Method::Post => Crude::Create,
             Method::Put | Method::Patch => Crude::Update,
             Method::Delete => Crude::Delete,
+            Method::Other(_) => Crude::Execute,
         },
         method,
         // `/assetservers#name`: a fragment tells apart operations that share a path
@@ -393,6 +476,9 @@ fn parameter(
         Some("query") => ParamLocation::Query,
         Some("header") => ParamLocation::Header,
         Some("cookie") => ParamLocation::Cookie,
+        Some("querystring") if doc.version == super::Version::V32 => {
+            return querystring(doc, p, name, at, fields);
+        }
         other => {
             doc.warn(
                 codes::UNSUPPORTED,
@@ -413,6 +499,7 @@ fn parameter(
         (Some(s), _) => (schema::lower(doc, s, &format!("{at}/schema"), 0), None),
         (None, Some(Value::Object(content))) => match content.iter().next() {
             Some((media, m)) => {
+                let m = media::media_object(doc, m, &format!("{at}/content/{}", escape(media)));
                 let s = m
                     .get("schema")
                     .map(|s| {
@@ -461,7 +548,7 @@ fn parameter(
     let explode = p
         .get("explode")
         .and_then(Value::as_bool)
-        .unwrap_or(style == Style::Form);
+        .unwrap_or(matches!(style, Style::Form | Style::Cookie));
     let mut param = ir::Param {
         field: unique_field(fields, &name),
         name,
@@ -488,6 +575,65 @@ fn parameter(
         param.explode = false;
     }
     Some(param)
+}
+
+/// OpenAPI 3.2 `in: querystring`: the whole query string as one argument, described by
+/// its single `content` entry (the runtime writes it in that media type: form fields
+/// for `application/x-www-form-urlencoded`, the value's text percent-encoded for any
+/// other).
+fn querystring(
+    doc: &mut Doc<'_>,
+    p: &Value,
+    name: String,
+    at: &str,
+    fields: &mut BTreeSet<String>,
+) -> Option<ir::Param> {
+    let content = match (p.get("content"), p.get("schema")) {
+        (Some(Value::Object(content)), None) if content.len() == 1 => content,
+        _ => {
+            doc.warn(
+                codes::UNSUPPORTED,
+                at,
+                format!("querystring parameter `{name}` needs exactly one `content` entry (and no `schema`); skipped"),
+                "describe the query string with `content: {application/x-www-form-urlencoded: {schema: ...}}` (OpenAPI 3.2)",
+            );
+            return None;
+        }
+    };
+    let (media, m) = content.iter().next()?;
+    let media_at = format!("{at}/content/{}", escape(media));
+    let m = media::media_object(doc, m, &media_at);
+    if m.get("encoding").is_some() || m.get("prefixEncoding").is_some() {
+        doc.warn(
+            codes::UNSUPPORTED,
+            &format!("{media_at}/encoding"),
+            "per-field encodings of a querystring are not applied: fields go as form pairs (arrays repeat the name, objects as JSON text)",
+            "leave `encoding` out, or send the fields as separate `in: query` parameters",
+        );
+    }
+    let mut schema = m
+        .get("schema")
+        .map(|s| schema::lower(doc, s, &format!("{media_at}/schema"), 0))
+        .unwrap_or_default();
+    if schema.description.is_none() {
+        let said = p.get("description").and_then(Value::as_str);
+        schema.description = doc.said(said, Some(&name), &format!("{at}/description"));
+    }
+    if p.get("deprecated").and_then(Value::as_bool) == Some(true) {
+        schema.deprecated = true;
+    }
+    Some(ir::Param {
+        field: unique_field(fields, &name),
+        name,
+        location: ParamLocation::QueryString,
+        required: p.get("required").and_then(Value::as_bool) == Some(true),
+        schema,
+        style: Style::Form,
+        explode: false,
+        allow_reserved: false,
+        content_type: Some(media.clone()),
+        source: None,
+    })
 }
 
 /// The preferred media type: JSON (`application/json`, then other JSON types, then
@@ -531,7 +677,9 @@ fn encoding_of(media: &str) -> BodyEncoding {
 
 /// What a by-name call of a streaming operation returns (the runtime's
 /// `executor::streaming` collects it): `{events: [{event, data, id}]}` or `{items:
-/// [...]}`, with `complete` and, when the stream was cut, `cut` saying why.
+/// [...]}`, with `complete` and, when the stream was cut, `cut` saying why. (An
+/// `invalid` list of items that do not fit their schema comes only when some do not;
+/// left out of the schema so that it adds no produced fields to the tool graph.)
 fn collected(body: ir::ResponseBody, item: Option<Schema>) -> Schema {
     let described = |s: &str| Schema {
         description: Some(s.to_owned()),
@@ -673,9 +821,23 @@ fn request_body(
     let Some(Value::Object(content)) = body.get("content") else {
         return default;
     };
-    let Some((media, media_object)) = pick_media(content) else {
+    let Some((media, written)) = pick_media(content) else {
         return default;
     };
+    let resolved = media::media_object(doc, written, &format!("{at}/content/{}", escape(media)));
+    let media_object: &Value = &resolved;
+    if doc.version == super::Version::V32 {
+        for key in ["itemSchema", "itemEncoding", "prefixEncoding"] {
+            if media_object.get(key).is_some() {
+                doc.warn(
+                    codes::UNSUPPORTED,
+                    &format!("{at}/content/{}/{key}", escape(media)),
+                    format!("a request body streamed item by item (`{key}`) is not sent as a stream; the body is the `schema` alone, sent whole"),
+                    "describe the whole body with `schema` (an array of the items), or call the operation with `Executor::call_upload`",
+                );
+            }
+        }
+    }
     meta.insert(
         "requestMediaTypes".into(),
         json!(content.keys().collect::<Vec<_>>()),
@@ -1088,6 +1250,10 @@ fn responses(
         if let Some(d) = &description {
             summary.insert("description".into(), json!(d));
         }
+        // OpenAPI 3.2 gives responses a short `summary` too.
+        if let Some(s) = response.get("summary") {
+            summary.insert("summary".into(), s.clone());
+        }
         let picked = match response.get("content") {
             Some(Value::Object(content)) => pick_media(content),
             _ => None,
@@ -1104,6 +1270,11 @@ fn responses(
                     json!(content.keys().collect::<Vec<_>>()),
                 );
                 picked.map(|(media, m)| {
+                    let m: &Value =
+                        &media::media_object(doc, m, &format!("{at}/content/{}", escape(media)));
+                    if doc.version == super::Version::V32 {
+                        media::sequential_findings(doc, media, m, body, &at);
+                    }
                     let lowered = |doc: &mut Doc<'_>, key: &str| {
                         m.get(key).map(|s| {
                             schema::lower(
@@ -1119,6 +1290,18 @@ fn responses(
                         // Each event's or line's data: OpenAPI 3.2's `itemSchema`, else
                         // the `schema` real specs put there (typed code decodes it). The
                         // catalog's output is what a by-name call returns: text.
+                        // OpenAPI 3.2 says what `itemSchema` of an event stream is: the
+                        // whole event (`data`, `event`, `id`, `retry`); its `data` is
+                        // text, JSON when `contentMediaType`/`contentSchema` say so.
+                        ir::ResponseBody::Events if doc.version == super::Version::V32 => {
+                            item = media::event_data(
+                                doc,
+                                m,
+                                &format!("{at}/content/{}", escape(media)),
+                            )
+                            .or_else(|| lowered(doc, "schema"));
+                            collected(body, item.clone())
+                        }
                         ir::ResponseBody::Events | ir::ResponseBody::JsonLines => {
                             item = lowered(doc, "itemSchema").or_else(|| lowered(doc, "schema"));
                             collected(body, item.clone())
@@ -1132,10 +1315,11 @@ fn responses(
             }
             _ => None,
         };
-        for key in ["headers", "links"] {
-            if let Some(v) = response.get(key) {
-                summary.insert(key.into(), v.clone());
-            }
+        if let Some(v) = response.get("headers") {
+            summary.insert("headers".into(), v.clone());
+        }
+        if let Some(v) = response.get("links") {
+            summary.insert("links".into(), links::links(doc, v, &format!("{at}/links")));
         }
         kept.insert(status.clone(), Value::Object(summary));
         out.push(ir::Response {

@@ -187,5 +187,65 @@ pub fn requirements(
             out.push(requirement);
         }
     }
+    // OpenAPI 3.2: consumers should refrain from a `deprecated` scheme. The runtime
+    // applies the first alternative whose credentials are at hand, so the ones without
+    // a deprecated scheme go first (in their order); a deprecated one still serves when
+    // it is all a caller has.
+    if doc.version == super::Version::V32 {
+        out.sort_by_key(|requirement| requirement.iter().any(|name| deprecated(doc, name)));
+    }
     out
+}
+
+/// Whether the scheme `name` is marked `deprecated` (OpenAPI 3.2).
+fn deprecated(doc: &Doc<'_>, name: &str) -> bool {
+    doc.root
+        .pointer(&format!("/components/securitySchemes/{}", escape(name)))
+        .and_then(|s| super::deref(doc.root, s, String::new()).ok())
+        .and_then(|(s, _)| s.get("deprecated"))
+        .and_then(Value::as_bool)
+        == Some(true)
+}
+
+/// What OpenAPI 3.2 adds to security schemes, for the catalog's metadata (absent when
+/// no scheme uses it, so older documents' catalogs are unchanged): `deprecated`,
+/// `oauth2MetadataUrl`, and the device authorization flow — whose token a user obtains
+/// on another device and hands in like any bearer token (`<API>_<SCHEME>`).
+pub fn v32_notes(doc: &Doc<'_>) -> Option<Value> {
+    let Some(Value::Object(map)) = doc.root.pointer("/components/securitySchemes") else {
+        return None;
+    };
+    let mut notes = serde_json::Map::new();
+    for (name, scheme) in map {
+        let Ok((scheme, _)) = super::deref(doc.root, scheme, String::new()) else {
+            continue;
+        };
+        let mut note = serde_json::Map::new();
+        if scheme.get("deprecated").and_then(Value::as_bool) == Some(true) {
+            note.insert("deprecated".into(), Value::Bool(true));
+        }
+        if let Some(url) = scheme.get("oauth2MetadataUrl") {
+            note.insert("oauth2MetadataUrl".into(), url.clone());
+        }
+        if let Some(flow) = scheme.pointer("/flows/deviceAuthorization") {
+            let mut device = serde_json::Map::new();
+            for key in ["deviceAuthorizationUrl", "tokenUrl", "refreshUrl"] {
+                if let Some(v) = flow.get(key) {
+                    device.insert(key.into(), v.clone());
+                }
+            }
+            device.insert(
+                "token".into(),
+                Value::String(format!(
+                    "obtained through the device flow and handed in as {}",
+                    env_name(&doc.api_name, name)
+                )),
+            );
+            note.insert("deviceAuthorization".into(), Value::Object(device));
+        }
+        if !note.is_empty() {
+            notes.insert(name.clone(), Value::Object(note));
+        }
+    }
+    (!notes.is_empty()).then_some(Value::Object(notes))
 }

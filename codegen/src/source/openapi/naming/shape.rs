@@ -446,8 +446,8 @@ fn normal_verb(method: Method, verb: &str, resource: &[&str]) -> String {
     }
 }
 
-fn method_verb(method: Method, item: bool, plural: bool) -> &'static str {
-    match method {
+fn method_verb(method: Method, item: bool, plural: bool) -> String {
+    let verb = match method {
         Method::Get if !item && plural => "list",
         Method::Get => "get",
         Method::Post if item => "update",
@@ -456,7 +456,22 @@ fn method_verb(method: Method, item: bool, plural: bool) -> &'static str {
         Method::Delete => "delete",
         Method::Head => "check",
         Method::Options => "options",
-    }
+        // `QUERY /cakes` searches; `LINK /cakes/{id}` links: the method is the verb.
+        Method::Query => "query",
+        Method::Other(name) => {
+            return name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+        }
+    };
+    verb.to_owned()
 }
 
 /// The action a summary opens with ("Upload a file." → `upload`), after a prefix
