@@ -627,3 +627,107 @@ fn every_api_call_a_script_makes_is_audited() {
         "no argument values: {stderr}"
     );
 }
+
+/// The threads of process `pid` now.
+fn threads(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, Iterator::count)
+}
+
+/// F03 of the third hostile-input round: scripts whose callers hang up keep counting
+/// against `--max-calls-in-flight` and `--max-scripts` until their engines have
+/// stopped, and they stop. The report's waves of ten callers that hang up after 3 s,
+/// each script holding 52 MiB and waiting on a slow API, left 40 scripts alive under a
+/// cap of 10 (RSS 540, 1065, 1590, 2116 MiB after each wave; 14, 24, 34, 44 threads).
+/// Here: three waves of four under a cap of four; after each, memory and threads are
+/// back near where they started, and another caller's script runs.
+#[test]
+fn scripts_of_callers_that_hang_up_stop_and_free_their_places() {
+    let api = Server::start(|_| {
+        std::thread::sleep(Duration::from_secs(10));
+        Response::json(200, &json!({"number": 7, "title": "t", "state": "open"}))
+    });
+    let (serving, port) = serve(
+        &api,
+        &[
+            "--mode",
+            "code",
+            "--max-calls-in-flight",
+            "4",
+            "--max-scripts",
+            "4",
+            "--max-scripts-per-caller",
+            "4",
+            "--script-seconds",
+            "40",
+        ],
+    );
+    let pid = serving.0.id();
+    let script = "const keep = []; for (let i = 0; i < 52; i++) keep.push(new Uint8Array(1 << 20).fill(i + 1)); \
+                  for (let j = 0; j < 4; j++) await tracker.get_issue({project: 'web', number: 1}); \
+                  return keep.length;";
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "execute",
+        "arguments": {"script": script},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }})
+    .to_string();
+    let start_rss = toolwright_loopback::rss_kib(pid) / 1024;
+    let start_threads = threads(pid);
+    let mut after = Vec::new();
+    for _ in 0..3 {
+        let callers: Vec<_> = (0..4)
+            .map(|_| {
+                let body = body.clone();
+                std::thread::spawn(move || {
+                    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+                    stream
+                        .set_read_timeout(Some(Duration::from_secs(2)))
+                        .unwrap();
+                    let _ = write!(
+                        stream,
+                        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ALICE}\r\n\
+                         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+                         MCP-Protocol-Version: {MODERN}\r\nMcp-Method: tools/call\r\nMcp-Name: execute\r\n\
+                         Content-Length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                    // The caller gives up after 2 s and hangs up.
+                    let mut answer = String::new();
+                    let _ = stream.read_to_string(&mut answer);
+                    answer
+                })
+            })
+            .collect();
+        let answers: Vec<String> = callers.into_iter().map(|c| c.join().unwrap()).collect();
+        assert!(answers.iter().all(String::is_empty), "{answers:?}");
+        std::thread::sleep(Duration::from_millis(500));
+        after.push((toolwright_loopback::rss_kib(pid) / 1024, threads(pid)));
+    }
+    // Memory and threads of stopped scripts are given back (the report's numbers
+    // grew by 525 MiB and 10 threads a wave).
+    let (rss, thread_count) = *after.last().unwrap();
+    assert!(
+        rss < start_rss + 150,
+        "RSS {start_rss} MiB at start, then {after:?}"
+    );
+    assert!(
+        thread_count <= start_threads + 8,
+        "{start_threads} threads at start, then {after:?}"
+    );
+    // Every place is free again: another caller's script runs.
+    let (_, answer) = modern_call(
+        port,
+        BOB,
+        "execute",
+        json!({"script": "return 6 * 7"}),
+        json!({}),
+    );
+    assert_eq!(
+        answer["result"]["structuredContent"]["result"], 42,
+        "{answer}"
+    );
+}
+

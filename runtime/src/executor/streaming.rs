@@ -373,9 +373,14 @@ impl Executor {
                     if let Some(id) = event.id {
                         entry["id"] = Value::String(id);
                     }
-                    size += crate::paginate::weight(&entry);
+                    let weight = crate::paginate::weight(&entry);
+                    size += weight;
                     if size > budget {
                         cut = Some("the events passed the call's memory budget");
+                        break;
+                    }
+                    if crate::meter::charge(weight).is_err() {
+                        cut = Some("the events passed the memory limit of the script calling");
                         break;
                     }
                     if taken.len() == MAX_COLLECTED {
@@ -398,9 +403,14 @@ impl Executor {
                         Ok(None) => break,
                         Ok(Some(item)) => item?,
                     };
-                    size += crate::paginate::weight(&item);
+                    let weight = crate::paginate::weight(&item);
+                    size += weight;
                     if size > budget {
                         cut = Some("the lines passed the call's memory budget");
+                        break;
+                    }
+                    if crate::meter::charge(weight).is_err() {
+                        cut = Some("the lines passed the memory limit of the script calling");
                         break;
                     }
                     if taken.len() == MAX_COLLECTED {

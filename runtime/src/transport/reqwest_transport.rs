@@ -233,6 +233,11 @@ impl Transport for ReqwestTransport {
                 if body.len() + chunk.len() > limit {
                     return Err(too_large(format!("more than {limit} bytes sent")));
                 }
+                // A code-mode script's calls read their answers within its memory limit.
+                crate::meter::charge(chunk.len()).map_err(|over| {
+                    TransportError::new(format!("{method} {}: {over}", target()))
+                        .kind_of(TransportKind::BodyTooLarge)
+                })?;
                 body.extend_from_slice(&chunk);
                 if let Some(received) = &received {
                     received.add(chunk.len());

@@ -782,7 +782,7 @@ impl Server {
         params: &Value,
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
         asker: Option<Asker>,
-        request_id: &Value,
+        #[cfg_attr(not(feature = "code"), allow(unused_variables))] request_id: &Value,
     ) -> Result<Value, (i64, String)> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
@@ -791,23 +791,24 @@ impl Server {
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         #[cfg(feature = "code")]
         if let Some(code) = &listing.code {
-            // A script holds its place until it has finished (or this answer is
-            // dropped, which drops the script's future with it).
-            let _place = if name == crate::code::EXECUTE {
+            // A script holds its place until its engine has stopped, which may be
+            // after this answer is dropped (the engine stops at its next interrupt
+            // poll): the place goes in the answer's lease, which the run keeps.
+            let lease = crate::lease::current();
+            if name == crate::code::EXECUTE {
                 match self.scripts.admit(crate::caller::name()) {
-                    Ok(place) => Some(place),
+                    Ok(place) => lease.hold(place),
                     Err(why) => return Ok(modes::mistake(&why)),
                 }
-            } else {
-                None
-            };
+            }
             let audit = code_mode::ScriptAudit {
                 sink: self.audit.clone(),
                 caller: crate::caller::name(),
                 request_id: request_id.to_string(),
                 calls: std::sync::atomic::AtomicUsize::new(0),
             };
-            return Ok(code_mode::call(code, name, &arguments, asker, audit).await);
+            let answer = code_mode::call(code, name, &arguments, asker, audit);
+            return Ok(crate::lease::within(lease, answer).await);
         }
         let target = match (listing.mode, name) {
             (ToolMode::Meta, modes::SEARCH) => return Ok(self.search_tools(&listing, &arguments)),

@@ -427,8 +427,8 @@ impl Http {
             response.body_mut().keep(share);
             return response;
         }
-        let answer = on_behalf(caller.as_ref(), server.respond_coded(message)).await;
-        drop(slot);
+        let answer = on_behalf(caller.as_ref(), server.respond_coded(message));
+        let answer = crate::lease::within(leased(slot), answer).await;
         let mut response = match answer {
             // 2026-07-28 gives some errors their HTTP status too: an unknown (or
             // removed) method is `404`, a revision or capability problem `400`.
@@ -467,9 +467,8 @@ impl Http {
             let answer = on_behalf(
                 caller.as_ref(),
                 server.respond_notifying(message, Some(messages.clone())),
-            )
-            .await;
-            drop(slot);
+            );
+            let answer = crate::lease::within(leased(slot), answer).await;
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
             }
@@ -554,6 +553,17 @@ fn too_many(refused: callers::Refused) -> Response<Body> {
 
 /// Runs `answer` for `caller`: the audit names them, and APIs that pass the caller's
 /// token through get theirs.
+/// The lease an answer runs in, holding its call's slot: freed when the answer is
+/// done and any script it started has stopped (a script outlives a dropped request
+/// until its engine's next interrupt poll).
+fn leased(slot: Option<callers::Slot>) -> crate::lease::Lease {
+    let lease = crate::lease::Lease::default();
+    if let Some(slot) = slot {
+        lease.hold(slot);
+    }
+    lease
+}
+
 async fn on_behalf<F: std::future::Future>(caller: Option<&Caller>, answer: F) -> F::Output {
     let name = caller.map(|c| Arc::<str>::from(c.name()));
     let token = caller.map(|c| Arc::<str>::from(c.token()));
