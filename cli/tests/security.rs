@@ -731,3 +731,41 @@ fn scripts_of_callers_that_hang_up_stop_and_free_their_places() {
     );
 }
 
+/// F06 of the third hostile-input round: `search_tools` of a served catalog reads a
+/// request up to 4 KiB and says it was cut; the report's 0.39 MB requests of distinct
+/// words took 13 s each and stalled other callers.
+#[test]
+fn a_long_search_tools_request_is_cut_with_a_note() {
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &["--mode", "meta"]);
+    let long: String = (0..50_000).map(|i| format!(" close{i}")).collect();
+    let started = std::time::Instant::now();
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "search_tools",
+        json!({"query": format!("close an issue{long}")}),
+        json!({}),
+    );
+    let took = started.elapsed();
+    let found = &answer["result"]["structuredContent"];
+    assert_eq!(
+        found["note"],
+        "the request was read up to its first 4096 bytes; describe the task in fewer words",
+        "{answer}"
+    );
+    assert_eq!(found["tools"][0]["name"], "close_issue", "{answer}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    let (_, short) = modern_call(
+        port,
+        ALICE,
+        "search_tools",
+        json!({"query": "close an issue"}),
+        json!({}),
+    );
+    assert!(
+        short["result"]["structuredContent"].get("note").is_none(),
+        "{short}"
+    );
+}
+

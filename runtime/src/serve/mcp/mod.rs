@@ -851,6 +851,8 @@ impl Server {
             Err(e) => return modes::mistake(&e),
         };
         let executor = self.current();
+        // A request past the length search reads is cut, and the answer says so.
+        let (query, cut) = crate::catalog::meta::read_request(query);
         let tools: Vec<Value> = executor
             .catalog()
             .search(query, limit)
@@ -860,7 +862,11 @@ impl Server {
                 Some(crate::catalog::meta::hit_json(hit, name))
             })
             .collect();
-        modes::result(json!({ "tools": tools }))
+        let mut out = json!({ "tools": tools });
+        if let Some(cut) = cut {
+            out["note"] = json!(cut);
+        }
+        modes::result(out)
     }
 
     /// A tool itself (what `tools/call` runs for its name).
