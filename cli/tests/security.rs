@@ -769,3 +769,63 @@ fn a_long_search_tools_request_is_cut_with_a_note() {
     );
 }
 
+/// F16 of the third hostile-input round: what a caller sends that reaches `serve`'s
+/// stderr (an audit record's request id) is escaped for the terminal. JSON escapes
+/// ESC but leaves C1 controls such as U+009B (CSI, "ESC [") as they are, so an id of
+/// `\u{9b}2J` cleared the operator's screen.
+#[test]
+fn a_callers_bytes_in_serves_stderr_are_escaped_for_the_terminal() {
+    let api = issue_api();
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(["--auth-token", "alice=T_ALICE", "--audit"])
+        .current_dir(root())
+        .env_clear()
+        .env("T_ALICE", ALICE)
+        .env("TRACKER_TOKEN", "upstream-t0ken")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut serving = Serving(child);
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": "\u{9b}2J\u{9b}31mpwned", "method": "tools/call", "params": {
+        "name": "get_issue",
+        "arguments": {"project": "web", "number": 7},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }});
+    let bearer = format!("Bearer {ALICE}");
+    let (status, _) = post_raw(
+        port,
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", MODERN),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "get_issue"),
+        ],
+        &body.to_string(),
+    );
+    assert_eq!(status, 200);
+    let _ = serving.0.kill();
+    let mut stderr = String::new();
+    serving
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let audit = stderr
+        .lines()
+        .find(|l| l.starts_with("audit: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(!stderr.contains('\u{9b}'), "{stderr:?}");
+    assert!(audit.contains("\\u{9b}2J\\u{9b}31mpwned"), "{audit:?}");
+}
