@@ -1037,8 +1037,8 @@ impl<'a> Index<'a> {
 }
 
 /// The longest request read, in bytes: what follows is left out (a task described in
-/// words is far shorter). Reading a request costs time in the number of its distinct
-/// words times itself (100,000 words took 70 s); 4 KiB is under 2 ms.
+/// words is far shorter). Reading is linear in a request's words (10,000 distinct
+/// words, 93 KB, take about 50 ms: `benches/input_limits.sh`), and 4 KiB bounds it.
 pub const MAX_QUERY: usize = 4096;
 
 /// `query` within [`MAX_QUERY`], cut at a character boundary, and whether it was cut.
