@@ -140,7 +140,8 @@ def main():
          "--script-memory", str(SCRIPT_MIB), "--max-scripts-per-caller", str(PER_CALLER)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         env={"T_M": "mallory-token-0123456789abcdef", "T_A": "alice-token-0123456789abcdef0",
-             "TRACKER_TOKEN": "t", "PATH": os.environ.get("PATH", "")})
+             "TRACKER_TOKEN": "t", "PATH": os.environ.get("PATH", ""),
+             **{k: v for k, v in os.environ.items() if k.startswith("MALLOC_")}})
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
