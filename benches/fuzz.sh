@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs each fuzz target (fuzz/fuzz_targets: adapter, openapi, arguments, graphql, redact,
-# selection, generate, search, http) for SECONDS (default 600) from the seeds in fuzz/seeds,
+# selection, generate, search, http, code, streams, companion) for SECONDS (default 600) from the seeds in fuzz/seeds,
 # and prints executions and crashes per target. Needs the nightly toolchain and cargo-fuzz
 # (`cargo install cargo-fuzz`). Crashes land in fuzz/artifacts/TARGET/.
 # Usage: benches/fuzz.sh [SECONDS [TARGET...]]
@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds=${1:-600}
 shift || true
-targets=${*:-adapter openapi arguments graphql selection generate redact search http}
+targets=${*:-adapter openapi arguments graphql selection generate redact search http code streams companion}
 cargo +nightly fuzz build -O
 # `generate` starts from the readers' seeds: the OpenAPI ones as they are (the same
 # first byte picks JSON or YAML), adapters and GraphQL behind the byte that picks them.

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use toolwright_cli::interpret;
+use toolwright_cli::terminal::safe;
 use toolwright_codegen::{Analysis, Config};
 
 mod findings;
@@ -849,7 +850,9 @@ fn serve(
             .iter()
             .fold(server, |server, api| offer_snapshot(server, &proxy, api));
         let server = if options.audit {
-            server.audit(|record| eprintln!("audit: {}", record.to_json()))
+            // A record holds what callers sent (the request id, a token's subject):
+            // JSON leaves C1 controls such as U+009B (CSI) as they are.
+            server.audit(|record| eprintln!("audit: {}", safe(&record.to_json().to_string())))
         } else {
             server
         };
@@ -861,7 +864,7 @@ fn serve(
                 let mut endpoint = toolwright::serve::mcp::Http::new(server)
                     .client_approvals(options.trust_client_approval)
                     .limits(limits)
-                    .log(|message| eprintln!("warning: {message}"))
+                    .log(|message| eprintln!("warning: {}", safe(message)))
                     .auth(authorization(options)?);
                 if options.no_auth {
                     if !addr.ip().is_loopback() {
@@ -880,7 +883,8 @@ fn serve(
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // It may quote what an issuer, a key set or an upstream answered.
+            eprintln!("error: {}", safe(&e));
             ExitCode::FAILURE
         }
     }
@@ -1089,9 +1093,10 @@ fn watch_inputs(
                     eprintln!("inputs changed: serving the new catalog");
                     server.replace(executor);
                 }
-                Some(Err(e)) => {
-                    eprintln!("inputs changed, but: {e}; still serving the last good catalog")
-                }
+                Some(Err(e)) => eprintln!(
+                    "inputs changed, but: {}; still serving the last good catalog",
+                    safe(&e)
+                ),
                 None => eprintln!(
                     "inputs changed and have errors (above); still serving the last good catalog"
                 ),
@@ -1711,7 +1716,7 @@ fn call(
         }
         Err(e) => {
             // The message may quote the upstream's bytes.
-            eprintln!("error: {}", toolwright_cli::terminal::safe(&e.to_string()));
+            eprintln!("error: {}", safe(&e.to_string()));
             ExitCode::FAILURE
         }
     }

@@ -13,12 +13,25 @@ use toolwright::{CredentialSource, Executor};
 use toolwright_loopback::{Request, Response, Server};
 
 fn executor(server: &Server) -> Executor {
+    executor_at(&server.url())
+}
+
+/// The example tracker's executor against the server at `url`.
+fn executor_at(url: &str) -> Executor {
     let adapters = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/issue-tracker/adapters");
-    let analysis = toolwright_codegen::analyze(&[adapters], false);
+    executor_of(&adapters, &[("tracker", url)])
+}
+
+/// The executor of the adapters in `adapters`, each API (by name) against its URL.
+fn executor_of(adapters: &Path, apis: &[(&str, &str)]) -> Executor {
+    let analysis = toolwright_codegen::analyze(&[adapters.to_path_buf()], false);
     assert!(!analysis.has_errors(), "{}", analysis.render());
     let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
-    Executor::builder(catalog)
-        .base_url("tracker", format!("{}/api/v1", server.url()))
+    let mut builder = Executor::builder(catalog);
+    for (api, url) in apis {
+        builder = builder.base_url(*api, format!("{url}/api/v1"));
+    }
+    builder
         .credentials(CredentialSource::from_fn(|_| Some("t0ken".into())))
         .build()
         .unwrap()
@@ -355,6 +368,87 @@ fn host_memory_a_script_causes_is_bounded_by_its_memory_limit() {
     assert_eq!(slow.take_requests().len() as u64, sent);
 }
 
+/// A server whose every answer is a small issue padded with spaces to `size` bytes
+/// (whitespace after a JSON value is JSON), of which it sends the first `first` at
+/// once and the rest `pause` later: answers in flight, held by the reader meanwhile,
+/// that take no room once parsed. Each connection on a thread of its own; the URL and
+/// the count of requests.
+fn slow_bodies(
+    size: usize,
+    first: usize,
+    pause: Duration,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = count.clone();
+    let mut body = json!({"number": 1, "title": "t", "state": "open"}).to_string();
+    body.push_str(&" ".repeat(size - body.len()));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let body = body.clone();
+            std::thread::spawn(move || {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                    head.push(byte[0]);
+                }
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(&body.as_bytes()[..first]);
+                let _ = stream.flush();
+                std::thread::sleep(pause);
+                let _ = stream.write_all(&body.as_bytes()[first..]);
+            });
+        }
+    });
+    (url, count)
+}
+
+/// F02 (answers in flight): the bodies a script's pending calls are reading count
+/// against its memory limit with their arguments. Twenty calls whose answers of 700
+/// KiB each arrive in two parts, 1 s apart, held 20 × 500 KiB at once under an 8 MiB
+/// limit (all twenty succeeded); now the calls past the limit fail (`UPSTREAM_BODY_TOO_LARGE`, saying
+/// the script's memory limit, which the script can catch) and the rest succeed.
+#[test]
+fn answers_being_read_count_against_the_memory_limit() {
+    let (url, requests) = slow_bodies(700 << 10, 500 << 10, Duration::from_secs(1));
+    let executor = executor_at(&url);
+    let limits = Limits {
+        memory: 8 << 20,
+        ..Limits::default()
+    };
+    let outcome = rt().block_on(executor.code().limits(limits).execute(
+        "const ps = []; \
+         for (let i = 1; i <= 20; i++) { \
+           ps.push(tracker.get_issue({ project: 'web', number: i }).then(() => 'ok', (e) => e.code + ': ' + e.message)); \
+         } \
+         return await Promise.all(ps);",
+    ));
+    let answers = outcome.result.clone().unwrap();
+    let answers: Vec<&str> = answers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let ok = answers.iter().filter(|a| **a == "ok").count();
+    let refused: Vec<&&str> = answers.iter().filter(|a| **a != "ok").collect();
+    assert!((1..=16).contains(&ok), "{answers:?}");
+    assert!(refused.len() >= 4, "{answers:?}");
+    for why in refused {
+        assert!(why.starts_with("UPSTREAM_BODY_TOO_LARGE"), "{why}");
+        assert!(why.contains("memory limit (8388608 bytes)"), "{why}");
+    }
+    assert_eq!(requests.load(std::sync::atomic::Ordering::SeqCst), 20);
+}
+
 /// F06: a search request is read up to 4 KiB, and the answer says it was cut (50,000
 /// distinct words took about 17 s to read before: the reading was quadratic in them).
 #[test]
@@ -375,4 +469,66 @@ fn a_long_search_request_is_cut_with_a_note() {
     assert!(answer.contains("close_issue"), "{answer}");
     let short = executor.code().search("close the issue", 3);
     assert!(!short.contains("the request was read up to"), "{short}");
+}
+
+/// F15: running out of memory while a promise chain or an array of objects grows
+/// made QuickJS throw `null` (it could not allocate its own error), which read as
+/// `SCRIPT_THROWN` "the script threw null"; it is `LIMIT_MEMORY`. A script that throws
+/// `null` itself is still `SCRIPT_THROWN`.
+#[test]
+fn out_of_memory_in_a_promise_chain_is_the_memory_limit() {
+    let limits = Limits {
+        memory: 16 << 20,
+        ..Limits::default()
+    };
+    for script in [
+        "let p = Promise.resolve(); for (;;) { p = p.then(() => {}); }",
+        "const a = []; while (true) a.push({ a: 1, b: 2, c: [1, 2, 3] });",
+    ] {
+        let (outcome, _server) = run(script, limits);
+        let failure = failed(&outcome);
+        assert_eq!(
+            failure.kind,
+            FailureKind::MemoryLimit,
+            "{script}: {failure:?}"
+        );
+    }
+    let (outcome, _server) = run("throw null;", limits);
+    let failure = failed(&outcome);
+    assert_eq!(failure.kind, FailureKind::Thrown, "{failure:?}");
+    assert!(failure.message.contains("threw null"), "{failure:?}");
+}
+
+/// F14 end to end: APIs named `JSON` and `Object` (the report's made every `execute`
+/// fail, or replaced the built-in) are bound as `JSON_` and `Object_`; a script calls
+/// them against a real API and still has the built-ins.
+#[test]
+fn apis_named_like_script_globals_are_called_under_their_own_names() {
+    let dir = std::env::temp_dir().join(format!("tw-globals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let original = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples/issue-tracker/adapters/tracker-adapter.md"),
+    )
+    .unwrap();
+    for name in ["JSON", "Object"] {
+        let adapter = original.replacen("name: tracker", &format!("name: {name}"), 1);
+        let adapter = adapter.replace("_issue", &format!("_issue_{}", name.to_lowercase()));
+        std::fs::write(dir.join(format!("{name}-adapter.md")), adapter).unwrap();
+    }
+    let server = tracker(Duration::ZERO);
+    let url = server.url();
+    let executor = executor_of(&dir, &[("JSON", &url), ("Object", &url)]);
+    let outcome = rt().block_on(executor.code().execute(
+        "const a = await JSON_.get_issue_json({ project: 'web', number: 7 }); \
+         const b = await Object_.get_issue_object({ project: 'web', number: 8 }); \
+         return [a.number, b.number, JSON.stringify({ k: 1 }), Object.keys({ x: 1 })];",
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        outcome.result,
+        Ok(json!([7, 8, "{\"k\":1}", ["x"]])),
+        "{outcome:?}"
+    );
+    assert_eq!(server.take_requests().len(), 2);
 }

@@ -628,6 +628,208 @@ fn every_api_call_a_script_makes_is_audited() {
     );
 }
 
+/// The threads of process `pid` now.
+fn threads(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, Iterator::count)
+}
+
+/// F03 of the third hostile-input round: scripts whose callers hang up keep counting
+/// against `--max-calls-in-flight` and `--max-scripts` until their engines have
+/// stopped, and they stop. The report's waves of ten callers that hang up after 3 s,
+/// each script holding 52 MiB and waiting on a slow API, left 40 scripts alive under a
+/// cap of 10 (RSS 540, 1065, 1590, 2116 MiB after each wave; 14, 24, 34, 44 threads).
+/// Here: three waves of four under a cap of four; after each, memory and threads are
+/// back near where they started, and another caller's script runs.
+#[test]
+fn scripts_of_callers_that_hang_up_stop_and_free_their_places() {
+    let api = Server::start(|_| {
+        std::thread::sleep(Duration::from_secs(10));
+        Response::json(200, &json!({"number": 7, "title": "t", "state": "open"}))
+    });
+    let (serving, port) = serve(
+        &api,
+        &[
+            "--mode",
+            "code",
+            "--max-calls-in-flight",
+            "4",
+            "--max-scripts",
+            "4",
+            "--max-scripts-per-caller",
+            "4",
+            "--script-seconds",
+            "40",
+        ],
+    );
+    let pid = serving.0.id();
+    let script = "const keep = []; for (let i = 0; i < 52; i++) keep.push(new Uint8Array(1 << 20).fill(i + 1)); \
+                  for (let j = 0; j < 4; j++) await tracker.get_issue({project: 'web', number: 1}); \
+                  return keep.length;";
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "execute",
+        "arguments": {"script": script},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }})
+    .to_string();
+    let start_rss = toolwright_loopback::rss_kib(pid) / 1024;
+    let start_threads = threads(pid);
+    let mut after = Vec::new();
+    for _ in 0..3 {
+        let callers: Vec<_> = (0..4)
+            .map(|_| {
+                let body = body.clone();
+                std::thread::spawn(move || {
+                    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+                    stream
+                        .set_read_timeout(Some(Duration::from_secs(2)))
+                        .unwrap();
+                    let _ = write!(
+                        stream,
+                        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {ALICE}\r\n\
+                         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+                         MCP-Protocol-Version: {MODERN}\r\nMcp-Method: tools/call\r\nMcp-Name: execute\r\n\
+                         Content-Length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                    // The caller gives up after 2 s and hangs up.
+                    let mut answer = String::new();
+                    let _ = stream.read_to_string(&mut answer);
+                    answer
+                })
+            })
+            .collect();
+        let answers: Vec<String> = callers.into_iter().map(|c| c.join().unwrap()).collect();
+        assert!(answers.iter().all(String::is_empty), "{answers:?}");
+        std::thread::sleep(Duration::from_millis(500));
+        after.push((toolwright_loopback::rss_kib(pid) / 1024, threads(pid)));
+    }
+    // Memory and threads of stopped scripts are given back (the report's numbers
+    // grew by 525 MiB and 10 threads a wave).
+    let (rss, thread_count) = *after.last().unwrap();
+    assert!(
+        rss < start_rss + 150,
+        "RSS {start_rss} MiB at start, then {after:?}"
+    );
+    assert!(
+        thread_count <= start_threads + 8,
+        "{start_threads} threads at start, then {after:?}"
+    );
+    // Every place is free again: another caller's script runs.
+    let (_, answer) = modern_call(
+        port,
+        BOB,
+        "execute",
+        json!({"script": "return 6 * 7"}),
+        json!({}),
+    );
+    assert_eq!(
+        answer["result"]["structuredContent"]["result"], 42,
+        "{answer}"
+    );
+}
+
+/// F06 of the third hostile-input round: `search_tools` of a served catalog reads a
+/// request up to 4 KiB and says it was cut; the report's 0.39 MB requests of distinct
+/// words took 13 s each and stalled other callers.
+#[test]
+fn a_long_search_tools_request_is_cut_with_a_note() {
+    let api = issue_api();
+    let (_serving, port) = serve(&api, &["--mode", "meta"]);
+    let long: String = (0..50_000).map(|i| format!(" close{i}")).collect();
+    let started = std::time::Instant::now();
+    let (_, answer) = modern_call(
+        port,
+        ALICE,
+        "search_tools",
+        json!({"query": format!("close an issue{long}")}),
+        json!({}),
+    );
+    let took = started.elapsed();
+    let found = &answer["result"]["structuredContent"];
+    assert_eq!(
+        found["note"],
+        "the request was read up to its first 4096 bytes; describe the task in fewer words",
+        "{answer}"
+    );
+    assert_eq!(found["tools"][0]["name"], "close_issue", "{answer}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    let (_, short) = modern_call(
+        port,
+        ALICE,
+        "search_tools",
+        json!({"query": "close an issue"}),
+        json!({}),
+    );
+    assert!(
+        short["result"]["structuredContent"].get("note").is_none(),
+        "{short}"
+    );
+}
+
+/// F16 of the third hostile-input round: what a caller sends that reaches `serve`'s
+/// stderr (an audit record's request id) is escaped for the terminal. JSON escapes
+/// ESC but leaves C1 controls such as U+009B (CSI, "ESC [") as they are, so an id of
+/// `\u{9b}2J` cleared the operator's screen.
+#[test]
+fn a_callers_bytes_in_serves_stderr_are_escaped_for_the_terminal() {
+    let api = issue_api();
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args(["serve", "examples/issue-tracker/adapters", "--base-url"])
+        .arg(format!("tracker={}/api/v1", api.url()))
+        .args(["--http", &format!("127.0.0.1:{port}")])
+        .args(["--auth-token", "alice=T_ALICE", "--audit"])
+        .current_dir(root())
+        .env_clear()
+        .env("T_ALICE", ALICE)
+        .env("TRACKER_TOKEN", "upstream-t0ken")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut serving = Serving(child);
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let body = json!({"jsonrpc": "2.0", "id": "\u{9b}2J\u{9b}31mpwned", "method": "tools/call", "params": {
+        "name": "get_issue",
+        "arguments": {"project": "web", "number": 7},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        },
+    }});
+    let bearer = format!("Bearer {ALICE}");
+    let (status, _) = post_raw(
+        port,
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", MODERN),
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "get_issue"),
+        ],
+        &body.to_string(),
+    );
+    assert_eq!(status, 200);
+    let _ = serving.0.kill();
+    let mut stderr = String::new();
+    serving
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let audit = stderr
+        .lines()
+        .find(|l| l.starts_with("audit: "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(!stderr.contains('\u{9b}'), "{stderr:?}");
+    assert!(audit.contains("\\u{9b}2J\\u{9b}31mpwned"), "{audit:?}");
+}
+
 /// A 2026-07-28 request of a client that takes tasks, by the holder of `token`:
 /// `method` with `params` (Mcp-Name from their `name` or `taskId`); the JSON answer.
 fn tasks_request(port: u16, token: &str, method: &str, mut params: Value) -> Value {

@@ -208,6 +208,17 @@ fn meta_tools_export_and_answer_through_the_executor() {
         let listed = names(&found["tools"]);
         assert_eq!(listed[0], "pulls_merge", "{found}");
         assert_eq!(listed.len(), 3);
+        assert!(found.get("note").is_none(), "{found}");
+        // A request past 4 KiB is read up to there, and the answer says so (#58, F06).
+        let long: String = (0..20_000).map(|i| format!(" pad{i}")).collect();
+        let found = executor
+            .call_meta("search_tools", serde_json::json!({"query": format!("merge a pull request{long}"), "limit": 3}))
+            .await
+            .unwrap();
+        assert_eq!(
+            found["note"],
+            "the request was read up to its first 4096 bytes; describe the task in fewer words"
+        );
         let described = executor
             .call_meta("describe_tool", serde_json::json!({"name": "pulls_get"}))
             .await

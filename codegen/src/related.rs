@@ -62,11 +62,52 @@ pub fn with_apis(files: &[PathBuf], apis: &[crate::ir::Api], kind: Kind) -> Vec<
         .collect()
 }
 
-/// `path` read into a source file, or an I/O finding.
+/// The largest related file read (4 MiB): a conformance tests file or an examples file
+/// is held whole with its parsed tree, about 36 times its size (a 37 MB tests file
+/// took 1.35 GB); one adapter's cases and examples fit far below it.
+pub const MAX_RELATED: u64 = 4 << 20;
+
+/// `path` read into a source file, or an I/O finding; a file over [`MAX_RELATED`] is
+/// a finding at its start, not read.
 pub fn read(
     path: &Path,
     diagnostics: &mut crate::diagnostics::Diagnostics,
 ) -> Option<std::sync::Arc<crate::diagnostics::SourceFile>> {
+    read_within(path, MAX_RELATED, diagnostics)
+}
+
+fn read_within(
+    path: &Path,
+    limit: u64,
+    diagnostics: &mut crate::diagnostics::Diagnostics,
+) -> Option<std::sync::Arc<crate::diagnostics::SourceFile>> {
+    use crate::diagnostics::{Diagnostic, Location, SourceFile, codes};
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.len() > limit
+    {
+        let mib = |bytes: u64| bytes as f64 / f64::from(1 << 20);
+        diagnostics.push(
+            Diagnostic::error(
+                codes::INPUT_SIZE,
+                format!(
+                    "`{}` is {:.1} MiB, over the {} MiB a related file may take",
+                    path.display(),
+                    mib(meta.len()),
+                    limit >> 20
+                ),
+            )
+            .at(Location {
+                file: SourceFile::new(path.display().to_string(), String::new()),
+                span: 0..0,
+            })
+            .label("not read")
+            .help(
+                "keep a few cases or examples per tool: the file is read whole, with its \
+                 parsed tree, at about 36 times its size",
+            ),
+        );
+        return None;
+    }
     match std::fs::read_to_string(path) {
         Ok(text) => Some(crate::diagnostics::SourceFile::new(
             path.display().to_string(),
@@ -97,6 +138,33 @@ pub fn kind_of(path: &Path) -> Option<Kind> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// F17 of issue #58: a related file over the limit is a finding at its start, not
+    /// read (a 37 MB tests file took 1.35 GB).
+    #[test]
+    fn a_related_file_over_the_limit_is_a_located_finding() {
+        let dir = std::env::temp_dir().join(format!("tw-related-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big-adapter-tests.yaml");
+        std::fs::write(&path, "cases: []\n".repeat(200_000)).unwrap();
+        let mut diagnostics = crate::diagnostics::Diagnostics::default();
+        assert!(read_within(&path, 1 << 20, &mut diagnostics).is_none());
+        let found = diagnostics.sorted();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].code, "TW129");
+        assert!(
+            found[0].message.contains("is 1.9 MiB, over the 1 MiB"),
+            "{}",
+            found[0].message
+        );
+        let rendered = crate::diagnostics::render(&found[0]);
+        assert!(
+            rendered.contains("big-adapter-tests.yaml:1:1"),
+            "{rendered}"
+        );
+        assert!(read_within(&path, 2 << 20, &mut Default::default()).is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn related_files_are_named_after_their_adapter() {

@@ -46,6 +46,9 @@ pub mod executor;
 pub mod export;
 pub mod gate;
 pub mod graphql;
+#[cfg(any(feature = "mcp", feature = "code"))]
+mod lease;
+mod meter;
 pub mod paginate;
 mod percent;
 mod request;

@@ -25,10 +25,22 @@ pub struct SourceFile {
     /// Byte offsets of line starts, computed when a finding first needs a position
     /// (a large specification with no findings never pays for it).
     line_starts: std::sync::OnceLock<Vec<usize>>,
-    /// Whether each line is ASCII, so a column is a byte count there: mapping the
-    /// spans of a YAML document on one 873 KB line walked the line's characters once
-    /// per node (11.4 s).
-    ascii_lines: std::sync::OnceLock<Vec<bool>>,
+    /// Per line, where its characters are: on an ASCII line a column is a byte count;
+    /// on any other, every [`MARK`]th character's byte offset is kept, so a column is
+    /// found by walking fewer than [`MARK`] characters. Mapping the spans of a YAML
+    /// document on one 873 KB line walked the line's characters once per node (11.4 s).
+    lines: std::sync::OnceLock<Vec<Line>>,
+}
+
+/// Every how many characters of a non-ASCII line a byte offset is kept.
+const MARK: usize = 64;
+
+/// How the characters of one line sit in its bytes.
+#[derive(Debug)]
+enum Line {
+    Ascii,
+    /// Byte offsets (from the line's start) of characters 0, [`MARK`], 2 × [`MARK`], ...
+    Marks(Vec<usize>),
 }
 
 impl SourceFile {
@@ -43,22 +55,62 @@ impl SourceFile {
             path: path.into(),
             text,
             line_starts: std::sync::OnceLock::new(),
-            ascii_lines: std::sync::OnceLock::new(),
+            lines: std::sync::OnceLock::new(),
         })
     }
 
-    /// Whether line `index` (0-based) is ASCII.
-    fn ascii_line(&self, index: usize) -> bool {
-        let ascii = self.ascii_lines.get_or_init(|| {
+    /// How line `index` (0-based) holds its characters; computed for every line at
+    /// once, in one pass over the text.
+    fn line(&self, index: usize) -> Option<&Line> {
+        let lines = self.lines.get_or_init(|| {
             let starts = self.line_starts();
             (0..starts.len())
                 .map(|i| {
                     let end = starts.get(i + 1).copied().unwrap_or(self.text.len());
-                    self.text.as_bytes()[starts[i]..end].is_ascii()
+                    let text = &self.text[starts[i]..end];
+                    if text.is_ascii() {
+                        Line::Ascii
+                    } else {
+                        Line::Marks(text.char_indices().step_by(MARK).map(|(b, _)| b).collect())
+                    }
                 })
                 .collect()
         });
-        ascii.get(index).copied().unwrap_or(false)
+        lines.get(index)
+    }
+
+    /// The byte offset of character `chars` of the line starting at byte `start`
+    /// (line `index`, ending at `end`), or `end` when the line is shorter.
+    fn char_to_byte(&self, index: usize, start: usize, end: usize, chars: usize) -> usize {
+        let (from, rest) = match self.line(index) {
+            Some(Line::Ascii) => return (start + chars).min(end),
+            Some(Line::Marks(marks)) => match marks.get(chars / MARK) {
+                Some(&mark) => (start + mark, chars % MARK),
+                None => return end,
+            },
+            None => (start, chars),
+        };
+        let text = &self.text[from..end];
+        from + text.char_indices().nth(rest).map_or(text.len(), |(i, _)| i)
+    }
+
+    /// The number of characters between the start of line `index` (at byte `start`)
+    /// and byte `byte` of it.
+    fn byte_to_char(&self, index: usize, start: usize, byte: usize) -> usize {
+        let (mark, from) = match self.line(index) {
+            Some(Line::Ascii) => return byte - start,
+            Some(Line::Marks(marks)) => {
+                let k = marks
+                    .partition_point(|&m| start + m <= byte)
+                    .saturating_sub(1);
+                (k * MARK, start + marks.get(k).copied().unwrap_or(0))
+            }
+            None => (0, start),
+        };
+        mark + self
+            .text
+            .get(from..byte)
+            .map_or(byte - from, |s| s.chars().count())
     }
 
     /// Byte offset of the end of the line holding `byte` (its `\n`, or the text's end).
@@ -76,15 +128,19 @@ impl SourceFile {
             .line_starts()
             .partition_point(|&s| s <= start)
             .saturating_sub(1);
-        if self.ascii_line(line) {
-            return (chars.min(end - start), end);
+        let line_start = self.line_starts()[line];
+        if !self.text.is_char_boundary(start) {
+            // Not at a character: count from there as the text's own bytes say.
+            let rest = self.text.get(start..end).unwrap_or_default();
+            let len = rest
+                .char_indices()
+                .nth(chars)
+                .map_or(rest.len(), |(i, _)| i);
+            return (len, end);
         }
-        let rest = &self.text[start..end];
-        let len = rest
-            .char_indices()
-            .nth(chars)
-            .map_or(rest.len(), |(i, _)| i);
-        (len, end)
+        let first = self.byte_to_char(line, line_start, start);
+        let at = self.char_to_byte(line, line_start, end, first.saturating_add(chars));
+        (at - start, end)
     }
 
     fn line_starts(&self) -> &[usize] {
@@ -107,10 +163,11 @@ impl SourceFile {
         let line_starts = self.line_starts();
         let line = line_starts.partition_point(|&s| s <= byte) - 1;
         let start = line_starts[line];
-        let col = self
-            .text
-            .get(start..byte)
-            .map_or(byte - start, |s| s.chars().count());
+        let col = if self.text.is_char_boundary(byte) {
+            self.byte_to_char(line, start, byte)
+        } else {
+            byte - start
+        };
         (line + 1, col + 1)
     }
 
@@ -132,21 +189,26 @@ impl SourceFile {
 
     /// Byte offset of a 1-based line and 1-based character column.
     pub fn offset(&self, line: usize, col: usize) -> usize {
-        let Some(&start) = self.line_starts().get(line.saturating_sub(1)) else {
+        let index = line.saturating_sub(1);
+        let Some(&start) = self.line_starts().get(index) else {
             return self.text.len();
         };
-        // On an ASCII line a column within it (its `\n` included) is a byte count.
-        if self.ascii_line(line.saturating_sub(1))
-            && col.saturating_sub(1) <= self.line_end(start).max(start) - start
-        {
-            return start + col.saturating_sub(1);
+        // A column past the line's end (its `\n` is its last character) runs on into
+        // the next lines, a character at a time, as the text goes.
+        let end = self.line_end(start).max(start);
+        let in_line = (end - start) + usize::from(end < self.text.len());
+        let col = col.saturating_sub(1);
+        let newline_chars =
+            self.byte_to_char(index, start, end) + usize::from(end < self.text.len());
+        if col < newline_chars {
+            return self.char_to_byte(index, start, end, col);
         }
-        let line_text = &self.text[start..];
-        let in_line = line_text
+        let from = start + in_line;
+        let rest = &self.text[from..];
+        from + rest
             .char_indices()
-            .nth(col.saturating_sub(1))
-            .map_or(line_text.len(), |(i, _)| i);
-        start + in_line
+            .nth(col - newline_chars)
+            .map_or(rest.len(), |(i, _)| i)
     }
 }
 
@@ -376,6 +438,7 @@ pub mod codes {
     pub const UNKNOWN_VALUE: &str = "TW125";
     pub const TARGET: &str = "TW126";
     pub const IO: &str = "TW128";
+    pub const INPUT_SIZE: &str = "TW129";
     pub const OPENAPI_VERSION: &str = "TW130";
     pub const OPERATION_ID: &str = "TW131";
     pub const REFERENCE: &str = "TW132";
@@ -402,6 +465,53 @@ mod tests {
         assert_eq!(did_you_mean("Type", &known), Some("type"));
         assert_eq!(did_you_mean("author", &known), None);
         assert_eq!(did_you_mean("x-internal", &known), None);
+    }
+
+    /// Positions on lines of every kind (ASCII, multi-byte, longer than many marks,
+    /// empty, the last without a newline) agree with walking the characters, which
+    /// is what these did for every node before (F10 of issue #58).
+    #[test]
+    fn positions_agree_with_walking_the_characters() {
+        let long: String = (0..500)
+            .map(|i| if i % 3 == 0 { 'é' } else { 'a' })
+            .collect();
+        let text = format!("plain line\n{long}\n\nünï\n😀x{long}y");
+        let file = SourceFile::new("t.yaml", text.clone());
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        for (index, &start) in starts.iter().enumerate() {
+            let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+            let line_chars = text[start..end].chars().count();
+            for col in 1..=line_chars + 3 {
+                let walked = start
+                    + text[start..]
+                        .char_indices()
+                        .nth(col - 1)
+                        .map_or(text.len() - start, |(i, _)| i);
+                assert_eq!(
+                    file.offset(index + 1, col),
+                    walked,
+                    "line {index}, col {col}"
+                );
+            }
+            for (at, _) in text[start..end].char_indices().map(|(i, c)| (start + i, c)) {
+                let col = text[start..at].chars().count() + 1;
+                assert_eq!(file.line_col(at), (index + 1, col), "byte {at}");
+                for chars in [0, 1, 63, 64, 65, 700] {
+                    let rest = &text[at..end];
+                    let len = rest
+                        .char_indices()
+                        .nth(chars)
+                        .map_or(rest.len(), |(i, _)| i);
+                    assert_eq!(
+                        file.chars_in_line(at, chars),
+                        (len, end),
+                        "byte {at} + {chars}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

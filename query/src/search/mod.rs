@@ -18,7 +18,7 @@ pub mod text;
 pub mod values;
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use intent::Intent;
 
@@ -642,11 +642,8 @@ pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
 
 /// Records that `term` is in slot `at`: a later slot takes it over, as a map insert
 /// would (a borrowed term stays borrowed).
-fn set_owner<'a>(owner: &mut Vec<(Cow<'a, str>, usize)>, term: Cow<'a, str>, at: usize) {
-    match owner.iter_mut().find(|(t, _)| *t == term) {
-        Some(entry) => entry.1 = at,
-        None => owner.push((term, at)),
-    }
+fn set_owner<'a>(owner: &mut HashMap<Cow<'a, str>, usize>, term: Cow<'a, str>, at: usize) {
+    owner.insert(term, at);
 }
 
 /// A term of a slot and its weight: a word of the query, or one of the lexicon's or
@@ -671,13 +668,12 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
     // Room for a long request's words, terms and values from the start: growing these
     // lists a step at a time was a tenth of reading a request.
     let mut out: Vec<Vec<Term<'a>>> = Vec::with_capacity(16);
-    // A query has a few dozen words and terms at most: scanning beats hashing.
-    let mut seen: Vec<String> = Vec::with_capacity(16);
+    // Sets, not lists: a request may have thousands of distinct words, and scanning
+    // a list per word made reading it quadratic (100,000 words took 70 s).
+    let mut seen: HashSet<String> = HashSet::with_capacity(16);
     // Term → the slot it is in.
-    let mut owner: Vec<(Cow<'a, str>, usize)> = Vec::with_capacity(64);
-    let slot_of = |owner: &[(Cow<'a, str>, usize)], term: &str| {
-        owner.iter().find(|(t, _)| t == term).map(|(_, at)| *at)
-    };
+    let mut owner: HashMap<Cow<'a, str>, usize> = HashMap::with_capacity(64);
+    let slot_of = |owner: &HashMap<Cow<'a, str>, usize>, term: &str| owner.get(term).copied();
     let (rest, kinds) = if techniques.has(Techniques::VALUES) {
         values::extract(query, techniques.has(Techniques::TIMES))
     } else {
@@ -688,6 +684,7 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
     } else {
         (rest, Vec::new())
     };
+    let acronyms: HashSet<String> = acronyms.into_iter().collect();
     let question = is_question(query);
     let mut words = if techniques.has(Techniques::LEXICON) {
         grammar::words(query, &rest, techniques, index)
@@ -707,14 +704,15 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
             })
             && gap > 0
         {
-            let second = words.remove(i + gap);
-            words.insert(i, second);
+            // Moved up by a rotation of the few words between (a remove and an insert
+            // would shift the whole rest of a long request).
+            words[i..=i + gap].rotate_right(1);
         }
         if acronyms.contains(&word)
             && !seen.contains(&word)
             && let Some(pair) = index.acronym(&word)
         {
-            seen.push(word.clone());
+            seen.insert(word.clone());
             let terms = vec![
                 (Cow::Borrowed(pair.0), 1.0),
                 (Cow::Borrowed(pair.1), ACRONYM_REST_WEIGHT),
@@ -742,7 +740,7 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
             }
             for own in [&word, next] {
                 if !seen.contains(own) {
-                    seen.push(own.clone());
+                    seen.insert(own.clone());
                 }
             }
             i += 1;
@@ -752,10 +750,9 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
             out.push(terms);
             continue;
         }
-        if seen.contains(&word) {
+        if !seen.insert(word.clone()) {
             continue;
         }
-        seen.push(word.clone());
         let mut terms: Vec<Term<'a>> = Vec::with_capacity(8);
         terms.push((Cow::Owned(word.clone()), 1.0));
         if techniques.has(Techniques::LEXICON) {
@@ -861,7 +858,7 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
             }
         }
         // A resource the query names in words already counts there.
-        for word in resource.iter().filter(|w| !seen.contains(w)) {
+        for word in resource.iter().filter(|w| !seen.contains(w.as_str())) {
             push(word.clone(), 1.0, &mut terms);
         }
         out.push(terms);
@@ -1040,8 +1037,8 @@ impl<'a> Index<'a> {
 }
 
 /// The longest request read, in bytes: what follows is left out (a task described in
-/// words is far shorter). Reading a request costs time in the number of its distinct
-/// words times itself (100,000 words took 70 s); 4 KiB is under 2 ms.
+/// words is far shorter). Reading is linear in a request's words (10,000 distinct
+/// words, 93 KB, take about 50 ms: `benches/input_limits.sh`), and 4 KiB bounds it.
 pub const MAX_QUERY: usize = 4096;
 
 /// `query` within [`MAX_QUERY`], cut at a character boundary, and whether it was cut.
@@ -1057,6 +1054,14 @@ pub fn bounded(query: &str) -> (&str, bool) {
 }
 
 impl Index<'_> {
+    /// How many things `query` asks for (slots of terms), the whole of it read, past
+    /// [`MAX_QUERY`]: what `benches/search_request.sh` times, to show the reading is
+    /// linear in the request.
+    #[doc(hidden)]
+    pub fn read_unbounded(&self, query: &str) -> usize {
+        query_terms(query, self.techniques(), self).terms.len()
+    }
+
     /// The `k` best tools for `query` (its first [`MAX_QUERY`] bytes), best first
     /// (ties: catalog order).
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {

@@ -256,6 +256,21 @@ pub(crate) fn no_match(catalog: &Catalog, query: &str) -> String {
     }
 }
 
+/// A request as search reads it — its first
+/// [`MAX_QUERY`](toolwright_query::search::MAX_QUERY) bytes — and, when that is not all
+/// of it, the note that says so (`search_tools` and code mode's `search` both answer
+/// with it: a caller must not think the rest of its words were read).
+pub(crate) fn read_request(query: &str) -> (&str, Option<String>) {
+    let (read, cut) = toolwright_query::search::bounded(query);
+    let note = cut.then(|| {
+        format!(
+            "the request was read up to its first {} bytes; describe the task in fewer words",
+            toolwright_query::search::MAX_QUERY
+        )
+    });
+    (read, note)
+}
+
 /// The `limit` a `search_tools` call asked for, within bounds.
 pub(crate) fn limit(arguments: &Value) -> Result<usize, String> {
     match arguments.get("limit") {

@@ -28,8 +28,25 @@ const STACK: usize = 512 << 10;
 const FILE: &str = "script.js";
 /// The script is the body of an async function; its first line is the second of
 /// what the engine parses.
-const WRAP_BEFORE: &str = "(async () => {\n";
-const WRAP_AFTER: &str = "\n})()";
+const WRAP_BEFORE: &str = "(async () => { try {\n";
+/// What the wrapper throws instead of a `null` that came from the engine running out
+/// of memory (see [`wrapped`]).
+const OUT_OF_MEMORY_MARK: &str = "toolwright: the heap is full";
+
+/// `source` as the body of an async function, inside a `try` that tells a `null` the
+/// engine threw for want of memory from one the script threw: QuickJS throws `null`
+/// where it cannot even allocate its "out of memory" error (an array of objects grown
+/// until the heap is full), and the script's values are still held while the `catch`
+/// runs — so when `room` bytes cannot be had there, the heap is full, and the wrapper
+/// throws [`OUT_OF_MEMORY_MARK`] (a literal: throwing it allocates nothing).
+fn wrapped(source: &str, room: usize) -> String {
+    format!(
+        "{WRAP_BEFORE}{source}\n}} catch (e) {{ if (e === null) {{ let full = false; \
+         try {{ new ArrayBuffer({room}); }} catch (_) {{ full = true; }} \
+         if (full) throw \"{OUT_OF_MEMORY_MARK}\"; }} throw e; }} }})()"
+    )
+}
+
 /// Pages one `fn.all` may fetch.
 const MAX_PAGES: usize = 100;
 /// Largest JSON arguments of one call (what a tool would refuse anyway).
@@ -198,9 +215,6 @@ struct Record {
     /// function now is refused, so calls cannot nest past the call limit or leave
     /// records that never finish.
     converting: bool,
-    /// Bytes of arguments held by calls not yet answered: host memory the script
-    /// causes, charged against its memory limit.
-    arguments_held: usize,
 }
 
 pub(super) async fn run(
@@ -218,7 +232,7 @@ pub(super) async fn run(
             format!("the script engine did not start: {e}"),
         )),
         Ok((runtime, context)) => {
-            let source = format!("{WRAP_BEFORE}{source}{WRAP_AFTER}");
+            let source = wrapped(source, margin(limits.memory));
             let record_in = record.clone();
             let clock_in = clock.clone();
             let work = context.async_with(async move |ctx| {
@@ -247,6 +261,20 @@ pub(super) async fn run(
                 }
             };
             drop(work);
+            let result = match result {
+                // QuickJS throws `null` where it could not even allocate its "out of
+                // memory" error (a promise chain or an array of objects grown until the
+                // heap is full); a heap still at its limit says that is what happened.
+                Err(thrown) if thrown.message == THREW_NULL => {
+                    let usage = runtime.memory_usage().await;
+                    if at_limit(usage.malloc_size, limits.memory) {
+                        Err(failure(FailureKind::MemoryLimit, OUT_OF_MEMORY.to_owned()))
+                    } else {
+                        Err(thrown)
+                    }
+                }
+                other => other,
+            };
             drop(context);
             drop(runtime);
             result
@@ -481,6 +509,8 @@ fn host_call<'js>(
     clock: Arc<Clock>,
     record: Rc<RefCell<Record>>,
 ) -> rquickjs::Result<Function<'js>> {
+    // Host memory the script's calls hold, within its memory limit.
+    let pool = crate::meter::Pool::new(clock.limits.memory);
     Function::new(
         ctx.clone(),
         move |ctx: Ctx<'js>,
@@ -488,6 +518,7 @@ fn host_call<'js>(
               args: rquickjs::prelude::Opt<JsValue<'js>>,
               pages: rquickjs::prelude::Opt<JsValue<'js>>| {
             let limits = clock.limits;
+            let pool = &pool;
             if clock.halted() {
                 return Err(Exception::throw_range(&ctx, "the run is stopping"));
             }
@@ -537,22 +568,12 @@ fn host_call<'js>(
                     Some(reading(&record, || page_limits(&ctx, &value))?.bytes(limits.memory))
                 }
             };
-            // Arguments wait with their call: all of them together within the memory
-            // limit (100 calls of 4 MiB each held 400 MiB under a 64 MiB heap).
-            let held = ARGUMENTS - budget;
-            {
-                let mut record = record.borrow_mut();
-                if record.arguments_held + held > limits.memory {
-                    return Err(Exception::throw_range(
-                        &ctx,
-                        &format!(
-                            "the arguments of the calls waiting for answers would pass the \
-                             script's memory limit ({} bytes); await some calls before making more",
-                            limits.memory
-                        ),
-                    ));
-                }
-                record.arguments_held += held;
+            // Arguments wait with their call, and its answer is read into host memory:
+            // both are charged to the call's account in the script's pool, within its
+            // memory limit (100 calls of 4 MiB each held 400 MiB under a 64 MiB heap).
+            let account = pool.account();
+            if let Err(over) = account.charge(ARGUMENTS - budget) {
+                return Err(Exception::throw_range(&ctx, &over.to_string()));
             }
             record.borrow_mut().calls.push(CallRecord {
                 tool: tool.clone(),
@@ -561,7 +582,10 @@ fn host_call<'js>(
                 duration: Duration::ZERO,
             });
             let (promise, resolve, reject) = ctx.promise()?;
-            let answer = (host)(tool.clone(), args, pages);
+            // The account lives until the answer is in the script's heap (or the call
+            // is dropped); the transport charges the body it reads to it.
+            let answer =
+                crate::meter::metered(Arc::clone(&account), (host)(tool.clone(), args, pages));
             let caller = caller.clone();
             let record = record.clone();
             let ctx_in = ctx.clone();
@@ -571,7 +595,6 @@ fn host_call<'js>(
                 let outcome = caller.clone().scope(answer).await;
                 let duration = started.elapsed();
                 audit(&caller, &tool, &outcome, duration);
-                record.borrow_mut().arguments_held -= held;
                 if let Some(call) = record.borrow_mut().calls.get_mut(index) {
                     call.duration = duration;
                     match &outcome {
@@ -596,6 +619,7 @@ fn host_call<'js>(
                 if handed.is_err() {
                     clock_in.halt(STOP_MEMORY);
                 }
+                drop(account);
             });
             Ok::<_, rquickjs::Error>(promise)
         },
@@ -671,6 +695,22 @@ fn audit(caller: &Snapshot, tool: &str, outcome: &Result<Value, Error>, duration
     let _ = (caller, tool, outcome, duration);
 }
 
+/// What a script that threw `null` is told, unless its heap is full (then QuickJS
+/// threw it for want of memory: [`at_limit`]).
+const THREW_NULL: &str = "the script threw null (throw an Error for a line number)";
+
+/// Whether a heap of `used` bytes is at the limit `limit`: within what one more
+/// object, string or array block would take (an eighth of the limit, at least 256 KiB).
+fn at_limit(used: i64, limit: usize) -> bool {
+    usize::try_from(used).is_ok_and(|used| used.saturating_add(margin(limit)) >= limit)
+}
+
+/// Room a heap of `limit` bytes has left when it is not full: an eighth of the limit,
+/// at least 256 KiB (more than one object, string or array block takes).
+fn margin(limit: usize) -> usize {
+    (limit / 8).max(256 << 10)
+}
+
 /// What a run that reached the memory limit says.
 const OUT_OF_MEMORY: &str =
     "the script ran out of memory (its heap limit); keep less in memory at once";
@@ -706,6 +746,18 @@ fn thrown(error: CaughtError<'_>, parsing: bool) -> Failure {
                 column,
                 code,
             }
+        }
+        CaughtError::Value(value) if value.is_null() => {
+            failure(FailureKind::Thrown, THREW_NULL.to_owned())
+        }
+        CaughtError::Value(value)
+            if value
+                .as_string()
+                .and_then(|s| s.to_string().ok())
+                .as_deref()
+                == Some(OUT_OF_MEMORY_MARK) =>
+        {
+            failure(FailureKind::MemoryLimit, OUT_OF_MEMORY.to_owned())
         }
         CaughtError::Value(value) => {
             let mut budget = 4096;

@@ -245,7 +245,8 @@ const WATCH_EVERY: Duration = Duration::from_millis(50);
 /// The run's life is the caller's: dropping this future (a cancelled request, a
 /// closed connection) halts the script, which stops at its next interrupt poll, or at
 /// once when it is waiting for calls (they are dropped, so no further request is
-/// sent). And the answer never waits on the engine longer than a limit plus
+/// sent). What the caller holds for it (the [`lease`](crate::lease) of the answer: the
+/// server's places for calls and scripts) is freed when the engine has stopped. And the answer never waits on the engine longer than a limit plus
 /// [`GRACE`]: a watchdog on the caller's side reads the run's clock and answers with
 /// the limit if the engine has not stopped by then.
 ///
@@ -265,7 +266,11 @@ pub(crate) async fn run(source: &str, apis: Apis, host: Host, limits: Limits) ->
         tracing::Span::current(),
     );
     let clock_in = Arc::clone(&clock);
+    // What the caller holds for this run (a place under the server's caps) stays held
+    // until the engine's thread is done, not only until this future is.
+    let lease = crate::lease::current();
     let task = tokio::task::spawn_blocking(move || {
+        let _held_until_the_engine_stops = lease;
         let work = || handle.block_on(engine::run(&source, apis, host, clock_in, caller));
         #[cfg(feature = "tracing")]
         return tracing::dispatcher::with_default(&dispatch, || span.in_scope(work));
@@ -374,5 +379,61 @@ mod tests {
             took >= limits.wall && took < limits.wall + GRACE + Duration::from_millis(400),
             "{took:?}"
         );
+    }
+
+    /// F03 of the third hostile-input round: what the caller holds for a run (the
+    /// server's places under `--max-calls-in-flight` and `--max-scripts`) is freed
+    /// when the engine has stopped, not when the caller stops waiting. Here the
+    /// engine's thread is kept busy by a call for 1.5 s after the caller went away at
+    /// 0.2 s; the place was freed with the request before.
+    #[test]
+    fn a_place_is_held_until_the_engine_stops_not_until_the_caller_goes() {
+        struct Place(Arc<std::sync::Mutex<Option<Instant>>>);
+        impl Drop for Place {
+            fn drop(&mut self) {
+                *self.0.lock().unwrap() = Some(Instant::now());
+            }
+        }
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let host: Host = Arc::new(|_, _, _| {
+            Box::pin(async {
+                std::thread::sleep(Duration::from_millis(1500));
+                Ok(Value::Null)
+            })
+        });
+        let apis: Apis = Arc::new(BTreeMap::from([(
+            "api".to_owned(),
+            BTreeMap::from([("busy".to_owned(), "busy".to_owned())]),
+        )]));
+        let freed = Arc::new(std::sync::Mutex::new(None));
+        let lease = crate::lease::Lease::default();
+        lease.hold(Place(freed.clone()));
+        let started = Instant::now();
+        let run = crate::lease::within(
+            lease,
+            run(
+                "await api.busy({}); return 1;",
+                apis,
+                host,
+                Limits::default(),
+            ),
+        );
+        let gave_up =
+            rt.block_on(async { tokio::time::timeout(Duration::from_millis(200), run).await });
+        assert!(gave_up.is_err(), "the caller stopped waiting");
+        assert_eq!(*freed.lock().unwrap(), None, "the engine is still running");
+        while freed.lock().unwrap().is_none() && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let at = freed
+            .lock()
+            .unwrap()
+            .expect("freed once the engine stopped");
+        let took = at - started;
+        assert!(took >= Duration::from_millis(1500), "freed at {took:?}");
+        assert!(took < Duration::from_millis(3000), "freed at {took:?}");
     }
 }

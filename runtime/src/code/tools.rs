@@ -87,15 +87,8 @@ impl Code {
     /// A request longer than [`MAX_QUERY`](toolwright_query::search::MAX_QUERY) bytes
     /// is read up to there, and the answer says so on its first line.
     pub fn search(&self, query: &str, limit: usize) -> String {
-        let (query, cut) = toolwright_query::search::bounded(query);
-        let note = if cut {
-            format!(
-                "// the request was read up to its first {} bytes; describe the task in fewer words\n",
-                toolwright_query::search::MAX_QUERY
-            )
-        } else {
-            String::new()
-        };
+        let (query, note) = crate::catalog::meta::read_request(query);
+        let note = note.map(|n| format!("// {n}\n")).unwrap_or_default();
         let hits = self.catalog.search(query, limit);
         if hits.is_empty() {
             return format!("{note}// {}", no_match(&self.catalog, query));

@@ -34,15 +34,24 @@ impl Executor {
                     .and_then(Value::as_str)
                     .ok_or_else(|| wrong("needs a `query`: the task, in words".into()))?;
                 let limit = limit(&arguments).map_err(wrong)?;
+                let (query, cut) = crate::catalog::meta::read_request(query);
                 let tools: Vec<Value> = catalog
                     .search(query, limit)
                     .iter()
                     .map(|hit| hit_json(hit, &hit.tool.name))
                     .collect();
-                if tools.is_empty() {
-                    return Ok(json!({ "tools": [], "note": no_match(catalog, query) }));
+                let note = match (tools.is_empty(), cut) {
+                    (true, cut) => Some(
+                        no_match(catalog, query)
+                            + &cut.map(|c| format!(" ({c})")).unwrap_or_default(),
+                    ),
+                    (false, cut) => cut,
+                };
+                let mut out = json!({ "tools": tools });
+                if let Some(note) = note {
+                    out["note"] = json!(note);
                 }
-                Ok(json!({ "tools": tools }))
+                Ok(out)
             }
             DESCRIBE => {
                 let wanted = arguments

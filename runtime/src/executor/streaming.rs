@@ -442,9 +442,14 @@ impl Executor {
                     if let Some(id) = event.id {
                         entry["id"] = Value::String(id);
                     }
-                    size += crate::paginate::weight(&entry);
+                    let weight = crate::paginate::weight(&entry);
+                    size += weight;
                     if size > budget {
                         cut = Some("the events passed the call's memory budget");
+                        break;
+                    }
+                    if crate::meter::charge(weight).is_err() {
+                        cut = Some("the events passed the memory limit of the script calling");
                         break;
                     }
                     if taken.len() == MAX_COLLECTED {
@@ -470,9 +475,14 @@ impl Executor {
                     if let Some(items) = &items {
                         items.check(taken.len(), &item, &mut invalid);
                     }
-                    size += crate::paginate::weight(&item);
+                    let weight = crate::paginate::weight(&item);
+                    size += weight;
                     if size > budget {
                         cut = Some("the lines passed the call's memory budget");
+                        break;
+                    }
+                    if crate::meter::charge(weight).is_err() {
+                        cut = Some("the lines passed the memory limit of the script calling");
                         break;
                     }
                     if taken.len() == MAX_COLLECTED {

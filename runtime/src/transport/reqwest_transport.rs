@@ -189,8 +189,15 @@ impl Transport for ReqwestTransport {
         // API key) and no user info.
         let uri = request.uri().clone();
         let method = request.method().clone();
+        let sent = request.body().len();
         let converted = reqwest::Request::try_from(request);
         Box::pin(async move {
+            // A code-mode script's call holds its request body while it waits for the
+            // answer: charged to the script's memory with the answer (`meter`).
+            crate::meter::charge(sent).map_err(|over| {
+                TransportError::new(format!("{method} {}: {over}", uri.path()))
+                    .kind_of(TransportKind::BodyTooLarge)
+            })?;
             let target = || {
                 format!(
                     "{}://{}{}",
@@ -233,6 +240,11 @@ impl Transport for ReqwestTransport {
                 if body.len() + chunk.len() > limit {
                     return Err(too_large(format!("more than {limit} bytes sent")));
                 }
+                // A code-mode script's calls read their answers within its memory limit.
+                crate::meter::charge(chunk.len()).map_err(|over| {
+                    TransportError::new(format!("{method} {}: {over}", target()))
+                        .kind_of(TransportKind::BodyTooLarge)
+                })?;
                 body.extend_from_slice(&chunk);
                 if let Some(received) = &received {
                     received.add(chunk.len());

@@ -994,7 +994,7 @@ impl Server {
         params: &Value,
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
         asker: Option<Asker>,
-        request_id: &Value,
+        #[cfg_attr(not(feature = "code"), allow(unused_variables))] request_id: &Value,
     ) -> Result<Value, (i64, String)> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
@@ -1005,16 +1005,16 @@ impl Server {
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         #[cfg(feature = "code")]
         if let Some(code) = &listing.code {
-            // A script holds its place until it has finished (or this answer is
-            // dropped, which drops the script's future with it).
-            let _place = if name == crate::code::EXECUTE {
+            // A script holds its place until its engine has stopped, which may be
+            // after this answer is dropped (the engine stops at its next interrupt
+            // poll): the place goes in the answer's lease, which the run keeps.
+            let lease = crate::lease::current();
+            if name == crate::code::EXECUTE {
                 match self.scripts.admit(crate::caller::name()) {
-                    Ok(place) => Some(place),
+                    Ok(place) => lease.hold(place),
                     Err(why) => return Ok(modes::mistake(&why)),
                 }
-            } else {
-                None
-            };
+            }
             let audit = code_mode::ScriptAudit {
                 sink: self.audit.clone(),
                 caller: crate::caller::name(),
@@ -1029,17 +1029,15 @@ impl Server {
                 elicit::CAPABILITIES_META.replace('/', "~1")
             ));
             if name == crate::code::EXECUTE && capabilities.is_some_and(offers::declares_tasks) {
-                let (code, place) = (code.clone(), _place);
+                // The task takes the answer's lease along: the places stay held
+                // until the script's engine has stopped, after this answer.
+                let (code, task_lease) = (code.clone(), lease.clone());
                 let trusted = self.client_approvals;
                 let created = self.offers.tasks().create_with(
                     crate::caller::name(),
                     move |inbox| async move {
-                        let _place = place;
                         let asker = trusted.then(|| Asker::Task(std::sync::Arc::new(inbox)));
-                        Ok(
-                            code_mode::call(&code, crate::code::EXECUTE, &arguments, asker, audit)
-                                .await,
-                        )
+                        Ok(crate::lease::within(task_lease, code_mode::call(&code, crate::code::EXECUTE, &arguments, asker, audit)).await)
                     },
                 );
                 return created.map_err(|e| {
@@ -1047,7 +1045,8 @@ impl Server {
                     (code, e["message"].as_str().unwrap_or_default().to_owned())
                 });
             }
-            return Ok(code_mode::call(code, name, &arguments, asker, audit).await);
+            let answer = code_mode::call(code, name, &arguments, asker, audit);
+            return Ok(crate::lease::within(lease, answer).await);
         }
         let target = match (listing.mode, name) {
             (ToolMode::Meta, modes::SEARCH) => return Ok(self.search_tools(&listing, &arguments)),
@@ -1090,6 +1089,8 @@ impl Server {
             Err(e) => return modes::mistake(&e),
         };
         let executor = self.current();
+        // A request past the length search reads is cut, and the answer says so.
+        let (query, cut) = crate::catalog::meta::read_request(query);
         let tools: Vec<Value> = executor
             .catalog()
             .search(query, limit)
@@ -1099,7 +1100,11 @@ impl Server {
                 Some(crate::catalog::meta::hit_json(hit, name))
             })
             .collect();
-        modes::result(json!({ "tools": tools }))
+        let mut out = json!({ "tools": tools });
+        if let Some(cut) = cut {
+            out["note"] = json!(cut);
+        }
+        modes::result(out)
     }
 
     /// A tool itself (what `tools/call` runs for its name).

@@ -499,8 +499,8 @@ impl Http {
                 let (closed, _) = tokio::sync::mpsc::unbounded_channel();
                 super::Peer::declared(closed, &serde_json::json!({}), client.log_level)
             });
-        let answer = on_behalf(caller.as_ref(), server.respond_coded(message, client)).await;
-        drop(slot);
+        let answer = on_behalf(caller.as_ref(), server.respond_coded(message, client));
+        let answer = crate::lease::within(leased(slot), answer).await;
         let mut response = match answer {
             // 2026-07-28 gives some errors their HTTP status too: an unknown (or
             // removed) method is `404`, a revision or capability problem `400`.
@@ -555,11 +555,13 @@ impl Http {
                     peer.as_ref().map(|r| r.peer.clone()),
                 ),
             );
+            // The place is held until the call's script engine (if any) has
+            // stopped, however the call ends.
+            let call = crate::lease::within(leased(slot), call);
             let answer = tokio::select! {
                 answer = call => answer,
                 () = gone.closed() => None,
             };
-            drop(slot);
             drop(peer);
             if let Some(answer) = answer {
                 let _ = messages.send(answer);
@@ -683,6 +685,17 @@ fn too_many(refused: callers::Refused) -> Response<Body> {
 
 /// Runs `answer` for `caller`: the audit names them, and APIs that pass the caller's
 /// token through get theirs.
+/// The lease an answer runs in, holding its call's slot: freed when the answer is
+/// done and any script it started has stopped (a script outlives a dropped request
+/// until its engine's next interrupt poll).
+fn leased(slot: Option<callers::Slot>) -> crate::lease::Lease {
+    let lease = crate::lease::Lease::default();
+    if let Some(slot) = slot {
+        lease.hold(slot);
+    }
+    lease
+}
+
 async fn on_behalf<F: std::future::Future>(caller: Option<&Caller>, answer: F) -> F::Output {
     let name = caller.map(|c| Arc::<str>::from(c.name()));
     let token = caller.map(|c| Arc::<str>::from(c.token()));
