@@ -999,8 +999,6 @@ impl Server {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Err((codes::INVALID_PARAMS, "`tools/call` needs a `name`".into()));
         };
-        #[cfg(not(feature = "code"))]
-        let _ = request_id; // only scripts' audit records name it
         let listing = self.listing();
         let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
         #[cfg(feature = "code")]
