@@ -571,7 +571,9 @@ impl Server {
         message: Value,
         peer: Option<Peer>,
     ) -> Option<(String, Option<i64>)> {
-        let answer = self.answer(message, None, peer).await?;
+        // Boxed: the answer's future holds every kind of request's state (a call, a
+        // script, a task), too large for a worker thread's stack in debug builds.
+        let answer = Box::pin(self.answer(message, None, peer)).await?;
         Some(match answer {
             Answer::Value(v) => {
                 let code = v.pointer("/error/code").and_then(Value::as_i64);
@@ -589,7 +591,7 @@ impl Server {
         notify: Option<tokio::sync::mpsc::UnboundedSender<String>>,
         peer: Option<Peer>,
     ) -> Option<String> {
-        self.answer(message, notify, peer)
+        Box::pin(self.answer(message, notify, peer))
             .await
             .map(|answer| match answer {
                 Answer::Value(v) => v.to_string(),

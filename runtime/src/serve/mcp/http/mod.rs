@@ -214,7 +214,8 @@ impl Http {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         match *request.method() {
-            Method::POST => self.post(request, session, caller).await,
+            // Boxed: a large future (the whole request's state), kept off the stack.
+            Method::POST => Box::pin(self.post(request, session, caller)).await,
             Method::DELETE => match session {
                 Some(id) if self.sessions.end(&id, caller.as_ref().map(Caller::name)) => {
                     plain(StatusCode::OK, "")
