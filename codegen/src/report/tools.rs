@@ -195,6 +195,12 @@ pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value
             // also taken out of the source lines, which have none.
             let mut secrets = std::collections::BTreeSet::new();
             toolwright_query::redact::value(&mut detail, &mut secrets);
+            // The source view shows the operation as written: what the scrubber finds
+            // in that (a default of an `api_key` parameter the security scheme
+            // supplies, so in no schema above) is taken out of its lines too.
+            if let Some(mut written) = raw.and_then(|raw| written_operation(raw, op)) {
+                toolwright_query::redact::value(&mut written, &mut secrets);
+            }
             detail["excerpt"] = match (&api.source, span) {
                 (Some(l), Some(span)) => excerpt(&l.file, span),
                 _ => Value::Null,
@@ -223,6 +229,16 @@ pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value
         tools.secrets.push(secrets);
     }
     tools
+}
+
+/// The operation as its document writes it, with the path's shared parameters.
+fn written_operation(raw: &crate::source::openapi::Raw, op: &ir::Operation) -> Option<Value> {
+    let path = raw.root.get("paths")?.get(&op.path)?;
+    let mut written = path.get(op.method.as_str().to_ascii_lowercase())?.clone();
+    if let (Some(shared), Some(map)) = (path.get("parameters"), written.as_object_mut()) {
+        map.insert("x-path-parameters".into(), shared.clone());
+    }
+    Some(written)
 }
 
 /// A tool's schema without its `$defs`: the page resolves references against the
