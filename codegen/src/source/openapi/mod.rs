@@ -49,6 +49,8 @@ pub(crate) struct Doc<'a> {
     pub pending: BTreeSet<String>,
     /// Definitions being lowered right now (a reference back to one is a cycle).
     pub lowering: BTreeSet<String>,
+    /// Literal placeholders treated as missing, in reading order: (pointer, text).
+    pub placeholders: Vec<(String, String)>,
 }
 
 impl Doc<'_> {
@@ -78,6 +80,8 @@ impl Doc<'_> {
         if !crate::source::placeholder::is_placeholder(text, None) {
             return None;
         }
+        self.placeholders
+            .push((pointer.to_owned(), text.trim().to_owned()));
         self.warn(
             codes::PLACEHOLDER,
             pointer,
@@ -220,6 +224,7 @@ pub(crate) fn read_root(
         definitions: BTreeMap::new(),
         pending: BTreeSet::new(),
         lowering: BTreeSet::new(),
+        placeholders: Vec::new(),
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);

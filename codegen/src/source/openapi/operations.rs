@@ -77,7 +77,22 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
     let names = naming::assign(&sites);
     let mut out = Vec::new();
     for ((path, method, item, op, pointer), named) in found.iter().zip(names) {
-        if let Some(o) = operation(doc, path, *method, item, op, pointer, schemes, named) {
+        let seen = doc.placeholders.len();
+        if let Some(mut o) = operation(doc, path, *method, item, op, pointer, schemes, named) {
+            // The placeholders read for this operation that are its own or its path
+            // item's (a shared definition's belong to no one operation).
+            let item_pointer = pointer.rsplit_once('/').map_or("", |(item, _)| item);
+            o.placeholders = doc.placeholders[seen..]
+                .iter()
+                .filter(|(at, _)| {
+                    at.strip_prefix(item_pointer)
+                        .is_some_and(|rest| rest.starts_with('/'))
+                })
+                .map(|(at, text)| ir::Placeholder {
+                    text: text.clone(),
+                    source: doc.location(at),
+                })
+                .collect();
             out.push(o);
         }
     }
@@ -367,6 +382,7 @@ fn operation(
         source: None,
         graphql: None,
         examples: Vec::new(),
+        placeholders: Vec::new(),
     })
 }
 
@@ -1327,5 +1343,35 @@ mod tests {
             .count();
         // The literal placeholders are reported; the copy of the name is only dropped.
         assert_eq!(placeholders, 2);
+        // ...and kept with their operation, located, for the readiness report.
+        let kept: Vec<(&str, String)> = ops[1]
+            .placeholders
+            .iter()
+            .map(|p| (p.text.as_str(), p.source.display()))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("XXXX", "pets.json:6:39".into()),
+                ("TODO", "pets.json:6:58".into())
+            ]
+        );
+        assert!(ops[0].placeholders.is_empty());
+        let artifact = crate::contract::artifact::build(
+            &analysis.apis,
+            &crate::contract::artifact::Options::default(),
+        );
+        let findings: Vec<&Value> = artifact["readiness_report"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "placeholder_text")
+            .collect();
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0]["tool"], "get_pet");
+        assert_eq!(
+            findings[0]["message"],
+            "placeholder text treated as missing: `XXXX` at pets.json:6:39, `TODO` at pets.json:6:58; write what each stands for"
+        );
     }
 }
