@@ -303,10 +303,10 @@ pub fn excerpt(file: &SourceFile, span: Range<usize>) -> Value {
     let span = span.start.min(text.len())..span.end.min(text.len()).max(span.start);
     let (first_line, column) = file.line_col(span.start);
     let (last_line, _) = file.line_col(span.end.saturating_sub(1).max(span.start));
-    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[span.end..]
-        .find('\n')
-        .map_or(text.len(), |i| span.end + i);
+    // From the file's line index: scanning the text for the line's ends was two
+    // passes over a one-line document per operation (quadratic on Graph beta).
+    let line_start = file.line_start(span.start);
+    let line_end = file.line_end(span.end);
     let total = last_line + 1 - first_line;
     if total == 1 && line_end - line_start > EXCERPT_COLUMNS {
         let shown = cut(&text[span.clone()], EXCERPT_CHARS);
