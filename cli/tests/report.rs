@@ -384,3 +384,154 @@ fn dev_corpus_reports_account_for_every_operation() {
     }
     assert!(findings > 0, "some dev spec has import findings to show");
 }
+
+/// One scrubber for every pane and file (#64): credential-shaped defaults, examples and
+/// enum values — under a credential's name (the `api_key` parameter the security scheme
+/// supplies, so in no input schema; a `token` header; a `password` body property; a
+/// `client_secret` in the response) and by their text (a token in prose) — are found
+/// nowhere: not in the report's page or any of its panes (details, source view,
+/// exports), not in any file `generate` writes (typed or catalog-only), not in the
+/// artifact, not in any export of the catalog.
+#[test]
+fn credential_samples_reach_no_pane_and_no_file() {
+    let dir = scratch("samples");
+    let spec = dir.join("keys.yaml");
+    std::fs::write(
+        &spec,
+        r#"openapi: 3.0.3
+info: {title: Keys, version: "1"}
+servers:
+  - url: https://keys.example.com/v1
+components:
+  securitySchemes:
+    api_key: {type: apiKey, in: query, name: api_key}
+security:
+  - api_key: []
+paths:
+  /boards/{id}:
+    parameters:
+      - name: X-Api-Key
+        in: header
+        schema: {type: string, default: "hk-path-default-58c1"}
+    post:
+      operationId: updateBoard
+      description: Updates a board. Try it with `ghp_9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f`.
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - name: api_key
+          in: query
+          required: true
+          schema: {type: string, default: "k-default-7f3a9c2e", example: "k-example-11d4"}
+        - name: token
+          in: header
+          schema: {type: string, enum: ["t-enum-5b8d1e4f"]}
+          examples:
+            demo: {summary: A demo token, value: "t-examples-2c6e"}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                name: {type: string}
+                password: {type: string, default: "pw-default-9d1c", example: "pw-example-3f7a"}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: string}
+                  client_secret: {type: string, enum: ["cs-enum-4e8a6b"]}
+"#,
+    )
+    .unwrap();
+    let spec = spec.to_str().unwrap();
+    let mut outputs: Vec<(String, String)> = Vec::new();
+
+    let page = report(&[spec], &dir.join("keys.html"), &[]);
+    assert!(page.contains("updateBoard"));
+    outputs.extend(
+        blocks(&page)
+            .into_iter()
+            .map(|b| ("a report block".to_owned(), b)),
+    );
+    outputs.push(("the report page".into(), page));
+    for catalog_only in [false, true] {
+        let out = dir.join(format!("generated-{catalog_only}"));
+        let out_arg = out.to_str().unwrap().to_owned();
+        let mut args = vec!["generate", spec, "--out", &out_arg];
+        if catalog_only {
+            args.push("--catalog-only");
+        }
+        let run = toolwright(&args);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        for file in std::fs::read_dir(&out).unwrap() {
+            let path = file.unwrap().path();
+            let bytes = std::fs::read(&path).unwrap();
+            outputs.push((
+                path.display().to_string(),
+                String::from_utf8_lossy(&bytes).into(),
+            ));
+        }
+    }
+    let artifact = dir.join("keys.json");
+    let run = toolwright(&["artifact", spec, "--out", artifact.to_str().unwrap()]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    outputs.push((
+        "the artifact".into(),
+        std::fs::read_to_string(&artifact).unwrap(),
+    ));
+    for format in [
+        "catalog",
+        "mcp",
+        "openai",
+        "anthropic",
+        "gemini",
+        "typescript",
+    ] {
+        let run = toolwright(&["catalog", spec, "--json", "--format", format]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        outputs.push((
+            format!("the {format} export"),
+            String::from_utf8_lossy(&run.stdout).into(),
+        ));
+    }
+    assert!(outputs.len() > 10, "{} outputs", outputs.len());
+
+    let secrets = [
+        "hk-path-default-58c1",
+        "ghp_9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f",
+        "k-default-7f3a9c2e",
+        "k-example-11d4",
+        "t-enum-5b8d1e4f",
+        "t-examples-2c6e",
+        "pw-default-9d1c",
+        "pw-example-3f7a",
+        "cs-enum-4e8a6b",
+    ];
+    let found: Vec<String> = outputs
+        .iter()
+        .flat_map(|(name, text)| {
+            secrets
+                .iter()
+                .filter(|s| text.contains(**s))
+                .map(move |s| format!("{s} in {name}"))
+        })
+        .collect();
+    assert_eq!(found, Vec::<String>::new(), "0 credentials in the outputs");
+}

@@ -1,5 +1,6 @@
 //! The `tracing` feature: one `toolwright.call` span per call, with tool, API,
-//! method, path template, status, attempts and duration — and never an argument
+//! method, path template, status, attempts and duration, after an event naming the
+//! security requirement applied — and never an argument
 //! value, a query string or a credential. A minimal subscriber records every field.
 
 use std::sync::{Arc, Mutex};
@@ -94,6 +95,8 @@ fn each_call_is_a_span_without_arguments_or_credentials() {
     assert_eq!(get("status").as_deref(), Some("200"));
     assert_eq!(get("attempts").as_deref(), Some("1"));
     assert!(get("duration_ms").is_some());
+    // Which security requirement was applied, by its schemes' names (#64).
+    assert_eq!(get("security").as_deref(), Some("tracker"), "{fields:?}");
     let all = format!("{fields:?}");
     assert!(!all.contains("sup3r-secret-token"), "{all}");
     assert!(!all.contains("private-project-name"), "{all}");

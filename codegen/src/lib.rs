@@ -36,6 +36,7 @@ mod output;
 mod prose;
 pub mod related;
 pub mod report;
+mod scrub;
 pub mod select;
 mod shapes;
 pub mod source;

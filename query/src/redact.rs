@@ -313,17 +313,81 @@ fn walk(value: &mut Value, key: Option<&str>, found: &mut BTreeSet<String>) {
                     .and_then(Value::as_str)
                     .is_some_and(is_secret_name);
             for (k, v) in map.iter_mut() {
-                let sample = matches!(
+                let is_sample = matches!(
                     k.as_str(),
                     "default" | "examples" | "example" | "const" | "enum" | "x-example"
                 );
+                if credential && k == "enum" {
+                    enumeration(v, found);
+                    continue;
+                }
+                if credential && is_sample {
+                    sample(v, found);
+                    continue;
+                }
+                // What describes the credential further (a parameter's `schema` or
+                // `content`, a schema's `items` or `allOf` branches) is the credential's
+                // too; its `properties` are named by their own keys.
+                let inherits = credential
+                    && match v {
+                        Value::Object(_) => !matches!(
+                            k.as_str(),
+                            "properties"
+                                | "patternProperties"
+                                | "$defs"
+                                | "definitions"
+                                | "dependentSchemas"
+                        ),
+                        Value::Array(_) => {
+                            matches!(k.as_str(), "allOf" | "anyOf" | "oneOf" | "prefixItems")
+                        }
+                        _ => false,
+                    };
                 // `name` itself is the credential's name, not its value.
                 let key = match k.as_str() {
-                    _ if credential && sample => "secret",
+                    _ if inherits => "secret",
                     "name" => "",
                     other => other,
                 };
                 walk(v, Some(key), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A credential's `enum`: its values taken out like any sample's, except plain words
+/// (`bearer`, `active`: letters and `_`, at most 24). An enum is a contract the typed
+/// client and the argument check hold to, and a plain word names a kind, not a secret.
+pub fn enumeration(values: &mut Value, found: &mut BTreeSet<String>) {
+    match values {
+        Value::Array(items) => items.iter_mut().for_each(|v| enumeration(v, found)),
+        Value::String(s) if is_plain_word(s) => {}
+        other => sample(other, found),
+    }
+}
+
+fn is_plain_word(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 24 && s.bytes().all(|b| b.is_ascii_alphabetic() || b == b'_')
+}
+
+/// A credential's sample, whatever its shape (a string, a list of them, OpenAPI's
+/// `examples: {name: {value: …}}`): every string taken out (and added to `found`),
+/// except what describes an example (its `summary`, `description`), which is prose
+/// and scrubbed as such.
+pub fn sample(value: &mut Value, found: &mut BTreeSet<String>) {
+    match value {
+        Value::String(s) if !s.is_empty() => {
+            found.insert(std::mem::replace(s, REDACTED.into()));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| sample(v, found)),
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if matches!(k.as_str(), "summary" | "description") {
+                    walk(v, Some(k), found);
+                } else {
+                    sample(v, found);
+                }
             }
         }
         _ => {}
@@ -607,5 +671,42 @@ mod tests {
         assert_eq!(v["properties"]["token"]["type"], "string");
         assert!(found.contains("hunter2"));
         assert_eq!(known("a: hunter2", &found), "a: <redacted>");
+    }
+
+    /// A credential parameter's samples where OpenAPI puts them: in its `schema`, in
+    /// its `content`'s media type, as named `examples`, as `enum` values.
+    #[test]
+    fn samples_nested_under_a_credential_parameter() {
+        let mut v = json!({
+            "parameters": [
+                {"name": "api_key", "in": "query",
+                 "schema": {"type": "string", "default": "k-default-1",
+                            "enum": ["k-enum-1"], "description": "Your key."}},
+                {"name": "token", "in": "header",
+                 "content": {"text/plain": {"schema": {"type": "string"}, "example": "t-ex-1"}},
+                 "examples": {"demo": {"summary": "A demo token", "value": "t-demo-1"}}},
+                {"name": "X-Api-Key", "in": "header",
+                 "schema": {"allOf": [{"x-example": "x-allof-1"}]}},
+                {"name": "filter", "schema": {"type": "string", "default": "open"}},
+            ],
+        });
+        let mut found = BTreeSet::new();
+        value(&mut v, &mut found);
+        let text = v.to_string();
+        for secret in ["k-default-1", "k-enum-1", "t-ex-1", "t-demo-1", "x-allof-1"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+            assert!(found.contains(secret), "{secret} not found");
+        }
+        // A plain word in a credential's enum is a kind (`bearer`), kept.
+        let mut kinds = json!({"token_type": {"enum": ["bearer", "k-9f8e7d6c"]}});
+        value(&mut kinds, &mut found);
+        assert_eq!(kinds["token_type"]["enum"], json!(["bearer", "k-9f8e7d6c"]));
+        let mut kinds = json!({"token": {"enum": ["bearer", "k-9f8e7d6c"]}});
+        value(&mut kinds, &mut found);
+        assert_eq!(kinds["token"]["enum"], json!(["bearer", REDACTED]));
+        // What is no sample stays: types, prose, other parameters' defaults.
+        for kept in ["Your key.", "A demo token", "\"open\"", "\"string\""] {
+            assert!(text.contains(kept), "{kept} gone from {text}");
+        }
     }
 }

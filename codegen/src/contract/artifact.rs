@@ -43,11 +43,23 @@ const SECTIONS: &[&str] = &[
     "contract_index",
 ];
 
-/// The artifact of `apis`.
-pub fn build(apis: &[ir::Api], options: &Options) -> Value {
+/// What an artifact is made from, before its sections are built as one tree: every
+/// operation's contract (in the order of `apis`' operations), the graph's edges and the
+/// readiness report. The report reads these and makes each tool's entry
+/// ([`tool`]) only when it gets to that tool.
+#[derive(Debug)]
+pub struct Parts {
+    pub contracts: Vec<OperationContract>,
+    pub edges: Vec<Edge>,
+    pub report: readiness::Report,
+}
+
+/// The [`Parts`] of the artifact of `apis`.
+pub fn parts(apis: &[ir::Api], options: &Options) -> Parts {
     let (contracts, generated) = super::build_with_edges(apis, &options.roles);
-    let previous = options.previous.as_ref();
-    let manual: Vec<Edge> = previous
+    let manual: Vec<Edge> = options
+        .previous
+        .as_ref()
         .and_then(|p| p.pointer("/graph/edges"))
         .and_then(Value::as_array)
         .into_iter()
@@ -57,6 +69,29 @@ pub fn build(apis: &[ir::Api], options: &Options) -> Value {
         .collect();
     let edges = graph::merge(generated, manual);
     let report = readiness::report(apis, &contracts, &edges);
+    Parts {
+        contracts,
+        edges,
+        report,
+    }
+}
+
+/// The artifact's entry of one tool (under `tools`, scrubbed as the artifact is).
+pub fn tool(api: &ir::Api, op: &ir::Operation, contract: &OperationContract) -> Value {
+    // Scrubbed under its name, as the whole artifact's walk reaches it.
+    let mut wrapped = json!({"tools": {op.name.clone(): tool_entry(api, op, contract)}});
+    scrub(&mut wrapped);
+    wrapped["tools"][&op.name].take()
+}
+
+/// The artifact of `apis`.
+pub fn build(apis: &[ir::Api], options: &Options) -> Value {
+    let Parts {
+        contracts,
+        edges,
+        report,
+    } = parts(apis, options);
+    let previous = options.previous.as_ref();
 
     let mut tools = Map::new();
     let ops = apis

@@ -63,6 +63,9 @@ const CHECKS: &[(&str, f64, &str)] = &[
     ("permissive_input", 1.0, "info"),
     ("not_strict_exportable", 1.0, "info"),
     ("envelope_hides_result", 1.0, "info"),
+    // Not scored on its own: the text a placeholder stood for is missing, and
+    // `missing_description` (or the composed parameter description) already counts that.
+    ("placeholder_text", 0.0, "warning"),
 ];
 
 /// Input names that are credentials whatever the document says.
@@ -190,6 +193,19 @@ pub fn report(apis: &[ir::Api], contracts: &[OperationContract], edges: &[Edge])
                 .as_deref()
                 .is_none_or(|d| d.trim().len() < 12),
             "no description (or a few characters): models choose tools by it".into(),
+        );
+        let placeholders: Vec<String> = op
+            .placeholders
+            .iter()
+            .map(|p| format!("`{}` at {}", p.text, p.source.display()))
+            .collect();
+        check(
+            "placeholder_text",
+            !placeholders.is_empty(),
+            format!(
+                "placeholder text treated as missing: {}; write what each stands for",
+                placeholders.join(", ")
+            ),
         );
         for input in &contract.contract.consumes {
             if input.kind == "auth" {

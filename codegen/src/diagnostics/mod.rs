@@ -171,6 +171,12 @@ impl SourceFile {
         (line + 1, col + 1)
     }
 
+    /// The byte offset where the line holding `byte` starts.
+    pub fn line_start(&self, byte: usize) -> usize {
+        let starts = self.line_starts();
+        starts[starts.partition_point(|&s| s <= byte.min(self.text.len())) - 1]
+    }
+
     /// `span` clamped to the text and widened to whole characters: readers report byte
     /// positions that can fall inside a multi-byte character (`é`, an emoji), and
     /// slicing or rendering there would panic.
@@ -455,6 +461,26 @@ pub mod codes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_on_a_long_non_ascii_line_count_characters() {
+        let text: String = (0..3_000)
+            .map(|i| if i % 7 == 0 { "é" } else { "ab" })
+            .collect();
+        let file = SourceFile::new("one.json", format!("{text}\nx"));
+        for (byte, _) in file
+            .text
+            .char_indices()
+            .step_by(97)
+            .chain([(text.len(), '\n')])
+        {
+            let expected = file.text[..byte].chars().count() + 1;
+            assert_eq!(file.line_col(byte), (1, expected), "at {byte}");
+        }
+        assert_eq!(file.line_col(text.len() + 1), (2, 1));
+        assert_eq!(file.line_start(text.len() + 1), text.len() + 1);
+        assert_eq!(file.line_start(5), 0);
+    }
 
     #[test]
     fn near_misses_are_recognised() {

@@ -463,6 +463,18 @@ pub struct Operation {
     /// Usage examples (an adapter's `{name}-adapter-examples.md`), checked against the
     /// tool's input schema.
     pub examples: Vec<Example>,
+    /// Placeholder text the source gave instead of prose (`XXXX`, `TODO`) in the
+    /// operation or its parameters, treated as missing: kept for the readiness report,
+    /// which names each and where it is.
+    pub placeholders: Vec<Placeholder>,
+}
+
+/// Text standing in for prose (`XXXXXXXX`, `TODO`), which was treated as missing.
+#[derive(Debug, Clone)]
+pub struct Placeholder {
+    /// The text as written, trimmed.
+    pub text: String,
+    pub source: Location,
 }
 
 /// A request in words and the arguments a model should send for it.

@@ -45,71 +45,63 @@ impl Row {
     }
 }
 
-/// One entry per API: `{api, source, format, rows: [...], findings: [...]}`.
-pub fn matrix(
-    apis: &[ir::Api],
-    raws: &[Option<openapi::Raw>],
-    diagnostics: &[Diagnostic],
-) -> Vec<Value> {
-    apis.iter()
-        .zip(raws)
-        .map(|(api, raw)| {
-            let file = api.source.as_ref().map(|l| &l.file);
-            let path = file.map(|f| f.path.clone()).unwrap_or_default();
-            let (format, rows) = match (raw, file) {
-                (_, Some(file)) if graphql::is_graphql(api) => (
-                    format!(
-                        "GraphQL ({})",
-                        if graphql::is_sdl(&file.path) {
-                            "SDL"
-                        } else {
-                            "introspection"
-                        }
-                    ),
-                    graphql::model_of(file)
-                        .map(|schema| graphql_rows(api, &schema))
-                        .unwrap_or_default(),
-                ),
-                (Some(raw), _) if mcp::is_tools_list(&raw.root) => {
-                    ("MCP tools/list".to_owned(), mcp_rows(api, &raw.root))
+/// The entry of one API: `{api, source, format, rows: [...], findings: [...]}`;
+/// `raw` is its document as written when it is a JSON or YAML one.
+pub fn source(api: &ir::Api, raw: Option<&openapi::Raw>, diagnostics: &[Diagnostic]) -> Value {
+    let file = api.source.as_ref().map(|l| &l.file);
+    let path = file.map(|f| f.path.clone()).unwrap_or_default();
+    let (format, rows) = match (raw, file) {
+        (_, Some(file)) if graphql::is_graphql(api) => (
+            format!(
+                "GraphQL ({})",
+                if graphql::is_sdl(&file.path) {
+                    "SDL"
+                } else {
+                    "introspection"
                 }
-                (Some(raw), _) if discovery::is_discovery(&raw.root) => (
-                    format!(
-                        "Google Discovery {}",
-                        raw.root
-                            .get("discoveryVersion")
-                            .and_then(Value::as_str)
-                            .unwrap_or("v1")
-                    ),
-                    discovery_rows(api, &raw.root),
-                ),
-                (Some(raw), _) => (
-                    format!(
-                        "OpenAPI {}",
-                        raw.root
-                            .get("openapi")
-                            .and_then(Value::as_str)
-                            .unwrap_or("3")
-                    ),
-                    openapi_rows(api, &raw.root),
-                ),
-                (None, Some(file)) => (
-                    "adapter (MCP-AQL)".to_owned(),
-                    adapter::front_matter(file)
-                        .map(|fm| adapter_rows(api, &fm))
-                        .unwrap_or_default(),
-                ),
-                (None, None) => ("unknown".to_owned(), Vec::new()),
-            };
-            json!({
-                "api": api.name,
-                "source": path,
-                "format": format,
-                "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),
-                "findings": findings(&path, diagnostics),
-            })
-        })
-        .collect()
+            ),
+            graphql::model_of(file)
+                .map(|schema| graphql_rows(api, &schema))
+                .unwrap_or_default(),
+        ),
+        (Some(raw), _) if mcp::is_tools_list(&raw.root) => {
+            ("MCP tools/list".to_owned(), mcp_rows(api, &raw.root))
+        }
+        (Some(raw), _) if discovery::is_discovery(&raw.root) => (
+            format!(
+                "Google Discovery {}",
+                raw.root
+                    .get("discoveryVersion")
+                    .and_then(Value::as_str)
+                    .unwrap_or("v1")
+            ),
+            discovery_rows(api, &raw.root),
+        ),
+        (Some(raw), _) => (
+            format!(
+                "OpenAPI {}",
+                raw.root
+                    .get("openapi")
+                    .and_then(Value::as_str)
+                    .unwrap_or("3")
+            ),
+            openapi_rows(api, &raw.root),
+        ),
+        (None, Some(file)) => (
+            "adapter (MCP-AQL)".to_owned(),
+            adapter::front_matter(file)
+                .map(|fm| adapter_rows(api, &fm))
+                .unwrap_or_default(),
+        ),
+        (None, None) => ("unknown".to_owned(), Vec::new()),
+    };
+    json!({
+        "api": api.name,
+        "source": path,
+        "format": format,
+        "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),
+        "findings": findings(&path, diagnostics),
+    })
 }
 
 /// The findings of reading `path`, grouped by code: count and the first few, located.
@@ -1008,8 +1000,12 @@ paths:
 "#;
         let analysis = crate::analyze_text("t.yaml", text, false);
         let file = analysis.apis[0].source.as_ref().unwrap().file.clone();
-        let raws = vec![openapi::raw(&file)];
-        let m = matrix(&analysis.apis, &raws, &analysis.diagnostics);
+        let raw = openapi::raw(&file);
+        let m = [source(
+            &analysis.apis[0],
+            raw.as_ref(),
+            &analysis.diagnostics,
+        )];
         let ops = row(&m[0], "Operations");
         assert_eq!(
             (

@@ -21,8 +21,8 @@ mod tools;
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
 use serde_json::value::RawValue;
+use serde_json::{Value, json};
 
 use crate::contract::{FieldRoles, artifact};
 use crate::diagnostics::Diagnostic;
@@ -68,26 +68,41 @@ pub fn render_with_exports(
     options: &Options,
     exports: Option<&dyn ExportSource>,
 ) -> String {
-    let artifact = artifact::build(
+    // Each OpenAPI document parsed once more, as written: the raw counts of the
+    // fidelity matrix, where each operation is (the excerpts) and what credentials it
+    // holds as written come from it — taken one document at a time, its tree dropped
+    // before the next is read and before the artifact is built (GitHub's is ~100 MB).
+    let mut written = Vec::with_capacity(apis.len());
+    let mut fidelity = Vec::with_capacity(apis.len());
+    for api in apis {
+        let raw = match &api.source {
+            Some(l) if !tools::is_adapter(api) && !crate::source::graphql::is_graphql(api) => {
+                openapi::raw(&l.file)
+            }
+            _ => None,
+        };
+        fidelity.push(fidelity::source(api, raw.as_ref(), diagnostics));
+        written.push(raw.map(tools::Written::from));
+    }
+    // Of the artifact, the sections the page reads whole (the graph's edges, the
+    // readiness report), scrubbed as the artifact's are; each tool's entry is made
+    // when its details are (GitHub's whole artifact as one tree took ~125 MB).
+    let artifact::Parts {
+        contracts,
+        edges,
+        report,
+    } = artifact::parts(
         apis,
         &artifact::Options {
             roles: options.roles.clone(),
             previous: None,
         },
     );
-    // Each OpenAPI document parsed once more, as written: the excerpts and the raw
-    // counts of the fidelity matrix come from it.
-    let raws: Vec<Option<openapi::Raw>> = apis
-        .iter()
-        .map(|api| match &api.source {
-            Some(l) if !tools::is_adapter(api) && !crate::source::graphql::is_graphql(api) => {
-                openapi::raw(&l.file)
-            }
-            _ => None,
-        })
-        .collect();
-    let tools = tools::collect(apis, &raws, &artifact);
-    let fidelity = fidelity::matrix(apis, &raws, diagnostics);
+    let mut artifact = json!({"graph": {"edges": edges}, "readiness_report": report});
+    drop((edges, report));
+    artifact::scrub(&mut artifact);
+    let tools = tools::collect(apis, &written, &artifact, &contracts);
+    drop((written, contracts));
     let edges = artifact
         .pointer("/graph/edges")
         .and_then(Value::as_array)

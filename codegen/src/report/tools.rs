@@ -2,7 +2,7 @@
 //! (what its pane shows), both from the same plan the catalog is generated from, the
 //! artifact's contracts, edges and findings, and the source text.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use serde_json::value::RawValue;
@@ -25,10 +25,11 @@ const EXCERPT_CHARS: usize = 4_000;
 pub struct Tools {
     /// `[name, api, group, method, path, flags, summary, warnings, infos, in, out]`.
     pub rows: Vec<Value>,
-    /// Each tool's details as JSON text (an object), made as soon as the tool is read:
-    /// GitHub's 1,223 as value trees took hundreds of MB. Exports are written in
-    /// later, a block of tools at a time ([`Tools::write_detail`]).
-    pub details: Vec<Box<RawValue>>,
+    /// Each tool's details as JSON text (an object), made as soon as the tool is read
+    /// and kept gzip-compressed (GitHub's 1,223 as value trees took hundreds of MB, as
+    /// text tens). Exports are written in later, a block of tools at a time
+    /// ([`Tools::write_detail`]).
+    pub details: Vec<Vec<u8>>,
     /// Per tool, the credentials its details held whole (an example under
     /// `password`): taken out of its exports too, where an export may have moved
     /// the example into a description.
@@ -53,9 +54,63 @@ pub fn is_adapter(api: &ir::Api) -> bool {
         .is_some_and(|l| l.file.path.ends_with(".md"))
 }
 
-/// The rows and details of every operation of `apis`; `raws[i]` is the parsed
-/// document of `apis[i]` when it is an OpenAPI one (for the source excerpts).
-pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value) -> Tools {
+/// What the report keeps of a document as written once its tree is dropped: where
+/// each operation is (the source excerpts), and the credentials each holds as written
+/// (found by the shared scrubber, with its path item's shared parameters) — an
+/// `api_key` parameter the security scheme supplies is in no schema of the details,
+/// yet its default is in the source lines.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// (path, method) → byte range of the operation in the file.
+    pub operations: BTreeMap<(String, String), Range<usize>>,
+    /// (path, method) → the credentials found, when there are any.
+    pub secrets: BTreeMap<(String, String), BTreeSet<String>>,
+}
+
+impl From<openapi::Raw> for Written {
+    fn from(raw: openapi::Raw) -> Written {
+        let mut secrets = BTreeMap::new();
+        let paths = raw.root.get("paths").and_then(Value::as_object);
+        for (path, item) in paths.into_iter().flatten() {
+            let Some(item) = item.as_object() else {
+                continue;
+            };
+            // Every member but the shared parameters that is an object: the methods
+            // (an extension looked up by no operation costs nothing but its walk).
+            for (method, op) in item
+                .iter()
+                .filter(|(k, v)| *k != "parameters" && v.is_object())
+            {
+                let mut written = op.clone();
+                if let (Some(shared), Some(map)) = (item.get("parameters"), written.as_object_mut())
+                {
+                    map.insert("x-path-parameters".into(), shared.clone());
+                }
+                let mut found = BTreeSet::new();
+                toolwright_query::redact::value(&mut written, &mut found);
+                if !found.is_empty() {
+                    secrets.insert((path.clone(), method.clone()), found);
+                }
+            }
+        }
+        Written {
+            operations: raw.operations,
+            secrets,
+        }
+    }
+}
+
+/// The rows and details of every operation of `apis`; `written[i]` is what the report
+/// keeps of `apis[i]`'s document when it is an OpenAPI one.
+/// `artifact` holds the graph's edges and the readiness report; `contracts` are the
+/// operations' contracts in the order of `apis`' operations.
+pub fn collect(
+    apis: &[ir::Api],
+    written: &[Option<Written>],
+    artifact: &Value,
+    contracts: &[crate::contract::OperationContract],
+) -> Tools {
+    let mut contracts = contracts.iter();
     let mut edges_in: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     let mut edges_out: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
     for edge in artifact
@@ -94,11 +149,11 @@ pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value
         findings.entry(tool).or_default().push(finding);
     }
 
-    let mut entries: Vec<(Value, Box<RawValue>, std::collections::BTreeSet<String>)> = Vec::new();
+    let mut entries: Vec<(Value, Vec<u8>, BTreeSet<String>)> = Vec::new();
     let mut definitions = Vec::new();
     for (api_index, api) in apis.iter().enumerate() {
         let adapter = is_adapter(api);
-        let raw = raws.get(api_index).and_then(Option::as_ref);
+        let raw = written.get(api_index).and_then(Option::as_ref);
         // The definitions some tool reaches, rendered as values (not as text parsed back).
         let mut defs = json!({"input": {}, "output": {}});
         for name in emit::reachable_definitions(api) {
@@ -111,13 +166,9 @@ pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value
         definitions.push(defs);
         for op in &api.operations {
             let plan = plan::plan(api, op);
-            let entry = artifact
-                .pointer(&format!(
-                    "/tools/{}",
-                    crate::contract::fields::pointer_escape(&op.name)
-                ))
-                .cloned()
-                .unwrap_or(Value::Null);
+            let entry = contracts
+                .next()
+                .map_or(Value::Null, |contract| artifact::tool(api, op, contract));
             let span = match (&op.source, &raw) {
                 (Some(l), _) => Some(l.span.clone()),
                 (None, Some(raw)) => raw
@@ -193,8 +244,16 @@ pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value
             });
             // Credentials found in the structure (an example under `password`) are
             // also taken out of the source lines, which have none.
-            let mut secrets = std::collections::BTreeSet::new();
+            let mut secrets = BTreeSet::new();
             toolwright_query::redact::value(&mut detail, &mut secrets);
+            // The source view shows the operation as written: what the scrubber found
+            // in that is taken out of its lines too.
+            if let Some(found) = raw.and_then(|raw| {
+                raw.secrets
+                    .get(&(op.path.clone(), op.method.as_str().to_ascii_lowercase()))
+            }) {
+                secrets.extend(found.iter().cloned());
+            }
             detail["excerpt"] = match (&api.source, span) {
                 (Some(l), Some(span)) => excerpt(&l.file, span),
                 _ => Value::Null,
@@ -202,9 +261,11 @@ pub fn collect(apis: &[ir::Api], raws: &[Option<openapi::Raw>], artifact: &Value
             artifact::scrub(&mut detail["excerpt"]);
             // Also where an export moved an example into a description.
             redact_everywhere(&mut detail, &secrets);
-            let text = serde_json::value::to_raw_value(&detail)
-                .unwrap_or_else(|_| RawValue::NULL.to_owned());
-            entries.push((row, text, secrets));
+            // Compressed now: all tools' details are never alive at once as text.
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            // Writing to a Vec cannot fail.
+            let _ = serde_json::to_writer(&mut gz, &detail);
+            entries.push((row, gz.finish().unwrap_or_default(), secrets));
         }
     }
     // Sorted by name (unique in a checked catalog; the API breaks a tie otherwise).
@@ -242,10 +303,10 @@ pub fn excerpt(file: &SourceFile, span: Range<usize>) -> Value {
     let span = span.start.min(text.len())..span.end.min(text.len()).max(span.start);
     let (first_line, column) = file.line_col(span.start);
     let (last_line, _) = file.line_col(span.end.saturating_sub(1).max(span.start));
-    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[span.end..]
-        .find('\n')
-        .map_or(text.len(), |i| span.end + i);
+    // From the file's line index: scanning the text for the line's ends was two
+    // passes over a one-line document per operation (quadratic on Graph beta).
+    let line_start = file.line_start(span.start);
+    let line_end = file.line_end(span.end);
     let total = last_line + 1 - first_line;
     if total == 1 && line_end - line_start > EXCERPT_COLUMNS {
         let shown = cut(&text[span.clone()], EXCERPT_CHARS);
@@ -283,9 +344,13 @@ impl Tools {
         index: usize,
         exports: Option<&BTreeMap<String, Box<RawValue>>>,
     ) -> std::io::Result<()> {
-        let detail = self.details[index].get();
+        let mut detail = String::new();
+        std::io::Read::read_to_string(
+            &mut flate2::read::GzDecoder::new(&self.details[index][..]),
+            &mut detail,
+        )?;
         // An object this module wrote: `{…}`, never empty (it has a name).
-        out.write_all(detail.strip_suffix('}').unwrap_or(detail).as_bytes())?;
+        out.write_all(detail.strip_suffix('}').unwrap_or(&detail).as_bytes())?;
         out.write_all(b",\"exports\":{")?;
         for (i, (profile, exported)) in exports.into_iter().flatten().enumerate() {
             if i > 0 {

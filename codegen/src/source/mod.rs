@@ -243,10 +243,13 @@ pub fn read_with(
     options: &Options,
     diagnostics: &mut Diagnostics,
 ) -> Option<ir::Api> {
+    // Every source's API leaves through here: renamed as the build asks, and
+    // scrubbed once for everything made from it (files, report, artifact, exports).
     let renamed = |mut api: ir::Api| {
         if let Some(name) = options.names.get(&api.name) {
             api.name = name.clone();
         }
+        crate::scrub::api(&mut api);
         api
     };
     if file.path.ends_with(".md") {

@@ -85,23 +85,27 @@ impl fmt::Debug for Secret {
 }
 
 /// Credentials for `security`: the first requirement whose every scheme has its
-/// credentials wins. With none satisfiable, the error names what the first one needs.
+/// credentials wins (its index beside them; `None` when none applies and anonymous
+/// access is allowed). With none satisfiable, the error names what the first one needs.
 pub(crate) fn resolve<'a>(
     api: &'a Api,
     security: &[Requirement],
     source: &CredentialSource,
-) -> Result<Vec<Planned<'a>>, Error> {
+) -> Result<(Vec<Planned<'a>>, Option<usize>), Error> {
     // Credentials are sent when some requirement can be met, even if another one
     // (`{}`) allows anonymous calls: authenticated calls see more.
     let mut first_error = None;
-    for requirement in security.iter().filter(|r| !r.schemes.is_empty()) {
+    for (i, requirement) in security.iter().enumerate() {
+        if requirement.schemes.is_empty() {
+            continue;
+        }
         let applied: Result<Vec<Planned<'a>>, Error> = requirement
             .schemes
             .iter()
             .map(|name| apply(api, name, source))
             .collect();
         match applied {
-            Ok(applied) => return Ok(applied),
+            Ok(applied) => return Ok((applied, Some(i))),
             Err(e) => {
                 first_error.get_or_insert(e);
             }
@@ -110,7 +114,7 @@ pub(crate) fn resolve<'a>(
     let anonymous = security.is_empty() || security.iter().any(|r| r.schemes.is_empty());
     match first_error {
         Some(e) if !anonymous => Err(e),
-        _ => Ok(Vec::new()),
+        _ => Ok((Vec::new(), None)),
     }
 }
 

@@ -26,7 +26,23 @@ impl Executor {
         }
         let mut applied = Vec::new();
         let mut token = None;
-        for planned in auth::resolve(api, &op.security, &self.inner.credentials)? {
+        let (planned, chosen) = auth::resolve(api, &op.security, &self.inner.credentials)?;
+        // Which alternative was applied, by scheme names (never values): the answer
+        // to "why did this request carry that key" when a server refuses it.
+        #[cfg(feature = "tracing")]
+        tracing::debug!(
+            target: "toolwright::auth",
+            tool = %op.name,
+            api = %api.name,
+            security = %chosen.map_or_else(
+                || "none".to_owned(),
+                |i| op.security[i].schemes.join(" + ")
+            ),
+            "security requirement applied"
+        );
+        #[cfg(not(feature = "tracing"))]
+        let _ = chosen;
+        for planned in planned {
             match planned {
                 auth::Planned::Ready(a) => applied.push(a),
                 auth::Planned::Token(mut client) => {

@@ -283,8 +283,11 @@ async fn wire_constructs_pass_prism_validation() {
     let exec = Executor::builder(catalog())
         .base_url("wire", &prism.url)
         .credentials(CredentialSource::from_fn(|name| {
-            matches!(name, "WIRE_API_KEY" | "WIRE_API_TOKEN" | "WIRE_APP_ID")
-                .then(|| "k".to_owned())
+            matches!(
+                name,
+                "WIRE_API_KEY" | "WIRE_API_TOKEN" | "WIRE_APP_ID" | "WIRE_QUERY_TOKEN"
+            )
+            .then(|| "k".to_owned())
         }))
         .build()
         .unwrap();
@@ -316,6 +319,8 @@ async fn wire_constructs_pass_prism_validation() {
         // The request causes a validating server rejected (#29).
         ("eitherCredential", json!({"q": "x"})),
         ("bothCredentials", json!({})),
+        // Trello's shape: both required keys, whichever alternative carries them (#64).
+        ("getCard", json!({"id": "c1"})),
         ("createNote", json!({"text": "hi"})),
         ("batchNotes", json!({"body": [{"text": "a"}]})),
         // Repeated parts (`tags`) are no array to Prism: byte for byte in `wire.rs`.

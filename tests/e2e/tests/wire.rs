@@ -33,6 +33,7 @@ fn executor(server: &Server) -> Executor {
                     "WIRE_API_KEY" => "s3cret",
                     "WIRE_API_TOKEN" => "t0ken",
                     "WIRE_APP_ID" => "app-1",
+                    "WIRE_QUERY_TOKEN" => "q-t0k",
                     _ => return None,
                 }
                 .to_owned(),
@@ -448,4 +449,38 @@ async fn a_whole_multipart_body_sends_parts_by_type() {
     ]
     .concat();
     assert_eq!(String::from_utf8_lossy(&req.body), expected);
+}
+
+/// Trello's shape: `security: [{api_key}, {query_token}]` while the operation requires
+/// both `key` and `token`. A validating server wants both whichever alternative it
+/// reads, so both go out; neither is an argument.
+#[tokio::test]
+async fn every_required_credential_is_sent_whichever_alternative_carries_it() {
+    let tools = catalog();
+    let schema: Value = serde_json::from_str(&tools.get("getCard").unwrap().input_schema).unwrap();
+    assert_eq!(schema["required"], json!(["id"]), "{schema}");
+    let req = sent("getCard", json!({"id": "c1"})).await;
+    assert_eq!(req.target, "/v1/cards/c1?key=s3cret&token=q-t0k");
+    assert_eq!(req.header("x-api-token"), None);
+}
+
+/// With one of the two keys not configured, the call fails naming its variable, and
+/// nothing is sent (never a request the server would refuse for the other key).
+#[tokio::test]
+async fn a_missing_required_credential_is_named_before_anything_is_sent() {
+    let server = server();
+    let exec = Executor::builder(catalog())
+        .base_url("wire", format!("{}/v1", server.url()))
+        .credentials(CredentialSource::from_fn(|name| {
+            (name == "WIRE_API_KEY").then(|| "s3cret".to_owned())
+        }))
+        .build()
+        .unwrap();
+    let err = exec.call("getCard", json!({"id": "c1"})).await.unwrap_err();
+    match &err {
+        Error::MissingCredential { env, .. } => assert_eq!(env, "WIRE_QUERY_TOKEN"),
+        other => panic!("expected the missing token named, got {other}"),
+    }
+    assert!(err.to_string().contains("`WIRE_QUERY_TOKEN`"), "{err}");
+    assert!(server.requests().is_empty());
 }

@@ -111,6 +111,30 @@ impl ::toolwright::__private::serde::Serialize for BothCredentialsInput {
         ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
     }
 }
+/// Arguments of `getCard`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetCardInput {
+    pub id: ::std::string::String,
+}
+impl GetCardInput {
+    /// The required fields; every optional one is `None`.
+    pub fn new(id: ::std::string::String) -> Self {
+        GetCardInput {
+            id,
+        }
+    }
+}
+impl ::toolwright::__private::serde::Serialize for GetCardInput {
+    fn serialize<S: ::toolwright::__private::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        use ::toolwright::__private::serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(::std::option::Option::None)?;
+        map.serialize_entry("id", &self.id)?;
+        map.end()
+    }
+}
 /// Arguments of `putCover`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PutCoverInput {
@@ -577,6 +601,15 @@ impl Client {
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
         self.executor.execute(&OPERATIONS[4], input)
     }
+    /// Trello's shape: two alternatives, and both of their keys required.
+    ///
+    /// `GET /cards/{id}`
+    pub fn get_card(
+        &self,
+        input: &GetCardInput,
+    ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
+        self.executor.execute(&OPERATIONS[5], input)
+    }
     /// `format: byte` in a non-JSON body: base64 text on the wire.
     ///
     /// `PUT /cover`
@@ -584,7 +617,7 @@ impl Client {
         &self,
         input: &PutCoverInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[5], input)
+        self.executor.execute(&OPERATIONS[6], input)
     }
     /// A content-based query parameter.
     ///
@@ -593,7 +626,7 @@ impl Client {
         &self,
         input: &FilteredInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[6], input)
+        self.executor.execute(&OPERATIONS[7], input)
     }
     /// Form properties with their encoding.
     ///
@@ -602,7 +635,7 @@ impl Client {
         &self,
         input: &SubmitFormInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[7], input)
+        self.executor.execute(&OPERATIONS[8], input)
     }
     /// A multipart body kept whole (`name` is also a path parameter): parts by type.
     ///
@@ -611,7 +644,7 @@ impl Client {
         &self,
         input: &UploadItemInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[8], input)
+        self.executor.execute(&OPERATIONS[9], input)
     }
     /// The API key is both a security scheme and a parameter.
     ///
@@ -620,7 +653,7 @@ impl Client {
         &self,
         input: &KeyedSearchInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[9], input)
+        self.executor.execute(&OPERATIONS[10], input)
     }
     /// `id` is read-only through its `$ref`: not an argument.
     ///
@@ -629,7 +662,7 @@ impl Client {
         &self,
         input: &CreateNoteInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[10], input)
+        self.executor.execute(&OPERATIONS[11], input)
     }
     /// A required body whose properties are all optional.
     ///
@@ -638,7 +671,7 @@ impl Client {
         &self,
         input: &PutPrefsInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[11], input)
+        self.executor.execute(&OPERATIONS[12], input)
     }
     /// A JSON response.
     ///
@@ -647,7 +680,7 @@ impl Client {
         &self,
         input: &GetReportInput,
     ) -> ::toolwright::executor::Call<'_, GetReportOutput> {
-        self.executor.execute(&OPERATIONS[12], input)
+        self.executor.execute(&OPERATIONS[13], input)
     }
     /// allowReserved keeps reserved characters, but not `#` or `&`.
     ///
@@ -656,7 +689,7 @@ impl Client {
         &self,
         input: &ReservedInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[13], input)
+        self.executor.execute(&OPERATIONS[14], input)
     }
     /// An optional body whose object requires a property.
     ///
@@ -665,7 +698,7 @@ impl Client {
         &self,
         input: &CreateSenderInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[14], input)
+        self.executor.execute(&OPERATIONS[15], input)
     }
     /// Multipart parts with their default and declared content types.
     ///
@@ -674,7 +707,7 @@ impl Client {
         &self,
         input: &UploadInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[15], input)
+        self.executor.execute(&OPERATIONS[16], input)
     }
     /// Only a JSON wildcard media type.
     ///
@@ -683,7 +716,7 @@ impl Client {
         &self,
         input: &WildcardOnlyInput,
     ) -> ::toolwright::executor::Call<'_, ::toolwright::__private::serde_json::Value> {
-        self.executor.execute(&OPERATIONS[16], input)
+        self.executor.execute(&OPERATIONS[17], input)
     }
 }
 use ::toolwright::descriptor::{
@@ -691,7 +724,7 @@ use ::toolwright::descriptor::{
 };
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
-pub static OPERATIONS: [::toolwright::descriptor::Operation; 17] = [
+pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("eitherCredential"),
         api: ::toolwright::__private::text("wire"),
@@ -701,14 +734,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 17] = [
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
-        security: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("api_key")]),
-            },
-            ::toolwright::descriptor::Requirement {
-                schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("api_token")]),
-            },
-        ]),
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[::toolwright::__private::text("api_key")]),
+        }]),
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
@@ -771,6 +799,25 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 17] = [
             schemes: ::toolwright::__private::Cow::Borrowed(&[
                 ::toolwright::__private::text("api_key"),
                 ::toolwright::__private::text("app_id"),
+            ]),
+        }]),
+        wrap_output: false,
+        json_response: false,
+        graphql: ::std::option::Option::None,
+    },
+    ::toolwright::descriptor::Operation {
+        name: ::toolwright::__private::text("getCard"),
+        api: ::toolwright::__private::text("wire"),
+        method: ::toolwright::descriptor::Method::Get,
+        path: ::toolwright::__private::text("/cards/{id}"),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("id", "id", __In::Path, true, __Kind::String, __Style::Simple, false)]),
+        body: ::toolwright::descriptor::BodyEncoding::Json,
+        content_type: ::toolwright::__private::text("application/json"),
+        body_required: false,
+        security: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Requirement {
+            schemes: ::toolwright::__private::Cow::Borrowed(&[
+                ::toolwright::__private::text("api_key"),
+                ::toolwright::__private::text("query_token"),
             ]),
         }]),
         wrap_output: false,

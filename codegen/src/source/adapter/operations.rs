@@ -220,6 +220,7 @@ fn operation(
         source: Some(r.location(node.span.clone())),
         graphql: None,
         examples: Vec::new(),
+        placeholders: Vec::new(),
     })
 }
 

@@ -57,6 +57,8 @@ pub(crate) struct Doc<'a> {
     pub lowering: BTreeSet<String>,
     /// Every operationId, once a link needs them (found once per document).
     pub operation_ids: Option<BTreeSet<String>>,
+    /// Literal placeholders treated as missing, in reading order: (pointer, text).
+    pub placeholders: Vec<(String, String)>,
 }
 
 impl Doc<'_> {
@@ -86,6 +88,8 @@ impl Doc<'_> {
         if !crate::source::placeholder::is_placeholder(text, None) {
             return None;
         }
+        self.placeholders
+            .push((pointer.to_owned(), text.trim().to_owned()));
         self.warn(
             codes::PLACEHOLDER,
             pointer,
@@ -233,6 +237,7 @@ pub(crate) fn read_root(
         pending: BTreeSet::new(),
         lowering: BTreeSet::new(),
         operation_ids: None,
+        placeholders: Vec::new(),
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);

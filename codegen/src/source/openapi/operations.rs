@@ -146,7 +146,22 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
     let names = naming::assign(&sites);
     let mut out = Vec::new();
     for ((path, method, item, op, pointer), named) in found.iter().zip(names) {
-        if let Some(o) = operation(doc, path, *method, item, op, pointer, schemes, named) {
+        let seen = doc.placeholders.len();
+        if let Some(mut o) = operation(doc, path, *method, item, op, pointer, schemes, named) {
+            // The placeholders read for this operation that are its own or its path
+            // item's (a shared definition's belong to no one operation).
+            let item_pointer = pointer.rsplit_once('/').map_or("", |(item, _)| item);
+            o.placeholders = doc.placeholders[seen..]
+                .iter()
+                .filter(|(at, _)| {
+                    at.strip_prefix(item_pointer)
+                        .is_some_and(|rest| rest.starts_with('/'))
+                })
+                .map(|(at, text)| ir::Placeholder {
+                    text: text.clone(),
+                    source: doc.location(at),
+                })
+                .collect();
             out.push(o);
         }
     }
@@ -450,6 +465,7 @@ fn operation(
         source: None,
         graphql: None,
         examples: Vec::new(),
+        placeholders: Vec::new(),
     })
 }
 
@@ -1094,15 +1110,13 @@ fn form_encoding(doc: &mut Doc<'_>, spec: Option<&Value>, param: &mut ir::Param,
 /// parameter with the scheme's name and location leaves the tool's input (the
 /// credential is sent in its place), with a note in the tool's metadata.
 ///
-/// Alternatives (`security: [{api_token: []}, {api_key: []}]`) are applied one at a
-/// time — the first whose credentials are all at hand — so a parameter the operation
-/// requires is sent only if its scheme is the one applied. The requirements that supply
-/// every such required parameter are moved first (in their order, then the others in
-/// theirs): with those credentials at hand, the request carries all the operation
-/// requires; an AND-requirement (`{api_key: [], app_id: []}`) applies all its schemes.
+/// The runtime applies one alternative of `security` — the first whose credentials are
+/// all at hand — so the requirements are rewritten to say what a validating server
+/// reads: every credential parameter the operation requires is sent, whichever
+/// alternative carries it (see [`require_every_credential`]).
 fn credential_params(
     params: &mut Vec<ir::Param>,
-    security: &mut [Vec<String>],
+    security: &mut Vec<Vec<String>>,
     schemes: &[ir::SecurityScheme],
     meta: &mut BTreeMap<String, Value>,
 ) {
@@ -1143,16 +1157,9 @@ fn credential_params(
         !supplied
     });
     if !required.is_empty() {
-        let covers = |requirement: &Vec<String>| {
-            required.iter().all(|p| {
-                requirement
-                    .iter()
-                    .filter_map(|name| placement(name))
-                    .any(|key| supplies(&key, p))
-            })
-        };
-        // Stable: each group keeps the description's order.
-        security.sort_by_key(|requirement| !covers(requirement));
+        *security = require_every_credential(std::mem::take(security), &required, |scheme, p| {
+            placement(scheme).is_some_and(|key| supplies(&key, p))
+        });
     }
     if !dropped.is_empty() {
         meta.insert(
@@ -1163,6 +1170,60 @@ fn credential_params(
             }),
         );
     }
+}
+
+/// `security` as a validating server reads it when the operation also declares
+/// credential parameters `required`: a parameter is required whichever alternative
+/// is applied, so each requirement gains the schemes (the first in the description
+/// that `supplies` it) for the required parameters it does not supply itself.
+///
+/// Trello's `[{api_key}, {api_token}]` with both `key` and `token` required becomes
+/// `[{api_key, api_token}]`: both are sent, or the call names the one missing before
+/// anything goes out. A requirement that had to grow and then asks for all another
+/// one asks for and more is dropped (never the better choice: `[{api_token},
+/// {api_key}]` with only `key` required is `[{api_key}]`, the token not sent); so is a
+/// repeat. Requirements that needed nothing keep their place, ahead of those that
+/// grew; each group keeps the description's order. Anonymous access (`{}`) becomes
+/// the required credentials.
+fn require_every_credential(
+    security: Vec<Vec<String>>,
+    required: &[ir::Param],
+    supplies: impl Fn(&str, &ir::Param) -> bool,
+) -> Vec<Vec<String>> {
+    let order: Vec<String> = security.iter().flatten().cloned().collect();
+    let mut complete = Vec::new();
+    let mut grown = Vec::new();
+    for mut requirement in security {
+        let mut grew = false;
+        for p in required {
+            if requirement.iter().any(|s| supplies(s, p)) {
+                continue;
+            }
+            if let Some(scheme) = order.iter().find(|s| supplies(s, p)) {
+                requirement.push(scheme.clone());
+                grew = true;
+            }
+        }
+        if grew { &mut grown } else { &mut complete }.push(requirement);
+    }
+    let set = |r: &Vec<String>| r.iter().cloned().collect::<BTreeSet<String>>();
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for requirement in complete {
+        if !out.iter().any(|kept| set(kept) == set(&requirement)) {
+            out.push(requirement);
+        }
+    }
+    let grown_sets: Vec<BTreeSet<String>> = grown.iter().map(set).collect();
+    for (requirement, wanted) in grown.into_iter().zip(&grown_sets) {
+        let dominated = out.iter().any(|kept| set(kept).is_subset(wanted))
+            || grown_sets
+                .iter()
+                .any(|other| other.is_subset(wanted) && other != wanted);
+        if !dominated {
+            out.push(requirement);
+        }
+    }
+    out
 }
 
 fn whole_body(fields: &mut BTreeSet<String>, schema: Schema, required: bool) -> ir::Param {
@@ -1368,6 +1429,61 @@ fn first_sentence(text: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// `require_every_credential` over query keys named like their schemes.
+    fn rewritten(security: &[&[&str]], required: &[&str]) -> Vec<Vec<String>> {
+        let security = security
+            .iter()
+            .map(|r| r.iter().map(|s| (*s).to_owned()).collect())
+            .collect();
+        let required: Vec<ir::Param> = required
+            .iter()
+            .map(|name| ir::Param {
+                name: (*name).into(),
+                field: (*name).into(),
+                location: ParamLocation::Query,
+                required: true,
+                schema: Schema::default(),
+                style: Style::Form,
+                explode: true,
+                allow_reserved: false,
+                content_type: None,
+                source: None,
+            })
+            .collect();
+        require_every_credential(security, &required, |scheme, p| p.name == scheme)
+    }
+
+    #[test]
+    fn every_required_credential_is_in_every_requirement() {
+        // Trello: two alternatives, each supplying one of two required keys.
+        assert_eq!(
+            rewritten(&[&["key"], &["token"]], &["key", "token"]),
+            [["key", "token"]]
+        );
+        // Only `key` required: the alternative that supplies it, the token left out.
+        assert_eq!(rewritten(&[&["token"], &["key"]], &["key"]), [["key"]]);
+        // An AND-requirement that already supplies everything stays as it is.
+        assert_eq!(
+            rewritten(&[&["key", "app"]], &["key", "app"]),
+            [["key", "app"]]
+        );
+        // Anonymous access cannot leave out a required key.
+        assert_eq!(rewritten(&[&[], &["key"]], &["key"]), [["key"]]);
+        // A bearer alternative that supplies no key gains it; a complete one comes first.
+        assert_eq!(
+            rewritten(&[&["oauth"], &["key", "app"]], &["key"]),
+            [vec!["key", "app"], vec!["oauth", "key"]]
+        );
+        // Two grown requirements where one asks for less: only that one.
+        assert_eq!(
+            rewritten(
+                &[&["oauth", "token"], &["token"], &["key"]],
+                &["key", "token"]
+            ),
+            [["token", "key"]]
+        );
+    }
+
     #[test]
     fn a_first_sentence_is_the_text_up_to_its_end() {
         assert_eq!(
@@ -1411,5 +1527,35 @@ mod tests {
             .count();
         // The literal placeholders are reported; the copy of the name is only dropped.
         assert_eq!(placeholders, 2);
+        // ...and kept with their operation, located, for the readiness report.
+        let kept: Vec<(&str, String)> = ops[1]
+            .placeholders
+            .iter()
+            .map(|p| (p.text.as_str(), p.source.display()))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("XXXX", "pets.json:6:39".into()),
+                ("TODO", "pets.json:6:58".into())
+            ]
+        );
+        assert!(ops[0].placeholders.is_empty());
+        let artifact = crate::contract::artifact::build(
+            &analysis.apis,
+            &crate::contract::artifact::Options::default(),
+        );
+        let findings: Vec<&Value> = artifact["readiness_report"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "placeholder_text")
+            .collect();
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0]["tool"], "get_pet");
+        assert_eq!(
+            findings[0]["message"],
+            "placeholder text treated as missing: `XXXX` at pets.json:6:39, `TODO` at pets.json:6:58; write what each stands for"
+        );
     }
 }

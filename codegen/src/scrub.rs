@@ -1,0 +1,150 @@
+//! The one scrubber, applied to what a source said as soon as it is read: every file
+//! the generator writes (typed client, tables, catalog, search index), every pane of
+//! the report, the artifact and the catalog's exports are made from the IR, so none can
+//! carry a credential the document happened to hold. The rules are the shared ones
+//! ([`toolwright_query::redact`]): by key — the samples (`default`, `enum`, examples,
+//! `const`) of a parameter or property named like a credential (`api_key`, `token`,
+//! `password`, `X-Api-Key`) — and by text (a token of a known format, `Bearer …`) in
+//! every description, title and sample.
+//!
+//! What changes is only what no call should send anyway: a credential's default and
+//! examples become `<redacted>`, and so do its enum values but plain words (`bearer`:
+//! a kind, and a contract the typed client holds to); credentials themselves come
+//! from the environment at call time.
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use toolwright_query::redact;
+
+use crate::ir;
+
+/// Takes every credential out of `api`'s texts and samples, in place.
+pub fn api(api: &mut ir::Api) {
+    text(&mut api.description);
+    for value in api.meta.values_mut() {
+        redact::value(value, &mut BTreeSet::new());
+    }
+    for op in &mut api.operations {
+        optional_text(&mut op.summary);
+        optional_text(&mut op.description);
+        for p in &mut op.params {
+            schema(&mut p.schema, redact::is_secret_name(&p.name));
+        }
+        for r in &mut op.responses {
+            optional_text(&mut r.description);
+            for s in r.schema.iter_mut().chain(r.item.iter_mut()) {
+                schema(s, false);
+            }
+        }
+        for (key, value) in &mut op.meta {
+            // Under its key, so that a credential-named entry is one.
+            let mut keyed = Value::Object(std::iter::once((key.clone(), value.take())).collect());
+            redact::value(&mut keyed, &mut BTreeSet::new());
+            if let Value::Object(mut map) = keyed {
+                *value = map.remove(key.as_str()).unwrap_or(Value::Null);
+            }
+        }
+    }
+    for definition in api.definitions.values_mut() {
+        schema(definition, false);
+    }
+}
+
+/// A schema and everything under it; `credential`: it describes a credential (its
+/// parameter or property is named like one), so its samples are taken out whole.
+fn schema(s: &mut ir::Schema, credential: bool) {
+    optional_text(&mut s.description);
+    optional_text(&mut s.title);
+    let mut found = BTreeSet::new();
+    if let Some(value) = &mut s.default {
+        if credential {
+            redact::sample(value, &mut found);
+        } else {
+            redact::value(value, &mut found);
+        }
+    }
+    for value in &mut s.enum_values {
+        if credential {
+            redact::enumeration(value, &mut found);
+        } else {
+            redact::value(value, &mut found);
+        }
+    }
+    // Values taken out are one value: an enum lists each once (a typed enum's
+    // variants must differ).
+    let mut seen = BTreeSet::new();
+    s.enum_values.retain(|v| seen.insert(v.to_string()));
+    for (key, value) in &mut s.extensions {
+        let is_sample = matches!(
+            key.as_str(),
+            "examples" | "example" | "const" | "x-example" | "default" | "enum"
+        );
+        if credential && is_sample {
+            redact::sample(value, &mut found);
+        } else {
+            redact::value(value, &mut found);
+        }
+    }
+    for (name, property) in &mut s.properties {
+        schema(property, redact::is_secret_name(name));
+    }
+    for inner in s.items.iter_mut().chain(s.additional.iter_mut()) {
+        schema(inner, credential);
+    }
+    for variant in &mut s.variants {
+        schema(variant, credential);
+    }
+}
+
+fn text(t: &mut String) {
+    if let Cow::Owned(clean) = redact::text(t) {
+        *t = clean;
+    }
+}
+
+fn optional_text(t: &mut Option<String>) {
+    if let Some(t) = t {
+        text(t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_credentials_samples_and_token_shaped_text_are_taken_out() {
+        let mut token = ir::Schema::of(ir::SchemaType::String);
+        token.default = Some(Value::from("t-default-1"));
+        token.enum_values = vec![Value::from("t-enum-1"), Value::from("t-enum-2")];
+        token
+            .extensions
+            .insert("examples".into(), serde_json::json!(["t-example-1"]));
+        let mut kind = ir::Schema::of(ir::SchemaType::String);
+        kind.enum_values = vec![Value::from("open"), Value::from("closed")];
+        kind.default = Some(Value::from("open"));
+        let mut body = ir::Schema::object([
+            ("password".to_owned(), token, false),
+            ("kind".to_owned(), kind, false),
+        ]);
+        body.description = Some("Try ghp_abcdefghijklmnop1234567890 here.".into());
+        schema(&mut body, false);
+        let password = &body.properties[0].1;
+        assert_eq!(password.default, Some(Value::from(redact::REDACTED)));
+        assert_eq!(password.enum_values, [Value::from(redact::REDACTED)]);
+        assert_eq!(
+            password.extensions["examples"],
+            serde_json::json!([redact::REDACTED])
+        );
+        // What is no credential stays as written.
+        let kind = &body.properties[1].1;
+        assert_eq!(
+            kind.enum_values,
+            [Value::from("open"), Value::from("closed")]
+        );
+        assert_eq!(kind.default, Some(Value::from("open")));
+        assert_eq!(body.description.as_deref(), Some("Try <redacted> here."));
+    }
+}
