@@ -867,6 +867,9 @@ impl Server {
             let name = tool["name"].as_str().unwrap_or_default().to_owned();
             // Where its inputs come from: the tools whose results they take.
             let own = listing.mapping.get(&name).map(|m| m.tool.clone());
+            if let Some(op) = own.as_deref().and_then(|own| catalog.get(own)) {
+                mirror_header_params(&mut tool["inputSchema"], &op.operation);
+            }
             if let Some(inputs) = own.as_deref().and_then(|own| incoming.get(own)) {
                 let producers: serde_json::Map<String, Value> = inputs
                     .iter()
@@ -1195,6 +1198,36 @@ impl Server {
             }
             Err(e) => tool_error(&e),
         })
+    }
+}
+
+/// Marks each argument the operation sends as an HTTP header with `x-mcp-header`
+/// (SEP-2243, 2026-07-28): a client mirrors it into `Mcp-Param-<header>` so a gateway
+/// can route on it without reading the body, and the server checks the two agree.
+/// Only scalar arguments kept under their own name, and header names that are tokens.
+fn mirror_header_params(input_schema: &mut Value, op: &crate::descriptor::Operation) {
+    use crate::descriptor::{ParamLocation, ValueKind};
+    let Some(properties) = input_schema
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for param in op.params.iter().filter(|p| p.location == ParamLocation::Header) {
+        let scalar = matches!(
+            param.kind,
+            ValueKind::String | ValueKind::Integer | ValueKind::Number | ValueKind::Boolean
+        );
+        let token = !param.wire_name.is_empty()
+            && param
+                .wire_name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        if let (true, true, Some(Value::Object(property))) =
+            (scalar, token, properties.get_mut(param.field.as_ref()))
+        {
+            property.insert("x-mcp-header".into(), json!(param.wire_name.as_ref()));
+        }
     }
 }
 
