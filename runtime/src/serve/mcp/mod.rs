@@ -1040,7 +1040,11 @@ impl Server {
                     crate::caller::name(),
                     move |inbox| async move {
                         let asker = trusted.then(|| Asker::Task(std::sync::Arc::new(inbox)));
-                        Ok(crate::lease::within(task_lease, code_mode::call(&code, crate::code::EXECUTE, &arguments, asker, audit)).await)
+                        Ok(crate::lease::within(
+                            task_lease,
+                            code_mode::call(&code, crate::code::EXECUTE, &arguments, asker, audit),
+                        )
+                        .await)
                     },
                 );
                 return created.map_err(|e| {
@@ -1213,7 +1217,11 @@ fn mirror_header_params(input_schema: &mut Value, op: &crate::descriptor::Operat
     else {
         return;
     };
-    for param in op.params.iter().filter(|p| p.location == ParamLocation::Header) {
+    for param in op
+        .params
+        .iter()
+        .filter(|p| p.location == ParamLocation::Header)
+    {
         let scalar = matches!(
             param.kind,
             ValueKind::String | ValueKind::Integer | ValueKind::Number | ValueKind::Boolean
