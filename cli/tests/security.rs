@@ -1001,3 +1001,117 @@ fn only_a_sessions_own_caller_can_answer_its_requests() {
         assert_eq!(status, 202, "{response}");
     }
 }
+
+/// SEP-2243: an argument a catalog tool sends as an HTTP header is marked
+/// `x-mcp-header` in `tools/list`, and a 2026-07-28 call must mirror it into
+/// `Mcp-Param-<header>` (as sent, or `=?base64?…?=`): missing or different is refused
+/// with 400/-32020 before anything reaches the API.
+#[test]
+fn header_arguments_are_mirrored_and_checked() {
+    let api = Server::start(|_| Response::json(200, &json!({"ok": true})));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("x-mcp-header");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("regions.json");
+    let doc = json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Regions", "version": "1"},
+        "servers": [{"url": api.url()}],
+        "paths": {"/weather": {"get": {
+            "operationId": "get_weather",
+            "summary": "Weather in a region",
+            "parameters": [{"name": "X-Region", "in": "header", "required": true,
+                            "description": "The region", "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok",
+                "content": {"application/json": {"schema": {"type": "object"}}}}}
+        }}}
+    });
+    std::fs::write(&spec, doc.to_string()).unwrap();
+    let port = toolwright_loopback::free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_toolwright"))
+        .args([
+            "serve",
+            spec.to_str().unwrap(),
+            "--http",
+            &format!("127.0.0.1:{port}"),
+        ])
+        .args(["--auth-token", "alice=T_ALICE"])
+        .env_clear()
+        .env("T_ALICE", ALICE)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _serving = Serving(child);
+    toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": MODERN,
+                      "io.modelcontextprotocol/clientCapabilities": {}});
+    let bearer = format!("Bearer {ALICE}");
+    let send = |method: &str, params: Value, extra: &[(&str, &str)]| {
+        let mut params = params;
+        params["_meta"] = meta.clone();
+        let name = params["name"].as_str().unwrap_or_default().to_owned();
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let mut headers = vec![
+            ("Authorization", bearer.as_str()),
+            ("Content-Type", "application/json"),
+            ("MCP-Protocol-Version", MODERN),
+            ("Mcp-Method", method),
+        ];
+        if !name.is_empty() {
+            headers.push(("Mcp-Name", name.as_str()));
+        }
+        headers.extend_from_slice(extra);
+        let (status, text) = post_raw(port, &headers, &body.to_string());
+        (
+            status,
+            serde_json::from_str::<Value>(&text).unwrap_or(json!({"raw": text})),
+        )
+    };
+    let (_, listed) = send("tools/list", json!({}), &[]);
+    let tool = &listed["result"]["tools"][0];
+    let property = tool["inputSchema"]["properties"]
+        .as_object()
+        .and_then(|p| p.values().find(|v| v.get("x-mcp-header").is_some()))
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert_eq!(property["x-mcp-header"], "X-Region", "{listed}");
+    let argument = tool["inputSchema"]["properties"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .find(|(_, v)| v.get("x-mcp-header").is_some())
+        .map(|(k, _)| k.clone())
+        .unwrap();
+    let name = tool["name"].as_str().unwrap().to_owned();
+    let call = json!({"name": name, "arguments": {argument.clone(): "eu-west"}});
+    let (status, refused) = send("tools/call", call.clone(), &[]);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["error"]["code"], -32020, "{refused}");
+    let (status, refused) = send(
+        "tools/call",
+        call.clone(),
+        &[("Mcp-Param-X-Region", "us-east")],
+    );
+    assert_eq!(
+        (status, refused["error"]["code"].clone()),
+        (400, json!(-32020)),
+        "{refused}"
+    );
+    assert!(api.requests().is_empty(), "nothing reached the API");
+    let (status, answered) = send(
+        "tools/call",
+        call.clone(),
+        &[("Mcp-Param-X-Region", "eu-west")],
+    );
+    assert_eq!(status, 200, "{answered}");
+    let (status, answered) = send(
+        "tools/call",
+        call,
+        &[("Mcp-Param-X-Region", "=?base64?ZXUtd2VzdA==?=")],
+    );
+    assert_eq!(status, 200, "{answered}");
+    let sent: Vec<String> = api
+        .requests()
+        .iter()
+        .filter_map(|r| r.header("x-region").map(str::to_owned))
+        .collect();
+    assert_eq!(sent, ["eu-west", "eu-west"]);
+}

@@ -867,8 +867,11 @@ impl Server {
             let name = tool["name"].as_str().unwrap_or_default().to_owned();
             // Where its inputs come from: the tools whose results they take.
             let own = listing.mapping.get(&name).map(|m| m.tool.clone());
-            if let Some(op) = own.as_deref().and_then(|own| catalog.get(own)) {
-                mirror_header_params(&mut tool["inputSchema"], &op.operation);
+            if let (Some(op), Some(mapped)) = (
+                own.as_deref().and_then(|own| catalog.get(own)),
+                listing.mapping.get(&name),
+            ) {
+                mirror_header_params(&mut tool["inputSchema"], &op.operation, &mapped.keys);
             }
             if let Some(inputs) = own.as_deref().and_then(|own| incoming.get(own)) {
                 let producers: serde_json::Map<String, Value> = inputs
@@ -1208,8 +1211,12 @@ impl Server {
 /// Marks each argument the operation sends as an HTTP header with `x-mcp-header`
 /// (SEP-2243, 2026-07-28): a client mirrors it into `Mcp-Param-<header>` so a gateway
 /// can route on it without reading the body, and the server checks the two agree.
-/// Only scalar arguments kept under their own name, and header names that are tokens.
-fn mirror_header_params(input_schema: &mut Value, op: &crate::descriptor::Operation) {
+/// Only scalar top-level arguments, and header names that are tokens.
+fn mirror_header_params(
+    input_schema: &mut Value,
+    op: &crate::descriptor::Operation,
+    keys: &crate::export::Keys,
+) {
     use crate::descriptor::{ParamLocation, ValueKind};
     let Some(properties) = input_schema
         .get_mut("properties")
@@ -1231,8 +1238,14 @@ fn mirror_header_params(input_schema: &mut Value, op: &crate::descriptor::Operat
                 .wire_name
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+        // The argument as the export names it (keys may be renamed for a target).
+        let exported = keys
+            .renamed
+            .iter()
+            .find(|(_, original)| original.as_str() == param.field.as_ref())
+            .map_or(param.field.as_ref(), |(exported, _)| exported.as_str());
         if let (true, true, Some(Value::Object(property))) =
-            (scalar, token, properties.get_mut(param.field.as_ref()))
+            (scalar, token, properties.get_mut(exported))
         {
             property.insert("x-mcp-header".into(), json!(param.wire_name.as_ref()));
         }
