@@ -12,6 +12,7 @@ use toolwright_cli::terminal::safe;
 use toolwright_codegen::{Analysis, Config};
 
 mod findings;
+mod memory;
 mod overview;
 
 const AFTER_HELP: &str = "\
@@ -804,6 +805,9 @@ fn serve(
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
+    // Before any thread starts: buffers a script causes must go back to the system
+    // when freed, or RSS outgrows the script limits that are meant to bound it.
+    memory::return_large_buffers_when_freed();
     let result = executor(&analysis, upstream).and_then(|executor| {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
