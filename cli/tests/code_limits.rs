@@ -414,7 +414,7 @@ fn slow_bodies(
 /// F02 (answers in flight): the bodies a script's pending calls are reading count
 /// against its memory limit with their arguments. Twenty calls whose answers of 700
 /// KiB each arrive in two parts, 1 s apart, held 20 × 500 KiB at once under an 8 MiB
-/// limit (all twenty succeeded); now the calls past the limit fail (`UPSTREAM_BODY_TOO_LARGE`, saying
+/// limit (all twenty succeeded); now the calls past the limit fail (`LIMIT_MEMORY`, saying
 /// the script's memory limit, which the script can catch) and the rest succeed.
 #[test]
 fn answers_being_read_count_against_the_memory_limit() {
@@ -443,7 +443,7 @@ fn answers_being_read_count_against_the_memory_limit() {
     assert!((1..=16).contains(&ok), "{answers:?}");
     assert!(refused.len() >= 4, "{answers:?}");
     for why in refused {
-        assert!(why.starts_with("UPSTREAM_BODY_TOO_LARGE"), "{why}");
+        assert!(why.starts_with("LIMIT_MEMORY"), "{why}");
         assert!(why.contains("memory limit (8388608 bytes)"), "{why}");
     }
     assert_eq!(requests.load(std::sync::atomic::Ordering::SeqCst), 20);

@@ -195,6 +195,9 @@ pub enum TransportKind {
     Reset,
     /// The answer is larger than the call's `max_response_bytes`.
     BodyTooLarge,
+    /// What the call holds (its request body, or its answer as it is read) would take
+    /// the code-mode script that made it past its memory limit.
+    ScriptMemory,
     /// A redirect that is not followed (to another origin, or too many).
     Redirect,
     /// The client-side rate limit would hold the call past its deadline.
@@ -247,6 +250,7 @@ impl TransportError {
             TransportKind::Tls => "UPSTREAM_TLS",
             TransportKind::Reset => "UPSTREAM_RESET",
             TransportKind::BodyTooLarge => "UPSTREAM_BODY_TOO_LARGE",
+            TransportKind::ScriptMemory => "LIMIT_MEMORY",
             TransportKind::Redirect => "UPSTREAM_REDIRECT",
             TransportKind::RateLimited => "RATE_LIMIT_CLIENT",
             TransportKind::Other => "UPSTREAM_TRANSPORT",

@@ -196,7 +196,7 @@ impl Transport for ReqwestTransport {
             // answer: charged to the script's memory with the answer (`meter`).
             crate::meter::charge(sent).map_err(|over| {
                 TransportError::new(format!("{method} {}: {over}", uri.path()))
-                    .kind_of(TransportKind::BodyTooLarge)
+                    .kind_of(TransportKind::ScriptMemory)
             })?;
             let target = || {
                 format!(
@@ -243,7 +243,7 @@ impl Transport for ReqwestTransport {
                 // A code-mode script's calls read their answers within its memory limit.
                 crate::meter::charge(chunk.len()).map_err(|over| {
                     TransportError::new(format!("{method} {}: {over}", target()))
-                        .kind_of(TransportKind::BodyTooLarge)
+                        .kind_of(TransportKind::ScriptMemory)
                 })?;
                 body.extend_from_slice(&chunk);
                 if let Some(received) = &received {
