@@ -54,6 +54,12 @@
 #                        scored, made as set 12 (seed 20261210; 45 + 19 per
 #                        catalog); scored once at the end of the round that tuned on
 #                        sets 1-16 (id prefixes the request names, "pull up")
+#   intent-heldout-18.tsv 128 more (64 + 64), written 2026-12-06 for issue #63 before
+#                        any of its changes, by a session that had seen neither the
+#                        engine nor the catalog text nor earlier sets (seed 20261218);
+#                        to be scored once, at the end of that work
+#   intent-german.tsv     30 requests in German (15 + 15), made the same way (seed
+#                        20261219): what the language seam of #63 is measured on
 # Usage: benches/retrieval.sh [SET] [--misses]   (SET: the file's name without .tsv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
