@@ -4,8 +4,8 @@
 //!
 //! What goes in a tool's document ([`Document`]), and how, is a set of [`Techniques`]
 //! recorded in the index, so that a query is analysed exactly as the documents were.
-//! `benches/retrieval.sh` measures each one on a labelled query set; [`Techniques::DEFAULT`]
-//! is what measurably helped there.
+//! [`Techniques::DEFAULT`] is what measurably helped on held-out requests
+//! (`benches/retrieval/README.md` keeps the measurements).
 
 mod abbreviation;
 mod document;
@@ -75,24 +75,19 @@ impl Techniques {
     /// An update's boolean arguments (`private`, `archived`, `locked`) name the states
     /// it sets, weighted like a path noun: "make my repo private" asks for the update
     /// that has the flag, not a tool that merely mentions the word. Not in the
-    /// default: it helped the tuning set (Stripe R@5 0.72 → 0.74) but not the third
-    /// held-out set (`intent-heldout-3`: Stripe R@1 0.36 → 0.33, GitHub R@10 0.70 →
-    /// 0.66).
+    /// default (it did not help on held-out requests).
     pub const FLAGS: Techniques = Techniques(1 << 15);
     /// An id's prefix read as an abbreviation of one of the API's item collections
     /// (`pi_…` → payment intent, `in_…` → invoice, `evt_…` → event) instead of the
-    /// commonest word it begins. Measured on the sets it was tuned
-    /// on (Stripe R@5 on `intent-heldout-4` 0.44 → 0.58, no set lower by more than one
-    /// query) and then on `intent-heldout-5`, written before it.
+    /// commonest word it begins.
     pub const ABBREVIATIONS: Techniques = Techniques(1 << 16);
     /// A query word written in capitals (`PR`, `PRs`, `PI`) that is the initials of a
     /// word pair the API names often ([`Techniques::INITIALS`]) stands for that pair's
     /// words in full, its letters only a little: "PR" means a pull request, not the
-    /// one tool whose name happens to contain `pr`. Not in the default: it lifted the
-    /// 33 `PR` queries of the intent sets (R@5 0.62 → 0.78) but moved the sixth
-    /// held-out set by one query each way, and it loses near ties to enum values
-    /// ("files changed in PR #42" → a review tool whose `event` allows
-    /// `REQUEST_CHANGES`).
+    /// one tool whose name happens to contain `pr`. Not in the default: it loses near
+    /// ties to enum values ("files changed in PR #42" → a review tool whose `event`
+    /// allows `REQUEST_CHANGES`); turn it on for an API whose users write many
+    /// acronyms.
     pub const ACRONYMS: Techniques = Techniques(1 << 17);
     /// A request to read ("list…", "show…", a question) with no verb that writes ranks
     /// the tools that change something lower, and a request to delete ("remove…",
@@ -112,38 +107,28 @@ impl Techniques {
     /// A value in the query (`@bob`, `#42`, `owner/name`) looks for the tools with a
     /// parameter of its kind — by the parameter's name — instead of
     /// any tool whose name or prose says "user" or "number": `users/get-by-id` is not
-    /// what "ask @bob to review PR 55" wants. In the default since sets 9 and 10
-    /// (GitHub / Stripe R@5 0.75 / 0.80 → 0.77 / 0.80 and 0.67 / 0.60 → 0.67 / 0.69,
-    /// each scored as held-out before this was decided) and sets 1–10 together
-    /// (R@5 0.75 → 0.76, R@10 0.85 → 0.86, R@1 0.44 either way) agreed; held-out set 8
-    /// alone had been mixed (R@5 one query up on GitHub, one down on Stripe).
+    /// what "ask @bob to review PR 55" wants.
     pub const PARAMS: Techniques = Techniques(1 << 21);
     /// What the tool returns, in the API's words (the description of the object or
     /// list items in its output schema), at a low weight: "top up your Stripe
-    /// balance" is what a top-up is, though no tool's name or summary says so. Sets
-    /// 1–11 (tuned on): R@5 0.77 → 0.78; held-out set 12, scored once: Stripe R@5
-    /// 0.65 → 0.69, GitHub unchanged.
+    /// balance" is what a top-up is, though no tool's name or summary says so.
     pub const RESULT: Techniques = Techniques(1 << 22);
     /// A tool its source marks deprecated (`deprecated: true`, kept in
     /// `_meta.toolwright.native`) keeps 0.6 of its score: the API asks callers to use
     /// something else, and a model should meet the live tool first (GitHub's
-    /// `teams/*-legacy`, Stripe's customer `cards` beside `payment_methods`). Sets 1–12
-    /// (tuned on): R@5 0.776 → 0.780, MRR 0.584 → 0.586, no query out of the top 5.
+    /// `teams/*-legacy`, Stripe's customer `cards` beside `payment_methods`).
     pub const DEPRECATED: Techniques = Techniques(1 << 23);
     /// A time gone by in a request ("last week", "today", "since Dec 1", "3 days ago")
     /// is a value, not words: it stands for a list's time filter (`created`, `since`,
     /// `until`), and its words stop matching what they name elsewhere (a plan's
     /// `interval: month`). A time to come ("next month") stays words: it is when to
-    /// schedule something. Needs [`Techniques::VALUES`]. Sets 1–13 (tuned on): R@5
-    /// 0.7775 → 0.7789, R@1 0.447 → 0.452, MRR 0.583 → 0.587.
+    /// schedule something. Needs [`Techniques::VALUES`].
     pub const TIMES: Techniques = Techniques(1 << 24);
     /// A query word the catalog never uses and the lexicon does not know stands for
     /// the catalog's word it is derived from, one or two suffixes off ("tokenize" →
     /// token, "removal" → remove, "acceptance" → accept): English makes verbs and
     /// nouns of one root, and an API names each thing once. Agent nouns stay out: a
-    /// spammer is a user, not spam (with `-er` the tuning sets lost "block a
-    /// spammer"). Sets 1–15 (tuned on): R@5 0.7760 → 0.7766, R@10 0.8641 → 0.8653, no
-    /// query lost; `queries.tsv` unchanged.
+    /// spammer is a user, not spam.
     pub const DERIVATION: Techniques = Techniques(1 << 25);
 
     /// What the generator builds.
