@@ -47,21 +47,28 @@ pub fn snake(name: &str) -> String {
         .join("_")
 }
 
-/// The last word made singular (`issues` → `issue`, `categories` → `category`).
+/// Nouns whose plural and singular are one word (`releaseEventSeries`).
+pub const SAME_IN_PLURAL: &[&str] = &["series", "species", "news", "data", "media", "metadata"];
+
+/// The last word made singular (`issues` → `issue`, `categories` → `category`,
+/// `statuses` → `status`); `series` stays `series`.
 pub fn singular(snake: &str) -> String {
     let (head, last) = match snake.rsplit_once('_') {
         Some((h, l)) => (Some(h), l),
         None => (None, snake),
     };
-    let one = if let Some(stem) = last.strip_suffix("ies").filter(|s| s.len() > 1) {
+    let one = if SAME_IN_PLURAL.contains(&last) {
+        last.to_owned()
+    } else if let Some(stem) = last.strip_suffix("ies").filter(|s| s.len() > 1) {
         format!("{stem}y")
     } else if last.ends_with("sses")
+        || last.ends_with("uses")
         || last.ends_with("ches")
         || last.ends_with("shes")
         || last.ends_with("xes")
     {
         last[..last.len() - 2].to_owned()
-    } else if last.len() > 3
+    } else if last.len() > 2
         && last.ends_with('s')
         && !last.ends_with("ss")
         && !last.ends_with("us")
@@ -445,5 +452,9 @@ mod tests {
         assert_eq!(singular("categories"), "category");
         assert_eq!(singular("addresses"), "address");
         assert_eq!(singular("status"), "status");
+        assert_eq!(singular("statuses"), "status");
+        assert_eq!(singular("release_event_series"), "release_event_series");
+        assert_eq!(singular("ids"), "id");
+        assert_eq!(singular("boxes"), "box");
     }
 }

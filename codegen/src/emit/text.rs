@@ -128,22 +128,7 @@ pub fn is_version(segment: &str) -> bool {
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// A naive English singular, good enough for composed descriptions.
-pub fn singular(word: &str) -> String {
-    if let Some(stem) = word.strip_suffix("ies") {
-        format!("{stem}y")
-    } else if word.ends_with("sses")
-        || word.ends_with("ches")
-        || word.ends_with("shes")
-        || word.ends_with("xes")
-    {
-        word[..word.len() - 2].to_owned()
-    } else if word.ends_with('s') && !["ss", "us", "is"].iter().any(|e| word.ends_with(e)) {
-        word[..word.len() - 1].to_owned()
-    } else {
-        word.to_owned()
-    }
-}
+pub use crate::contract::words::singular;
 
 /// Characters rustc refuses in comments and literals (`text_direction_codepoint_*`):
 /// they reorder how text is displayed, so code can read differently than it compiles.

@@ -6,7 +6,7 @@
 //! a build's), `POST /builds/{id}/retry` retries a build, `GET /album.tracks.get`
 //! lists an album's tracks.
 
-use crate::contract::words::snake;
+use crate::contract::words::{SAME_IN_PLURAL, singular, snake};
 use crate::ir::Method;
 
 /// Verbs a path segment or a summary can name on top of the method's own
@@ -121,22 +121,6 @@ const EXTENSIONS: &[&str] = &[".json", ".xml", ".yaml", ".yml", ".csv", ".txt", 
 /// Words that make a path parameter a key of the resource before it rather than a
 /// resource of its own (`{build_num}` → build, `{commentId}` → comment).
 const KEY_WORDS: &[&str] = &["id", "ids", "num", "number", "key", "uuid", "slug", "code"];
-
-/// Nouns whose plural and singular are one word (`releaseEventSeries`).
-const SAME_IN_PLURAL: &[&str] = &["series", "species", "news", "data", "media", "metadata"];
-
-/// The last word made singular (`albums` → `album`, `statuses` → `status`), but
-/// `series` stays `series`.
-fn singular(words: &str) -> String {
-    let last = words.rsplit('_').next().unwrap_or(words);
-    if SAME_IN_PLURAL.contains(&last) {
-        words.to_owned()
-    } else if last.ends_with("uses") {
-        words[..words.len() - 2].to_owned()
-    } else {
-        crate::contract::words::singular(words)
-    }
-}
 
 /// Whether a literal names a collection (`albums`, `releaseEventSeries`).
 fn is_plural(words: &str) -> bool {
