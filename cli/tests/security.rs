@@ -109,36 +109,60 @@ fn dechunk(mut rest: &str) -> String {
     out
 }
 
+/// A 2026-07-28 request by the holder of `token`: `method` with `params`, stamped with
+/// the revision and `capabilities`, its `Mcp-Name` from their `name` or `taskId`, and
+/// `headers` added; the status and the JSON answer.
+fn modern_request(
+    port: u16,
+    token: &str,
+    method: &str,
+    mut params: Value,
+    capabilities: Value,
+    headers: &[(&str, &str)],
+) -> (u16, Value) {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": MODERN,
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+    });
+    let name = params
+        .get("name")
+        .or_else(|| params.get("taskId"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let body = json!({"jsonrpc": "2.0", "id": 3, "method": method, "params": params});
+    let bearer = format!("Bearer {token}");
+    let mut all = vec![
+        ("Authorization", bearer.as_str()),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", MODERN),
+        ("Mcp-Method", method),
+    ];
+    if !name.is_empty() {
+        all.push(("Mcp-Name", name.as_str()));
+    }
+    all.extend_from_slice(headers);
+    let (status, text) = post_raw(port, &all, &body.to_string());
+    let answer = serde_json::from_str(&text).unwrap_or_else(|_| json!({"raw": text}));
+    (status, answer)
+}
+
 /// A 2026-07-28 `tools/call` of `tool` by the holder of `token`, with `extra` params
 /// (`requestState`, `inputResponses`) merged in: the status and the JSON answer.
 fn modern_call(port: u16, token: &str, tool: &str, arguments: Value, extra: Value) -> (u16, Value) {
-    let mut params = json!({
-        "name": tool,
-        "arguments": arguments,
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": MODERN,
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-        },
-    });
+    let mut params = json!({"name": tool, "arguments": arguments});
     if let Value::Object(extra) = extra {
         params.as_object_mut().unwrap().extend(extra);
     }
-    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": params});
-    let bearer = format!("Bearer {token}");
-    let (status, text) = post_raw(
+    modern_request(
         port,
-        &[
-            ("Authorization", &bearer),
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", MODERN),
-            ("Mcp-Method", "tools/call"),
-            ("Mcp-Name", tool),
-        ],
-        &body.to_string(),
-    );
-    let answer = serde_json::from_str(&text).unwrap_or_else(|_| json!({"raw": text}));
-    (status, answer)
+        token,
+        "tools/call",
+        params,
+        json!({"elicitation": {}}),
+        &[],
+    )
 }
 
 fn approve() -> Value {
@@ -831,36 +855,13 @@ fn a_callers_bytes_in_serves_stderr_are_escaped_for_the_terminal() {
 }
 
 /// A 2026-07-28 request of a client that takes tasks, by the holder of `token`:
-/// `method` with `params` (Mcp-Name from their `name` or `taskId`); the JSON answer.
-fn tasks_request(port: u16, token: &str, method: &str, mut params: Value) -> Value {
-    params["_meta"] = json!({
-        "io.modelcontextprotocol/protocolVersion": MODERN,
-        "io.modelcontextprotocol/clientCapabilities": {
-            "elicitation": {},
-            "extensions": {"io.modelcontextprotocol/tasks": {}},
-        },
+/// `method` with `params`; the JSON answer.
+fn tasks_request(port: u16, token: &str, method: &str, params: Value) -> Value {
+    let capabilities = json!({
+        "elicitation": {},
+        "extensions": {"io.modelcontextprotocol/tasks": {}},
     });
-    let name = params
-        .get("name")
-        .or_else(|| params.get("taskId"))
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    let body = json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": params});
-    let bearer = format!("Bearer {token}");
-    let (_, text) = post_raw(
-        port,
-        &[
-            ("Authorization", &bearer),
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", MODERN),
-            ("Mcp-Method", method),
-            ("Mcp-Name", &name),
-        ],
-        &body.to_string(),
-    );
-    serde_json::from_str(&text).unwrap_or_else(|_| json!({"raw": text}))
+    modern_request(port, token, method, params, capabilities, &[]).1
 }
 
 /// Polls `tasks/get` until the task leaves `working`; its last answer.
@@ -1042,29 +1043,8 @@ fn header_arguments_are_mirrored_and_checked() {
         .unwrap();
     let _serving = Serving(child);
     toolwright_loopback::wait_listening(port, Duration::from_secs(30), "serve --http").unwrap();
-    let meta = json!({"io.modelcontextprotocol/protocolVersion": MODERN,
-                      "io.modelcontextprotocol/clientCapabilities": {}});
-    let bearer = format!("Bearer {ALICE}");
     let send = |method: &str, params: Value, extra: &[(&str, &str)]| {
-        let mut params = params;
-        params["_meta"] = meta.clone();
-        let name = params["name"].as_str().unwrap_or_default().to_owned();
-        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-        let mut headers = vec![
-            ("Authorization", bearer.as_str()),
-            ("Content-Type", "application/json"),
-            ("MCP-Protocol-Version", MODERN),
-            ("Mcp-Method", method),
-        ];
-        if !name.is_empty() {
-            headers.push(("Mcp-Name", name.as_str()));
-        }
-        headers.extend_from_slice(extra);
-        let (status, text) = post_raw(port, &headers, &body.to_string());
-        (
-            status,
-            serde_json::from_str::<Value>(&text).unwrap_or(json!({"raw": text})),
-        )
+        modern_request(port, ALICE, method, params, json!({}), extra)
     };
     let (_, listed) = send("tools/list", json!({}), &[]);
     let tool = &listed["result"]["tools"][0];
