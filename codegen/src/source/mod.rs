@@ -2,6 +2,7 @@
 //! documents) and lower each into the IR.
 
 pub mod adapter;
+pub mod arazzo;
 pub mod base_url;
 pub mod discovery;
 pub mod graphql;
