@@ -567,6 +567,10 @@ fn operation(plan: &ToolPlan) -> Data {
                     )
                 })),
             ),
+            (
+                "workflow",
+                Data::option(plan.workflow.as_deref().map(Data::cow)),
+            ),
         ],
     )
 }

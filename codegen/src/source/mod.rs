@@ -266,6 +266,9 @@ pub fn read_with(
         .map(renamed);
     }
     let (root, locator) = openapi::parse(file, diagnostics)?;
+    if arazzo::is_arazzo(&root) {
+        return arazzo::lower::read(file, diagnostics).map(renamed);
+    }
     let api = if discovery::is_discovery(&root) {
         discovery::read(file, &root, diagnostics)
     } else if mcp::is_tools_list(&root) {

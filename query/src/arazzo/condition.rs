@@ -232,6 +232,68 @@ impl Condition {
         Ok(condition)
     }
 
+    /// A `jsonpath` criterion of the one form the specification's examples use, a
+    /// filter on the context value itself (`$[?@.access_token != null]` with context
+    /// `$response.body`): `@.a.b` reads `/a/b` of the context, and the filter is the
+    /// `simple` condition that makes. Other JSONPath is refused (reported by the
+    /// generator, a failing criterion at run time).
+    ///
+    /// # Errors
+    /// A condition of another form, or one that does not parse.
+    pub fn jsonpath_filter(condition: &str, context: &str) -> Result<Condition, String> {
+        let refused = || {
+            format!(
+                "JSONPath `{condition}` is not evaluated: only a filter on the context value (`$[?@.field != null]`) is"
+            )
+        };
+        let inner = condition
+            .trim()
+            .strip_prefix("$[?")
+            .and_then(|r| r.strip_suffix(']'))
+            .ok_or_else(refused)?;
+        let (base, pointer) = match context.split_once('#') {
+            Some((base, pointer)) => (base, pointer.to_owned()),
+            None => (context, String::new()),
+        };
+        let chars: Vec<char> = inner.chars().collect();
+        let mut text = String::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i] != '@' {
+                text.push(chars[i]);
+                i += 1;
+                continue;
+            }
+            i += 1;
+            let mut path = pointer.clone();
+            while chars.get(i) == Some(&'.') {
+                i += 1;
+                let start = i;
+                while chars
+                    .get(i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                {
+                    i += 1;
+                }
+                if start == i {
+                    return Err(refused());
+                }
+                let name: String = chars[start..i].iter().collect();
+                path.push('/');
+                path.push_str(&name);
+            }
+            if matches!(chars.get(i), Some('[')) {
+                return Err(refused());
+            }
+            text.push_str(base);
+            if !path.is_empty() {
+                text.push('#');
+                text.push_str(&path);
+            }
+        }
+        Condition::parse(&text).map_err(|e| format!("JSONPath `{condition}`: {e}"))
+    }
+
     /// Every runtime expression the condition reads.
     pub fn expressions(&self) -> Vec<&Expression> {
         match self {
@@ -306,6 +368,17 @@ fn compare(a: &Value, op: Op, b: &Value) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_examples_jsonpath_filter_reads_the_context() {
+        let c = Condition::jsonpath_filter("$[?@.access_token != null]", "$response.body").unwrap();
+        assert_eq!(
+            c.expressions(),
+            [&Expression::parse("$response.body#/access_token").unwrap()]
+        );
+        assert!(Condition::jsonpath_filter("$.pets[0]", "$response.body").is_err());
+        assert!(Condition::jsonpath_filter("$[?@.pets[0]]", "$response.body").is_err());
+    }
+
     use super::*;
     use serde_json::json;
 

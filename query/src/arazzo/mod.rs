@@ -6,4 +6,4 @@ pub mod condition;
 pub mod expression;
 
 pub use condition::Condition;
-pub use expression::{Expression, Scope, Source, Written};
+pub use expression::{Expression, Scope, Source, Written, pointed};

@@ -4,8 +4,9 @@
 //! `goto` (its target, and rings of unconditional ones, which never end) — each finding
 //! at the file:line:col where it is written.
 //!
-//! Not yet lowered into tools (see the stash note of #62): this is the reading and the
-//! checking the tools will rest on.
+//! `lower` turns the checked workflows into tools.
+
+pub mod lower;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -20,6 +21,11 @@ use crate::source::openapi::locate::Locator;
 pub fn looks_like(path: &std::path::Path, head: &str) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     matches!(ext, "json" | "yaml" | "yml") && head.contains("arazzo")
+}
+
+/// Whether a parsed document is an Arazzo document (its top-level `arazzo` key).
+pub fn is_arazzo(root: &Value) -> bool {
+    root.get("arazzo").is_some() && root.get("openapi").is_none()
 }
 
 /// One OpenAPI document a workflow calls into: its operations by operationId and by
@@ -486,12 +492,27 @@ fn criteria(reader: &mut Reader<'_>, check: &Check<'_>, at: &str, list: &Value) 
                     );
                 }
             }
+            "jsonpath" => {
+                let context = c
+                    .get("context")
+                    .and_then(Value::as_str)
+                    .unwrap_or("$response.body");
+                if let Err(e) = Condition::jsonpath_filter(text, context) {
+                    reader.report(
+                        false,
+                        codes::UNSUPPORTED,
+                        &format!("{here}/condition"),
+                        format!("{e}; the criterion never holds"),
+                        "write it as a simple condition (`$response.body#/field != null`)",
+                    );
+                }
+            }
             other => reader.report(
                 false,
                 codes::UNSUPPORTED,
                 &format!("{here}/type"),
-                format!("`{other}` criteria are not evaluated"),
-                "use a simple or regex condition",
+                format!("`{other}` criteria are not evaluated; the criterion never holds"),
+                "use a simple, regex or jsonpath (`$[?@.field != null]`) condition",
             ),
         }
     }
