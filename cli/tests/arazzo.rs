@@ -307,3 +307,66 @@ fn a_retry_until_it_holds_and_an_end_that_stops_the_workflow() {
         .collect();
     assert_eq!(paths, ["/store/order", "/store/order/41"]);
 }
+
+/// A step the gate asks about asks for approval as a direct call of its tool would:
+/// the approval callback sees that step's tool and the arguments the workflow made
+/// for it; declined, the step is not sent and the workflow stops with the step
+/// tool's own refusal.
+#[test]
+fn a_gated_step_asks_for_approval_like_a_direct_call() {
+    let analysis = toolwright_codegen::analyze(&[document("pet-orders.arazzo.yaml")], false);
+    let server = Server::start(|request| match request.method.as_str() {
+        "POST" => Response::json(200, &json!({"id": 41, "status": "placed"})),
+        _ => Response::json(
+            200,
+            &json!({"id": 41, "status": "placed", "couponCode": "C"}),
+        ),
+    });
+    let catalog = toolwright_cli::interpret::catalog(&analysis.apis).unwrap();
+    let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = Arc::clone(&asked);
+    let approve = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let answer = Arc::clone(&approve);
+    let executor = Executor::builder(catalog)
+        .base_url("pet-coupons", server.url())
+        .credentials(CredentialSource::from_fn(|_| Some("t0ken".into())))
+        // Placing an order needs approval; reads do not.
+        .gate(|call| {
+            if call.tool == "placeOrder" {
+                toolwright::gate::Verdict::Confirm("orders cost money".into())
+            } else {
+                toolwright::gate::Verdict::Allow
+            }
+        })
+        .approve_with(move |call| {
+            seen.lock()
+                .unwrap()
+                .push((call.tool.to_string(), call.arguments.clone()));
+            let yes = answer.load(Ordering::SeqCst);
+            async move { yes }
+        })
+        .build()
+        .unwrap();
+    let rt = rt();
+    let err = rt
+        .block_on(executor.call("order_and_confirm", json!({"pet_id": 7})))
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::ConfirmationRequired { tool, declined: true, .. } if tool == "placeOrder"),
+        "{err}"
+    );
+    assert_eq!(server.take_requests().len(), 0);
+    // Only the gated step was asked about, with what the workflow would send.
+    assert_eq!(
+        *asked.lock().unwrap(),
+        [(
+            "placeOrder".to_owned(),
+            json!({"petId": 7, "quantity": 1, "status": "placed"})
+        )]
+    );
+    approve.store(true, Ordering::SeqCst);
+    rt.block_on(executor.call("order_and_confirm", json!({"pet_id": 7})))
+        .unwrap();
+    assert_eq!(server.take_requests().len(), 3);
+    assert_eq!(asked.lock().unwrap().len(), 2);
+}

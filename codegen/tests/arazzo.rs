@@ -152,3 +152,29 @@ fn a_broken_workflow_gets_every_finding_located() {
     }
     assert_eq!(found.len(), expect.len(), "{found:#?}");
 }
+
+/// Given with the OpenAPI document it names (or a directory holding both), an
+/// Arazzo document brings that document's operations itself: one API, not two of
+/// one name.
+#[test]
+fn the_source_given_beside_its_arazzo_document_is_read_once() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/arazzo");
+    let analysis = toolwright_codegen::analyze(
+        &[
+            dir.join("pet-orders.arazzo.yaml"),
+            dir.join("spec/pet-coupons.openapi.yaml"),
+        ],
+        false,
+    );
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    assert_eq!(analysis.apis.len(), 1);
+    let api = &analysis.apis[0];
+    assert!(api.operations.iter().any(|o| o.name == "order_and_confirm"));
+    assert_eq!(
+        api.operations
+            .iter()
+            .filter(|o| o.name == "placeOrder")
+            .count(),
+        1
+    );
+}

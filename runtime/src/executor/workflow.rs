@@ -179,6 +179,54 @@ impl Executor {
         })
     }
 
+    /// Why a by-name call of workflow `found` needs approval before it runs: the
+    /// steps whose tools the gate would ask about, judged with the arguments known
+    /// before the run (its inputs and constants; a value an earlier step answers is
+    /// not known yet). An MCP server asks its client once for the whole workflow;
+    /// approved, those steps run (a `Deny` still refuses them).
+    #[cfg(feature = "mcp")]
+    pub(super) fn workflow_approval(
+        &self,
+        found: Found<'_>,
+        inputs: &Map<String, Value>,
+    ) -> Option<String> {
+        let plan = found.state.workflow.as_ref()?.as_ref().ok()?;
+        let run = Run {
+            inputs: inputs.clone(),
+            outputs: BTreeMap::new(),
+        };
+        let scope = StepScope {
+            run: &run,
+            exchange: None,
+        };
+        let mut reasons = Vec::new();
+        for step in &plan.steps {
+            let Some(tool) = self.lookup(&step.tool) else {
+                continue;
+            };
+            let known: Map<String, Value> = step
+                .arguments
+                .iter()
+                .filter_map(|(k, v)| Some((k.clone(), evaluate(v, &scope).ok()??)))
+                .collect();
+            let reason = if tool.state.workflow.is_some() {
+                self.workflow_approval(tool, &known)
+            } else {
+                match self.judge(tool, &known) {
+                    Some(crate::gate::Verdict::Confirm(reason)) => Some(reason),
+                    _ => None,
+                }
+            };
+            if let Some(reason) = reason {
+                reasons.push(format!(
+                    "step `{}` calls `{}`: {reason}",
+                    step.step, step.tool
+                ));
+            }
+        }
+        (!reasons.is_empty()).then(|| reasons.join("; "))
+    }
+
     /// Runs workflow tool `found` with its checked inputs; its outputs.
     pub(super) fn run_workflow<'a>(
         &'a self,
