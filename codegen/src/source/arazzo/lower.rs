@@ -112,9 +112,11 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
         add_operation(&here, &root, &mut doc, *i, w, id, diagnostics);
     }
     let mut api = openapi::read_root(&source_file, doc, &doc_locator, diagnostics)?;
-    // The workflow operations by workflowId, in document order.
+    // The workflow operations by workflowId. A workflow that runs others as steps
+    // is lowered after them, so their annotations and output types are known (in a
+    // ring of workflows, in document order).
     let mut done: BTreeMap<String, ir::Workflow> = BTreeMap::new();
-    for (i, w, id) in &workflows {
+    for (i, w, id) in in_dependency_order(&workflows) {
         let at = format!("/workflows/{i}");
         let Some(position) = api
             .operations
@@ -150,6 +152,32 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
     api.operations
         .retain(|o| !o.path.starts_with(PREFIX) || o.workflow.is_some());
     Some(api)
+}
+
+/// The workflows, each after those it runs as steps (a ring: in document order).
+fn in_dependency_order<'a>(
+    workflows: &'a [(usize, &'a Value, String)],
+) -> Vec<&'a (usize, &'a Value, String)> {
+    let runs = |w: &Value| -> Vec<String> {
+        w.get("steps")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.get("workflowId")?.as_str().map(str::to_owned))
+            .collect()
+    };
+    let mut pending: Vec<&(usize, &Value, String)> = workflows.iter().collect();
+    let mut out: Vec<&(usize, &Value, String)> = Vec::new();
+    while !pending.is_empty() {
+        let ready = pending.iter().position(|(_, w, _)| {
+            runs(w).iter().all(|dep| {
+                out.iter().any(|(_, _, id)| id == dep)
+                    || !workflows.iter().any(|(_, _, id)| id == dep)
+            })
+        });
+        out.push(pending.remove(ready.unwrap_or(0)));
+    }
+    out
 }
 
 /// Adds workflow `id`'s operation to the OpenAPI document.
@@ -305,11 +333,7 @@ fn lower(
                 idempotent &= a.idempotent;
             }
             Target::Workflow(op) => {
-                let workflow = op
-                    .meta
-                    .get("x-toolwright-name")
-                    .and_then(Value::as_str)
-                    .and_then(|name| done.get(name));
+                let workflow = op.path.strip_prefix(PREFIX).and_then(|id| done.get(id));
                 read_only &= workflow.is_some_and(|w| w.read_only);
                 destructive |= workflow.is_none_or(|w| w.destructive);
                 idempotent &= workflow.is_some_and(|w| w.idempotent);
@@ -708,12 +732,21 @@ fn typed(
         .find(|s| s.get("stepId").and_then(Value::as_str) == Some(step.as_str()))?
         .get("outputs")?
         .get(&output)?;
-    let Ok(Written::Expression(Expression::Response(From::Body(inner)))) = Written::parse(declared)
-    else {
-        return None;
-    };
     let response = target.op().success_response()?.schema.as_ref()?;
-    let at = walk(api, response, inner.as_deref().unwrap_or(""))?;
+    // What the step's output reads: its response body (at a pointer), or — a step
+    // that runs a workflow — one of that workflow's outputs.
+    let at = match Written::parse(declared) {
+        Ok(Written::Expression(Expression::Response(From::Body(inner)))) => {
+            walk(api, response, inner.as_deref().unwrap_or(""))?
+        }
+        Ok(Written::Expression(Expression::Outputs(name, inner)))
+            if matches!(target, Target::Workflow(_)) =>
+        {
+            let output = walk(api, response, &format!("/{name}"))?;
+            walk(api, &output, inner.as_deref().unwrap_or(""))?
+        }
+        _ => return None,
+    };
     walk(api, &at, pointer.as_deref().unwrap_or(""))
 }
 
