@@ -178,3 +178,65 @@ fn the_source_given_beside_its_arazzo_document_is_read_once() {
         1
     );
 }
+
+/// A step's input taken from an earlier step's output is an edge of the tool graph
+/// between those steps' tools, scored like an OpenAPI link and naming its evidence
+/// `arazzo_step`.
+#[test]
+fn every_step_input_from_an_earlier_step_is_a_graph_edge() {
+    use toolwright_codegen::contract::{self, FieldRoles};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/arazzo");
+    let analysis = toolwright_codegen::analyze(&[dir.join("pet-coupons.fixed.arazzo.yaml")], false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let declared: Vec<(String, String, String, String)> = contract::graph::edges(&contracts)
+        .into_iter()
+        .filter(|e| e.evidence_sources.iter().any(|s| s == "arazzo_step"))
+        .map(|e| {
+            assert_eq!(e.confidence, "extracted");
+            assert!(e.conf_score >= 0.95, "{e:?}");
+            let flow = e.data_flow.unwrap();
+            (
+                e.source,
+                e.target,
+                flow.field,
+                flow.from_path.unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expect = [
+        (
+            "findPetsByTags",
+            "getPetCoupons",
+            "petId",
+            "$response.body#/0/id",
+        ),
+        (
+            "findPetsByTags",
+            "place_order",
+            "pet_id",
+            "$response.body#/0/id",
+        ),
+        (
+            "getPetCoupons",
+            "place_order",
+            "coupon_code",
+            "$response.body#/couponCode",
+        ),
+        (
+            "findPetsByStatus",
+            "place_order",
+            "pet_id",
+            "$response.body#/0/id",
+        ),
+    ];
+    let expect: Vec<(String, String, String, String)> = expect
+        .iter()
+        .map(|(a, b, c, d)| ((*a).into(), (*b).into(), (*c).into(), (*d).into()))
+        .collect();
+    let mut declared = declared;
+    declared.sort();
+    let mut expect = expect;
+    expect.sort();
+    assert_eq!(declared, expect);
+}
