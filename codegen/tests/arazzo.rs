@@ -139,6 +139,10 @@ fn a_broken_workflow_gets_every_finding_located() {
             29,
         ),
         ("the document names no server", 0),
+        (
+            "a `$request.` expression is not evaluated by toolwright",
+            55,
+        ),
         ("go to each other without end: order → check → order", 0),
     ];
     for (needle, line) in expect {

@@ -408,6 +408,19 @@ impl Check<'_> {
     }
 }
 
+/// What the executor does not evaluate, in words; `None` for what it does.
+fn unevaluated(e: &Expression) -> Option<&'static str> {
+    match e {
+        Expression::Url => Some("`$url`"),
+        Expression::Method => Some("`$method`"),
+        Expression::Request(_) => Some("a `$request.` expression"),
+        Expression::Workflow { .. } => Some("a `$workflows.` expression"),
+        Expression::SourceDescription(..) => Some("a `$sourceDescriptions.` expression"),
+        Expression::Components(_) => Some("a `$components.` expression"),
+        _ => None,
+    }
+}
+
 fn expression_findings(
     reader: &mut Reader<'_>,
     check: &Check<'_>,
@@ -415,6 +428,15 @@ fn expression_findings(
     expressions: &[Expression],
 ) {
     for e in expressions {
+        if let Some(what) = unevaluated(e) {
+            reader.report(
+                false,
+                codes::UNSUPPORTED,
+                at,
+                format!("{what} is not evaluated by toolwright: at run time it has no value, and the step fails saying so"),
+                "read the value from the inputs, a step's outputs or its response (`$inputs.x`, `$steps.s.outputs.o`, `$response.body#/x`, `$statusCode`)",
+            );
+        }
         if let Some((message, help)) = check.missing(e) {
             reader.report(
                 true,
