@@ -136,6 +136,14 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
             ir::Crude::Execute
         };
         op.source = Some(here.location(&at));
+        // Each argument is where the workflow's `inputs` declare it (the document
+        // findings about it point at).
+        for p in &mut op.params {
+            p.source = Some(here.location(&format!(
+                "{at}/inputs/properties/{}",
+                p.name.replace('~', "~0").replace('/', "~1")
+            )));
+        }
         op.meta.remove("x-toolwright-name");
         op.meta.insert(
             "arazzo".into(),
