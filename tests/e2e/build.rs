@@ -63,8 +63,8 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         .cargo_directives(false)
         .generate()?;
     // Arazzo workflows as typed methods (tests/arazzo.rs): ours over the
-    // specification's pet-coupons API, and the specification's pet-coupons example
-    // (its two wrong parameter names corrected).
+    // specification's pet-coupons API, and the specification's pet-coupons and OAuth
+    // examples (corrected copies: two wrong parameter names; a broken workflow left out).
     toolwright_codegen::Config::new()
         .arazzo("../../codegen/tests/arazzo/pet-orders.arazzo.yaml")
         .out_dir(out.join("arazzo"))
@@ -73,6 +73,11 @@ fn main() -> Result<(), toolwright_codegen::Error> {
     toolwright_codegen::Config::new()
         .arazzo("../../codegen/tests/arazzo/pet-coupons.fixed.arazzo.yaml")
         .out_dir(out.join("arazzo_example"))
+        .cargo_directives(false)
+        .generate()?;
+    toolwright_codegen::Config::new()
+        .arazzo("../../codegen/tests/arazzo/oauth.fixed.arazzo.yaml")
+        .out_dir(out.join("arazzo_oauth"))
         .cargo_directives(false)
         .generate()?;
     guide_snippets(&out);

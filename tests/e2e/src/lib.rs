@@ -47,3 +47,9 @@ pub mod arazzo {
 pub mod arazzo_example {
     include!(concat!(env!("OUT_DIR"), "/arazzo_example/toolwright.rs"));
 }
+
+/// `codegen/tests/arazzo/oauth.fixed.arazzo.yaml`: the Arazzo specification's OAuth
+/// example (without its broken `refresh-token-flow`), its workflows typed methods.
+pub mod arazzo_oauth {
+    include!(concat!(env!("OUT_DIR"), "/arazzo_oauth/toolwright.rs"));
+}

@@ -1,15 +1,15 @@
 //! Arazzo workflows as typed client methods (build.rs generates them): one call runs
 //! every step through the executor against a loopback stand-in, and the typed output
 //! carries what the steps answered. The specification's pet-coupons example (its two
-//! wrong parameter names corrected), and ours over its API with a `retry` and an
-//! `end`.
+//! wrong parameter names corrected) and OAuth example (without its broken workflow),
+//! and ours over the pet-coupons API with a `retry` and an `end`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::json;
 use toolwright::{CredentialSource, Error, Executor};
-use toolwright_e2e::{arazzo, arazzo_example};
+use toolwright_e2e::{arazzo, arazzo_example, arazzo_oauth};
 use toolwright_loopback::{Response, Server};
 
 fn executor(catalog: toolwright::Catalog, server: &Server) -> Executor {
@@ -94,4 +94,52 @@ async fn a_typed_workflow_retries_and_ends_as_its_document_says() {
         .map(|r| r.target.clone())
         .collect();
     assert_eq!(targets, ["/store/order", "/store/order/41"]);
+}
+
+#[tokio::test]
+async fn the_oauth_example_runs_as_typed_methods() {
+    let server = Server::start(|request| match (request.method.as_str(), request.path()) {
+        ("GET", "/authorize") => {
+            Response::json(200, &json!({"code": "c0de", "access_token": "pre"}))
+        }
+        ("POST", "/oauth/token") => {
+            let body = String::from_utf8_lossy(&request.body).into_owned();
+            if body.contains("grant_type=authorization_code") && body.contains("code=c0de") {
+                Response::json(
+                    200,
+                    &json!({"access_token": "a1", "refresh_token": "r1", "expires_in": 60}),
+                )
+            } else if body.contains("grant_type=client_credentials") {
+                Response::json(200, &json!({"access_token": "cc"}))
+            } else {
+                Response::json(400, &json!({"error": "invalid_grant"}))
+            }
+        }
+        _ => Response::json(404, &json!({"message": "no such route"})),
+    });
+    let executor = Executor::builder(arazzo_oauth::catalog())
+        .base_url("oauth", server.url())
+        .build()
+        .unwrap();
+    let client = arazzo_oauth::oauth::Client::new(executor);
+    let input = arazzo_oauth::oauth::AuthorizationCodeFlowInput {
+        client_id: Some("app".into()),
+        client_secret: Some("s3cret".into()),
+        redirect_uri: Some("https://app.example/cb".into()),
+    };
+    let output = client.authorization_code_flow(&input).await.unwrap();
+    assert_eq!(output.access_token, Some(json!("a1")));
+    assert_eq!(output.refresh_token, Some(json!("r1")));
+    let input = arazzo_oauth::oauth::ClientCredentialsFlowInput {
+        client_id: Some("app".into()),
+        client_secret: Some("s3cret".into()),
+    };
+    let output = client.client_credentials_flow(&input).await.unwrap();
+    assert_eq!(output.access_token, Some(json!("cc")));
+    let seen: Vec<String> = server
+        .take_requests()
+        .iter()
+        .map(|r| r.path().to_owned())
+        .collect();
+    assert_eq!(seen, ["/authorize", "/oauth/token", "/oauth/token"]);
 }
