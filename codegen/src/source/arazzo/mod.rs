@@ -7,6 +7,8 @@
 //! `lower` turns the checked workflows into tools.
 
 pub mod lower;
+mod outputs;
+mod steps;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
