@@ -403,6 +403,10 @@ impl Executor {
     /// the tool's [`request_media_types`](crate::catalog::Tool::request_media_types)).
     pub async fn call_as(&self, name: &str, args: Value, media_type: &str) -> Result<Value, Error> {
         let found = self.find(name)?;
+        // A workflow sends no body of its own: its steps go as their tools say.
+        if found.state.workflow.is_some() {
+            return self.call(name, args).await;
+        }
         let op =
             found
                 .tool

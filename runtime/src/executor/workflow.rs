@@ -331,7 +331,7 @@ impl Executor {
                                     .retry_after
                                     .unwrap_or(0.0)
                                     .clamp(0.0, MAX_RETRY_AFTER);
-                                if wait > 0.0 {
+                                if wait.is_finite() && wait > 0.0 {
                                     tokio::time::sleep(std::time::Duration::from_secs_f64(wait))
                                         .await;
                                 }
@@ -517,5 +517,128 @@ fn kind_of(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn step(value: Value) -> Step {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn run(inputs: Value, outputs: Value) -> Run {
+        Run {
+            inputs: serde_json::from_value(inputs).unwrap(),
+            outputs: serde_json::from_value(outputs).unwrap(),
+        }
+    }
+
+    #[test]
+    fn arguments_come_from_inputs_outputs_and_constants() {
+        let s = step(json!({
+            "step": "s", "tool": "t", "operation": "op",
+            "arguments": {"id": "$steps.a.outputs.id", "auth": "Bearer {$inputs.token}", "n": 3,
+                          "note": "$inputs.note"},
+            "body": {"payload": {"pet": {"tag": "$inputs.tag", "x": 1}, "qty": "$inputs.qty"},
+                     "fields": {"pet": "pet_body"},
+                     "replacements": [["/pet/x", "$steps.a.outputs.id"]]},
+        }));
+        let state = run(
+            json!({"token": "t0k", "tag": "cute"}),
+            json!({"a": {"id": 7}}),
+        );
+        let args = arguments(&s, &state).unwrap();
+        // `note` and `qty` are optional inputs the call left out: left out.
+        assert_eq!(
+            Value::Object(args),
+            json!({"id": 7, "auth": "Bearer t0k", "n": 3, "pet_body": {"tag": "cute", "x": 7}})
+        );
+        // An earlier step's output that is not there is an error naming it.
+        let missing = arguments(&s, &run(json!({}), json!({}))).unwrap_err();
+        assert!(
+            missing.contains("`$steps.a.outputs.id` has no value"),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn a_whole_body_argument_takes_the_payload_and_objects_are_required_otherwise() {
+        let whole = step(json!({"step": "s", "tool": "t", "operation": "op",
+            "body": {"payload": ["$inputs.a"], "field": "body"}}));
+        let args = arguments(&whole, &run(json!({"a": 1}), json!({}))).unwrap();
+        assert_eq!(Value::Object(args), json!({"body": [1]}));
+        let split = step(json!({"step": "s", "tool": "t", "operation": "op",
+            "body": {"payload": "$inputs.a"}}));
+        let err = arguments(&split, &run(json!({"a": 1}), json!({}))).unwrap_err();
+        assert!(
+            err.contains("a number where the operation takes an object"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn criteria_of_each_type() {
+        let state = run(json!({}), json!({}));
+        let exchange = Exchange {
+            status: Some(201),
+            headers: vec![("x-rate".into(), "12".into())],
+            body: json!({"access_token": "a", "name": "Rex the dog"}),
+            failure: None,
+        };
+        let scope = StepScope {
+            run: &state,
+            exchange: Some(&exchange),
+        };
+        let c = |condition: &str, kind: &str, context: Option<&str>| Criterion {
+            condition: condition.into(),
+            kind: kind.into(),
+            context: context.map(Into::into),
+        };
+        assert_eq!(
+            holds(
+                &c(
+                    "$statusCode == 201 && $response.header.X-Rate > 10",
+                    "simple",
+                    None
+                ),
+                &scope
+            ),
+            Ok(true)
+        );
+        assert_eq!(
+            holds(&c("^Rex", "regex", Some("$response.body#/name")), &scope),
+            Ok(true)
+        );
+        assert_eq!(
+            holds(
+                &c(
+                    "$[?@.access_token != null]",
+                    "jsonpath",
+                    Some("$response.body")
+                ),
+                &scope
+            ),
+            Ok(true)
+        );
+        assert_eq!(
+            holds(
+                &c("$[?@.refresh != null]", "jsonpath", Some("$response.body")),
+                &scope
+            ),
+            Ok(false)
+        );
+        assert!(holds(&c("//pet", "xpath", None), &scope).is_err());
+    }
+
+    #[test]
+    fn a_plan_going_to_a_step_it_lacks_is_refused() {
+        let text = json!({"workflow": "w", "steps": [{"step": "a", "tool": "t", "operation": "op",
+            "on_failure": [{"name": "x", "type": "goto", "step": "nowhere"}]}]})
+        .to_string();
+        let err = Plan::parse(&text).unwrap_err();
+        assert!(err.contains("`nowhere`"), "{err}");
     }
 }
