@@ -642,3 +642,63 @@ mod tests {
         assert!(err.contains("`nowhere`"), "{err}");
     }
 }
+
+/// What an MCP server asks its client before a workflow runs: the steps the gate
+/// would ask about, judged on the arguments known before the run; and without
+/// approval, the gated step is refused with nothing sent.
+#[cfg(all(test, feature = "mcp"))]
+mod approval {
+    use serde_json::json;
+
+    use crate::catalog::Catalog;
+    use crate::descriptor::Api;
+    use crate::{Error, Executor};
+
+    const BLOB: &[u8] = br#"{"tools": [
+        {"name": "remove", "title": "Remove", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [false, true, false, true],
+         "meta": "{\"toolwright\":{\"requiresConfirmation\":true}}", "contract": "{}",
+         "operation": {"api": "x", "method": "DELETE", "path": "/things/{id}",
+            "params": [["id", "id", "Path", true, "Integer", "Simple", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true}},
+        {"name": "cleanup", "title": "Cleanup", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [false, true, false, true],
+         "meta": null, "contract": "{}",
+         "operation": {"api": "x", "method": "POST", "path": "/x-arazzo/cleanup",
+            "params": [["id", "id", "Body", false, "Integer", "Form", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true,
+            "workflow": "{\"workflow\":\"cleanup\",\"steps\":[{\"step\":\"rm\",\"tool\":\"remove\",\"operation\":\"removeThing\",\"arguments\":{\"id\":\"$inputs.id\"}}]}"}}
+    ]}"#;
+
+    #[tokio::test]
+    async fn the_gated_steps_are_named_before_the_run_and_refused_without_approval() {
+        let tools = crate::catalog::embedded::decode(BLOB).unwrap();
+        let api = Api {
+            name: "x".into(),
+            // Nothing listens: a call that got through would fail to connect.
+            base_url: "http://127.0.0.1:9".into(),
+            schemes: Default::default(),
+            definitions: Default::default(),
+            meta: None,
+            graphql: None,
+        };
+        let catalog = Catalog::from_tools(tools, vec![api]).unwrap();
+        let executor = Executor::builder(catalog).build().unwrap();
+        let reason = executor
+            .needs_approval("cleanup", &json!({"id": 5}))
+            .unwrap();
+        assert!(reason.contains("step `rm` calls `remove`"), "{reason}");
+        let err = executor
+            .call("cleanup", json!({"id": 5}))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::ConfirmationRequired { tool, declined: false, .. } if tool == "remove"),
+            "{err}"
+        );
+    }
+}
