@@ -170,6 +170,7 @@ fn tool(plan: &ToolPlan, contract: &emit::ToolContract) -> Tool {
                     returns: g.returns.clone().into(),
                     selection_argument: g.selection_argument.clone().into(),
                 }),
+            workflow: plan.workflow.clone().map(Into::into),
             security: plan
                 .security
                 .iter()

@@ -968,3 +968,72 @@ fn code_mode_over_githubs_description_through_a_real_client() {
         ]
     );
 }
+
+/// An Arazzo workflow over a real API of the corpus (GoDaddy's Shoppers API:
+/// `cli/tests/mcp/shoppers.arazzo.yaml`) served to the PyPI client: listed as a tool,
+/// and one `tools/call` runs all three steps — create, read back, update — each
+/// request carrying what the one before answered.
+#[test]
+fn one_tool_call_runs_a_whole_arazzo_workflow() {
+    let api = Server::start(|req| match (req.method.as_str(), req.path()) {
+        ("POST", "/v1/shoppers/subaccount") => {
+            Response::json(200, &json!({"shopperId": "s-81", "customerId": "c-1"}))
+        }
+        ("GET", "/v1/shoppers/s-81") => Response::json(
+            200,
+            &json!({"shopperId": "s-81", "nameFirst": "Ada", "nameLast": "Lovelace",
+                    "email": "ada@example.com", "marketId": "en-GB"}),
+        ),
+        ("POST", "/v1/shoppers/s-81") => Response::json(200, &json!({"shopperId": "s-81"})),
+        _ => Response::json(404, &json!({"message": "no such route"})),
+    });
+    let inputs = json!({"email": "ada@example.com", "password": "pw-1", "name_first": "Ada",
+                        "name_last": "Lovelace", "contact_email": "ada@analytical.example"});
+    let calls = json!([["onboard_shopper", inputs]]).to_string();
+    let mut args = os(&["--mode", "legacy", "--calls", &calls, "--"]);
+    args.push(env!("CARGO_BIN_EXE_toolwright").into());
+    args.extend(os(&[
+        "serve",
+        "cli/tests/mcp/shoppers.arazzo.yaml",
+        "--base-url",
+        &format!("ote-godaddy_com_shoppers={}", api.url()),
+    ]));
+    let out = client(&args);
+    let tool = out["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "onboard_shopper")
+        .unwrap_or_else(|| panic!("no workflow tool in {}", out["tools"]));
+    assert_eq!(
+        tool["inputSchema"]["required"],
+        json!([
+            "contact_email",
+            "email",
+            "name_first",
+            "name_last",
+            "password"
+        ])
+    );
+    let call = &out["calls"][0];
+    assert_eq!(call["isError"], false, "{call}");
+    assert_eq!(
+        call["structuredContent"],
+        json!({"shopper_id": "s-81", "market": "en-GB"})
+    );
+    let seen = api.take_requests();
+    let steps: Vec<(&str, &str)> = seen.iter().map(|r| (r.method.as_str(), r.path())).collect();
+    assert_eq!(
+        steps,
+        [
+            ("POST", "/v1/shoppers/subaccount"),
+            ("GET", "/v1/shoppers/s-81"),
+            ("POST", "/v1/shoppers/s-81"),
+        ]
+    );
+    assert_eq!(
+        seen[0].json(),
+        json!({"email": "ada@example.com", "password": "pw-1", "nameFirst": "Ada", "nameLast": "Lovelace"})
+    );
+    assert_eq!(seen[2].json(), json!({"email": "ada@analytical.example"}));
+}

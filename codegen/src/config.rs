@@ -101,6 +101,14 @@ impl Config {
         self.add(path, "OpenAPI document")
     }
 
+    /// Adds an Arazzo 1.0/1.1 document (`workflows.arazzo.yaml`): the OpenAPI document
+    /// its `sourceDescriptions` names (a path relative to the Arazzo file) is read
+    /// with it, and each workflow becomes one more tool whose call runs its steps.
+    /// Do not also add that OpenAPI document: its operations come with the workflows.
+    pub fn arazzo(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.add(path, "Arazzo document")
+    }
+
     /// Adds Google Discovery documents (REST descriptions, `.json` with
     /// `discoveryVersion`): a file, or a directory searched recursively. Same as
     /// [`Config::input`]: each input is read as what it is.

@@ -19,6 +19,7 @@
 //! Nothing but serde_json, regex-lite and base64 (already in both trees): it is compiled into
 //! every build script and every service.
 
+pub mod arazzo;
 pub mod base64;
 pub mod declare;
 pub mod flows;

@@ -304,6 +304,11 @@ fn walk(value: &mut Value, key: Option<&str>, found: &mut BTreeSet<String>) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(|v| walk(v, key, found)),
+        // A schema's `dependentRequired` lists property names under property names
+        // (`client_secret: [grant_type]`): names, never a credential's value.
+        Value::Object(map) if key == Some("dependentRequired") => {
+            map.values_mut().for_each(|v| walk(v, Some(""), found));
+        }
         Value::Object(map) => {
             // A parameter row names its credential in `name`, a schema its property:
             // their samples are the credential's.
@@ -568,6 +573,22 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn names_a_schema_lists_under_a_secrets_name_are_kept() {
+        let mut schema = serde_json::json!({
+            "dependentRequired": {"client_secret": ["grant_type", "client_id"]},
+            "properties": {"client_secret": {"type": "string", "example": "s3cr3t-value"}},
+        });
+        let mut found = BTreeSet::new();
+        value(&mut schema, &mut found);
+        assert_eq!(
+            schema["dependentRequired"]["client_secret"],
+            serde_json::json!(["grant_type", "client_id"])
+        );
+        assert_eq!(schema["properties"]["client_secret"]["example"], REDACTED);
+        assert_eq!(found.into_iter().collect::<Vec<_>>(), ["s3cr3t-value"]);
+    }
 
     #[test]
     fn every_format_and_placement_is_redacted() {

@@ -396,6 +396,11 @@ pub struct Operation {
     /// A GraphQL field: the call posts `{query, variables}` to the API's endpoint
     /// (the arguments are the variables) and returns `data.<field>`.
     pub graphql: Option<GraphqlCall>,
+    /// An Arazzo workflow: the call runs its steps, each a call of another tool of
+    /// the catalog through the executor, instead of sending a request of its own. The
+    /// steps as JSON text (see [`crate::workflow`] for the format), read once when
+    /// the executor is built.
+    pub workflow: Option<Text>,
 }
 
 /// The GraphQL document a tool sends: `head`, then `{ selection <the selection
@@ -437,6 +442,7 @@ impl Operation {
             wrap_output: false,
             json_response: true,
             graphql: None,
+            workflow: None,
         }
     }
 }

@@ -68,6 +68,21 @@ pub enum Error {
         /// Whatever `data` came with them (partial results), or `null`.
         data: serde_json::Value,
     },
+    /// A step of an Arazzo workflow failed, and no `onFailure` action carried the
+    /// workflow on (or one ended it).
+    Workflow {
+        /// The workflow's tool.
+        tool: String,
+        /// The failing step's `stepId`.
+        step: String,
+        /// What the step calls (its operationId, operationPath or workflowId) and the
+        /// tool that runs it.
+        operation: String,
+        /// Why: criteria not met, the HTTP status, an expression with no value...
+        reason: String,
+        /// The step's last HTTP status, when it got an answer.
+        status: Option<u16>,
+    },
 }
 
 impl Error {
@@ -101,6 +116,7 @@ impl Error {
             Error::Denied { .. } => "PERMISSION_DENIED_POLICY",
             Error::Token { .. } => "PERMISSION_TOKEN",
             Error::Graphql { .. } => "UPSTREAM_GRAPHQL",
+            Error::Workflow { .. } => "WORKFLOW_STEP_FAILED",
         }
     }
 }
@@ -162,6 +178,16 @@ impl fmt::Display for Error {
             Error::Graphql { tool, message, .. } => {
                 write!(f, "`{tool}` failed: GraphQL errors: {message}")
             }
+            Error::Workflow {
+                tool,
+                step,
+                operation,
+                reason,
+                ..
+            } => write!(
+                f,
+                "workflow `{tool}` failed at step `{step}` ({operation}): {reason}"
+            ),
         }
     }
 }

@@ -60,6 +60,7 @@ mod shorten;
 pub mod stream;
 pub mod transport;
 pub mod validate;
+pub mod workflow;
 
 pub use auth::CredentialSource;
 /// Binary bodies in typed code (the `bytes` crate's, as reqwest, hyper and axum use).

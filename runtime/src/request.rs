@@ -884,6 +884,7 @@ mod tests {
             wrap_output: false,
             json_response: false,
             graphql: None,
+            workflow: None,
         }
     }
 

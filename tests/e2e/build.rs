@@ -9,6 +9,7 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         "../graphql/tracker.graphql",
         "../seed",
         "../openapi32",
+        "../../codegen/tests/arazzo",
     ] {
         println!("cargo::rerun-if-changed={input}");
     }
@@ -59,6 +60,24 @@ fn main() -> Result<(), toolwright_codegen::Error> {
     toolwright_codegen::Config::new()
         .adapters("../seed")
         .out_dir(out.join("seed"))
+        .cargo_directives(false)
+        .generate()?;
+    // Arazzo workflows as typed methods (tests/arazzo.rs): ours over the
+    // specification's pet-coupons API, and the specification's pet-coupons and OAuth
+    // examples (corrected copies: two wrong parameter names; a broken workflow left out).
+    toolwright_codegen::Config::new()
+        .arazzo("../../codegen/tests/arazzo/pet-orders.arazzo.yaml")
+        .out_dir(out.join("arazzo"))
+        .cargo_directives(false)
+        .generate()?;
+    toolwright_codegen::Config::new()
+        .arazzo("../../codegen/tests/arazzo/pet-coupons.fixed.arazzo.yaml")
+        .out_dir(out.join("arazzo_example"))
+        .cargo_directives(false)
+        .generate()?;
+    toolwright_codegen::Config::new()
+        .arazzo("../../codegen/tests/arazzo/oauth.fixed.arazzo.yaml")
+        .out_dir(out.join("arazzo_oauth"))
         .cargo_directives(false)
         .generate()?;
     guide_snippets(&out);

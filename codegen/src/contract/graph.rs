@@ -1,4 +1,5 @@
-//! The tool graph: an edge only where there is evidence — an OpenAPI link, or a
+//! The tool graph: an edge only where there is evidence — an OpenAPI link, an Arazzo
+//! step's input taken from an earlier step's output, or a
 //! produced and a consumed field that name the same thing (the same resource's key,
 //! `Issue.number` → `{number}` of `/issues/{number}`; a reference to it, `Order.petId`
 //! → `{petId}` of `getPet`) with compatible types. Every such edge is kept, ranked:
@@ -86,6 +87,31 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
                 extra: BTreeMap::new(),
             });
         }
+    }
+    // An Arazzo step's input taken from an earlier step's output: declared, so
+    // scored like a link.
+    for flow in contracts.iter().flat_map(|c| &c.flows) {
+        if flow.source == flow.target {
+            continue;
+        }
+        out.push(Edge {
+            source: flow.source.clone(),
+            target: flow.target.clone(),
+            kind: "link".into(),
+            confidence: "extracted".into(),
+            conf_score: 0.95,
+            evidence: format!(
+                "Arazzo workflow `{}`: step `{}` takes `{}` from `{}`",
+                flow.workflow, flow.step, flow.field, flow.from
+            ),
+            evidence_sources: vec!["arazzo_step".into()],
+            data_flow: Some(DataFlow {
+                field: flow.field.clone(),
+                from_path: Some(flow.from.clone()),
+            }),
+            is_manual: false,
+            extra: BTreeMap::new(),
+        });
     }
     let identities: Vec<Identities<'_>> = contracts.iter().map(Identities::of).collect();
     // Each identity a producer hands out, by bucket (plus those with nouns too short to

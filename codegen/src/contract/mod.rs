@@ -9,6 +9,7 @@ pub mod graph;
 pub mod hierarchy;
 pub mod keys;
 pub mod readiness;
+pub mod steps;
 pub(crate) mod words;
 
 use std::collections::BTreeMap;
@@ -58,6 +59,8 @@ pub struct OperationContract {
     /// Its `201` answer declares a `Location` header (the new item's URL).
     pub location: bool,
     pub contract: Contract,
+    /// The data flows its Arazzo workflow's steps declare (a workflow tool's only).
+    pub flows: Vec<steps::Flow>,
 }
 
 /// The contract of each of `api`'s operations, in source order.
@@ -104,6 +107,7 @@ pub fn build_with_edges(
                 path: op.path.clone(),
                 location: hierarchy::declares_location(op),
                 contract,
+                flows: steps::flows(op),
             });
         }
         edges.extend(infer_links(&mut out[start..]));

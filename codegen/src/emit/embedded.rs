@@ -59,6 +59,9 @@ struct Operation<'a> {
     /// `[head, field, selection, returns, selection_argument]`; absent for HTTP.
     #[serde(skip_serializing_if = "Option::is_none")]
     graphql: Option<[&'a str; 5]>,
+    /// An Arazzo workflow's steps as JSON text; absent for a request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workflow: Option<&'a str>,
 }
 
 /// `[field, wire_name, location, required, kind, style, explode, allow_reserved,
@@ -107,6 +110,7 @@ impl<'a> Tool<'a> {
                         g.selection_argument.as_str(),
                     ]
                 }),
+                workflow: plan.workflow.as_deref(),
             },
         }
     }

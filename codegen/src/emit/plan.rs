@@ -87,6 +87,8 @@ pub struct ToolPlan {
     pub exposed: bool,
     /// A GraphQL field's call.
     pub graphql: Option<ir::GraphqlCall>,
+    /// An Arazzo workflow's steps, as the descriptor's JSON text.
+    pub workflow: Option<String>,
 }
 
 /// Whether the success response is no object, so the tool's result wraps it in
@@ -183,6 +185,7 @@ pub fn plan(api: &ir::Api, op: &ir::Operation) -> ToolPlan {
             .is_some_and(|r| r.json && r.schema.is_some()),
         exposed: op.safety.danger_level != Some(DangerLevel::Forbidden),
         graphql: op.graphql.clone(),
+        workflow: op.workflow.as_ref().map(|w| w.plan.to_string()),
     }
 }
 
@@ -199,6 +202,15 @@ pub fn input_schema(op: &ir::Operation) -> Schema {
 
 /// Conservative hints: under-annotate rather than mis-annotate.
 pub fn annotations(op: &ir::Operation) -> Annotations {
+    // A workflow is what its steps are (worked out when it was read).
+    if let Some(w) = &op.workflow {
+        return Annotations {
+            read_only: w.read_only,
+            destructive: w.destructive,
+            idempotent: w.idempotent,
+            open_world: true,
+        };
+    }
     let danger = op.safety.danger_level;
     let declared_destructive = matches!(
         danger,
@@ -237,6 +249,41 @@ pub fn annotations(op: &ir::Operation) -> Annotations {
 /// differently from OpenAPI's extensions).
 pub fn annotation_reasons(op: &ir::Operation, adapter: bool) -> [(&'static str, bool, String); 4] {
     let a = annotations(op);
+    if op.workflow.is_some() {
+        let steps = |all: bool| {
+            if all {
+                "every step's tool is".to_owned()
+            } else {
+                "not every step's tool is".to_owned()
+            }
+        };
+        return [
+            (
+                "readOnlyHint",
+                a.read_only,
+                format!("{} read-only", steps(a.read_only)),
+            ),
+            (
+                "destructiveHint",
+                a.destructive,
+                if a.destructive {
+                    "a step's tool is destructive".to_owned()
+                } else {
+                    "no step's tool is destructive".to_owned()
+                },
+            ),
+            (
+                "idempotentHint",
+                a.idempotent,
+                format!("{} idempotent", steps(a.idempotent)),
+            ),
+            (
+                "openWorldHint",
+                true,
+                "always: the steps call a remote API".to_owned(),
+            ),
+        ];
+    }
     let method = op.method.as_str();
     let group = op.kind.as_str();
     // A saved MCP `tools/list` declares the hints by their MCP names.

@@ -103,6 +103,21 @@ pub fn api_module(
             (true, Some(tool), _) => format!("MCP tool `{tool}` (`tools/call`)"),
             _ => format!("`{} {}`", op.method.as_str(), op.path),
         };
+        // A workflow sends nothing of its own: its steps are calls of other tools.
+        let target = match &op.workflow {
+            Some(w) => format!(
+                "Arazzo workflow `{}`: {} step(s), each a call of its tool through the executor.",
+                w.plan
+                    .get("workflow")
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or(""),
+                w.plan
+                    .get("steps")
+                    .and_then(serde_json::Value::as_array)
+                    .map_or(0, Vec::len)
+            ),
+            None => target,
+        };
         let doc = names::doc(
             &format!("{}\n\n{target}{}", plan.description, stream_switch_note(op)),
             "    ",
@@ -566,6 +581,10 @@ fn operation(plan: &ToolPlan) -> Data {
                         ],
                     )
                 })),
+            ),
+            (
+                "workflow",
+                Data::option(plan.workflow.as_deref().map(Data::cow)),
             ),
         ],
     )

@@ -467,6 +467,21 @@ pub struct Operation {
     /// operation or its parameters, treated as missing: kept for the readiness report,
     /// which names each and where it is.
     pub placeholders: Vec<Placeholder>,
+    /// An Arazzo workflow: the tool runs these steps (other tools of the catalog)
+    /// instead of sending a request of its own.
+    pub workflow: Option<Workflow>,
+}
+
+/// An Arazzo workflow lowered for the executor.
+#[derive(Debug, Clone)]
+pub struct Workflow {
+    /// The steps as the runtime reads them (`toolwright::workflow`'s format).
+    pub plan: Value,
+    /// Derived from the steps' tools: read-only when all are, destructive when any is,
+    /// idempotent when all are.
+    pub read_only: bool,
+    pub destructive: bool,
+    pub idempotent: bool,
 }
 
 /// Text standing in for prose (`XXXXXXXX`, `TODO`), which was treated as missing.

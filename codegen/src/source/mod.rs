@@ -2,6 +2,7 @@
 //! documents) and lower each into the IR.
 
 pub mod adapter;
+pub mod arazzo;
 pub mod base_url;
 pub mod discovery;
 pub mod graphql;
@@ -75,6 +76,7 @@ pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inp
         }
     }
     inputs.files.dedup();
+    without_arazzo_sources(&mut inputs.files);
     for adapter in inputs
         .files
         .iter()
@@ -85,6 +87,52 @@ pub fn discover(paths: &[(PathBuf, &str)], diagnostics: &mut Diagnostics) -> Inp
         }
     }
     inputs
+}
+
+/// Drops the OpenAPI documents an Arazzo input names as its source: the Arazzo
+/// document brings their operations with its workflows (read twice, they would be
+/// two APIs of one name).
+fn without_arazzo_sources(files: &mut Vec<PathBuf>) {
+    let mut sources = std::collections::BTreeSet::new();
+    for file in files.iter() {
+        let ext = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !matches!(ext, "yaml" | "yml" | "json") {
+            continue;
+        }
+        // Only a file whose head says `arazzo` is read whole (inputs may be large).
+        let mut head = Vec::new();
+        let read = std::fs::File::open(file)
+            .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut head));
+        if read.is_err() || !arazzo::looks_like(file, &String::from_utf8_lossy(&head)) {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let parsed = openapi::parse(
+            &SourceFile::new(file.display().to_string(), text),
+            &mut Diagnostics::default(),
+        );
+        let Some((root, _)) = parsed.filter(|(root, _)| arazzo::is_arazzo(root)) else {
+            continue;
+        };
+        let base = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        for url in root
+            .get("sourceDescriptions")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.get("url")?.as_str())
+            .filter(|u| !u.contains("://"))
+        {
+            if let Ok(path) = std::fs::canonicalize(base.join(url)) {
+                sources.insert(path);
+            }
+        }
+    }
+    if !sources.is_empty() {
+        files.retain(|f| std::fs::canonicalize(f).map_or(true, |c| !sources.contains(&c)));
+    }
 }
 
 /// Files and directories already visited, by canonical path: a symlink loop (or two
@@ -165,6 +213,7 @@ fn is_document(path: &Path) -> bool {
     let head = String::from_utf8_lossy(&head[..n]);
     graphql::is_sdl(&path.to_string_lossy())
         || openapi::looks_like(path, &head[..head.len().min(4096)])
+        || arazzo::looks_like(path, &head[..head.len().min(4096)])
         || discovery::looks_like(path, &head)
         || mcp::looks_like(path, &head)
         || graphql::looks_like(path, &head[..head.len().min(4096)])
@@ -265,6 +314,9 @@ pub fn read_with(
         .map(renamed);
     }
     let (root, locator) = openapi::parse(file, diagnostics)?;
+    if arazzo::is_arazzo(&root) {
+        return arazzo::lower::read(file, diagnostics).map(renamed);
+    }
     let api = if discovery::is_discovery(&root) {
         discovery::read(file, &root, diagnostics)
     } else if mcp::is_tools_list(&root) {

@@ -110,6 +110,9 @@ struct EmbeddedOperation<'a> {
     /// A GraphQL field's call: `[head, field, selection, returns, selection_argument]`.
     #[serde(borrow, default)]
     graphql: Option<[Cow<'a, str>; 5]>,
+    /// An Arazzo workflow's steps, as JSON text (`crate::workflow`).
+    #[serde(borrow, default)]
+    workflow: Option<Cow<'a, str>>,
 }
 
 /// `[field, wire_name, location, required, kind, style, explode, allow_reserved,
@@ -165,6 +168,7 @@ impl EmbeddedTool<'static> {
                         selection_argument,
                     },
                 ),
+            workflow: op.workflow,
         };
         Ok(Tool {
             name: self.name,

@@ -305,6 +305,7 @@ mod tests {
                 wrap_output: false,
                 json_response: true,
                 graphql: None,
+                workflow: None,
             }),
             contract: None,
         }

@@ -19,6 +19,9 @@ impl Executor {
             return None;
         }
         let found = self.lookup(name)?;
+        if found.state.workflow.is_some() {
+            return self.workflow_approval(found, args.as_object()?);
+        }
         match self.judge(found, args.as_object()?)? {
             Verdict::Confirm(reason) => Some(reason),
             _ => None,

@@ -43,6 +43,7 @@ mod response;
 mod send;
 mod state;
 mod streaming;
+mod workflow;
 
 pub use builder::ExecutorBuilder;
 pub use call::Call;
@@ -242,6 +243,11 @@ impl Executor {
             return self.answer_locally(name, handler, *verb, args).await;
         }
         let args = self.admitted(found, args, approved).await?;
+        if let Some(plan) = self.workflow_of(found) {
+            let gate = workflow::Gate::ByName { approved };
+            let outputs = self.run_workflow(found, plan?, args, gate).await?;
+            return Ok(Answer::value(outputs));
+        }
         let op = found.operation();
         if let Some(form) = found.state.stream {
             let collected = self.collect_stream(op, Some(found), &args, form).await?;
@@ -397,6 +403,10 @@ impl Executor {
     /// the tool's [`request_media_types`](crate::catalog::Tool::request_media_types)).
     pub async fn call_as(&self, name: &str, args: Value, media_type: &str) -> Result<Value, Error> {
         let found = self.find(name)?;
+        // A workflow sends no body of its own: its steps go as their tools say.
+        if found.state.workflow.is_some() {
+            return self.call(name, args).await;
+        }
         let op =
             found
                 .tool
@@ -423,6 +433,11 @@ impl Executor {
             Ok(call) => Call::sending(
                 op,
                 Box::pin(async move {
+                    if let Some((found, plan)) = self.typed_workflow(&call) {
+                        return self
+                            .run_workflow(found, plan?, call.args, workflow::Gate::Typed)
+                            .await;
+                    }
                     let reply = self.send(call.op, call.found, &call.args, None).await?;
                     Ok(reply.body)
                 }),
@@ -439,8 +454,24 @@ impl Executor {
         input: &I,
     ) -> Result<(u16, Value), Error> {
         let call = self.typed(op, input)?;
+        if let Some((found, plan)) = self.typed_workflow(&call) {
+            let outputs = self
+                .run_workflow(found, plan?, call.args, workflow::Gate::Typed)
+                .await?;
+            return Ok((200, outputs));
+        }
         let reply = self.send(call.op, call.found, &call.args, None).await?;
         Ok((reply.status, reply.body))
+    }
+
+    /// The workflow a typed call runs, when its tool is one.
+    #[allow(clippy::type_complexity)]
+    fn typed_workflow<'a>(
+        &self,
+        call: &Typed<'a>,
+    ) -> Option<(Found<'a>, Result<Arc<crate::workflow::Plan>, Error>)> {
+        let found = call.found?;
+        Some((found, self.workflow_of(found)?))
     }
 
     /// A typed input as checked JSON arguments, with the operation as sent.

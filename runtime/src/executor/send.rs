@@ -140,6 +140,7 @@ impl Executor {
             wrap_output: op.wrap_output,
             json_response: op.json_response,
             graphql: None,
+            workflow: None,
         };
         let mut reply = self.send_http(&wire, found, &body, target).await?;
         reply.body = crate::graphql::outcome(call, &op.name, std::mem::take(&mut reply.body))?;

@@ -32,6 +32,8 @@ pub(super) struct ToolState {
     pub declares: bool,
     /// Its answer is a stream of events or lines, which a by-name call collects.
     pub stream: Option<Form>,
+    /// Its Arazzo workflow, read from the descriptor (an unreadable one: why).
+    pub workflow: Option<Result<Arc<crate::workflow::Plan>, String>>,
 }
 
 /// A tool of the executor's catalog with its state.
@@ -72,6 +74,11 @@ pub(super) fn states(
                 m.contains("\"dangerLevel\"") || m.contains("\"requiresConfirmation\"")
             }),
             stream: streaming::form_of(tool),
+            workflow: tool
+                .operation
+                .workflow
+                .as_deref()
+                .map(|text| crate::workflow::Plan::parse(text).map(Arc::new)),
         })
         .collect()
 }

@@ -35,3 +35,21 @@ pub mod typed_weather {
 pub mod seed {
     include!(concat!(env!("OUT_DIR"), "/seed/toolwright.rs"));
 }
+
+/// `codegen/tests/arazzo/pet-orders.arazzo.yaml`: Arazzo workflows over the
+/// specification's pet-coupons API, each a typed method.
+pub mod arazzo {
+    include!(concat!(env!("OUT_DIR"), "/arazzo/toolwright.rs"));
+}
+
+/// `codegen/tests/arazzo/pet-coupons.fixed.arazzo.yaml`: the Arazzo specification's
+/// pet-coupons example, its workflows typed methods.
+pub mod arazzo_example {
+    include!(concat!(env!("OUT_DIR"), "/arazzo_example/toolwright.rs"));
+}
+
+/// `codegen/tests/arazzo/oauth.fixed.arazzo.yaml`: the Arazzo specification's OAuth
+/// example (without its broken `refresh-token-flow`), its workflows typed methods.
+pub mod arazzo_oauth {
+    include!(concat!(env!("OUT_DIR"), "/arazzo_oauth/toolwright.rs"));
+}

@@ -608,6 +608,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("library_shelves_list"),
@@ -632,6 +633,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("library_shelves_books_delete"),
@@ -653,6 +655,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("library_shelves_books_get"),
@@ -677,6 +680,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("library_shelves_books_insert"),
@@ -707,6 +711,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("library_shelves_books_list"),
@@ -733,6 +738,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("library_shelves_books_insert_upload"),
@@ -759,5 +765,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

@@ -621,6 +621,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text(""),
             selection_argument: ::toolwright::__private::text(""),
         }),
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("mutation_createIssue"),
@@ -651,6 +652,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text("CreateIssuePayload"),
             selection_argument: ::toolwright::__private::text("selection"),
         }),
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("query_issueCount"),
@@ -678,6 +680,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text(""),
             selection_argument: ::toolwright::__private::text(""),
         }),
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("query_legacyCount"),
@@ -705,6 +708,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text(""),
             selection_argument: ::toolwright::__private::text(""),
         }),
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("query_node"),
@@ -735,6 +739,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text("Node"),
             selection_argument: ::toolwright::__private::text("selection"),
         }),
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("query_repository"),
@@ -767,6 +772,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text("Repository"),
             selection_argument: ::toolwright::__private::text("selection"),
         }),
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("query_search"),
@@ -799,6 +805,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text("SearchResultConnection"),
             selection_argument: ::toolwright::__private::text("selection"),
         }),
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("query_viewer"),
@@ -826,5 +833,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
             returns: ::toolwright::__private::text("User"),
             selection_argument: ::toolwright::__private::text("selection"),
         }),
+        workflow: ::std::option::Option::None,
     },
 ];

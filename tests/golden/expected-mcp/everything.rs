@@ -541,6 +541,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_annotated_message"),
@@ -558,6 +559,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_env"),
@@ -572,6 +574,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_resource_links"),
@@ -586,6 +589,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_resource_reference"),
@@ -603,6 +607,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_structured_content"),
@@ -617,6 +622,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_sum"),
@@ -634,6 +640,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_tiny_image"),
@@ -648,6 +655,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("gzip_file_as_resource"),
@@ -666,6 +674,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("simulate_research_query"),
@@ -683,6 +692,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("toggle_simulated_logging"),
@@ -697,6 +707,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("toggle_subscriber_updates"),
@@ -711,6 +722,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("trigger_long_running_operation"),
@@ -728,5 +740,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

@@ -165,4 +165,5 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 1] = [::toolwright:
     wrap_output: false,
     json_response: false,
     graphql: ::std::option::Option::None,
+    workflow: ::std::option::Option::None,
 }];

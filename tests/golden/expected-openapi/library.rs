@@ -319,6 +319,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("list_items"),
@@ -333,6 +334,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("create_member"),
@@ -358,6 +360,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_member"),
@@ -372,6 +375,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("shelf_tree"),
@@ -386,5 +390,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

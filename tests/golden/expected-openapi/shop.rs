@@ -870,6 +870,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: true,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("submitOrder"),
@@ -890,6 +891,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("watchOrders"),
@@ -906,6 +908,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("exportOrders"),
@@ -922,6 +925,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("listProducts"),
@@ -945,6 +949,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("createProduct"),
@@ -966,6 +971,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("getProduct"),
@@ -982,6 +988,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("replaceProduct"),
@@ -1004,6 +1011,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("deleteProduct"),
@@ -1020,6 +1028,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("downloadProductImage"),
@@ -1036,6 +1045,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: true,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("uploadProductImage"),
@@ -1076,6 +1086,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("replaceProductManual"),
@@ -1095,6 +1106,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("search"),
@@ -1120,5 +1132,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

@@ -740,6 +740,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("anyMediaJsonSchema"),
@@ -754,6 +755,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("aspnetBody"),
@@ -771,6 +773,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("batchNotes"),
@@ -785,6 +788,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("bothCredentials"),
@@ -804,6 +808,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("getCard"),
@@ -823,6 +828,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("putCover"),
@@ -837,6 +843,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("filtered"),
@@ -861,6 +868,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("submitForm"),
@@ -880,6 +888,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("uploadItem"),
@@ -897,6 +906,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("keyedSearch"),
@@ -913,6 +923,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("createNote"),
@@ -927,6 +938,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("putPrefs"),
@@ -944,6 +956,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("getReport"),
@@ -958,6 +971,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("reserved"),
@@ -972,6 +986,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("createSender"),
@@ -989,6 +1004,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("upload"),
@@ -1070,6 +1086,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("wildcardOnly"),
@@ -1087,5 +1104,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

@@ -399,6 +399,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("findCakes"),
@@ -430,6 +431,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("selectCakes"),
@@ -461,6 +463,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("getCake"),
@@ -485,6 +488,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("linkCake"),
@@ -509,6 +513,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("watchOven"),
@@ -530,6 +535,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("readOvenLog"),
@@ -551,5 +557,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

@@ -191,6 +191,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("refund_charge"),
@@ -210,6 +211,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("purge_customer"),
@@ -226,5 +228,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

@@ -342,6 +342,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("get_note"),
@@ -361,6 +362,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("search_notes"),
@@ -383,6 +385,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("replace_note"),
@@ -404,6 +407,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("delete_note"),
@@ -423,5 +427,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         wrap_output: false,
         json_response: false,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

@@ -171,6 +171,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
         wrap_output: false,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
     ::toolwright::descriptor::Operation {
         name: ::toolwright::__private::text("forecast"),
@@ -190,5 +191,6 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
         wrap_output: true,
         json_response: true,
         graphql: ::std::option::Option::None,
+        workflow: ::std::option::Option::None,
     },
 ];

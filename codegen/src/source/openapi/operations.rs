@@ -466,6 +466,7 @@ fn operation(
         graphql: None,
         examples: Vec::new(),
         placeholders: Vec::new(),
+        workflow: None,
     })
 }
 

@@ -1,0 +1,704 @@
+//! Running an Arazzo workflow tool: each step is a call of another tool through this
+//! executor — by-name steps of a by-name call with the same checks and gate as a
+//! model's direct call, typed ones as the service's own — so validation, auth,
+//! limits, retries and result budgets apply to every step unchanged. Runtime
+//! expressions are evaluated against the workflow's inputs, the earlier steps'
+//! outputs and the step's own answer; criteria and actions decide where to go next.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+use toolwright_query::arazzo::{Condition, Expression, Scope, Written, pointed};
+
+use super::{Executor, Found};
+use crate::error::Error;
+use crate::workflow::{Action, Criterion, MAX_RETRY_AFTER, MAX_STEPS, Plan, Step};
+
+/// How the workflow was called, which decides how its steps are.
+#[derive(Clone, Copy)]
+pub(super) enum Gate {
+    /// By name (a model's call): every step is checked and gated as a direct call.
+    /// `approved`: the caller got approval for the whole workflow (an MCP client's
+    /// elicitation naming its gated steps).
+    ByName { approved: bool },
+    /// Typed (the service's own code): the steps' arguments are checked, no gate.
+    Typed,
+}
+
+/// What one step got: its answer, or why it got none.
+struct Exchange {
+    status: Option<u16>,
+    headers: Vec<(String, String)>,
+    body: Value,
+    /// The call failed: the HTTP status's message or the transport error.
+    failure: Option<String>,
+}
+
+/// The state of one run: the inputs and every finished step's outputs.
+struct Run {
+    inputs: Map<String, Value>,
+    outputs: BTreeMap<String, Map<String, Value>>,
+}
+
+/// What expressions see: the run, and the step's answer once it has one.
+struct StepScope<'a> {
+    run: &'a Run,
+    exchange: Option<&'a Exchange>,
+}
+
+impl Scope for StepScope<'_> {
+    fn value(&self, e: &Expression) -> Option<Value> {
+        use toolwright_query::arazzo::Source as S;
+        match e {
+            Expression::Inputs(name, pointer) => {
+                pointed(self.run.inputs.get(name)?.clone(), pointer.as_deref())
+            }
+            Expression::StepOutput {
+                step,
+                output,
+                pointer,
+            } => pointed(
+                self.run.outputs.get(step)?.get(output)?.clone(),
+                pointer.as_deref(),
+            ),
+            Expression::StatusCode => self.exchange?.status.map(Value::from),
+            // In a step that runs a workflow: that workflow's outputs (its answer).
+            Expression::Outputs(name, pointer) => {
+                pointed(self.exchange?.body.get(name)?.clone(), pointer.as_deref())
+            }
+            Expression::Response(S::Body(pointer)) => {
+                pointed(self.exchange?.body.clone(), pointer.as_deref())
+            }
+            Expression::Response(S::Header(name)) => self
+                .exchange?
+                .headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, v)| Value::String(v.clone())),
+            _ => None,
+        }
+    }
+}
+
+/// Evaluates a value as written, reading objects and arrays through. `Ok(None)`: an
+/// optional input the call left out (the property or argument is left out too, as
+/// the input schema allowed); `Err` names any other expression with no value.
+fn evaluate(written: &Value, scope: &dyn Scope) -> Result<Option<Value>, String> {
+    match written {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v) in map {
+                if let Some(v) = evaluate(v, scope)? {
+                    out.insert(k.clone(), v);
+                }
+            }
+            Ok(Some(Value::Object(out)))
+        }
+        Value::Array(items) => {
+            let mut out = Vec::new();
+            for v in items {
+                out.push(evaluate(v, scope)?.unwrap_or(Value::Null));
+            }
+            Ok(Some(Value::Array(out)))
+        }
+        scalar => {
+            let parsed = Written::parse(scalar)?;
+            match parsed.evaluate(scope) {
+                Some(v) => Ok(Some(v)),
+                None if matches!(parsed, Written::Expression(Expression::Inputs(..))) => Ok(None),
+                None => Err(format!(
+                    "`{}` has no value",
+                    scalar.as_str().unwrap_or_default()
+                )),
+            }
+        }
+    }
+}
+
+/// Whether a criterion holds; `Err`: it cannot be evaluated (and so does not hold).
+fn holds(criterion: &Criterion, scope: &dyn Scope) -> Result<bool, String> {
+    match criterion.kind.as_str() {
+        "simple" => Ok(Condition::parse(&criterion.condition)?.holds(scope)),
+        "regex" => {
+            let context = criterion.context.as_deref().unwrap_or("$response.body");
+            let value = Expression::parse(context)?;
+            let text = match scope.value(&value) {
+                Some(Value::String(s)) => s,
+                Some(Value::Null) | None => return Ok(false),
+                Some(other) => other.to_string(),
+            };
+            let regex = regex_lite::Regex::new(&criterion.condition)
+                .map_err(|e| format!("regex `{}`: {e}", criterion.condition))?;
+            Ok(regex.is_match(&text))
+        }
+        "jsonpath" => {
+            let context = criterion.context.as_deref().unwrap_or("$response.body");
+            Ok(Condition::jsonpath_filter(&criterion.condition, context)?.holds(scope))
+        }
+        other => Err(format!(
+            "a `{other}` criterion (`{}`) is not evaluated by toolwright",
+            criterion.condition
+        )),
+    }
+}
+
+/// Whether all criteria hold, or the first that does not (and why).
+fn all_hold(criteria: &[Criterion], scope: &dyn Scope) -> Result<(), String> {
+    for c in criteria {
+        match holds(c, scope) {
+            Ok(true) => {}
+            Ok(false) => return Err(format!("criterion `{}` does not hold", c.condition)),
+            Err(why) => return Err(why),
+        }
+    }
+    Ok(())
+}
+
+/// The first action whose criteria all hold.
+fn chosen<'a>(actions: &'a [Action], scope: &dyn Scope) -> Option<&'a Action> {
+    actions
+        .iter()
+        .find(|a| all_hold(&a.criteria, scope).is_ok())
+}
+
+type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'a>>;
+
+impl Executor {
+    /// The workflow a tool runs, when it is one.
+    pub(super) fn workflow_of(&self, found: Found<'_>) -> Option<Result<Arc<Plan>, Error>> {
+        found.state.workflow.as_ref().map(|plan| {
+            plan.clone().map_err(|message| Error::Catalog {
+                message: format!(
+                    "the workflow of tool `{}` cannot be read: {message}",
+                    found.tool.name
+                ),
+            })
+        })
+    }
+
+    /// Why a by-name call of workflow `found` needs approval before it runs: the
+    /// steps whose tools the gate would ask about, judged with the arguments known
+    /// before the run (its inputs and constants; a value an earlier step answers is
+    /// not known yet). An MCP server asks its client once for the whole workflow;
+    /// approved, those steps run (a `Deny` still refuses them).
+    #[cfg(feature = "mcp")]
+    pub(super) fn workflow_approval(
+        &self,
+        found: Found<'_>,
+        inputs: &Map<String, Value>,
+    ) -> Option<String> {
+        let plan = found.state.workflow.as_ref()?.as_ref().ok()?;
+        let run = Run {
+            inputs: inputs.clone(),
+            outputs: BTreeMap::new(),
+        };
+        let scope = StepScope {
+            run: &run,
+            exchange: None,
+        };
+        let mut reasons = Vec::new();
+        for step in &plan.steps {
+            let Some(tool) = self.lookup(&step.tool) else {
+                continue;
+            };
+            let known: Map<String, Value> = step
+                .arguments
+                .iter()
+                .filter_map(|(k, v)| Some((k.clone(), evaluate(v, &scope).ok()??)))
+                .collect();
+            let reason = if tool.state.workflow.is_some() {
+                self.workflow_approval(tool, &known)
+            } else {
+                match self.judge(tool, &known) {
+                    Some(crate::gate::Verdict::Confirm(reason)) => Some(reason),
+                    _ => None,
+                }
+            };
+            if let Some(reason) = reason {
+                reasons.push(format!(
+                    "step `{}` calls `{}`: {reason}",
+                    step.step, step.tool
+                ));
+            }
+        }
+        (!reasons.is_empty()).then(|| reasons.join("; "))
+    }
+
+    /// Runs workflow tool `found` with its checked inputs; its outputs.
+    pub(super) fn run_workflow<'a>(
+        &'a self,
+        found: Found<'a>,
+        plan: Arc<Plan>,
+        inputs: Map<String, Value>,
+        gate: Gate,
+    ) -> Boxed<'a, Value> {
+        Box::pin(async move {
+            let tool = found.tool.name.to_string();
+            let mut run = Run {
+                inputs,
+                outputs: BTreeMap::new(),
+            };
+            let mut at = 0;
+            let mut executed = 0;
+            // Retries made so far, by step position (a retry limit is per step).
+            let mut retries: BTreeMap<usize, u32> = BTreeMap::new();
+            while let Some(step) = plan.steps.get(at) {
+                executed += 1;
+                let fail = |reason: String, status: Option<u16>| Error::Workflow {
+                    tool: tool.clone(),
+                    step: step.step.clone(),
+                    operation: format!("{} → tool `{}`", step.operation, step.tool),
+                    reason,
+                    status,
+                };
+                if executed > MAX_STEPS {
+                    return Err(fail(
+                        format!(
+                            "the workflow ran {MAX_STEPS} steps without ending (a `goto` loop?)"
+                        ),
+                        None,
+                    ));
+                }
+                let args = arguments(step, &run).map_err(|why| fail(why, None))?;
+                let exchange = self.step(step, args, gate).await.map_err(|e| match e {
+                    // A refusal before anything was sent is the step tool's own
+                    // error: the caller may approve it or fix the inputs.
+                    e @ (Error::ConfirmationRequired { .. } | Error::Denied { .. }) => e,
+                    other => fail(other.to_string(), None),
+                })?;
+                let scope = StepScope {
+                    run: &run,
+                    exchange: Some(&exchange),
+                };
+                let verdict = if step.criteria.is_empty() {
+                    match &exchange.failure {
+                        None => Ok(()),
+                        Some(why) => Err(why.clone()),
+                    }
+                } else {
+                    all_hold(&step.criteria, &scope).map_err(|why| match &exchange.failure {
+                        Some(failure) => format!("{why} ({failure})"),
+                        None => why,
+                    })
+                };
+                match verdict {
+                    Ok(()) => {
+                        let mut outputs = Map::new();
+                        for (name, written) in &step.outputs {
+                            let value = evaluate(written, &scope).map_err(|why| {
+                                fail(format!("output `{name}`: {why}"), exchange.status)
+                            })?;
+                            outputs.insert(name.clone(), value.unwrap_or(Value::Null));
+                        }
+                        let actions = step.on_success.as_deref().unwrap_or(&plan.on_success);
+                        let scope = StepScope {
+                            run: &run,
+                            exchange: Some(&exchange),
+                        };
+                        let next = match chosen(actions, &scope) {
+                            None => Next::Step(at + 1),
+                            Some(action) => next(&plan, action).map_err(|why| fail(why, None))?,
+                        };
+                        run.outputs.insert(step.step.clone(), outputs);
+                        match next {
+                            Next::Step(n) => at = n,
+                            Next::End => break,
+                        }
+                    }
+                    Err(why) => {
+                        let actions = step.on_failure.as_deref().unwrap_or(&plan.on_failure);
+                        let Some(action) = chosen(actions, &scope) else {
+                            return Err(fail(why, exchange.status));
+                        };
+                        match action.kind.as_str() {
+                            "retry" => {
+                                let limit = action.retry_limit.unwrap_or(1);
+                                let made = retries.entry(at).or_default();
+                                if *made >= limit {
+                                    return Err(fail(
+                                        format!(
+                                            "{why}; still failing after {limit} retries (action `{}`)",
+                                            action.name
+                                        ),
+                                        exchange.status,
+                                    ));
+                                }
+                                *made += 1;
+                                let wait = action
+                                    .retry_after
+                                    .unwrap_or(0.0)
+                                    .clamp(0.0, MAX_RETRY_AFTER);
+                                if wait.is_finite() && wait > 0.0 {
+                                    tokio::time::sleep(std::time::Duration::from_secs_f64(wait))
+                                        .await;
+                                }
+                                if let Some(target) = &action.step {
+                                    at = plan.index_of(target).unwrap_or(at);
+                                }
+                            }
+                            _ => match next(&plan, action).map_err(|why| fail(why, None))? {
+                                Next::Step(n) => at = n,
+                                Next::End => {
+                                    return Err(fail(
+                                        format!(
+                                            "{why}; its onFailure action `{}` ends the workflow",
+                                            action.name
+                                        ),
+                                        exchange.status,
+                                    ));
+                                }
+                            },
+                        }
+                    }
+                }
+            }
+            let scope = StepScope {
+                run: &run,
+                exchange: None,
+            };
+            // An output naming a step the run skipped (a `goto` past it) is `null`.
+            let outputs = plan
+                .outputs
+                .iter()
+                .map(|(name, written)| {
+                    let value = evaluate(written, &scope).ok().flatten();
+                    (name.clone(), value.unwrap_or(Value::Null))
+                })
+                .collect();
+            Ok(Value::Object(outputs))
+        })
+    }
+
+    /// One step: its tool called with `args`, the answer kept whether it succeeded
+    /// or not (criteria and actions decide). Refusals before sending are errors.
+    async fn step(
+        &self,
+        step: &Step,
+        args: Map<String, Value>,
+        gate: Gate,
+    ) -> Result<Exchange, Error> {
+        let found = self.find(&step.tool)?;
+        let args = match gate {
+            Gate::ByName { approved } => {
+                self.admitted(found, Value::Object(args), approved).await?
+            }
+            Gate::Typed => self.checked_arguments(found, Value::Object(args))?,
+        };
+        if let Some(plan) = self.workflow_of(found) {
+            let body = self.run_workflow(found, plan?, args, gate).await?;
+            return Ok(Exchange {
+                status: Some(200),
+                headers: Vec::new(),
+                body,
+                failure: None,
+            });
+        }
+        match self.send(found.operation(), Some(found), &args, None).await {
+            Ok(reply) => Ok(Exchange {
+                status: Some(reply.status),
+                headers: reply
+                    .headers
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.as_str().to_owned(), v.to_str().ok()?.to_owned())))
+                    .collect(),
+                body: reply.body,
+                failure: None,
+            }),
+            Err(Error::Status {
+                status,
+                message,
+                body,
+                headers,
+                ..
+            }) => Ok(Exchange {
+                status: Some(status),
+                headers,
+                body,
+                failure: Some(format!("HTTP {status}: {message}")),
+            }),
+            Err(e @ Error::Transport(_)) => Ok(Exchange {
+                status: None,
+                headers: Vec::new(),
+                body: Value::Null,
+                failure: Some(e.to_string()),
+            }),
+            Err(other) => Err(other),
+        }
+    }
+}
+
+/// Where a run goes after an action.
+enum Next {
+    Step(usize),
+    End,
+}
+
+fn next(plan: &Plan, action: &Action) -> Result<Next, String> {
+    match (action.kind.as_str(), &action.step, &action.workflow) {
+        ("end", ..) => Ok(Next::End),
+        ("goto", Some(step), _) => plan.index_of(step).map(Next::Step).ok_or_else(|| {
+            format!(
+                "action `{}` goes to step `{step}`, which the workflow does not have",
+                action.name
+            )
+        }),
+        ("goto", None, Some(workflow)) => Err(format!(
+            "action `{}` goes to workflow `{workflow}`: going to another workflow is not executed by toolwright (call it as a step instead)",
+            action.name
+        )),
+        (kind, ..) => Err(format!(
+            "action `{}` of type `{kind}` cannot apply here",
+            action.name
+        )),
+    }
+}
+
+/// A step's arguments: its parameters and body evaluated in the run so far.
+fn arguments(step: &Step, run: &Run) -> Result<Map<String, Value>, String> {
+    let scope = StepScope {
+        run,
+        exchange: None,
+    };
+    let mut args = Map::new();
+    for (field, written) in &step.arguments {
+        let value =
+            evaluate(written, &scope).map_err(|why| format!("argument `{field}`: {why}"))?;
+        if let Some(value) = value {
+            args.insert(field.clone(), value);
+        }
+    }
+    if let Some(body) = &step.body {
+        let mut payload = evaluate(&body.payload, &scope)
+            .map_err(|why| format!("request body: {why}"))?
+            .unwrap_or(Value::Null);
+        for (target, written) in &body.replacements {
+            let value = evaluate(written, &scope)
+                .map_err(|why| format!("request body replacement `{target}`: {why}"))?
+                .unwrap_or(Value::Null);
+            match payload.pointer_mut(target) {
+                Some(slot) => *slot = value,
+                None if target.is_empty() => payload = value,
+                None => {
+                    return Err(format!(
+                        "request body replacement: the payload has nothing at `{target}`"
+                    ));
+                }
+            }
+        }
+        match (&body.field, payload) {
+            (Some(field), payload) => {
+                args.insert(field.clone(), payload);
+            }
+            (None, Value::Object(properties)) => {
+                for (name, value) in properties {
+                    let field = body.fields.get(&name).cloned().unwrap_or(name);
+                    args.insert(field, value);
+                }
+            }
+            (None, other) => {
+                return Err(format!(
+                    "the request body is {} where the operation takes an object of properties",
+                    kind_of(&other)
+                ));
+            }
+        }
+    }
+    Ok(args)
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn step(value: Value) -> Step {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn run(inputs: Value, outputs: Value) -> Run {
+        Run {
+            inputs: serde_json::from_value(inputs).unwrap(),
+            outputs: serde_json::from_value(outputs).unwrap(),
+        }
+    }
+
+    #[test]
+    fn arguments_come_from_inputs_outputs_and_constants() {
+        let s = step(json!({
+            "step": "s", "tool": "t", "operation": "op",
+            "arguments": {"id": "$steps.a.outputs.id", "auth": "Bearer {$inputs.token}", "n": 3,
+                          "note": "$inputs.note"},
+            "body": {"payload": {"pet": {"tag": "$inputs.tag", "x": 1}, "qty": "$inputs.qty"},
+                     "fields": {"pet": "pet_body"},
+                     "replacements": [["/pet/x", "$steps.a.outputs.id"]]},
+        }));
+        let state = run(
+            json!({"token": "t0k", "tag": "cute"}),
+            json!({"a": {"id": 7}}),
+        );
+        let args = arguments(&s, &state).unwrap();
+        // `note` and `qty` are optional inputs the call left out: left out.
+        assert_eq!(
+            Value::Object(args),
+            json!({"id": 7, "auth": "Bearer t0k", "n": 3, "pet_body": {"tag": "cute", "x": 7}})
+        );
+        // An earlier step's output that is not there is an error naming it.
+        let missing = arguments(&s, &run(json!({}), json!({}))).unwrap_err();
+        assert!(
+            missing.contains("`$steps.a.outputs.id` has no value"),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn a_whole_body_argument_takes_the_payload_and_objects_are_required_otherwise() {
+        let whole = step(json!({"step": "s", "tool": "t", "operation": "op",
+            "body": {"payload": ["$inputs.a"], "field": "body"}}));
+        let args = arguments(&whole, &run(json!({"a": 1}), json!({}))).unwrap();
+        assert_eq!(Value::Object(args), json!({"body": [1]}));
+        let split = step(json!({"step": "s", "tool": "t", "operation": "op",
+            "body": {"payload": "$inputs.a"}}));
+        let err = arguments(&split, &run(json!({"a": 1}), json!({}))).unwrap_err();
+        assert!(
+            err.contains("a number where the operation takes an object"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn criteria_of_each_type() {
+        let state = run(json!({}), json!({}));
+        let exchange = Exchange {
+            status: Some(201),
+            headers: vec![("x-rate".into(), "12".into())],
+            body: json!({"access_token": "a", "name": "Rex the dog"}),
+            failure: None,
+        };
+        let scope = StepScope {
+            run: &state,
+            exchange: Some(&exchange),
+        };
+        let c = |condition: &str, kind: &str, context: Option<&str>| Criterion {
+            condition: condition.into(),
+            kind: kind.into(),
+            context: context.map(Into::into),
+        };
+        assert_eq!(
+            holds(
+                &c(
+                    "$statusCode == 201 && $response.header.X-Rate > 10",
+                    "simple",
+                    None
+                ),
+                &scope
+            ),
+            Ok(true)
+        );
+        assert_eq!(
+            holds(&c("^Rex", "regex", Some("$response.body#/name")), &scope),
+            Ok(true)
+        );
+        assert_eq!(
+            holds(
+                &c(
+                    "$[?@.access_token != null]",
+                    "jsonpath",
+                    Some("$response.body")
+                ),
+                &scope
+            ),
+            Ok(true)
+        );
+        assert_eq!(
+            holds(
+                &c("$[?@.refresh != null]", "jsonpath", Some("$response.body")),
+                &scope
+            ),
+            Ok(false)
+        );
+        assert!(holds(&c("//pet", "xpath", None), &scope).is_err());
+    }
+
+    #[test]
+    fn a_plan_going_to_a_step_it_lacks_is_refused() {
+        let text = json!({"workflow": "w", "steps": [{"step": "a", "tool": "t", "operation": "op",
+            "on_failure": [{"name": "x", "type": "goto", "step": "nowhere"}]}]})
+        .to_string();
+        let err = Plan::parse(&text).unwrap_err();
+        assert!(err.contains("`nowhere`"), "{err}");
+    }
+}
+
+/// What an MCP server asks its client before a workflow runs: the steps the gate
+/// would ask about, judged on the arguments known before the run; and without
+/// approval, the gated step is refused with nothing sent.
+#[cfg(all(test, feature = "mcp"))]
+mod approval {
+    use serde_json::json;
+
+    use crate::catalog::Catalog;
+    use crate::descriptor::Api;
+    use crate::{Error, Executor};
+
+    const BLOB: &[u8] = br#"{"tools": [
+        {"name": "remove", "title": "Remove", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [false, true, false, true],
+         "meta": "{\"toolwright\":{\"requiresConfirmation\":true}}", "contract": "{}",
+         "operation": {"api": "x", "method": "DELETE", "path": "/things/{id}",
+            "params": [["id", "id", "Path", true, "Integer", "Simple", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true}},
+        {"name": "cleanup", "title": "Cleanup", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [false, true, false, true],
+         "meta": null, "contract": "{}",
+         "operation": {"api": "x", "method": "POST", "path": "/x-arazzo/cleanup",
+            "params": [["id", "id", "Body", false, "Integer", "Form", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true,
+            "workflow": "{\"workflow\":\"cleanup\",\"steps\":[{\"step\":\"rm\",\"tool\":\"remove\",\"operation\":\"removeThing\",\"arguments\":{\"id\":\"$inputs.id\"}}]}"}}
+    ]}"#;
+
+    #[tokio::test]
+    async fn the_gated_steps_are_named_before_the_run_and_refused_without_approval() {
+        let tools = crate::catalog::embedded::decode(BLOB).unwrap();
+        let api = Api {
+            name: "x".into(),
+            // Nothing listens: a call that got through would fail to connect.
+            base_url: "http://127.0.0.1:9".into(),
+            schemes: Default::default(),
+            definitions: Default::default(),
+            meta: None,
+            graphql: None,
+        };
+        let catalog = Catalog::from_tools(tools, vec![api]).unwrap();
+        let executor = Executor::builder(catalog).build().unwrap();
+        let reason = executor
+            .needs_approval("cleanup", &json!({"id": 5}))
+            .unwrap();
+        assert!(reason.contains("step `rm` calls `remove`"), "{reason}");
+        let err = executor
+            .call("cleanup", json!({"id": 5}))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&err, Error::ConfirmationRequired { tool, declined: false, .. } if tool == "remove"),
+            "{err}"
+        );
+    }
+}
