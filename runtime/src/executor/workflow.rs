@@ -204,11 +204,16 @@ impl Executor {
             let Some(tool) = self.lookup(&step.tool) else {
                 continue;
             };
-            let known: Map<String, Value> = step
-                .arguments
-                .iter()
-                .filter_map(|(k, v)| Some((k.clone(), evaluate(v, &scope).ok()??)))
-                .collect();
+            // Every argument, the body's included, when the inputs decide them all;
+            // else the ones they decide (the rest wait for earlier answers).
+            // (An argument fed by an earlier step has no value yet: `Err`.)
+            let whole = arguments(step, &run).ok();
+            let known: Map<String, Value> = whole.clone().unwrap_or_else(|| {
+                step.arguments
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.clone(), evaluate(v, &scope).ok()??)))
+                    .collect()
+            });
             let reason = if tool.state.workflow.is_some() {
                 self.workflow_approval(tool, &known)
             } else {
@@ -218,8 +223,14 @@ impl Executor {
                 }
             };
             if let Some(reason) = reason {
+                let later = if whole.is_some() {
+                    ""
+                } else {
+                    " (some of its arguments come from earlier steps' answers, which no one \
+                     has seen yet: it is refused when it runs, nothing sent)"
+                };
                 reasons.push(format!(
-                    "step `{}` calls `{}`: {reason}",
+                    "step `{}` calls `{}`: {reason}{later}",
                     step.step, step.tool
                 ));
             }
@@ -263,6 +274,15 @@ impl Executor {
                     ));
                 }
                 let args = arguments(step, &run).map_err(|why| fail(why, None))?;
+                // An approval given before the run covers a step only when the run's
+                // inputs alone made its arguments, so the approver saw what goes out:
+                // one fed by an earlier answer is gated as if nothing was approved.
+                let gate = match gate {
+                    Gate::ByName { approved: true } => Gate::ByName {
+                        approved: !depends_on_answers(step, &args, &run),
+                    },
+                    other => other,
+                };
                 let exchange = self.step(step, args, gate).await.map_err(|e| match e {
                     // A refusal before anything was sent is the step tool's own
                     // error: the caller may approve it or fix the inputs.
@@ -454,6 +474,16 @@ fn next(plan: &Plan, action: &Action) -> Result<Next, String> {
             action.name
         )),
     }
+}
+
+/// Whether `args`, the step's arguments in `run`, differ from what the run's inputs
+/// alone make of them: an earlier step's answer went into them.
+fn depends_on_answers(step: &Step, args: &Map<String, Value>, run: &Run) -> bool {
+    let before = Run {
+        inputs: run.inputs.clone(),
+        outputs: BTreeMap::new(),
+    };
+    arguments(step, &before).ok().as_ref() != Some(args)
 }
 
 /// A step's arguments: its parameters and body evaluated in the run so far.
@@ -700,5 +730,86 @@ mod approval {
             matches!(&err, Error::ConfirmationRequired { tool, declined: false, .. } if tool == "remove"),
             "{err}"
         );
+    }
+
+    /// A workflow whose gated step deletes what an earlier step answered: the thing
+    /// to delete is unknown when the client is asked, so the approval does not cover
+    /// it and the delete is refused, nothing sent (before, it went out approved).
+    const FED: &[u8] = br#"{"tools": [
+        {"name": "find", "title": "Find", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [true, false, true, true],
+         "meta": null, "contract": "{}",
+         "operation": {"api": "x", "method": "GET", "path": "/things/{id}",
+            "params": [["id", "id", "Path", true, "Integer", "Simple", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true}},
+        {"name": "remove", "title": "Remove", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [false, true, false, true],
+         "meta": "{\"toolwright\":{\"requiresConfirmation\":true}}", "contract": "{}",
+         "operation": {"api": "x", "method": "DELETE", "path": "/things/{id}",
+            "params": [["id", "id", "Path", true, "Integer", "Simple", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true}},
+        {"name": "purge", "title": "Purge", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [false, true, false, true],
+         "meta": null, "contract": "{}",
+         "operation": {"api": "x", "method": "POST", "path": "/x-arazzo/purge",
+            "params": [["id", "id", "Body", false, "Integer", "Form", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true,
+            "workflow": "{\"workflow\":\"purge\",\"steps\":[{\"step\":\"look\",\"tool\":\"find\",\"operation\":\"findThing\",\"arguments\":{\"id\":\"$inputs.id\"},\"outputs\":{\"next\":\"$response.body#/next\"}},{\"step\":\"rm\",\"tool\":\"remove\",\"operation\":\"removeThing\",\"arguments\":{\"id\":\"$steps.look.outputs.next\"}}]}"}}
+    ]}"#;
+
+    #[tokio::test]
+    async fn an_approval_given_before_the_run_does_not_cover_arguments_from_answers() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let log = seen.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut buf = vec![0u8; 4096];
+                let n = socket.read(&mut buf).await.unwrap_or(0);
+                let head = String::from_utf8_lossy(&buf[..n]);
+                log.lock()
+                    .unwrap()
+                    .push(head.lines().next().unwrap_or("").to_owned());
+                let body = r#"{"next": 99}"#;
+                let reply = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = socket.write_all(reply.as_bytes()).await;
+            }
+        });
+        let tools = crate::catalog::embedded::decode(FED).unwrap();
+        let api = Api {
+            name: "x".into(),
+            base_url: format!("http://127.0.0.1:{port}").into(),
+            schemes: Default::default(),
+            definitions: Default::default(),
+            meta: None,
+            graphql: None,
+        };
+        let catalog = Catalog::from_tools(tools, vec![api]).unwrap();
+        let executor = Executor::builder(catalog).build().unwrap();
+        let reason = executor.needs_approval("purge", &json!({"id": 5})).unwrap();
+        assert!(reason.contains("earlier steps' answers"), "{reason}");
+        // The client said yes to the question above.
+        let Err(err) = executor
+            .call_answering("purge", json!({"id": 5}), true)
+            .await
+        else {
+            panic!("the delete went out approved");
+        };
+        assert!(
+            matches!(&err, Error::ConfirmationRequired { tool, .. } if tool == "remove"),
+            "{err}"
+        );
+        assert_eq!(*seen.lock().unwrap(), ["GET /things/5 HTTP/1.1"]);
     }
 }
