@@ -244,3 +244,37 @@ fn every_step_input_from_an_earlier_step_is_a_graph_edge() {
     expect.sort();
     assert_eq!(declared, expect);
 }
+
+/// Workflows that run each other would start runs without end: each is an error
+/// where it names the next, and neither becomes a tool; the others still do.
+#[test]
+fn workflows_that_run_each_other_are_refused_where_they_do() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/arazzo/ring.arazzo.yaml");
+    let file = SourceFile::new(
+        path.to_str().unwrap(),
+        std::fs::read_to_string(&path).unwrap(),
+    );
+    let mut diagnostics = Diagnostics::default();
+    let api = toolwright_codegen::source::arazzo::lower::read(&file, &mut diagnostics).unwrap();
+    let rings: Vec<(String, usize)> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| (d.message.clone(), d.line_col().map_or(0, |(line, _)| line)))
+        .collect();
+    assert_eq!(rings.len(), 2, "{rings:#?}");
+    assert!(
+        rings[0]
+            .0
+            .contains("workflow `outer` runs `inner`, which runs `outer` again"),
+        "{rings:#?}"
+    );
+    assert_eq!(rings[0].1, 17, "{rings:#?}");
+    assert_eq!(rings[1].1, 28, "{rings:#?}");
+    let workflows: Vec<&str> = api
+        .operations
+        .iter()
+        .filter(|o| o.workflow.is_some())
+        .map(|o| o.name.as_str())
+        .collect();
+    assert_eq!(workflows, ["fine"]);
+}

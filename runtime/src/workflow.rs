@@ -27,9 +27,14 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-/// Steps run in one workflow call at most (a `goto` ring guarded by criteria that
-/// keep holding, or retries across several steps, cannot run forever).
+/// Steps run in one workflow call at most, the steps of the workflows it runs
+/// included (a `goto` ring guarded by criteria that keep holding, or retries across
+/// several steps, cannot run forever).
 pub const MAX_STEPS: usize = 256;
+
+/// How deep workflows may run workflows as steps (the generator refuses rings; a
+/// catalog made otherwise still cannot recurse without end).
+pub const MAX_DEPTH: usize = 8;
 
 /// The longest `retryAfter` waited, in seconds: a longer one is cut to this.
 pub const MAX_RETRY_AFTER: f64 = 60.0;

@@ -108,6 +108,7 @@ impl Executor {
         args: &Map<String, Value>,
         target: Option<&str>,
     ) -> Result<Reply, Error> {
+        refuse_workflow(op)?;
         let Some(call) = &op.graphql else {
             return self.send_http(op, found, args, target).await;
         };
@@ -300,4 +301,19 @@ async fn traced(
     send: crate::transport::ResponseFuture<'_>,
 ) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
     send.await
+}
+
+/// A workflow tool has no request of its own: its steps are sent, each as its own
+/// tool (`call`, `call_as` and typed calls run it). Any other way of sending it — a
+/// stream, pages — is refused before credentials are looked at.
+pub(super) fn refuse_workflow(op: &Operation) -> Result<(), Error> {
+    match op.workflow {
+        None => Ok(()),
+        Some(_) => Err(Error::Request {
+            tool: op.name.to_string(),
+            message: "an Arazzo workflow sends no request of its own: call it with `call` \
+                      (or its typed method), which runs its steps"
+                .to_owned(),
+        }),
+    }
 }

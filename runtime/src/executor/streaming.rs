@@ -172,6 +172,7 @@ impl Executor {
         upload: Option<Upload>,
         last_event_id: Option<&str>,
     ) -> Result<ByteStream, Error> {
+        super::send::refuse_workflow(op)?;
         let (api, base_url) = self.api(&op.api)?;
         if op.graphql.is_some() || base_url.starts_with("mcp://") {
             // Not HTTP bodies of their own: the answer as the call gives it.

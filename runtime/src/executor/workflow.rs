@@ -5,17 +5,26 @@
 //! expressions are evaluated against the workflow's inputs, the earlier steps'
 //! outputs and the step's own answer; criteria and actions decide where to go next.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Map, Value};
 use toolwright_query::arazzo::{Condition, Expression, Scope, Written, pointed};
 
 use super::{Executor, Found};
 use crate::error::Error;
-use crate::workflow::{Action, Criterion, MAX_RETRY_AFTER, MAX_STEPS, Plan, Step};
+use crate::workflow::{Action, Criterion, MAX_DEPTH, MAX_RETRY_AFTER, MAX_STEPS, Plan, Step};
+
+/// What one workflow call may still spend, shared with the workflows it runs:
+/// steps in all, and how deep they nest.
+#[derive(Clone, Default)]
+pub(super) struct Budget {
+    steps: Arc<AtomicUsize>,
+    depth: usize,
+}
 
 /// How the workflow was called, which decides how its steps are.
 #[derive(Clone, Copy)]
@@ -158,10 +167,24 @@ fn all_hold(criteria: &[Criterion], scope: &dyn Scope) -> Result<(), String> {
 }
 
 /// The first action whose criteria all hold.
-fn chosen<'a>(actions: &'a [Action], scope: &dyn Scope) -> Option<&'a Action> {
+fn chosen<'a>(actions: &[&'a Action], scope: &dyn Scope) -> Option<&'a Action> {
     actions
         .iter()
+        .copied()
         .find(|a| all_hold(&a.criteria, scope).is_ok())
+}
+
+/// A step's own actions, then the workflow's that it does not override by name: the
+/// specification lets a step override workflow-level actions, not remove them.
+fn actions<'a>(own: Option<&'a [Action]>, shared: &'a [Action]) -> Vec<&'a Action> {
+    let own = own.unwrap_or_default();
+    own.iter()
+        .chain(
+            shared
+                .iter()
+                .filter(|a| !own.iter().any(|o| o.name == a.name)),
+        )
+        .collect()
 }
 
 type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T, Error>> + Send + 'a>>;
@@ -190,6 +213,26 @@ impl Executor {
         found: Found<'_>,
         inputs: &Map<String, Value>,
     ) -> Option<String> {
+        let reasons = self.approval_at(found, inputs, 0)?;
+        Some(format!(
+            "{reasons}\n(An approval covers one send of each step named with what it sends; \
+             a step sent again by a retry or a loop, or named without its arguments, is \
+             refused, nothing sent.)"
+        ))
+    }
+
+    #[cfg(feature = "mcp")]
+    fn approval_at(
+        &self,
+        found: Found<'_>,
+        inputs: &Map<String, Value>,
+        depth: usize,
+    ) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return Some(format!(
+                "workflows run workflows more than {MAX_DEPTH} deep: the run will be refused"
+            ));
+        }
         let plan = found.state.workflow.as_ref()?.as_ref().ok()?;
         let run = Run {
             inputs: inputs.clone(),
@@ -215,7 +258,7 @@ impl Executor {
                     .collect()
             });
             let reason = if tool.state.workflow.is_some() {
-                self.workflow_approval(tool, &known)
+                self.approval_at(tool, &known, depth + 1)
             } else {
                 match self.judge(tool, &known) {
                     Some(crate::gate::Verdict::Confirm(reason)) => Some(reason),
@@ -223,19 +266,24 @@ impl Executor {
                 }
             };
             if let Some(reason) = reason {
-                let later = if whole.is_some() {
-                    ""
-                } else {
-                    " (some of its arguments come from earlier steps' answers, which no one \
-                     has seen yet: it is refused when it runs, nothing sent)"
+                // What the step sends, every argument on a line of its own and whole
+                // (the workflow's inputs shown beside it may be cut; these are not).
+                let sends = match &whole {
+                    Some(args) => args
+                        .iter()
+                        .map(|(k, v)| format!("\n    {}: {v}", Value::String(k.clone())))
+                        .collect::<String>(),
+                    None => " (some of its arguments come from earlier steps' answers, which \
+                             no one has seen yet: it is refused when it runs, nothing sent)"
+                        .to_owned(),
                 };
                 reasons.push(format!(
-                    "step `{}` calls `{}`: {reason}{later}",
+                    "step `{}` calls `{}`: {reason}; it sends:{sends}",
                     step.step, step.tool
                 ));
             }
         }
-        (!reasons.is_empty()).then(|| reasons.join("; "))
+        (!reasons.is_empty()).then(|| reasons.join("\n"))
     }
 
     /// Runs workflow tool `found` with its checked inputs; its outputs.
@@ -246,6 +294,18 @@ impl Executor {
         inputs: Map<String, Value>,
         gate: Gate,
     ) -> Boxed<'a, Value> {
+        self.run_nested(found, plan, inputs, gate, Budget::default())
+    }
+
+    /// [`run_workflow`](Self::run_workflow) within what `budget` has left.
+    fn run_nested<'a>(
+        &'a self,
+        found: Found<'a>,
+        plan: Arc<Plan>,
+        inputs: Map<String, Value>,
+        gate: Gate,
+        budget: Budget,
+    ) -> Boxed<'a, Value> {
         Box::pin(async move {
             let tool = found.tool.name.to_string();
             let mut run = Run {
@@ -253,11 +313,12 @@ impl Executor {
                 outputs: BTreeMap::new(),
             };
             let mut at = 0;
-            let mut executed = 0;
+            // Steps sent under an approval given before the run: each once.
+            let mut sent_approved: BTreeSet<usize> = BTreeSet::new();
             // Retries made so far, by step position (a retry limit is per step).
             let mut retries: BTreeMap<usize, u32> = BTreeMap::new();
             while let Some(step) = plan.steps.get(at) {
-                executed += 1;
+                let executed = budget.steps.fetch_add(1, Ordering::Relaxed) + 1;
                 let fail = |reason: String, status: Option<u16>| Error::Workflow {
                     tool: tool.clone(),
                     step: step.step.clone(),
@@ -268,7 +329,7 @@ impl Executor {
                 if executed > MAX_STEPS {
                     return Err(fail(
                         format!(
-                            "the workflow ran {MAX_STEPS} steps without ending (a `goto` loop?)"
+                            "the workflow ran {MAX_STEPS} steps (its nested workflows' included) without ending (a `goto` loop?)"
                         ),
                         None,
                     ));
@@ -277,18 +338,23 @@ impl Executor {
                 // An approval given before the run covers a step only when the run's
                 // inputs alone made its arguments, so the approver saw what goes out:
                 // one fed by an earlier answer is gated as if nothing was approved.
+                // And once: a retry or a loop back sends it again, unseen.
                 let gate = match gate {
                     Gate::ByName { approved: true } => Gate::ByName {
-                        approved: !depends_on_answers(step, &args, &run),
+                        approved: !depends_on_answers(step, &args, &run)
+                            && sent_approved.insert(at),
                     },
                     other => other,
                 };
-                let exchange = self.step(step, args, gate).await.map_err(|e| match e {
-                    // A refusal before anything was sent is the step tool's own
-                    // error: the caller may approve it or fix the inputs.
-                    e @ (Error::ConfirmationRequired { .. } | Error::Denied { .. }) => e,
-                    other => fail(other.to_string(), None),
-                })?;
+                let exchange = self
+                    .step(step, args, gate, &budget)
+                    .await
+                    .map_err(|e| match e {
+                        // A refusal before anything was sent is the step tool's own
+                        // error: the caller may approve it or fix the inputs.
+                        e @ (Error::ConfirmationRequired { .. } | Error::Denied { .. }) => e,
+                        other => fail(other.to_string(), None),
+                    })?;
                 let scope = StepScope {
                     run: &run,
                     exchange: Some(&exchange),
@@ -313,12 +379,12 @@ impl Executor {
                             })?;
                             outputs.insert(name.clone(), value.unwrap_or(Value::Null));
                         }
-                        let actions = step.on_success.as_deref().unwrap_or(&plan.on_success);
+                        let actions = actions(step.on_success.as_deref(), &plan.on_success);
                         let scope = StepScope {
                             run: &run,
                             exchange: Some(&exchange),
                         };
-                        let next = match chosen(actions, &scope) {
+                        let next = match chosen(&actions, &scope) {
                             None => Next::Step(at + 1),
                             Some(action) => next(&plan, action).map_err(|why| fail(why, None))?,
                         };
@@ -329,8 +395,8 @@ impl Executor {
                         }
                     }
                     Err(why) => {
-                        let actions = step.on_failure.as_deref().unwrap_or(&plan.on_failure);
-                        let Some(action) = chosen(actions, &scope) else {
+                        let actions = actions(step.on_failure.as_deref(), &plan.on_failure);
+                        let Some(action) = chosen(&actions, &scope) else {
                             return Err(fail(why, exchange.status));
                         };
                         match action.kind.as_str() {
@@ -379,15 +445,32 @@ impl Executor {
                 run: &run,
                 exchange: None,
             };
-            // An output naming a step the run skipped (a `goto` past it) is `null`.
-            let outputs = plan
-                .outputs
-                .iter()
-                .map(|(name, written)| {
-                    let value = evaluate(written, &scope).ok().flatten();
-                    (name.clone(), value.unwrap_or(Value::Null))
+            // An output naming a step the run skipped (a `goto` past it) is `null`;
+            // any other that has no value is an error, never a quiet `null`.
+            let skipped = |written: &Value| {
+                let text = written.to_string();
+                plan.steps.iter().any(|s| {
+                    !run.outputs.contains_key(&s.step)
+                        && text.contains(&format!("$steps.{}.", s.step))
                 })
-                .collect();
+            };
+            let mut outputs = Map::new();
+            for (name, written) in &plan.outputs {
+                let value = match evaluate(written, &scope) {
+                    Ok(value) => value.unwrap_or(Value::Null),
+                    Err(_) if skipped(written) => Value::Null,
+                    Err(why) => {
+                        return Err(Error::Workflow {
+                            tool: tool.clone(),
+                            step: "outputs".to_owned(),
+                            operation: format!("the workflow's output `{name}`"),
+                            reason: why,
+                            status: None,
+                        });
+                    }
+                };
+                outputs.insert(name.clone(), value);
+            }
             Ok(Value::Object(outputs))
         })
     }
@@ -399,6 +482,7 @@ impl Executor {
         step: &Step,
         args: Map<String, Value>,
         gate: Gate,
+        budget: &Budget,
     ) -> Result<Exchange, Error> {
         let found = self.find(&step.tool)?;
         let args = match gate {
@@ -408,7 +492,19 @@ impl Executor {
             Gate::Typed => self.checked_arguments(found, Value::Object(args))?,
         };
         if let Some(plan) = self.workflow_of(found) {
-            let body = self.run_workflow(found, plan?, args, gate).await?;
+            if budget.depth >= MAX_DEPTH {
+                return Err(Error::Request {
+                    tool: step.tool.clone(),
+                    message: format!(
+                        "workflows run workflows more than {MAX_DEPTH} deep (a ring of workflows?)"
+                    ),
+                });
+            }
+            let nested = Budget {
+                steps: budget.steps.clone(),
+                depth: budget.depth + 1,
+            };
+            let body = self.run_nested(found, plan?, args, gate, nested).await?;
             return Ok(Exchange {
                 status: Some(200),
                 headers: Vec::new(),
@@ -664,6 +760,25 @@ mod tests {
     }
 
     #[test]
+    fn a_step_overrides_workflow_actions_by_name_and_keeps_the_rest() {
+        let action = |name: &str, kind: &str| -> Action {
+            serde_json::from_value(json!({"name": name, "type": kind})).unwrap()
+        };
+        let shared = [action("retry-busy", "retry"), action("give-up", "end")];
+        let own = [action("give-up", "goto")];
+        let merged: Vec<(&str, &str)> = actions(Some(&own), &shared)
+            .iter()
+            .map(|a| (a.name.as_str(), a.kind.as_str()))
+            .collect();
+        assert_eq!(merged, [("give-up", "goto"), ("retry-busy", "retry")]);
+        let inherited: Vec<&str> = actions(None, &shared)
+            .iter()
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(inherited, ["retry-busy", "give-up"]);
+    }
+
+    #[test]
     fn a_plan_going_to_a_step_it_lacks_is_refused() {
         let text = json!({"workflow": "w", "steps": [{"step": "a", "tool": "t", "operation": "op",
             "on_failure": [{"name": "x", "type": "goto", "step": "nowhere"}]}]})
@@ -728,6 +843,15 @@ mod approval {
             .unwrap_err();
         assert!(
             matches!(&err, Error::ConfirmationRequired { tool, declined: false, .. } if tool == "remove"),
+            "{err}"
+        );
+        // A stream of a workflow would be a request of its own: refused, nothing sent
+        // (nothing listens on the port; a request would fail to connect instead).
+        let Err(err) = executor.call_stream("cleanup", json!({"id": 5})).await else {
+            panic!("a workflow streamed");
+        };
+        assert!(
+            err.to_string().contains("sends no request of its own"),
             "{err}"
         );
     }

@@ -110,10 +110,34 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
     }
     let mut api = openapi::read_root(&source_file, doc, &doc_locator, diagnostics)?;
     // The workflow operations by workflowId. A workflow that runs others as steps
-    // is lowered after them, so their annotations and output types are known (in a
-    // ring of workflows, in document order).
+    // is lowered after them, so their annotations and output types are known. One in
+    // a ring of workflows running each other (or running one that is) would start
+    // runs without end: an error where it names the next, and no tool.
     let mut done: BTreeMap<String, ir::Workflow> = BTreeMap::new();
-    for (i, w, id) in in_dependency_order(&workflows) {
+    let (ordered, stuck) = in_dependency_order(&workflows);
+    for (i, w, id) in &stuck {
+        let stuck_ids: Vec<&str> = stuck.iter().map(|(_, _, id)| id.as_str()).collect();
+        let steps = w.get("steps").and_then(Value::as_array);
+        if let Some((s, dep)) = steps
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .find_map(|(s, step)| {
+                let dep = step.get("workflowId")?.as_str()?;
+                stuck_ids.contains(&dep).then_some((s, dep))
+            })
+        {
+            diagnostics.push(here.error(
+                &format!("/workflows/{i}/steps/{s}/workflowId"),
+                format!(
+                    "workflow `{id}` runs `{dep}`, which runs `{id}` again (directly, through \
+                     others, or through a ring of its own): each run would start another"
+                ),
+                "make one of them call the operations itself instead of the other workflow",
+            ));
+        }
+    }
+    for (i, w, id) in ordered {
         let at = format!("/workflows/{i}");
         let Some(position) = api
             .operations
@@ -160,10 +184,15 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
     Some(api)
 }
 
-/// The workflows, each after those it runs as steps (a ring: in document order).
+/// The workflows, each after those it runs as steps; and those that cannot be put
+/// in order because they are in a ring, or run one that is.
+#[allow(clippy::type_complexity)]
 fn in_dependency_order<'a>(
     workflows: &'a [(usize, &'a Value, String)],
-) -> Vec<&'a (usize, &'a Value, String)> {
+) -> (
+    Vec<&'a (usize, &'a Value, String)>,
+    Vec<&'a (usize, &'a Value, String)>,
+) {
     let runs = |w: &Value| -> Vec<String> {
         w.get("steps")
             .and_then(Value::as_array)
@@ -174,16 +203,14 @@ fn in_dependency_order<'a>(
     };
     let mut pending: Vec<&(usize, &Value, String)> = workflows.iter().collect();
     let mut out: Vec<&(usize, &Value, String)> = Vec::new();
-    while !pending.is_empty() {
-        let ready = pending.iter().position(|(_, w, _)| {
-            runs(w).iter().all(|dep| {
-                out.iter().any(|(_, _, id)| id == dep)
-                    || !workflows.iter().any(|(_, _, id)| id == dep)
-            })
-        });
-        out.push(pending.remove(ready.unwrap_or(0)));
+    while let Some(ready) = pending.iter().position(|(_, w, _)| {
+        runs(w).iter().all(|dep| {
+            out.iter().any(|(_, _, id)| id == dep) || !workflows.iter().any(|(_, _, id)| id == dep)
+        })
+    }) {
+        out.push(pending.remove(ready));
     }
-    out
+    (out, pending)
 }
 
 /// Adds workflow `id`'s operation to the OpenAPI document.
