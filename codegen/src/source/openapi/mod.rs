@@ -12,6 +12,7 @@ mod media;
 mod naming;
 mod operations;
 mod pagination;
+mod raw;
 mod schema;
 mod security;
 mod tags;
@@ -25,6 +26,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
 use crate::ir;
 use crate::source::yaml;
 use locate::Locator;
+pub use raw::{Raw, raw};
 
 /// Whether a file looks like an OpenAPI (or Swagger) document by name and content.
 pub fn looks_like(path: &std::path::Path, head: &str) -> bool {
@@ -280,37 +282,6 @@ fn self_references(root: &mut Value) {
         }
     }
     walk(root, &own);
-}
-
-/// A document as written, for inspection (the report's source excerpts and fidelity
-/// counts): its JSON value and where each operation is in the text.
-#[derive(Debug, Default)]
-pub struct Raw {
-    pub root: Value,
-    /// (path, method) → byte range of the operation in the file.
-    pub operations: BTreeMap<(String, String), std::ops::Range<usize>>,
-}
-
-/// Parses `file` again, as [`read`] does, without lowering it; `None` when it does not
-/// parse (reading it reported why).
-pub fn raw(file: &Arc<SourceFile>) -> Option<Raw> {
-    let (root, locator) = if file.path.ends_with(".json") {
-        (
-            serde_json::from_str::<Value>(&file.text).ok()?,
-            Locator::Json,
-        )
-    } else {
-        let node = yaml::parse(
-            file,
-            0..file.text.len(),
-            1,
-            yaml::Limits::document(file.text.len()),
-        )
-        .ok()?;
-        (node.to_json(), Locator::Yaml(node))
-    };
-    let operations = locator.operations(&file.text);
-    Some(Raw { root, operations })
 }
 
 /// The API's name: the file name without extension (`petstore.yaml` → `petstore`).
