@@ -260,11 +260,48 @@ pub fn array_items(text: &str, pointer: &str) -> Vec<Range<usize>> {
     items
 }
 
+/// The members of a JSON document's root object: key, key range, value start — found
+/// in one scan, so that locating many findings under a late member (`components`,
+/// after Graph beta's 42 MB of `paths`) need not skip the members before it each time.
+pub type Members = Vec<(String, Range<usize>, usize)>;
+
+/// The root members of JSON `text` (empty when it is no object).
+pub fn members(text: &str) -> Members {
+    let b = text.as_bytes();
+    json_entries(b, skip_ws(b, 0))
+}
+
+/// [`Locator::locate`] of a JSON document whose root `members` are known.
+pub fn locate_json(text: &str, members: &Members, pointer: &str) -> Range<usize> {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    // The first member of that name, as the walk from the root finds it.
+    match tokens
+        .first()
+        .and_then(|first| members.iter().find(|(key, _, _)| key == first))
+    {
+        Some((_, key, value)) => walk_from(text.as_bytes(), *value, key.clone(), &tokens[1..]).0,
+        None => json(text, &tokens),
+    }
+}
+
 /// Follows `tokens` from the root: the range to show for the deepest one found, where
 /// that value starts, and whether every token was found.
 fn walk(bytes: &[u8], tokens: &[String]) -> (Range<usize>, usize, bool) {
-    let mut pos = skip_ws(bytes, 0);
-    let mut found = pos..pos + 1;
+    let pos = skip_ws(bytes, 0);
+    walk_from(bytes, pos, pos..pos + 1, tokens)
+}
+
+/// [`walk`] from the value at `pos`, shown as `found` when no token is found.
+fn walk_from(
+    bytes: &[u8],
+    mut pos: usize,
+    mut found: Range<usize>,
+    tokens: &[String],
+) -> (Range<usize>, usize, bool) {
     let mut reached = 0;
     for token in tokens {
         match bytes.get(pos) {
@@ -274,11 +311,9 @@ fn walk(bytes: &[u8], tokens: &[String]) -> (Range<usize>, usize, bool) {
                 while bytes.get(p) == Some(&b'"') {
                     let key_start = p;
                     let key_end = skip_string(bytes, p);
-                    let key: String =
-                        serde_json::from_slice(&bytes[key_start..key_end]).unwrap_or_default();
                     p = skip_ws(bytes, key_end);
                     p = skip_ws(bytes, p + 1); // ':'
-                    if key == *token {
+                    if key_is(&bytes[key_start..key_end], token) {
                         hit = Some((key_start..key_end, p));
                         break;
                     }
@@ -310,6 +345,19 @@ fn walk(bytes: &[u8], tokens: &[String]) -> (Range<usize>, usize, bool) {
         reached += 1;
     }
     (found, pos, reached == tokens.len())
+}
+
+/// Whether the quoted JSON string `quoted` is `token`: compared as written when it
+/// has no escape (most keys; decoding each key skipped cost an allocation), decoded
+/// otherwise.
+fn key_is(quoted: &[u8], token: &str) -> bool {
+    let inner = quoted
+        .strip_prefix(b"\"")
+        .and_then(|q| q.strip_suffix(b"\""));
+    match inner {
+        Some(inner) if !inner.contains(&b'\\') => inner == token.as_bytes(),
+        _ => serde_json::from_slice::<String>(quoted).is_ok_and(|key| key == token),
+    }
 }
 
 fn skip_ws(b: &[u8], mut p: usize) -> usize {
@@ -382,5 +430,34 @@ mod tests {
         assert_eq!(at("/paths/~1a~1{b}/get"), "\"get\"");
         assert_eq!(at("/paths/~1a~1{b}/get/x/1/y"), "\"y\"");
         assert_eq!(at("/paths/missing"), "\"paths\"");
+    }
+
+    #[test]
+    fn located_from_the_root_members_as_from_the_root() {
+        let text = r#"{"paths": {"/a": {"get": {"x": 1}}}, "a\u002fb": {"c": [0, {"d": 2}]},
+            "components": {"schemas": {"S": {"properties": {"description": {"description": "x"}}}}},
+            "paths": {"/dup": 1}}"#;
+        let members = members(text);
+        assert_eq!(members.len(), 4);
+        for pointer in [
+            "",
+            "/paths",
+            "/paths/~1a/get/x",
+            "/paths/~1dup",
+            "/a~1b/c/1/d",
+            "/a~1b/c/7",
+            "/components/schemas/S/properties/description/description",
+            "/components/schemas/T",
+            "/nothing/here",
+        ] {
+            assert_eq!(
+                locate_json(text, &members, pointer),
+                Locator::Json.locate(text, pointer),
+                "{pointer}"
+            );
+        }
+        assert!(key_is(br#""a\u002fb""#, "a/b"));
+        assert!(key_is(br#""ab""#, "ab"));
+        assert!(!key_is(br#""ab""#, "a"));
     }
 }

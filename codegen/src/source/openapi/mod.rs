@@ -61,13 +61,23 @@ pub(crate) struct Doc<'a> {
     pub operation_ids: Option<BTreeSet<String>>,
     /// Literal placeholders treated as missing, in reading order: (pointer, text).
     pub placeholders: Vec<(String, String)>,
+    /// A JSON document's root members, found once a finding is located.
+    members: std::cell::OnceCell<locate::Members>,
 }
 
 impl Doc<'_> {
     pub fn location(&self, pointer: &str) -> Location {
+        let text = &self.file.text;
+        let span = match self.locator {
+            Locator::Json => {
+                let members = self.members.get_or_init(|| locate::members(text));
+                locate::locate_json(text, members, pointer)
+            }
+            _ => self.locator.locate(text, pointer),
+        };
         Location {
             file: Arc::clone(self.file),
-            span: self.locator.locate(&self.file.text, pointer),
+            span,
         }
     }
 
@@ -240,6 +250,7 @@ pub(crate) fn read_root(
         lowering: BTreeSet::new(),
         operation_ids: None,
         placeholders: Vec::new(),
+        members: std::cell::OnceCell::new(),
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);
