@@ -260,30 +260,50 @@ pub fn array_items(text: &str, pointer: &str) -> Vec<Range<usize>> {
     items
 }
 
-/// The members of a JSON document's root object: key, key range, value start — found
-/// in one scan, so that locating many findings under a late member (`components`,
-/// after Graph beta's 42 MB of `paths`) need not skip the members before it each time.
+/// The members of a JSON object: key, key range, value start.
 pub type Members = Vec<(String, Range<usize>, usize)>;
 
-/// The root members of JSON `text` (empty when it is no object).
-pub fn members(text: &str) -> Members {
-    let b = text.as_bytes();
-    json_entries(b, skip_ws(b, 0))
+/// A JSON document's root members and its path items, each found in one scan, so
+/// that locating many findings (placeholders under `paths` and `components`) need not
+/// skip what comes before them each time: Graph beta's `paths` are 42 MB.
+#[derive(Debug, Default)]
+pub struct Index {
+    root: Members,
+    /// The members of the first `paths` member.
+    paths: Members,
 }
 
-/// [`Locator::locate`] of a JSON document whose root `members` are known.
-pub fn locate_json(text: &str, members: &Members, pointer: &str) -> Range<usize> {
+/// The index of JSON `text` (empty when it is no object).
+pub fn index(text: &str) -> Index {
+    let b = text.as_bytes();
+    let root = json_entries(b, skip_ws(b, 0));
+    let paths = root
+        .iter()
+        .find(|(key, _, _)| key == "paths")
+        .map(|(_, _, value)| json_entries(b, *value))
+        .unwrap_or_default();
+    Index { root, paths }
+}
+
+/// [`Locator::locate`] of a JSON document, starting from what `index` found.
+pub fn locate_json(text: &str, index: &Index, pointer: &str) -> Range<usize> {
     let tokens: Vec<String> = pointer
         .split('/')
         .skip(1)
         .map(|t| t.replace("~1", "/").replace("~0", "~"))
         .collect();
-    // The first member of that name, as the walk from the root finds it.
-    match tokens
-        .first()
-        .and_then(|first| members.iter().find(|(key, _, _)| key == first))
-    {
-        Some((_, key, value)) => walk_from(text.as_bytes(), *value, key.clone(), &tokens[1..]).0,
+    let bytes = text.as_bytes();
+    // The first member of each name, as the walk from the root finds it.
+    let first = |members: &Members, token: Option<&String>| {
+        token.and_then(|t| members.iter().find(|(key, _, _)| key == t).cloned())
+    };
+    match first(&index.root, tokens.first()) {
+        Some((name, key, value)) => match first(&index.paths, tokens.get(1)) {
+            Some((_, item_key, item)) if name == "paths" => {
+                walk_from(bytes, item, item_key, &tokens[2..]).0
+            }
+            _ => walk_from(bytes, value, key, &tokens[1..]).0,
+        },
         None => json(text, &tokens),
     }
 }
@@ -433,16 +453,19 @@ mod tests {
     }
 
     #[test]
-    fn located_from_the_root_members_as_from_the_root() {
-        let text = r#"{"paths": {"/a": {"get": {"x": 1}}}, "a\u002fb": {"c": [0, {"d": 2}]},
+    fn located_from_the_index_as_from_the_root() {
+        let text = r#"{"paths": {"/a": {"get": {"x": 1}}, "/a": 2, "/\u0062": {"y": 3}}, "a\u002fb": {"c": [0, {"d": 2}]},
             "components": {"schemas": {"S": {"properties": {"description": {"description": "x"}}}}},
             "paths": {"/dup": 1}}"#;
-        let members = members(text);
-        assert_eq!(members.len(), 4);
+        let index = index(text);
+        assert_eq!((index.root.len(), index.paths.len()), (4, 3));
         for pointer in [
             "",
             "/paths",
             "/paths/~1a/get/x",
+            "/paths/~1a/get/z",
+            "/paths/~1b/y",
+            "/paths/~1c",
             "/paths/~1dup",
             "/a~1b/c/1/d",
             "/a~1b/c/7",
@@ -451,7 +474,7 @@ mod tests {
             "/nothing/here",
         ] {
             assert_eq!(
-                locate_json(text, &members, pointer),
+                locate_json(text, &index, pointer),
                 Locator::Json.locate(text, pointer),
                 "{pointer}"
             );

@@ -61,8 +61,9 @@ pub(crate) struct Doc<'a> {
     pub operation_ids: Option<BTreeSet<String>>,
     /// Literal placeholders treated as missing, in reading order: (pointer, text).
     pub placeholders: Vec<(String, String)>,
-    /// A JSON document's root members, found once a finding is located.
-    members: std::cell::OnceCell<locate::Members>,
+    /// Where a JSON document's root members and path items are, found once a finding
+    /// is located.
+    index: std::cell::OnceCell<locate::Index>,
 }
 
 impl Doc<'_> {
@@ -70,8 +71,8 @@ impl Doc<'_> {
         let text = &self.file.text;
         let span = match self.locator {
             Locator::Json => {
-                let members = self.members.get_or_init(|| locate::members(text));
-                locate::locate_json(text, members, pointer)
+                let index = self.index.get_or_init(|| locate::index(text));
+                locate::locate_json(text, index, pointer)
             }
             _ => self.locator.locate(text, pointer),
         };
@@ -250,7 +251,7 @@ pub(crate) fn read_root(
         lowering: BTreeSet::new(),
         operation_ids: None,
         placeholders: Vec::new(),
-        members: std::cell::OnceCell::new(),
+        index: std::cell::OnceCell::new(),
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);
