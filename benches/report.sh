@@ -23,6 +23,18 @@ for spec in "$work/github.json" "$work/stripe.com_api.json" "$work/kubernetes.io
   printf '%-28s report %.2f s  %d MB peak  %.1f MB file (median of %d)\n' "$name" "$(median "${times[@]}")" $(( peak / 1024 )) \
     "$(echo "$(stat -c %s "$work/$name.html") / 1048576" | bc -l)" "$runs"
 done
+# Microsoft Graph beta (22,361 tools, a 47 MB document, a 172 MB page): once, with and
+# without exports, only when GRAPH_BETA=1 (minutes per run). Notes and numbers:
+# benches/report_memory.md.
+if [ "${GRAPH_BETA:-0}" = 1 ]; then
+  gunzip -c tests/data/corpus/big/microsoft.com_graph-beta.json.gz > "$work/graph-beta.json"
+  for flags in "" --no-exports; do
+    read -r secs kb < <( { /usr/bin/time -f '%e %M' target/release/toolwright report $flags \
+      "$work/graph-beta.json" --out "$work/graph-beta.html" 2>&1 >/dev/null; } | tail -1)
+    printf '%-28s report %.2f s  %d MB peak  %.1f MB file %s\n' graph-beta "$secs" $(( kb / 1024 )) \
+      "$(echo "$(stat -c %s "$work/graph-beta.html") / 1048576" | bc -l)" "$flags"
+  done
+fi
 (cd tests/browser && [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund >/dev/null)
 open=(); filter=(); both=()
 for run in $(seq "$runs"); do

@@ -4,6 +4,7 @@
 //! how many were lost — with the import's findings for that file, by code, so a loss
 //! is never silent.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
@@ -85,7 +86,7 @@ pub fn source(api: &ir::Api, raw: Option<&openapi::Raw>, diagnostics: &[Diagnost
                     .and_then(Value::as_str)
                     .unwrap_or("3")
             ),
-            openapi_rows(api, &raw.root),
+            openapi_rows(api, raw),
         ),
         (None, Some(file)) => (
             "adapter (MCP-AQL)".to_owned(),
@@ -130,14 +131,15 @@ fn findings(path: &str, diagnostics: &[Diagnostic]) -> Vec<Value> {
 }
 
 /// `value`, or what its local `$ref` chain leads to (the import resolves the same).
-fn resolve<'v>(root: &'v Value, mut value: &'v Value) -> &'v Value {
+fn resolve<'v>(doc: &'v openapi::Raw, value: &'v Value) -> Cow<'v, Value> {
+    let mut value = Cow::Borrowed(value);
     for _ in 0..16 {
-        match value
+        let target = value
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(|r| r.strip_prefix('#'))
-            .and_then(|pointer| root.pointer(pointer))
-        {
+            .and_then(|pointer| doc.pointer(pointer));
+        match target {
             Some(target) => value = target,
             None => break,
         }
@@ -158,7 +160,8 @@ fn extensions(v: Option<&Value>) -> usize {
         .map_or(0, |o| o.keys().filter(|k| k.starts_with("x-")).count())
 }
 
-fn openapi_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
+fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
+    let root = &doc.root;
     const METHODS: [&str; 8] = [
         "get", "put", "post", "delete", "options", "head", "patch", "trace",
     ];
@@ -166,12 +169,9 @@ fn openapi_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
         extensions: extensions(Some(root)),
         ..RawCounts::default()
     };
-    for item in root
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.values())
-    {
+    // One path item at a time: a JSON document's are parsed only here.
+    for (_, item) in doc.path_items() {
+        let item = item.as_ref();
         raw.path_extensions += extensions(Some(item));
         let shared = item.get("parameters").and_then(Value::as_array);
         for method in METHODS {
@@ -186,7 +186,7 @@ fn openapi_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
                 .flatten()
                 .chain(shared.into_iter().flatten())
             {
-                let resolved = resolve(root, p);
+                let resolved = resolve(doc, p);
                 let (name, place) = (
                     resolved.get("name").and_then(Value::as_str).unwrap_or(""),
                     resolved.get("in").and_then(Value::as_str).unwrap_or(""),
@@ -207,14 +207,14 @@ fn openapi_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
             raw.ignored_headers += ignored;
             if let Some(body) = op.get("requestBody") {
                 raw.bodies += 1;
-                raw.request_media += len(resolve(root, body).get("content"));
+                raw.request_media += len(resolve(doc, body).get("content"));
             }
             let responses = op.get("responses").and_then(Value::as_object);
             raw.responses += responses.map_or(0, |r| r.len());
             raw.response_extras += responses
                 .into_iter()
                 .flat_map(|r| r.values())
-                .map(|r| resolve(root, r))
+                .map(|r| resolve(doc, r))
                 .filter(|r| r.get("headers").is_some() || r.get("links").is_some())
                 .count();
             raw.extensions += extensions(Some(op));

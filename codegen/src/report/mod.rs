@@ -58,16 +58,24 @@ pub trait ExportSource {
 /// provider exports (the details say how to get them). `diagnostics` are the findings
 /// of reading them (shown per source in the fidelity matrix).
 pub fn render(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -> String {
-    render_with_exports(apis, diagnostics, options, None)
+    let mut page = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write(apis, diagnostics, options, None, &mut page);
+    String::from_utf8(page).unwrap_or_default()
 }
 
-/// [`render`], each tool's details also showing its exports from `exports`.
-pub fn render_with_exports(
+/// [`render`] written to `out` as it is made (a big API's page is never held whole),
+/// each tool's details also showing its exports from `exports`.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn write(
     apis: &[ir::Api],
     diagnostics: &[Diagnostic],
     options: &Options,
     exports: Option<&dyn ExportSource>,
-) -> String {
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     // Each OpenAPI document parsed once more, as written: the raw counts of the
     // fidelity matrix, where each operation is (the excerpts) and what credentials it
     // holds as written come from it — taken one document at a time, its tree dropped
@@ -113,13 +121,36 @@ pub fn render_with_exports(
         let names: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
         format!("toolwright report: {}", names.join(", "))
     });
-    page::assemble(&page::Parts {
-        title: &title,
-        apis,
-        artifact: &artifact,
-        tools: &tools,
-        fidelity: &fidelity,
-        graph: &graph,
-        exports,
-    })
+    page::write(
+        &page::Parts {
+            title: &title,
+            apis,
+            artifact: &artifact,
+            tools: &tools,
+            fidelity: &fidelity,
+            graph: &graph,
+            exports,
+        },
+        out,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_holding_a_marker_is_not_expanded() {
+        let options = Options {
+            title: Some("{{DATA}} & {{BLOCKS}}".into()),
+            ..Options::default()
+        };
+        let page = render(&[], &[], &options);
+        assert!(
+            page.contains("<title>{{DATA}} &amp; {{BLOCKS}}</title>"),
+            "{page}"
+        );
+        assert_eq!(page.matches("<style>").count(), 1);
+        assert!(page.trim_end().ends_with("</html>"));
+    }
 }

@@ -2,9 +2,8 @@
 //! in a `<script type="application/json">`), the compressed details blocks and the
 //! graph's SVG put in place.
 
-use std::io::Write as _;
+use std::io::Write;
 
-use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::graph::Drawing;
@@ -27,7 +26,52 @@ pub struct Parts<'a> {
     pub exports: Option<&'a dyn super::ExportSource>,
 }
 
-pub fn assemble(parts: &Parts<'_>) -> String {
+/// Writes the page to `out` as it is made: the template's text and each part in
+/// turn, the details a block of tools at a time — the page (Graph beta's is 172 MB) is
+/// never held whole, nor copied to fill the template.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn write(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
+    let data = data(parts);
+    let mut rest = TEMPLATE;
+    // Each marker replaced once, in one pass (a value that happens to hold a marker is
+    // not expanded again).
+    while let Some((at, marker)) = MARKERS
+        .iter()
+        .filter_map(|m| rest.find(m).map(|at| (at, *m)))
+        .min_by_key(|(at, _)| *at)
+    {
+        out.write_all(&rest.as_bytes()[..at])?;
+        match marker {
+            "{{TITLE}}" => out.write_all(escape(parts.title).as_bytes())?,
+            "{{STYLE}}" => out.write_all(STYLE.as_bytes())?,
+            "{{DATA}}" => write_script_json(out, &data)?,
+            "{{GRAPH}}" if parts.graph.svg.is_empty() => out.write_all(
+                b"<p class=\"empty\">No data-flow edges: no tool's output was found to feed another's input.</p>",
+            )?,
+            "{{GRAPH}}" => out.write_all(parts.graph.svg.as_bytes())?,
+            "{{BLOCKS}}" => write_blocks(parts, out)?,
+            _ => out.write_all(SCRIPT.as_bytes())?,
+        }
+        rest = &rest[at + marker.len()..];
+    }
+    out.write_all(rest.as_bytes())
+}
+
+/// The template's markers; [`write`] says what each is replaced by.
+const MARKERS: [&str; 6] = [
+    "{{TITLE}}",
+    "{{STYLE}}",
+    "{{DATA}}",
+    "{{GRAPH}}",
+    "{{BLOCKS}}",
+    "{{SCRIPT}}",
+];
+
+/// The page's data: the table's rows, the summary, the readiness report and the
+/// fidelity matrices (scrubbed).
+fn data(parts: &Parts<'_>) -> Value {
     let report = parts
         .artifact
         .get("readiness_report")
@@ -87,123 +131,119 @@ pub fn assemble(parts: &Parts<'_>) -> String {
     // The table's texts come from the documents as written (an API's description, a
     // finding quoting a summary): whatever credential they hold stays out of the page.
     crate::contract::artifact::scrub(&mut data);
-    let mut blocks = String::new();
-    // Each tool's exports are made, compressed into its block and dropped: the page
-    // never holds more than one tool's.
-    for (i, start) in (0..parts.tools.details.len())
-        .step_by(super::CHUNK)
-        .enumerate()
-    {
-        let end = (start + super::CHUNK).min(parts.tools.details.len());
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        // Writing to a Vec cannot fail.
-        let _ = gz.write_all(b"[");
+    data
+}
+
+/// The compressed details blocks, then each API's definitions, written one block at a
+/// time. Each tool's exports are made, compressed into its block and dropped: the page
+/// never holds more than one tool's.
+fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
+    let details = parts.tools.details.len();
+    for (i, start) in (0..details).step_by(super::CHUNK).enumerate() {
+        let end = (start + super::CHUNK).min(details);
+        let mut gz = open_block(out, &format!("tw-chunk-{i}"))?;
+        gz.write_all(b"[")?;
         for index in start..end {
             if index > start {
-                let _ = gz.write_all(b",");
+                gz.write_all(b",")?;
             }
             let name = parts.tools.rows[index][0].as_str().unwrap_or_default();
             let exports = parts.exports.map(|e| e.exports(name));
-            let _ = parts.tools.write_detail(&mut gz, index, exports.as_ref());
+            parts.tools.write_detail(&mut gz, index, exports.as_ref())?;
         }
-        let _ = gz.write_all(b"]");
-        put_block(
-            &mut blocks,
-            &format!("tw-chunk-{i}"),
-            &gz.finish().unwrap_or_default(),
-        );
+        gz.write_all(b"]")?;
+        close_block(gz)?;
     }
     for (i, defs) in parts.tools.definitions.iter().enumerate() {
-        block(
-            &mut blocks,
-            &format!("tw-defs-{i}"),
-            &serde_json::to_vec(defs).unwrap_or_default(),
-        );
+        let mut gz = open_block(out, &format!("tw-defs-{i}"))?;
+        serde_json::to_writer(&mut gz, defs)?;
+        close_block(gz)?;
     }
-    let graph = if parts.graph.svg.is_empty() {
-        "<p class=\"empty\">No data-flow edges: no tool's output was found to feed another's input.</p>".to_owned()
-    } else {
-        parts.graph.svg.clone()
-    };
-    fill(
-        TEMPLATE,
-        &[
-            ("{{TITLE}}", &escape(parts.title)),
-            ("{{STYLE}}", STYLE),
-            ("{{DATA}}", &script_json(&data)),
-            ("{{GRAPH}}", &graph),
-            ("{{BLOCKS}}", &blocks),
-            ("{{SCRIPT}}", SCRIPT),
-        ],
-    )
+    Ok(())
 }
 
-/// `template` with each marker replaced once, in one pass (a value that happens to
-/// hold a marker is not expanded again).
-fn fill(template: &str, values: &[(&str, &str)]) -> String {
-    let mut out =
-        String::with_capacity(template.len() + values.iter().map(|(_, v)| v.len()).sum::<usize>());
-    let mut rest = template;
-    while let Some((at, marker, value)) = values
-        .iter()
-        .filter_map(|(m, v)| rest.find(m).map(|at| (at, *m, *v)))
-        .min_by_key(|(at, _, _)| *at)
-    {
-        out.push_str(&rest[..at]);
-        out.push_str(value);
-        rest = &rest[at + marker.len()..];
-    }
-    out.push_str(rest);
-    out
+/// What a details block's JSON is written into: gzip, then base64, then the page.
+type BlockWriter<'w> = flate2::write::GzEncoder<
+    base64::write::EncoderWriter<'static, base64::engine::GeneralPurpose, &'w mut dyn Write>,
+>;
+
+/// Starts a details block: an inert `<script>` element whose text is the JSON written
+/// into the returned writer, gzip-compressed and base64-encoded.
+fn open_block<'w>(out: &'w mut dyn Write, id: &str) -> std::io::Result<BlockWriter<'w>> {
+    out.write_all(b"<script type=\"application/gzip+base64\" id=\"")?;
+    out.write_all(id.as_bytes())?;
+    out.write_all(b"\">")?;
+    let base64 = base64::write::EncoderWriter::new(out, &base64::engine::general_purpose::STANDARD);
+    Ok(flate2::write::GzEncoder::new(
+        base64,
+        flate2::Compression::default(),
+    ))
 }
 
-/// A details block: JSON text, gzip-compressed, base64, in an inert `<script>` element.
-fn block(out: &mut String, id: &str, json: &[u8]) {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    // Writing to a Vec cannot fail.
-    let _ = gz.write_all(json);
-    put_block(out, id, &gz.finish().unwrap_or_default());
-}
-
-/// A block already compressed, as [`block`] writes it.
-fn put_block(out: &mut String, id: &str, bytes: &[u8]) {
-    out.push_str("<script type=\"application/gzip+base64\" id=\"");
-    out.push_str(id);
-    out.push_str("\">");
-    out.push_str(&base64::engine::general_purpose::STANDARD.encode(bytes));
-    out.push_str("</script>\n");
+/// Ends a block [`open_block`] started: the gzip trailer, base64's padding, the
+/// element's end.
+fn close_block(gz: BlockWriter<'_>) -> std::io::Result<()> {
+    let mut base64 = gz.finish()?;
+    base64.finish()?.write_all(b"</script>\n")
 }
 
 /// JSON safe inside a `<script>` element: `<` is written `\u003c` (only strings hold
 /// one), so no `</script>` or `<!--` can end or change the element.
-fn script_json(value: &Value) -> String {
-    serde_json::to_string(value)
-        .unwrap_or_default()
-        .replace('<', "\\u003c")
+fn write_script_json(out: &mut dyn Write, value: &Value) -> std::io::Result<()> {
+    serde_json::to_writer(EscapeLt(out), value)?;
+    Ok(())
+}
+
+/// Writes through to the page with every `<` written `\u003c`.
+struct EscapeLt<'w>(&'w mut dyn Write);
+
+impl Write for EscapeLt<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        while let Some(at) = rest.iter().position(|&b| b == b'<') {
+            self.0.write_all(&rest[..at])?;
+            self.0.write_all(b"\\u003c")?;
+            rest = &rest[at + 1..];
+        }
+        self.0.write_all(rest)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use base64::Engine as _;
+
     use super::*;
 
-    #[test]
-    fn markers_are_filled_once() {
-        let out = fill("a{{X}}b{{Y}}c", &[("{{X}}", "{{Y}}"), ("{{Y}}", "2")]);
-        assert_eq!(out, "a{{Y}}b2c");
+    fn script_json(value: &Value) -> String {
+        let mut out = Vec::new();
+        write_script_json(&mut out, value).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn script_json_cannot_close_its_element() {
-        let text = script_json(&json!({"d": "</script><script>alert(1)</script>"}));
-        assert!(!text.contains("</script"));
+        let text = script_json(&json!({"d": "</script><script>alert(1)</script>", "<": "<<"}));
+        assert!(!text.contains('<'), "{text}");
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back["d"], "</script><script>alert(1)</script>");
+        assert_eq!(back["<"], "<<");
     }
 
     #[test]
     fn blocks_are_gzip_of_the_json() {
-        let mut out = String::new();
-        block(&mut out, "b", br#"{"a":[1,2]}"#);
+        let mut out = Vec::new();
+        let mut gz = open_block(&mut out, "b").unwrap();
+        gz.write_all(br#"{"a":[1,2]}"#).unwrap();
+        close_block(gz).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.starts_with(r#"<script type="application/gzip+base64" id="b">"#));
+        assert!(out.ends_with("</script>\n"));
         let b64 = out.split('>').nth(1).unwrap().split('<').next().unwrap();
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(b64)

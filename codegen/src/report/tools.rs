@@ -70,8 +70,8 @@ pub struct Written {
 impl From<openapi::Raw> for Written {
     fn from(raw: openapi::Raw) -> Written {
         let mut secrets = BTreeMap::new();
-        let paths = raw.root.get("paths").and_then(Value::as_object);
-        for (path, item) in paths.into_iter().flatten() {
+        // One path item at a time: a JSON document's are parsed only here.
+        for (path, item) in raw.path_items() {
             let Some(item) = item.as_object() else {
                 continue;
             };
@@ -89,7 +89,7 @@ impl From<openapi::Raw> for Written {
                 let mut found = BTreeSet::new();
                 toolwright_query::redact::value(&mut written, &mut found);
                 if !found.is_empty() {
-                    secrets.insert((path.clone(), method.clone()), found);
+                    secrets.insert((path.to_owned(), method.clone()), found);
                 }
             }
         }

@@ -260,11 +260,68 @@ pub fn array_items(text: &str, pointer: &str) -> Vec<Range<usize>> {
     items
 }
 
+/// The members of a JSON object: key, key range, value start.
+pub type Members = Vec<(String, Range<usize>, usize)>;
+
+/// A JSON document's root members and its path items, each found in one scan, so
+/// that locating many findings (placeholders under `paths` and `components`) need not
+/// skip what comes before them each time: Graph beta's `paths` are 42 MB.
+#[derive(Debug, Default)]
+pub struct Index {
+    root: Members,
+    /// The members of the first `paths` member.
+    paths: Members,
+}
+
+/// The index of JSON `text` (empty when it is no object).
+pub fn index(text: &str) -> Index {
+    let b = text.as_bytes();
+    let root = json_entries(b, skip_ws(b, 0));
+    let paths = root
+        .iter()
+        .find(|(key, _, _)| key == "paths")
+        .map(|(_, _, value)| json_entries(b, *value))
+        .unwrap_or_default();
+    Index { root, paths }
+}
+
+/// [`Locator::locate`] of a JSON document, starting from what `index` found.
+pub fn locate_json(text: &str, index: &Index, pointer: &str) -> Range<usize> {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let bytes = text.as_bytes();
+    // The first member of each name, as the walk from the root finds it.
+    let first = |members: &Members, token: Option<&String>| {
+        token.and_then(|t| members.iter().find(|(key, _, _)| key == t).cloned())
+    };
+    match first(&index.root, tokens.first()) {
+        Some((name, key, value)) => match first(&index.paths, tokens.get(1)) {
+            Some((_, item_key, item)) if name == "paths" => {
+                walk_from(bytes, item, item_key, &tokens[2..]).0
+            }
+            _ => walk_from(bytes, value, key, &tokens[1..]).0,
+        },
+        None => json(text, &tokens),
+    }
+}
+
 /// Follows `tokens` from the root: the range to show for the deepest one found, where
 /// that value starts, and whether every token was found.
 fn walk(bytes: &[u8], tokens: &[String]) -> (Range<usize>, usize, bool) {
-    let mut pos = skip_ws(bytes, 0);
-    let mut found = pos..pos + 1;
+    let pos = skip_ws(bytes, 0);
+    walk_from(bytes, pos, pos..pos + 1, tokens)
+}
+
+/// [`walk`] from the value at `pos`, shown as `found` when no token is found.
+fn walk_from(
+    bytes: &[u8],
+    mut pos: usize,
+    mut found: Range<usize>,
+    tokens: &[String],
+) -> (Range<usize>, usize, bool) {
     let mut reached = 0;
     for token in tokens {
         match bytes.get(pos) {
@@ -274,11 +331,9 @@ fn walk(bytes: &[u8], tokens: &[String]) -> (Range<usize>, usize, bool) {
                 while bytes.get(p) == Some(&b'"') {
                     let key_start = p;
                     let key_end = skip_string(bytes, p);
-                    let key: String =
-                        serde_json::from_slice(&bytes[key_start..key_end]).unwrap_or_default();
                     p = skip_ws(bytes, key_end);
                     p = skip_ws(bytes, p + 1); // ':'
-                    if key == *token {
+                    if key_is(&bytes[key_start..key_end], token) {
                         hit = Some((key_start..key_end, p));
                         break;
                     }
@@ -310,6 +365,19 @@ fn walk(bytes: &[u8], tokens: &[String]) -> (Range<usize>, usize, bool) {
         reached += 1;
     }
     (found, pos, reached == tokens.len())
+}
+
+/// Whether the quoted JSON string `quoted` is `token`: compared as written when it
+/// has no escape (most keys; decoding each key skipped cost an allocation), decoded
+/// otherwise.
+fn key_is(quoted: &[u8], token: &str) -> bool {
+    let inner = quoted
+        .strip_prefix(b"\"")
+        .and_then(|q| q.strip_suffix(b"\""));
+    match inner {
+        Some(inner) if !inner.contains(&b'\\') => inner == token.as_bytes(),
+        _ => serde_json::from_slice::<String>(quoted).is_ok_and(|key| key == token),
+    }
 }
 
 fn skip_ws(b: &[u8], mut p: usize) -> usize {
@@ -382,5 +450,37 @@ mod tests {
         assert_eq!(at("/paths/~1a~1{b}/get"), "\"get\"");
         assert_eq!(at("/paths/~1a~1{b}/get/x/1/y"), "\"y\"");
         assert_eq!(at("/paths/missing"), "\"paths\"");
+    }
+
+    #[test]
+    fn located_from_the_index_as_from_the_root() {
+        let text = r#"{"paths": {"/a": {"get": {"x": 1}}, "/a": 2, "/\u0062": {"y": 3}}, "a\u002fb": {"c": [0, {"d": 2}]},
+            "components": {"schemas": {"S": {"properties": {"description": {"description": "x"}}}}},
+            "paths": {"/dup": 1}}"#;
+        let index = index(text);
+        assert_eq!((index.root.len(), index.paths.len()), (4, 3));
+        for pointer in [
+            "",
+            "/paths",
+            "/paths/~1a/get/x",
+            "/paths/~1a/get/z",
+            "/paths/~1b/y",
+            "/paths/~1c",
+            "/paths/~1dup",
+            "/a~1b/c/1/d",
+            "/a~1b/c/7",
+            "/components/schemas/S/properties/description/description",
+            "/components/schemas/T",
+            "/nothing/here",
+        ] {
+            assert_eq!(
+                locate_json(text, &index, pointer),
+                Locator::Json.locate(text, pointer),
+                "{pointer}"
+            );
+        }
+        assert!(key_is(br#""a\u002fb""#, "a/b"));
+        assert!(key_is(br#""ab""#, "ab"));
+        assert!(!key_is(br#""ab""#, "a"));
     }
 }

@@ -12,6 +12,7 @@ mod media;
 mod naming;
 mod operations;
 mod pagination;
+mod raw;
 mod schema;
 mod security;
 mod tags;
@@ -25,6 +26,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
 use crate::ir;
 use crate::source::yaml;
 use locate::Locator;
+pub use raw::{Raw, raw};
 
 /// Whether a file looks like an OpenAPI (or Swagger) document by name and content.
 pub fn looks_like(path: &std::path::Path, head: &str) -> bool {
@@ -59,13 +61,24 @@ pub(crate) struct Doc<'a> {
     pub operation_ids: Option<BTreeSet<String>>,
     /// Literal placeholders treated as missing, in reading order: (pointer, text).
     pub placeholders: Vec<(String, String)>,
+    /// Where a JSON document's root members and path items are, found once a finding
+    /// is located.
+    index: std::cell::OnceCell<locate::Index>,
 }
 
 impl Doc<'_> {
     pub fn location(&self, pointer: &str) -> Location {
+        let text = &self.file.text;
+        let span = match self.locator {
+            Locator::Json => {
+                let index = self.index.get_or_init(|| locate::index(text));
+                locate::locate_json(text, index, pointer)
+            }
+            _ => self.locator.locate(text, pointer),
+        };
         Location {
             file: Arc::clone(self.file),
-            span: self.locator.locate(&self.file.text, pointer),
+            span,
         }
     }
 
@@ -238,6 +251,7 @@ pub(crate) fn read_root(
         lowering: BTreeSet::new(),
         operation_ids: None,
         placeholders: Vec::new(),
+        index: std::cell::OnceCell::new(),
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);
@@ -280,37 +294,6 @@ fn self_references(root: &mut Value) {
         }
     }
     walk(root, &own);
-}
-
-/// A document as written, for inspection (the report's source excerpts and fidelity
-/// counts): its JSON value and where each operation is in the text.
-#[derive(Debug, Default)]
-pub struct Raw {
-    pub root: Value,
-    /// (path, method) → byte range of the operation in the file.
-    pub operations: BTreeMap<(String, String), std::ops::Range<usize>>,
-}
-
-/// Parses `file` again, as [`read`] does, without lowering it; `None` when it does not
-/// parse (reading it reported why).
-pub fn raw(file: &Arc<SourceFile>) -> Option<Raw> {
-    let (root, locator) = if file.path.ends_with(".json") {
-        (
-            serde_json::from_str::<Value>(&file.text).ok()?,
-            Locator::Json,
-        )
-    } else {
-        let node = yaml::parse(
-            file,
-            0..file.text.len(),
-            1,
-            yaml::Limits::document(file.text.len()),
-        )
-        .ok()?;
-        (node.to_json(), Locator::Yaml(node))
-    };
-    let operations = locator.operations(&file.text);
-    Some(Raw { root, operations })
 }
 
 /// The API's name: the file name without extension (`petstore.yaml` → `petstore`).
