@@ -799,7 +799,17 @@ mod approval {
     use crate::descriptor::Api;
     use crate::{Error, Executor};
 
-    const BLOB: &[u8] = br#"{"tools": [
+    /// `cleanup` deletes the id it is given; `purge` deletes the id an earlier step
+    /// answered: both gated through `remove`.
+    const CATALOG: &[u8] = br#"{"tools": [
+        {"name": "find", "title": "Find", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [true, false, true, true],
+         "meta": null, "contract": "{}",
+         "operation": {"api": "x", "method": "GET", "path": "/things/{id}",
+            "params": [["id", "id", "Path", true, "Integer", "Simple", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true}},
         {"name": "remove", "title": "Remove", "description": "d",
          "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
          "output_schema": null, "annotations": [false, true, false, true],
@@ -816,23 +826,38 @@ mod approval {
             "params": [["id", "id", "Body", false, "Integer", "Form", false, false, null]],
             "body": "Json", "content_type": "application/json", "body_required": false,
             "security": [], "wrap_output": false, "json_response": true,
-            "workflow": "{\"workflow\":\"cleanup\",\"steps\":[{\"step\":\"rm\",\"tool\":\"remove\",\"operation\":\"removeThing\",\"arguments\":{\"id\":\"$inputs.id\"}}]}"}}
+            "workflow": "{\"workflow\":\"cleanup\",\"steps\":[{\"step\":\"rm\",\"tool\":\"remove\",\"operation\":\"removeThing\",\"arguments\":{\"id\":\"$inputs.id\"}}]}"}},
+        {"name": "purge", "title": "Purge", "description": "d",
+         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
+         "output_schema": null, "annotations": [false, true, false, true],
+         "meta": null, "contract": "{}",
+         "operation": {"api": "x", "method": "POST", "path": "/x-arazzo/purge",
+            "params": [["id", "id", "Body", false, "Integer", "Form", false, false, null]],
+            "body": "Json", "content_type": "application/json", "body_required": false,
+            "security": [], "wrap_output": false, "json_response": true,
+            "workflow": "{\"workflow\":\"purge\",\"steps\":[{\"step\":\"look\",\"tool\":\"find\",\"operation\":\"findThing\",\"arguments\":{\"id\":\"$inputs.id\"},\"outputs\":{\"next\":\"$response.body#/next\"}},{\"step\":\"rm\",\"tool\":\"remove\",\"operation\":\"removeThing\",\"arguments\":{\"id\":\"$steps.look.outputs.next\"}}]}"}}
     ]}"#;
 
-    #[tokio::test]
-    async fn the_gated_steps_are_named_before_the_run_and_refused_without_approval() {
-        let tools = crate::catalog::embedded::decode(BLOB).unwrap();
+    /// An executor over [`CATALOG`] whose API is at `base_url`.
+    fn executor(base_url: String) -> Executor {
+        let tools = crate::catalog::embedded::decode(CATALOG).unwrap();
         let api = Api {
             name: "x".into(),
-            // Nothing listens: a call that got through would fail to connect.
-            base_url: "http://127.0.0.1:9".into(),
+            base_url: base_url.into(),
             schemes: Default::default(),
             definitions: Default::default(),
             meta: None,
             graphql: None,
         };
-        let catalog = Catalog::from_tools(tools, vec![api]).unwrap();
-        let executor = Executor::builder(catalog).build().unwrap();
+        Executor::builder(Catalog::from_tools(tools, vec![api]).unwrap())
+            .build()
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_gated_steps_are_named_before_the_run_and_refused_without_approval() {
+        // Nothing listens: a call that got through would fail to connect.
+        let executor = executor("http://127.0.0.1:9".to_owned());
         let reason = executor
             .needs_approval("cleanup", &json!({"id": 5}))
             .unwrap();
@@ -859,34 +884,6 @@ mod approval {
     /// A workflow whose gated step deletes what an earlier step answered: the thing
     /// to delete is unknown when the client is asked, so the approval does not cover
     /// it and the delete is refused, nothing sent (before, it went out approved).
-    const FED: &[u8] = br#"{"tools": [
-        {"name": "find", "title": "Find", "description": "d",
-         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
-         "output_schema": null, "annotations": [true, false, true, true],
-         "meta": null, "contract": "{}",
-         "operation": {"api": "x", "method": "GET", "path": "/things/{id}",
-            "params": [["id", "id", "Path", true, "Integer", "Simple", false, false, null]],
-            "body": "Json", "content_type": "application/json", "body_required": false,
-            "security": [], "wrap_output": false, "json_response": true}},
-        {"name": "remove", "title": "Remove", "description": "d",
-         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
-         "output_schema": null, "annotations": [false, true, false, true],
-         "meta": "{\"toolwright\":{\"requiresConfirmation\":true}}", "contract": "{}",
-         "operation": {"api": "x", "method": "DELETE", "path": "/things/{id}",
-            "params": [["id", "id", "Path", true, "Integer", "Simple", false, false, null]],
-            "body": "Json", "content_type": "application/json", "body_required": false,
-            "security": [], "wrap_output": false, "json_response": true}},
-        {"name": "purge", "title": "Purge", "description": "d",
-         "input_schema": "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}}",
-         "output_schema": null, "annotations": [false, true, false, true],
-         "meta": null, "contract": "{}",
-         "operation": {"api": "x", "method": "POST", "path": "/x-arazzo/purge",
-            "params": [["id", "id", "Body", false, "Integer", "Form", false, false, null]],
-            "body": "Json", "content_type": "application/json", "body_required": false,
-            "security": [], "wrap_output": false, "json_response": true,
-            "workflow": "{\"workflow\":\"purge\",\"steps\":[{\"step\":\"look\",\"tool\":\"find\",\"operation\":\"findThing\",\"arguments\":{\"id\":\"$inputs.id\"},\"outputs\":{\"next\":\"$response.body#/next\"}},{\"step\":\"rm\",\"tool\":\"remove\",\"operation\":\"removeThing\",\"arguments\":{\"id\":\"$steps.look.outputs.next\"}}]}"}}
-    ]}"#;
-
     #[tokio::test]
     async fn an_approval_given_before_the_run_does_not_cover_arguments_from_answers() {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -910,17 +907,7 @@ mod approval {
                 let _ = socket.write_all(reply.as_bytes()).await;
             }
         });
-        let tools = crate::catalog::embedded::decode(FED).unwrap();
-        let api = Api {
-            name: "x".into(),
-            base_url: format!("http://127.0.0.1:{port}").into(),
-            schemes: Default::default(),
-            definitions: Default::default(),
-            meta: None,
-            graphql: None,
-        };
-        let catalog = Catalog::from_tools(tools, vec![api]).unwrap();
-        let executor = Executor::builder(catalog).build().unwrap();
+        let executor = executor(format!("http://127.0.0.1:{port}"));
         let reason = executor.needs_approval("purge", &json!({"id": 5})).unwrap();
         assert!(reason.contains("earlier steps' answers"), "{reason}");
         // The client said yes to the question above.
