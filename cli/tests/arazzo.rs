@@ -77,12 +77,7 @@ fn the_oauth_example_runs_every_step_by_name() {
         _ => Response::json(404, &json!({"message": "no such route"})),
     });
     let executor = executor(&analysis, "oauth", &server);
-    let names: Vec<&str> = executor
-        .catalog()
-        .tools()
-        .iter()
-        .map(|t| t.name.as_ref())
-        .collect();
+    let names = tool_names(&executor);
     assert!(!names.contains(&"refresh_token_flow"), "{names:?}");
     let rt = rt();
     let outputs = rt
@@ -183,12 +178,7 @@ fn the_pet_coupons_example_runs_and_its_broken_workflow_is_located() {
         _ => Response::json(404, &json!({"message": "no such route"})),
     });
     let executor = executor(&analysis, "pet-coupons", &server);
-    let names: Vec<&str> = executor
-        .catalog()
-        .tools()
-        .iter()
-        .map(|t| t.name.as_ref())
-        .collect();
+    let names = tool_names(&executor);
     assert!(names.contains(&"buy_available_pet") && names.contains(&"place_order"));
     assert!(!names.contains(&"apply_coupon"), "{names:?}");
     let rt = rt();
@@ -369,4 +359,14 @@ fn a_gated_step_asks_for_approval_like_a_direct_call() {
         .unwrap();
     assert_eq!(server.take_requests().len(), 3);
     assert_eq!(asked.lock().unwrap().len(), 2);
+}
+
+/// The names of the executor's tools, in catalog order.
+fn tool_names(executor: &toolwright::Executor) -> Vec<&str> {
+    executor
+        .catalog()
+        .tools()
+        .iter()
+        .map(|t| t.name.as_ref())
+        .collect()
 }

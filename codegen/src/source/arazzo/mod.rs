@@ -271,12 +271,7 @@ fn workflow(
     w: &Value,
 ) {
     let at = format!("/workflows/{index}");
-    let steps: Vec<&Value> = w
-        .get("steps")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .collect();
+    let steps = steps_of(w);
     if steps.is_empty() {
         reader.report(
             true,
@@ -765,4 +760,13 @@ fn goto_rings(reader: &mut Reader<'_>, at: &str, steps: &[&Value]) {
             current = n;
         }
     }
+}
+
+/// A workflow's steps as written (none when `steps` is missing or not a list).
+pub(super) fn steps_of(w: &Value) -> Vec<&Value> {
+    w.get("steps")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect()
 }

@@ -37,12 +37,7 @@ pub(super) fn lower(
     id: &str,
     diagnostics: &mut Diagnostics,
 ) -> Option<(ir::Workflow, Schema)> {
-    let steps: Vec<&Value> = w
-        .get("steps")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .collect();
+    let steps = super::steps_of(w);
     let shared: Vec<Value> = w
         .get("parameters")
         .and_then(Value::as_array)
