@@ -702,7 +702,7 @@ fn encode_body(op: &Operation, body: BodyParts<'_>) -> Result<(Option<String>, V
 }
 
 /// "a string", "an array", ... for messages.
-fn kind_name(value: &Value) -> &'static str {
+pub(crate) fn kind_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

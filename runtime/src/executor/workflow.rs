@@ -627,23 +627,12 @@ fn arguments(step: &Step, run: &Run) -> Result<Map<String, Value>, String> {
             (None, other) => {
                 return Err(format!(
                     "the request body is {} where the operation takes an object of properties",
-                    kind_of(&other)
+                    crate::request::kind_name(&other)
                 ));
             }
         }
     }
     Ok(args)
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

@@ -78,11 +78,7 @@ impl Locator {
     /// Byte range of the value at `pointer` (`/paths/~1pets/get`), or of the deepest
     /// ancestor that exists.
     pub fn locate(&self, text: &str, pointer: &str) -> Range<usize> {
-        let tokens: Vec<String> = pointer
-            .split('/')
-            .skip(1)
-            .map(|t| t.replace("~1", "/").replace("~0", "~"))
-            .collect();
+        let tokens = pointer_tokens(pointer);
         match self {
             Locator::Json => json(text, &tokens),
             Locator::Yaml(root) => yaml(root, &tokens),
@@ -235,11 +231,7 @@ fn json(text: &str, tokens: &[String]) -> Range<usize> {
 /// there is no array there): locating each item by its own pointer would rescan the
 /// document once per item.
 pub fn array_items(text: &str, pointer: &str) -> Vec<Range<usize>> {
-    let tokens: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect();
+    let tokens = pointer_tokens(pointer);
     let bytes = text.as_bytes();
     let (_, pos, reached) = walk(bytes, &tokens);
     let mut items = Vec::new();
@@ -287,11 +279,7 @@ pub fn index(text: &str) -> Index {
 
 /// [`Locator::locate`] of a JSON document, starting from what `index` found.
 pub fn locate_json(text: &str, index: &Index, pointer: &str) -> Range<usize> {
-    let tokens: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect();
+    let tokens = pointer_tokens(pointer);
     let bytes = text.as_bytes();
     // The first member of each name, as the walk from the root finds it.
     let first = |members: &Members, token: Option<&String>| {
@@ -433,6 +421,15 @@ fn skip_value(b: &[u8], p: usize) -> usize {
             q
         }
     }
+}
+
+/// A JSON pointer's reference tokens, unescaped (`/paths/~1pets` → `["paths", "/pets"]`).
+fn pointer_tokens(pointer: &str) -> Vec<String> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect()
 }
 
 #[cfg(test)]
