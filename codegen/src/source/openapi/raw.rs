@@ -19,7 +19,7 @@ use crate::source::yaml;
 /// [`Raw::path_items`]) and where each operation is in the text.
 #[derive(Debug, Default)]
 pub struct Raw {
-    /// The document; when [`Raw::lazy`] holds the path items, `paths` maps each path to
+    /// The document; when the path items are kept as text, `paths` maps each path to
     /// `null` (its members, and so what a format check sees, are the document's).
     pub root: Value,
     /// (path, method) → byte range of the operation in the file.
