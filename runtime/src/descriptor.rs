@@ -300,6 +300,137 @@ impl Param {
         self.allow_reserved = true;
         self
     }
+
+    /// A parameter at `location` with the serialization OpenAPI defaults to there
+    /// (`form`, exploded, in the query, a cookie and a body; `simple` in a path or a
+    /// header; a whole request body or query string unexploded), its wire name its
+    /// field name, required only in a path. The per-location constructors below call
+    /// this; the modifiers after them state what differs.
+    const fn at(field: &'static str, location: ParamLocation, kind: ValueKind) -> Param {
+        let (style, explode) = match location {
+            ParamLocation::Path | ParamLocation::Header => (ParamStyle::Simple, false),
+            ParamLocation::Query | ParamLocation::Cookie | ParamLocation::Body => {
+                (ParamStyle::Form, true)
+            }
+            ParamLocation::QueryString | ParamLocation::RequestBody => (ParamStyle::Form, false),
+        };
+        Param {
+            field: Text::Borrowed(field),
+            wire_name: Text::Borrowed(field),
+            location,
+            required: matches!(location, ParamLocation::Path),
+            kind,
+            style,
+            explode,
+            allow_reserved: false,
+            content_type: None,
+        }
+    }
+
+    /// A path placeholder (`{field}`): required, `simple`, not exploded.
+    ///
+    /// Generated tables write each parameter as one of these constructors and the
+    /// modifiers for what differs from its location's defaults:
+    ///
+    /// ```
+    /// use toolwright::descriptor::{Param, ParamLocation, ParamStyle, ValueKind};
+    /// static OWNER: Param = Param::path("owner", ValueKind::String);
+    /// static PER_PAGE: Param = Param::query("per_page", ValueKind::Integer);
+    /// static IDS: Param = Param::query("ids", ValueKind::Array).explode(false).required();
+    /// static VERSION: Param =
+    ///     Param::header("api_version", ValueKind::String).wire("X-GitHub-Api-Version");
+    /// assert!(OWNER.required && OWNER.style == ParamStyle::Simple && !OWNER.explode);
+    /// assert!(!PER_PAGE.required && PER_PAGE.style == ParamStyle::Form && PER_PAGE.explode);
+    /// assert!(IDS.required && !IDS.explode);
+    /// assert_eq!(VERSION.wire_name, "X-GitHub-Api-Version");
+    /// assert_eq!(VERSION.location, ParamLocation::Header);
+    /// ```
+    pub const fn path(field: &'static str, kind: ValueKind) -> Param {
+        Param::at(field, ParamLocation::Path, kind)
+    }
+
+    /// A query parameter: optional, `form`, exploded.
+    pub const fn query(field: &'static str, kind: ValueKind) -> Param {
+        Param::at(field, ParamLocation::Query, kind)
+    }
+
+    /// The whole query string as one value (OpenAPI 3.2 `in: querystring`): optional;
+    /// give its media type with [`Param::content_type`].
+    pub const fn query_string(field: &'static str, kind: ValueKind) -> Param {
+        Param::at(field, ParamLocation::QueryString, kind)
+    }
+
+    /// A header: optional, `simple`, not exploded.
+    pub const fn header(field: &'static str, kind: ValueKind) -> Param {
+        Param::at(field, ParamLocation::Header, kind)
+    }
+
+    /// A cookie: optional, `form`, exploded.
+    pub const fn cookie(field: &'static str, kind: ValueKind) -> Param {
+        Param::at(field, ParamLocation::Cookie, kind)
+    }
+
+    /// One property of an object request body: optional, `form`, exploded (what a form
+    /// body does with arrays).
+    pub const fn body(field: &'static str, kind: ValueKind) -> Param {
+        Param::at(field, ParamLocation::Body, kind)
+    }
+
+    /// The whole request body: optional, not exploded.
+    pub const fn request_body(field: &'static str, kind: ValueKind) -> Param {
+        Param::at(field, ParamLocation::RequestBody, kind)
+    }
+
+    /// This parameter required.
+    #[must_use]
+    pub const fn required(mut self) -> Param {
+        self.required = true;
+        self
+    }
+
+    /// This parameter optional (a path parameter an API description leaves optional).
+    #[must_use]
+    pub const fn optional(mut self) -> Param {
+        self.required = false;
+        self
+    }
+
+    /// This parameter sent under another name than its argument's.
+    ///
+    /// Made for tables of borrowed text: the name it replaces is not dropped (a const
+    /// fn cannot run a destructor), so an owned one would not be freed.
+    #[must_use]
+    pub const fn wire(mut self, wire_name: &'static str) -> Param {
+        std::mem::forget(std::mem::replace(
+            &mut self.wire_name,
+            Text::Borrowed(wire_name),
+        ));
+        self
+    }
+
+    /// This parameter in another serialization style than its location's default.
+    #[must_use]
+    pub const fn style(mut self, style: ParamStyle) -> Param {
+        self.style = style;
+        self
+    }
+
+    /// This parameter's arrays and objects exploded (`true`: one pair per item) or
+    /// joined, against its location's default.
+    #[must_use]
+    pub const fn explode(mut self, explode: bool) -> Param {
+        self.explode = explode;
+        self
+    }
+
+    /// This parameter serialized in a media type of its own (`application/json` for a
+    /// content-based parameter, a multipart part's type). Like [`Param::wire`], it
+    /// does not drop what it replaces.
+    #[must_use]
+    pub const fn content_type(mut self, media_type: &'static str) -> Param {
+        std::mem::forget(self.content_type.replace(Text::Borrowed(media_type)));
+        self
+    }
 }
 
 /// How the request body is encoded.
