@@ -79,6 +79,8 @@ pub struct Config {
     full_serde: bool,
     /// Tagged operations' methods and types behind cargo features.
     features_by_tag: bool,
+    /// What generated types derive besides `Debug`.
+    derives: emit::Derives,
     /// The adapters' conformance cases as `#[test]`s.
     tests: bool,
     /// API names, GraphQL endpoints and scalar schemas.
@@ -276,6 +278,24 @@ impl Config {
     /// name. The client's rustdoc lists the features.
     pub fn features_by_tag(&mut self, on: bool) -> &mut Self {
         self.features_by_tag = on;
+        self
+    }
+
+    /// Whether generated structs and data-carrying enums derive `Clone` (default
+    /// `true`). Off, a client of thousands of types checks faster; a caller that keeps
+    /// a response in two places then moves it or wraps it in an `Arc`. String enums
+    /// are always `Copy`.
+    pub fn derive_clone(&mut self, on: bool) -> &mut Self {
+        self.derives.clone = on;
+        self
+    }
+
+    /// Whether generated structs and data-carrying enums derive `PartialEq` (default
+    /// `true`). It is the costlier of the two switches to compile (the derive compares
+    /// every field); off, compare what you need field by field. String enums always
+    /// derive `PartialEq, Eq, Hash`.
+    pub fn derive_partial_eq(&mut self, on: bool) -> &mut Self {
+        self.derives.partial_eq = on;
         self
     }
 
@@ -480,6 +500,7 @@ impl Config {
             typed,
             full_serde: self.full_serde,
             features_by_tag: self.features_by_tag,
+            derives: self.derives,
         };
         let mut files = emit::generate_with(&analysis.apis, &options);
         if self.tests {

@@ -40,7 +40,7 @@ pub fn api_module(
         .filter(|(i, _)| is_typed(*i))
         .map(|(_, op)| op)
         .collect();
-    let mut types = TypeGen::new(&api.definitions, names.types.clone());
+    let mut types = TypeGen::new(&api.definitions, names.types.clone(), options.derives);
     let inputs = || {
         typed_ops
             .iter()
@@ -406,11 +406,7 @@ pub fn operations_table(out: &mut String, plans: &[ToolPlan], typed: &[bool]) {
         .filter(|(_, t)| **t)
         .map(|(p, _)| p)
         .collect();
-    let short_rows = typed
-        .iter()
-        .flat_map(|plan| &plan.params)
-        .any(|p| p.content_type.is_none());
-    if short_rows {
+    if typed.iter().any(|plan| !plan.params.is_empty()) {
         out.push_str(TABLE_ALIASES);
     }
     super::data::static_item(
@@ -654,63 +650,65 @@ pub fn kind_variant(k: ValueKind) -> &'static str {
     }
 }
 
-/// The aliases short table rows use (`use` of them only where some row does: an
-/// unused import would warn in the user's crate).
-const TABLE_ALIASES: &str = "use ::toolwright::descriptor::{\n    \
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,\n};\n";
+/// The aliases table rows use (`use` of them only where some row does: an unused
+/// import would warn in the user's crate).
+const TABLE_ALIASES: &str =
+    "use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};\n";
 
-/// One parameter: `__Param::new(...)` in one line (`.reserved()` when it keeps
-/// reserved characters), or a struct literal when it has a media type of its own.
+/// One parameter in one line a reader can read: the constructor of its location with
+/// its argument name and kind, then only what differs from that location's defaults
+/// (`.required()`, `.wire("X-Name")`, a style, `.explode(..)`, `.reserved()`, a media
+/// type). `location_defaults` mirrors the runtime constructors (`Param::at`).
 fn param(p: &ParamPlan) -> Data {
     use super::data::literal;
-    if p.content_type.is_none() {
-        return Data::Raw(format!(
-            "__Param::new({}, {}, __In::{}, {}, __Kind::{}, __Style::{}, {}){}",
-            literal(&p.field),
-            literal(&p.wire_name),
-            location_variant(p.location),
-            p.required,
-            kind_variant(p.kind),
-            style_variant(p.style),
-            p.explode,
-            if p.allow_reserved { ".reserved()" } else { "" },
-        ));
+    let (constructor, required, style, explode) = location_defaults(p.location);
+    let mut line = format!(
+        "__Param::{constructor}({}, __Kind::{})",
+        literal(&p.field),
+        kind_variant(p.kind)
+    );
+    if p.required != required {
+        line.push_str(if p.required {
+            ".required()"
+        } else {
+            ".optional()"
+        });
     }
-    Data::Struct(
-        "::toolwright::descriptor::Param",
-        vec![
-            ("field", Data::cow(&p.field)),
-            ("wire_name", Data::cow(&p.wire_name)),
-            (
-                "location",
-                Data::Raw(format!(
-                    "::toolwright::descriptor::ParamLocation::{}",
-                    location_variant(p.location)
-                )),
-            ),
-            ("required", Data::bool(p.required)),
-            (
-                "kind",
-                Data::Raw(format!(
-                    "::toolwright::descriptor::ValueKind::{}",
-                    kind_variant(p.kind)
-                )),
-            ),
-            (
-                "style",
-                Data::Raw(format!(
-                    "::toolwright::descriptor::ParamStyle::{}",
-                    style_variant(p.style)
-                )),
-            ),
-            ("explode", Data::bool(p.explode)),
-            ("allow_reserved", Data::bool(p.allow_reserved)),
-            (
-                "content_type",
-                Data::option(p.content_type.as_deref().map(Data::cow)),
-            ),
-        ],
-    )
+    if p.wire_name != p.field {
+        let _ = write!(line, ".wire({})", literal(&p.wire_name));
+    }
+    if p.style != style {
+        let _ = write!(
+            line,
+            ".style(::toolwright::descriptor::ParamStyle::{})",
+            style_variant(p.style)
+        );
+    }
+    if p.explode != explode {
+        let _ = write!(line, ".explode({})", p.explode);
+    }
+    if p.allow_reserved {
+        line.push_str(".reserved()");
+    }
+    if let Some(media_type) = &p.content_type {
+        let _ = write!(line, ".content_type({})", literal(media_type));
+    }
+    Data::Raw(line)
+}
+
+/// A location's `Param` constructor and the required flag, style and explode it sets
+/// (OpenAPI's defaults: `form` and exploded in the query, a cookie and a body field;
+/// `simple` in a path or a header; a path parameter required).
+fn location_defaults(location: ParamLocation) -> (&'static str, bool, ir::Style, bool) {
+    match location {
+        ParamLocation::Path => ("path", true, ir::Style::Simple, false),
+        ParamLocation::Query => ("query", false, ir::Style::Form, true),
+        ParamLocation::QueryString => ("query_string", false, ir::Style::Form, false),
+        ParamLocation::Header => ("header", false, ir::Style::Simple, false),
+        ParamLocation::Cookie => ("cookie", false, ir::Style::Form, true),
+        ParamLocation::Body => ("body", false, ir::Style::Form, true),
+        ParamLocation::RequestBody => ("request_body", false, ir::Style::Form, false),
+    }
 }
 
 /// Generates the named types a module needs.
@@ -734,13 +732,18 @@ struct TypeGen<'a> {
     output_defs: BTreeSet<String>,
     /// The definition being emitted (its uses decide which fields are optional).
     current_def: Option<String>,
+    derives: super::Derives,
 }
 
 const VALUE: &str = "::toolwright::__private::serde_json::Value";
 
 impl<'a> TypeGen<'a> {
     /// `scope` already holds the generator's own names (see [`names::allocate`]).
-    fn new(definitions: &'a BTreeMap<String, Schema>, mut scope: Scope) -> Self {
+    fn new(
+        definitions: &'a BTreeMap<String, Schema>,
+        mut scope: Scope,
+        derives: super::Derives,
+    ) -> Self {
         let def_types = definitions
             .keys()
             .map(|d| (d.clone(), scope.claim(&names::pascal(d))))
@@ -757,6 +760,7 @@ impl<'a> TypeGen<'a> {
             input_defs: BTreeSet::new(),
             output_defs: BTreeSet::new(),
             current_def: None,
+            derives,
         }
     }
 
@@ -803,7 +807,8 @@ impl<'a> TypeGen<'a> {
                     name,
                     Some(Codec::Newtype),
                     format!(
-                        "{doc}#[derive(Debug, Clone, PartialEq)]\npub struct {ident}(pub {ty});\n"
+                        "{doc}{}pub struct {ident}(pub {ty});\n",
+                        self.derives.attribute("")
                     ),
                 );
             } else {
@@ -976,17 +981,25 @@ impl<'a> TypeGen<'a> {
         } else {
             ""
         };
+        let derive = self.derives.attribute(default);
         let mut code = if fields.is_empty() {
-            format!("{doc}#[derive(Debug, Clone, PartialEq{default})]\npub struct {ident} {{}}\n")
+            format!("{doc}{derive}pub struct {ident} {{}}\n")
         } else {
-            format!(
-                "{doc}#[derive(Debug, Clone, PartialEq{default})]\npub struct {ident} {{\n{fields}}}\n"
-            )
+            format!("{doc}{derive}pub struct {ident} {{\n{fields}}}\n")
         };
         if input && !required_fields.is_empty() {
+            // Text arguments take anything that becomes a `String` (`"octo-org"` as
+            // well as an owned one).
+            let text = |t: &str| t == "::std::string::String";
             let params: Vec<String> = required_fields
                 .iter()
-                .map(|(f, t)| format!("{f}: {t}"))
+                .map(|(f, t)| {
+                    if text(t) {
+                        format!("{f}: impl ::std::convert::Into<{t}>")
+                    } else {
+                        format!("{f}: {t}")
+                    }
+                })
                 .collect();
             let one_line = params.join(", ");
             // rustfmt's rule: arguments on one line while the signature fits in 100
@@ -1001,8 +1014,12 @@ impl<'a> TypeGen<'a> {
                 list + "    "
             };
             let mut init = String::new();
-            for (f, _) in &required_fields {
-                let _ = writeln!(init, "            {f},");
+            for (f, t) in &required_fields {
+                if text(t) {
+                    let _ = writeln!(init, "            {f}: {f}.into(),");
+                } else {
+                    let _ = writeln!(init, "            {f},");
+                }
             }
             for f in &optional_fields {
                 let _ = writeln!(init, "            {f}: ::std::option::Option::None,");
@@ -1081,8 +1098,9 @@ impl<'a> TypeGen<'a> {
             name,
             Some(Codec::Untagged(idents)),
             format!(
-                "{doc}#[derive(Debug, Clone, PartialEq)]\n#[allow(clippy::large_enum_variant)]\n\
-                 pub enum {ident} {{\n{variants}}}\n"
+                "{doc}{}#[allow(clippy::large_enum_variant)]\n\
+                 pub enum {ident} {{\n{variants}}}\n",
+                self.derives.attribute("")
             ),
         );
     }
@@ -1142,8 +1160,9 @@ impl TypeGen<'_> {
             name,
             None,
             format!(
-                "{doc}#[derive(Debug, Clone, PartialEq)]\n#[allow(clippy::large_enum_variant)]\n\
-                 pub enum {ident} {{\n{variants}}}\n{impls}"
+                "{doc}{}#[allow(clippy::large_enum_variant)]\n\
+                 pub enum {ident} {{\n{variants}}}\n{impls}",
+                self.derives.attribute("")
             ),
         );
     }

@@ -273,7 +273,12 @@ pub fn rustdoc(text: &str) -> (String, bool) {
         }
         previous_is_paragraph =
             !trimmed.is_empty() && !trimmed.starts_with('#') && !is_thematic_break(trimmed);
-        out.push(escape_html(&disarm_links(&line)));
+        let column = list_item.map_or_else(|| indentation(&line), |c| c.max(indentation(&line)));
+        out.push(line_breaks(
+            &escape_html(&disarm_links(&line)),
+            trimmed.starts_with('|'),
+            column,
+        ));
     }
     out.extend(empty_item);
     if indented {
@@ -401,6 +406,9 @@ fn escape_html(line: &str) -> String {
             let end = closing.unwrap_or(run);
             out.push_str(&rest[..end]);
             rest = &rest[end..];
+        } else if let Some(len) = line_break_tag(rest) {
+            out.push(LINE_BREAK);
+            rest = &rest[len..];
         } else {
             let autolink = rest[1..]
                 .find(['>', ' ', '<'])
@@ -424,6 +432,70 @@ fn escape_html(line: &str) -> String {
         }
     }
     out.push_str(rest);
+    out
+}
+
+/// Where [`escape_html`] found a `<br>`: a control character, which the text can no
+/// longer hold (they are filtered out first).
+const LINE_BREAK: char = '\0';
+
+/// The length of the `<br>`, `<br/>` or `<br />` (any case) `text` starts with.
+fn line_break_tag(text: &str) -> Option<usize> {
+    let head = text.get(..3)?;
+    if !head.eq_ignore_ascii_case("<br") {
+        return None;
+    }
+    let rest = &text[3..];
+    let after = rest.trim_start_matches(' ');
+    let after = after.strip_prefix('/').unwrap_or(after);
+    after.starts_with('>').then(|| text.len() - after.len() + 1)
+}
+
+/// The HTML line breaks API descriptions use (`first<br/>second`) as Markdown hard
+/// breaks (a `\\` ending the line), each next line indented to stay in the list item
+/// it is in (`column` for the first); a piece that starts a list item starts it
+/// (after a plain line end: a `\\` before it would print). In a table row, where a
+/// row is one line, a space.
+fn line_breaks(line: &str, table_row: bool, column: usize) -> String {
+    if !line.contains(LINE_BREAK) {
+        return line.to_owned();
+    }
+    if table_row {
+        return line.replace(LINE_BREAK, " ");
+    }
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut indent = column;
+    let pieces = line
+        .split(LINE_BREAK)
+        .enumerate()
+        .map(|(i, piece)| {
+            if i == 0 {
+                piece.trim_end()
+            } else {
+                piece.trim()
+            }
+        })
+        .filter(|piece| !piece.is_empty());
+    for (i, piece) in pieces.enumerate() {
+        let item = list_item_text(piece);
+        if i > 0 {
+            if item.is_none() {
+                out.push('\\');
+            }
+            out.push('\n');
+            // A new item sits where the first line's text does (a sibling), its text
+            // one marker further in.
+            if item.is_some() {
+                let first_marker = list_item_text(line).map_or(0, |c| c - indentation(line));
+                indent = column.saturating_sub(first_marker);
+            }
+            out.push_str(&" ".repeat(indent));
+        }
+        if let Some(text) = item.filter(|_| i > 0) {
+            indent += text;
+        }
+        out.push_str(piece);
+    }
     out
 }
 
@@ -472,6 +544,26 @@ mod tests {
 
     fn doc(text: &str) -> String {
         rustdoc(text).0
+    }
+
+    #[test]
+    fn html_line_breaks_become_markdown_hard_breaks() {
+        assert_eq!(
+            doc("One.<br/>Two.<BR>Three.<br />"),
+            "One.\\\nTwo.\\\nThree."
+        );
+        // In a list item the next line stays in the item; in a table row a space.
+        assert_eq!(doc("- a<br>b\n- c"), "- a\\\n  b\n- c");
+        // A piece that starts an item starts it, after a plain line end; what follows
+        // it stays in it.
+        assert_eq!(
+            doc("Example:<br>- one<br>more<br>- two<br>last"),
+            "Example:\n- one\\\n  more\n- two\\\n  last"
+        );
+        assert_eq!(doc("- a<br>- b<br>c"), "- a\n- b\\\n  c");
+        assert_eq!(doc("| a<br>b | c |"), "| a b | c |");
+        // In a code span it is code; other tags are still text.
+        assert_eq!(doc("`x<br>y` <brb> <br"), "`x<br>y` &lt;brb> &lt;br");
     }
 
     #[test]

@@ -125,7 +125,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             })
             .await?;
     }
-    let mut pages = client.list_issues_pages(&tracker::ListIssuesInput::new("web".into()))?;
+    let mut pages = client.list_issues_pages(&tracker::ListIssuesInput::new("web"))?;
     let mut sizes = Vec::new();
     while let Some(page) = pages.next_page().await {
         sizes.push(page?.value.len());

@@ -14,7 +14,7 @@ async fn streams_and_files_are_typed(
 ) -> Result<(), toolwright::Error> {
     use spec_clever_cloud_com_api::clever_cloud_com_api as clever_cloud;
     use spec_prss_org_api::prss_org_api;
-    let input = clever_cloud::GetNetworkGroupStreamInput::new("orga".into(), "ng".into());
+    let input = clever_cloud::GetNetworkGroupStreamInput::new("orga", "ng");
     let _: toolwright::stream::Events<clever_cloud::NetworkGroup> =
         clever.get_network_group_stream(&input).await?;
     let input = prss_org_api::DownloadFileContentInput::new(7);

@@ -93,9 +93,7 @@ async fn catalog_only_tools_are_called_by_name_and_checked() {
     assert_eq!(wrong.code(), "VALIDATION_ARGUMENTS", "{wrong}");
     // The typed API next to it still has its client.
     let now = typed_weather::weather::Client::new(executor.clone())
-        .current_weather(&typed_weather::weather::CurrentWeatherInput::new(
-            "Berlin".into(),
-        ))
+        .current_weather(&typed_weather::weather::CurrentWeatherInput::new("Berlin"))
         .await;
     assert!(now.is_ok(), "{now:?}");
     let sent = server.requests();

@@ -64,7 +64,7 @@ async fn typed_calls_send_what_the_document_describes() {
 
     // A `{+parent}` path parameter keeps its `/`; `repeated` sends the key per value;
     // enums are typed; query order is the document's parameter order.
-    let mut input = library_v1::LibraryShelvesBooksListInput::new("shelves/s1".into());
+    let mut input = library_v1::LibraryShelvesBooksListInput::new("shelves/s1");
     input.tags = Some(vec!["sf".into(), "classic novel".into()]);
     // Identical enums share one type (the parameter's and `Book.state`).
     input.state = Some(library_v1::BookState::Available);
@@ -82,14 +82,14 @@ async fn typed_calls_send_what_the_document_describes() {
     // A reserved name with a space: its segments are encoded, its `/` kept.
     let got = client
         .library_shelves_books_get(&library_v1::LibraryShelvesBooksGetInput::new(
-            "shelves/s1/books/b 1".into(),
+            "shelves/s1/books/b 1",
         ))
         .await
         .unwrap();
     assert_eq!(got.shelf.unwrap().theme, "fiction");
     // int64 travels as a string, as Discovery says (`format: int64`, `type: string`).
     let created = client
-        .library_shelves_create(&library_v1::LibraryShelvesCreateInput::new("poetry".into()))
+        .library_shelves_create(&library_v1::LibraryShelvesCreateInput::new("poetry"))
         .await
         .unwrap();
     assert_eq!(created.book_count.as_deref(), Some("0"));

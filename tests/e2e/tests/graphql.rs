@@ -48,10 +48,7 @@ async fn typed_calls_send_one_document_with_the_arguments_as_variables() {
     let client = tracker::Client::new(executor(&server, Some("ghp_secret")));
 
     let repo = client
-        .query_repository(&tracker::QueryRepositoryInput::new(
-            "tracker".into(),
-            "octocat".into(),
-        ))
+        .query_repository(&tracker::QueryRepositoryInput::new("tracker", "octocat"))
         .await
         .unwrap()
         .expect("found");
@@ -112,7 +109,7 @@ async fn typed_calls_send_one_document_with_the_arguments_as_variables() {
 
     // A mutation with a non-null argument that has a default (`reason`).
     let closed = client
-        .mutation_close_issue(&tracker::MutationCloseIssueInput::new("I_1".into()))
+        .mutation_close_issue(&tracker::MutationCloseIssueInput::new("I_1"))
         .await
         .unwrap();
     assert!(closed);

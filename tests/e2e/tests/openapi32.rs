@@ -42,14 +42,14 @@ async fn query_and_additional_methods_go_out_as_declared() {
     let client = bakery::Client::new(executor(&server.url(), TOKEN));
     let input = bakery::SearchCakesInput {
         max_price: Some(12.5),
-        ..bakery::SearchCakesInput::new("pink".into())
+        ..bakery::SearchCakesInput::new("pink")
     };
     let found = client.search_cakes(&input).await.unwrap();
     assert_eq!(found[0].name, "Sponge");
     client
         .link_cake(&bakery::LinkCakeInput::new(
             7,
-            "</cakes/8>; rel=\"related\"".into(),
+            "</cakes/8>; rel=\"related\"",
         ))
         .await
         .unwrap();

@@ -70,7 +70,7 @@ async fn the_typed_fields_argument_reaches_the_api() {
 #[tokio::test]
 async fn create_sends_its_params_as_a_json_body() {
     let server = api();
-    let mut input = resources::CreateResourceInput::new("First".into());
+    let mut input = resources::CreateResourceInput::new("First");
     input.body = Some("hello".into());
     client(&server).create_resource(&input).await.expect("call");
     let requests = server.requests();

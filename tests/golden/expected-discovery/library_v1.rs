@@ -160,9 +160,9 @@ pub struct LibraryShelvesCreateInput {
 }
 impl LibraryShelvesCreateInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(theme: ::std::string::String) -> Self {
+    pub fn new(theme: impl ::std::convert::Into<::std::string::String>) -> Self {
         LibraryShelvesCreateInput {
-            theme,
+            theme: theme.into(),
             labels: ::std::option::Option::None,
             name: ::std::option::Option::None,
         }
@@ -219,9 +219,9 @@ pub struct LibraryShelvesBooksDeleteInput {
 }
 impl LibraryShelvesBooksDeleteInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(name: ::std::string::String) -> Self {
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         LibraryShelvesBooksDeleteInput {
-            name,
+            name: name.into(),
         }
     }
 }
@@ -266,9 +266,9 @@ pub struct LibraryShelvesBooksGetInput {
 }
 impl LibraryShelvesBooksGetInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(name: ::std::string::String) -> Self {
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         LibraryShelvesBooksGetInput {
-            name,
+            name: name.into(),
             alt: ::std::option::Option::None,
         }
     }
@@ -316,9 +316,9 @@ pub struct LibraryShelvesBooksInsertInput {
 }
 impl LibraryShelvesBooksInsertInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(parent: ::std::string::String) -> Self {
+    pub fn new(parent: impl ::std::convert::Into<::std::string::String>) -> Self {
         LibraryShelvesBooksInsertInput {
-            parent,
+            parent: parent.into(),
             notify: ::std::option::Option::None,
             name: ::std::option::Option::None,
             pages: ::std::option::Option::None,
@@ -380,9 +380,9 @@ pub struct LibraryShelvesBooksListInput {
 }
 impl LibraryShelvesBooksListInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(parent: ::std::string::String) -> Self {
+    pub fn new(parent: impl ::std::convert::Into<::std::string::String>) -> Self {
         LibraryShelvesBooksListInput {
-            parent,
+            parent: parent.into(),
             page_token: ::std::option::Option::None,
             state: ::std::option::Option::None,
             tags: ::std::option::Option::None,
@@ -441,12 +441,12 @@ pub struct LibraryShelvesBooksInsertUploadInput {
 impl LibraryShelvesBooksInsertUploadInput {
     /// The required fields; every optional one is `None`.
     pub fn new(
-        parent: ::std::string::String,
+        parent: impl ::std::convert::Into<::std::string::String>,
         upload_type: LibraryShelvesBooksInsertUploadInputUploadType,
         body: ::toolwright::Bytes,
     ) -> Self {
         LibraryShelvesBooksInsertUploadInput {
-            parent,
+            parent: parent.into(),
             upload_type,
             body,
             notify: ::std::option::Option::None,
@@ -578,9 +578,7 @@ impl Client {
             .await
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
@@ -590,9 +588,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("labels", "labels", __In::Body, false, __Kind::Object, __Style::Form, true),
-            __Param::new("name", "name", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("theme", "theme", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::body("labels", __Kind::Object),
+            __Param::body("name", __Kind::String),
+            __Param::body("theme", __Kind::String).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -616,8 +614,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/library/v1/shelves"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("pageSize", "pageSize", __In::Query, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("pageToken", "pageToken", __In::Query, false, __Kind::String, __Style::Form, true),
+            __Param::query("pageSize", __Kind::Integer),
+            __Param::query("pageToken", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -640,7 +638,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         api: ::toolwright::__private::text("library_v1"),
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::text("/library/v1/{name}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("name", "name", __In::Path, true, __Kind::String, __Style::Simple, false).reserved()]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::path("name", __Kind::String).reserved()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -663,8 +661,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/library/v1/{name}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("name", "name", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
-            __Param::new("alt", "alt", __In::Query, false, __Kind::String, __Style::Form, true),
+            __Param::path("name", __Kind::String).reserved(),
+            __Param::query("alt", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -688,14 +686,14 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
-            __Param::new("notify", "notify", __In::Query, false, __Kind::Boolean, __Style::Form, true),
-            __Param::new("name", "name", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("pages", "pages", __In::Body, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("shelf", "shelf", __In::Body, false, __Kind::Any, __Style::Form, true),
-            __Param::new("state", "state", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, true),
-            __Param::new("title", "title", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::path("parent", __Kind::String).reserved(),
+            __Param::query("notify", __Kind::Boolean),
+            __Param::body("name", __Kind::String),
+            __Param::body("pages", __Kind::Integer),
+            __Param::body("shelf", __Kind::Any),
+            __Param::body("state", __Kind::String),
+            __Param::body("tags", __Kind::Array),
+            __Param::body("title", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -719,10 +717,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
-            __Param::new("pageToken", "pageToken", __In::Query, false, __Kind::String, __Style::Form, true),
-            __Param::new("state", "state", __In::Query, false, __Kind::String, __Style::Form, true),
-            __Param::new("tags", "tags", __In::Query, false, __Kind::Array, __Style::Form, true),
+            __Param::path("parent", __Kind::String).reserved(),
+            __Param::query("pageToken", __Kind::String),
+            __Param::query("state", __Kind::String),
+            __Param::query("tags", __Kind::Array),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -746,10 +744,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/upload/library/v1/{parent}/books"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("notify", "notify", __In::Query, false, __Kind::Boolean, __Style::Form, true),
-            __Param::new("parent", "parent", __In::Path, true, __Kind::String, __Style::Simple, false).reserved(),
-            __Param::new("uploadType", "uploadType", __In::Query, true, __Kind::String, __Style::Form, true),
-            __Param::new("body", "body", __In::RequestBody, true, __Kind::Binary, __Style::Form, false),
+            __Param::query("notify", __Kind::Boolean),
+            __Param::path("parent", __Kind::String).reserved(),
+            __Param::query("uploadType", __Kind::String).required(),
+            __Param::request_body("body", __Kind::Binary).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Binary,
         content_type: ::toolwright::__private::text("application/pdf"),

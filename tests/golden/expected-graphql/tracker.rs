@@ -277,9 +277,9 @@ pub struct MutationCloseIssueInput {
 }
 impl MutationCloseIssueInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(id: ::std::string::String) -> Self {
+    pub fn new(id: impl ::std::convert::Into<::std::string::String>) -> Self {
         MutationCloseIssueInput {
-            id,
+            id: id.into(),
             reason: ::std::option::Option::None,
         }
     }
@@ -367,9 +367,9 @@ pub struct QueryNodeInput {
 }
 impl QueryNodeInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(id: ::std::string::String) -> Self {
+    pub fn new(id: impl ::std::convert::Into<::std::string::String>) -> Self {
         QueryNodeInput {
-            id,
+            id: id.into(),
             selection: ::std::option::Option::None,
         }
     }
@@ -400,10 +400,13 @@ pub struct QueryRepositoryInput {
 }
 impl QueryRepositoryInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(name: ::std::string::String, owner: ::std::string::String) -> Self {
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        owner: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
         QueryRepositoryInput {
-            name,
-            owner,
+            name: name.into(),
+            owner: owner.into(),
             follow_renames: ::std::option::Option::None,
             selection: ::std::option::Option::None,
         }
@@ -439,9 +442,9 @@ pub struct QuerySearchInput {
 }
 impl QuerySearchInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(query: ::std::string::String) -> Self {
+    pub fn new(query: impl ::std::convert::Into<::std::string::String>) -> Self {
         QuerySearchInput {
-            query,
+            query: query.into(),
             after: ::std::option::Option::None,
             first: ::std::option::Option::None,
             selection: ::std::option::Option::None,
@@ -586,9 +589,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[7], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
@@ -598,8 +599,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("id", "id", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("reason", "reason", __In::Body, false, __Kind::Any, __Style::Form, true),
+            __Param::body("id", __Kind::String).required(),
+            __Param::body("reason", __Kind::Any),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -629,8 +630,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("input", "input", __In::Body, true, __Kind::Any, __Style::Form, true),
-            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("input", __Kind::Any).required(),
+            __Param::body("selection", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -659,7 +660,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         api: ::toolwright::__private::text("tracker"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text(""),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("states", "states", __In::Body, false, __Kind::Array, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::body("states", __Kind::Array)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -716,8 +717,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("id", "id", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("id", __Kind::String).required(),
+            __Param::body("selection", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -747,10 +748,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("followRenames", "followRenames", __In::Body, false, __Kind::Boolean, __Style::Form, true),
-            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("owner", "owner", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("followRenames", __Kind::Boolean),
+            __Param::body("name", __Kind::String).required(),
+            __Param::body("owner", __Kind::String).required(),
+            __Param::body("selection", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -780,10 +781,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text(""),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("after", "after", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("first", "first", __In::Body, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("query", "query", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("after", __Kind::String),
+            __Param::body("first", __Kind::Integer),
+            __Param::body("query", __Kind::String).required(),
+            __Param::body("selection", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -812,7 +813,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 8] = [
         api: ::toolwright::__private::text("tracker"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text(""),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("selection", "selection", __In::Body, false, __Kind::String, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::body("selection", __Kind::String)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,

@@ -8,9 +8,9 @@ pub struct EchoInput {
 }
 impl EchoInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(message: ::std::string::String) -> Self {
+    pub fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
         EchoInput {
-            message,
+            message: message.into(),
         }
     }
 }
@@ -318,9 +318,9 @@ pub struct SimulateResearchQueryInput {
 }
 impl SimulateResearchQueryInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(topic: ::std::string::String) -> Self {
+    pub fn new(topic: impl ::std::convert::Into<::std::string::String>) -> Self {
         SimulateResearchQueryInput {
-            topic,
+            topic: topic.into(),
             ambiguous: ::std::option::Option::None,
         }
     }
@@ -522,9 +522,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[12], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
@@ -533,7 +531,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::text("everything"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/echo"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("message", "message", __In::Body, true, __Kind::String, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::body("message", __Kind::String).required()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: true,
@@ -549,8 +547,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/get-annotated-message"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("includeImage", "includeImage", __In::Body, false, __Kind::Boolean, __Style::Form, true),
-            __Param::new("messageType", "messageType", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::body("includeImage", __Kind::Boolean),
+            __Param::body("messageType", __Kind::String).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -581,7 +579,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::text("everything"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/get-resource-links"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("count", "count", __In::Body, false, __Kind::Number, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::body("count", __Kind::Number)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: true,
@@ -597,8 +595,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/get-resource-reference"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("resourceId", "resourceId", __In::Body, false, __Kind::Number, __Style::Form, true),
-            __Param::new("resourceType", "resourceType", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("resourceId", __Kind::Number),
+            __Param::body("resourceType", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -614,7 +612,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::text("everything"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/get-structured-content"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("location", "location", __In::Body, true, __Kind::String, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::body("location", __Kind::String).required()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: true,
@@ -630,8 +628,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/get-sum"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("a", "a", __In::Body, true, __Kind::Number, __Style::Form, true),
-            __Param::new("b", "b", __In::Body, true, __Kind::Number, __Style::Form, true),
+            __Param::body("a", __Kind::Number).required(),
+            __Param::body("b", __Kind::Number).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -663,9 +661,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/gzip-file-as-resource"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("data", "data", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("name", "name", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("outputType", "outputType", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("data", __Kind::String),
+            __Param::body("name", __Kind::String),
+            __Param::body("outputType", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -682,8 +680,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/simulate-research-query"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("ambiguous", "ambiguous", __In::Body, false, __Kind::Boolean, __Style::Form, true),
-            __Param::new("topic", "topic", __In::Body, true, __Kind::String, __Style::Form, true),
+            __Param::body("ambiguous", __Kind::Boolean),
+            __Param::body("topic", __Kind::String).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -730,8 +728,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/tools/trigger-long-running-operation"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("duration", "duration", __In::Body, false, __Kind::Number, __Style::Form, true),
-            __Param::new("steps", "steps", __In::Body, false, __Kind::Number, __Style::Form, true),
+            __Param::body("duration", __Kind::Number),
+            __Param::body("steps", __Kind::Number),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),

@@ -45,10 +45,13 @@ pub struct ConstrainedInput {
 }
 impl ConstrainedInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(id: ::std::string::String, email: ::std::string::String) -> Self {
+    pub fn new(
+        id: impl ::std::convert::Into<::std::string::String>,
+        email: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
         ConstrainedInput {
-            id,
-            email,
+            id: id.into(),
+            email: email.into(),
             kind: ::std::option::Option::None,
             version: ::std::option::Option::None,
             limit: ::std::option::Option::None,
@@ -133,9 +136,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[0], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 1] = [::toolwright::descriptor::Operation {
@@ -144,19 +145,19 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 1] = [::toolwright:
     method: ::toolwright::descriptor::Method::Post,
     path: ::toolwright::__private::text("/items/{id}"),
     params: ::toolwright::__private::Cow::Borrowed(&[
-        __Param::new("id", "id", __In::Path, true, __Kind::String, __Style::Simple, false),
-        __Param::new("kind", "kind", __In::Query, false, __Kind::String, __Style::Form, true),
-        __Param::new("version", "version", __In::Query, false, __Kind::Any, __Style::Form, true),
-        __Param::new("limit", "limit", __In::Query, false, __Kind::Integer, __Style::Form, true),
-        __Param::new("ratio", "ratio", __In::Query, false, __Kind::Number, __Style::Form, true),
-        __Param::new("step", "step", __In::Query, false, __Kind::Integer, __Style::Form, true),
-        __Param::new("code", "code", __In::Query, false, __Kind::String, __Style::Form, true),
-        __Param::new("on", "on", __In::Query, false, __Kind::String, __Style::Form, true),
-        __Param::new("at", "at", __In::Query, false, __Kind::String, __Style::Form, true),
-        __Param::new("small", "small", __In::Query, false, __Kind::Integer, __Style::Form, true),
-        __Param::new("tags", "tags", __In::Query, false, __Kind::Array, __Style::Form, true),
-        __Param::new("email", "email", __In::Body, true, __Kind::String, __Style::Form, true),
-        __Param::new("flag", "flag", __In::Body, false, __Kind::Boolean, __Style::Form, true),
+        __Param::path("id", __Kind::String),
+        __Param::query("kind", __Kind::String),
+        __Param::query("version", __Kind::Any),
+        __Param::query("limit", __Kind::Integer),
+        __Param::query("ratio", __Kind::Number),
+        __Param::query("step", __Kind::Integer),
+        __Param::query("code", __Kind::String),
+        __Param::query("on", __Kind::String),
+        __Param::query("at", __Kind::String),
+        __Param::query("small", __Kind::Integer),
+        __Param::query("tags", __Kind::Array),
+        __Param::body("email", __Kind::String).required(),
+        __Param::body("flag", __Kind::Boolean),
     ]),
     body: ::toolwright::descriptor::BodyEncoding::Json,
     content_type: ::toolwright::__private::text("application/json"),

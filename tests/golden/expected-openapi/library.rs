@@ -120,9 +120,9 @@ pub struct GetBookInput {
 }
 impl GetBookInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(isbn: ::std::string::String) -> Self {
+    pub fn new(isbn: impl ::std::convert::Into<::std::string::String>) -> Self {
         GetBookInput {
-            isbn,
+            isbn: isbn.into(),
             fields: ::std::option::Option::None,
         }
     }
@@ -163,9 +163,9 @@ pub struct CreateMemberInput {
 }
 impl CreateMemberInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(name: ::std::string::String) -> Self {
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>) -> Self {
         CreateMemberInput {
-            name,
+            name: name.into(),
             joined: ::std::option::Option::None,
             password: ::std::option::Option::None,
         }
@@ -285,9 +285,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[4], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
@@ -297,18 +295,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/books/{isbn}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("isbn", "isbn", __In::Path, true, __Kind::String, __Style::Simple, false),
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("fields"),
-                wire_name: ::toolwright::__private::text("fields"),
-                location: ::toolwright::descriptor::ParamLocation::Query,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: false,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("application/json")),
-            },
+            __Param::path("isbn", __Kind::String),
+            __Param::query("fields", __Kind::Array).explode(false).content_type("application/json"),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -342,9 +330,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/members"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("joined", "joined", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("password", "password", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("joined", __Kind::String),
+            __Param::body("name", __Kind::String).required(),
+            __Param::body("password", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -367,7 +355,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         api: ::toolwright::__private::text("library"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/members/{id}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::path("id", __Kind::Integer)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,

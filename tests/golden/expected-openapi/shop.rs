@@ -124,9 +124,9 @@ pub struct ImportCatalogInput {
 }
 impl ImportCatalogInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(body: ::std::string::String) -> Self {
+    pub fn new(body: impl ::std::convert::Into<::std::string::String>) -> Self {
         ImportCatalogInput {
-            body,
+            body: body.into(),
         }
     }
 }
@@ -333,9 +333,9 @@ pub struct CreateProductInput {
 }
 impl CreateProductInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(name: ::std::string::String, price: Money) -> Self {
+    pub fn new(name: impl ::std::convert::Into<::std::string::String>, price: Money) -> Self {
         CreateProductInput {
-            name,
+            name: name.into(),
             price,
             kind: ::std::option::Option::None,
             tags: ::std::option::Option::None,
@@ -424,10 +424,14 @@ pub struct ReplaceProductInput {
 }
 impl ReplaceProductInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(product_id: i64, name: ::std::string::String, price: Money) -> Self {
+    pub fn new(
+        product_id: i64,
+        name: impl ::std::convert::Into<::std::string::String>,
+        price: Money,
+    ) -> Self {
         ReplaceProductInput {
             product_id,
-            name,
+            name: name.into(),
             price,
             kind: ::std::option::Option::None,
             tags: ::std::option::Option::None,
@@ -849,9 +853,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[12], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
@@ -860,7 +862,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::text("shop"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/imports"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("body", "body", __In::RequestBody, true, __Kind::String, __Style::Form, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::request_body("body", __Kind::String).required()]),
         body: ::toolwright::descriptor::BodyEncoding::Text,
         content_type: ::toolwright::__private::text("text/csv"),
         body_required: true,
@@ -878,9 +880,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/orders"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("note", "note", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("productId", "productId", __In::Body, true, __Kind::Integer, __Style::Form, true),
-            __Param::new("quantity", "quantity", __In::Body, true, __Kind::Integer, __Style::Form, true),
+            __Param::body("note", __Kind::String),
+            __Param::body("productId", __Kind::Integer).required(),
+            __Param::body("quantity", __Kind::Integer).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Form,
         content_type: ::toolwright::__private::text("application/x-www-form-urlencoded"),
@@ -933,12 +935,12 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/products"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("filter_category", "filter[category]", __In::Query, false, __Kind::String, __Style::Form, true),
-            __Param::new("tags", "tags", __In::Query, false, __Kind::Array, __Style::Form, false),
-            __Param::new("limit", "limit", __In::Query, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("sort", "sort", __In::Query, false, __Kind::String, __Style::Form, true),
-            __Param::new("X-Trace-Id", "X-Trace-Id", __In::Header, false, __Kind::String, __Style::Simple, false),
-            __Param::new("top", "$top", __In::Query, false, __Kind::Integer, __Style::Form, true),
+            __Param::query("filter_category", __Kind::String).wire("filter[category]"),
+            __Param::query("tags", __Kind::Array).explode(false),
+            __Param::query("limit", __Kind::Integer),
+            __Param::query("sort", __Kind::String),
+            __Param::header("X-Trace-Id", __Kind::String),
+            __Param::query("top", __Kind::Integer).wire("$top"),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -957,10 +959,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/products"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("kind", "kind", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("price", "price", __In::Body, true, __Kind::Any, __Style::Form, true),
-            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, true),
+            __Param::body("kind", __Kind::String),
+            __Param::body("name", __Kind::String).required(),
+            __Param::body("price", __Kind::Any).required(),
+            __Param::body("tags", __Kind::Array),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -978,7 +980,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::text("shop"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/products/{productId}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::path("productId", __Kind::Integer)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -996,11 +998,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::text("/products/{productId}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
-            __Param::new("kind", "kind", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("name", "name", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("price", "price", __In::Body, true, __Kind::Any, __Style::Form, true),
-            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, true),
+            __Param::path("productId", __Kind::Integer),
+            __Param::body("kind", __Kind::String),
+            __Param::body("name", __Kind::String).required(),
+            __Param::body("price", __Kind::Any).required(),
+            __Param::body("tags", __Kind::Array),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -1018,7 +1020,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::text("shop"),
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::text("/products/{productId}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::path("productId", __Kind::Integer)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -1035,7 +1037,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         api: ::toolwright::__private::text("shop"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/products/{productId}/image"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::path("productId", __Kind::Integer)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -1053,29 +1055,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/products/{productId}/image"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("caption"),
-                wire_name: ::toolwright::__private::text("caption"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("text/plain")),
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("file"),
-                wire_name: ::toolwright::__private::text("file"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: true,
-                kind: ::toolwright::descriptor::ValueKind::Binary,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("application/octet-stream")),
-            },
+            __Param::path("productId", __Kind::Integer),
+            __Param::body("caption", __Kind::String).content_type("text/plain"),
+            __Param::body("file", __Kind::Binary).required().content_type("application/octet-stream"),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Multipart,
         content_type: ::toolwright::__private::text("multipart/form-data"),
@@ -1094,8 +1076,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::text("/products/{productId}/manual"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("productId", "productId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
-            __Param::new("body", "body", __In::RequestBody, true, __Kind::Binary, __Style::Form, false),
+            __Param::path("productId", __Kind::Integer),
+            __Param::request_body("body", __Kind::Binary).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Binary,
         content_type: ::toolwright::__private::text("application/pdf"),
@@ -1114,9 +1096,9 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 13] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/search"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("ids", "ids", __In::Query, true, __Kind::Array, __Style::Form, false),
-            __Param::new("colors", "colors", __In::Query, false, __Kind::Array, __Style::PipeDelimited, false),
-            __Param::new("price", "price", __In::Query, false, __Kind::Object, __Style::DeepObject, true),
+            __Param::query("ids", __Kind::Array).required().explode(false),
+            __Param::query("colors", __Kind::Array).style(::toolwright::descriptor::ParamStyle::PipeDelimited).explode(false),
+            __Param::query("price", __Kind::Object).style(::toolwright::descriptor::ParamStyle::DeepObject),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),

@@ -118,9 +118,9 @@ pub struct GetCardInput {
 }
 impl GetCardInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(id: ::std::string::String) -> Self {
+    pub fn new(id: impl ::std::convert::Into<::std::string::String>) -> Self {
         GetCardInput {
-            id,
+            id: id.into(),
         }
     }
 }
@@ -143,9 +143,9 @@ pub struct PutCoverInput {
 }
 impl PutCoverInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(body: ::std::string::String) -> Self {
+    pub fn new(body: impl ::std::convert::Into<::std::string::String>) -> Self {
         PutCoverInput {
-            body,
+            body: body.into(),
         }
     }
 }
@@ -312,9 +312,12 @@ pub struct UploadItemInput {
 }
 impl UploadItemInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(name: ::std::string::String, body: UploadItemInputBody) -> Self {
+    pub fn new(
+        name: impl ::std::convert::Into<::std::string::String>,
+        body: UploadItemInputBody,
+    ) -> Self {
         UploadItemInput {
-            name,
+            name: name.into(),
             body,
         }
     }
@@ -356,9 +359,9 @@ pub struct CreateNoteInput {
 }
 impl CreateNoteInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(text: ::std::string::String) -> Self {
+    pub fn new(text: impl ::std::convert::Into<::std::string::String>) -> Self {
         CreateNoteInput {
-            text,
+            text: text.into(),
         }
     }
 }
@@ -719,9 +722,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[17], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
@@ -730,7 +731,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/alternatives"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("q", "q", __In::Query, false, __Kind::String, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::query("q", __Kind::String)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -747,7 +748,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/anything"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("note", "note", __In::Body, false, __Kind::String, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::body("note", __Kind::String)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -763,8 +764,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/aspnet"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("size", "size", __In::Body, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("theme", "theme", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("size", __Kind::Integer),
+            __Param::body("theme", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json-patch+json"),
@@ -780,7 +781,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/batch"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("body", "body", __In::RequestBody, true, __Kind::Array, __Style::Form, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::request_body("body", __Kind::Array).required()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: true,
@@ -815,7 +816,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/cards/{id}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("id", "id", __In::Path, true, __Kind::String, __Style::Simple, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::path("id", __Kind::String)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -835,7 +836,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::text("/cover"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("body", "body", __In::RequestBody, true, __Kind::Binary, __Style::Form, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::request_body("body", __Kind::Binary).required()]),
         body: ::toolwright::descriptor::BodyEncoding::Text,
         content_type: ::toolwright::__private::text("image/jpeg"),
         body_required: true,
@@ -850,17 +851,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/filtered"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::text("filter"),
-            wire_name: ::toolwright::__private::text("filter"),
-            location: ::toolwright::descriptor::ParamLocation::Query,
-            required: false,
-            kind: ::toolwright::descriptor::ValueKind::Object,
-            style: ::toolwright::descriptor::ParamStyle::Form,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::Some(::toolwright::__private::text("application/json")),
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::query("filter", __Kind::Object).explode(false).content_type("application/json")]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -876,10 +867,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/form"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("filter", "filter", __In::Body, false, __Kind::Object, __Style::DeepObject, true),
-            __Param::new("ids", "ids", __In::Body, false, __Kind::Array, __Style::Form, false),
-            __Param::new("raw", "raw", __In::Body, false, __Kind::String, __Style::Form, true).reserved(),
-            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::PipeDelimited, false),
+            __Param::body("filter", __Kind::Object).style(::toolwright::descriptor::ParamStyle::DeepObject),
+            __Param::body("ids", __Kind::Array).explode(false),
+            __Param::body("raw", __Kind::String).reserved(),
+            __Param::body("tags", __Kind::Array).style(::toolwright::descriptor::ParamStyle::PipeDelimited).explode(false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Form,
         content_type: ::toolwright::__private::text("application/x-www-form-urlencoded"),
@@ -896,8 +887,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/items/{name}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("name", "name", __In::Path, true, __Kind::String, __Style::Simple, false),
-            __Param::new("body", "body", __In::RequestBody, true, __Kind::Object, __Style::Form, false),
+            __Param::path("name", __Kind::String),
+            __Param::request_body("body", __Kind::Object).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Multipart,
         content_type: ::toolwright::__private::text("multipart/form-data"),
@@ -913,7 +904,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/keyed"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("q", "q", __In::Query, false, __Kind::String, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::query("q", __Kind::String)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -930,7 +921,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/notes"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("text", "text", __In::Body, true, __Kind::String, __Style::Form, true)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::body("text", __Kind::String).required()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: true,
@@ -946,8 +937,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::text("/prefs"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("size", "size", __In::Body, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("theme", "theme", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("size", __Kind::Integer),
+            __Param::body("theme", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -978,7 +969,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         api: ::toolwright::__private::text("wire"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/reserved"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("path", "path", __In::Query, false, __Kind::String, __Style::Form, true).reserved()]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::query("path", __Kind::String).reserved()]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -994,8 +985,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/senders"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("from", "from", __In::Body, false, __Kind::String, __Style::Form, true),
-            __Param::new("nickname", "nickname", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("from", __Kind::String),
+            __Param::body("nickname", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -1012,72 +1003,12 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/upload"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("avatar"),
-                wire_name: ::toolwright::__private::text("avatar"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Binary,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("image/png")),
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("count"),
-                wire_name: ::toolwright::__private::text("count"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Integer,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("text/plain")),
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("file"),
-                wire_name: ::toolwright::__private::text("file"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Binary,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("application/octet-stream")),
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("meta"),
-                wire_name: ::toolwright::__private::text("meta"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Object,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("application/json")),
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("tags"),
-                wire_name: ::toolwright::__private::text("tags"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::Array,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("text/plain")),
-            },
-            ::toolwright::descriptor::Param {
-                field: ::toolwright::__private::text("title"),
-                wire_name: ::toolwright::__private::text("title"),
-                location: ::toolwright::descriptor::ParamLocation::Body,
-                required: false,
-                kind: ::toolwright::descriptor::ValueKind::String,
-                style: ::toolwright::descriptor::ParamStyle::Form,
-                explode: true,
-                allow_reserved: false,
-                content_type: ::std::option::Option::Some(::toolwright::__private::text("text/plain")),
-            },
+            __Param::body("avatar", __Kind::Binary).content_type("image/png"),
+            __Param::body("count", __Kind::Integer).content_type("text/plain"),
+            __Param::body("file", __Kind::Binary).content_type("application/octet-stream"),
+            __Param::body("meta", __Kind::Object).content_type("application/json"),
+            __Param::body("tags", __Kind::Array).content_type("text/plain"),
+            __Param::body("title", __Kind::String).content_type("text/plain"),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Multipart,
         content_type: ::toolwright::__private::text("multipart/form-data"),
@@ -1094,8 +1025,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 18] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/wildcard"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("size", "size", __In::Body, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("theme", "theme", __In::Body, false, __Kind::String, __Style::Form, true),
+            __Param::body("size", __Kind::Integer),
+            __Param::body("theme", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),

@@ -77,9 +77,9 @@ pub struct SearchCakesInput {
 }
 impl SearchCakesInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(flavour: ::std::string::String) -> Self {
+    pub fn new(flavour: impl ::std::convert::Into<::std::string::String>) -> Self {
         SearchCakesInput {
-            flavour,
+            flavour: flavour.into(),
             max_price: ::std::option::Option::None,
         }
     }
@@ -250,10 +250,10 @@ pub struct LinkCakeInput {
 }
 impl LinkCakeInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(cake_id: i64, link: ::std::string::String) -> Self {
+    pub fn new(cake_id: i64, link: impl ::std::convert::Into<::std::string::String>) -> Self {
         LinkCakeInput {
             cake_id,
-            link,
+            link: link.into(),
         }
     }
 }
@@ -370,9 +370,7 @@ impl Client {
         self.executor.execute_lines(&OPERATIONS[6], input).await
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
@@ -382,8 +380,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Query,
         path: ::toolwright::__private::text("/cakes"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("flavour", "flavour", __In::Body, true, __Kind::String, __Style::Form, true),
-            __Param::new("maxPrice", "maxPrice", __In::Body, false, __Kind::Number, __Style::Form, true),
+            __Param::body("flavour", __Kind::String).required(),
+            __Param::body("maxPrice", __Kind::Number),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -406,17 +404,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         api: ::toolwright::__private::text("bakery"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/cakes/search"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::text("search"),
-            wire_name: ::toolwright::__private::text("search"),
-            location: ::toolwright::descriptor::ParamLocation::QueryString,
-            required: true,
-            kind: ::toolwright::descriptor::ValueKind::Object,
-            style: ::toolwright::descriptor::ParamStyle::Form,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::Some(::toolwright::__private::text("application/x-www-form-urlencoded")),
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::query_string("search", __Kind::Object).required().content_type("application/x-www-form-urlencoded")]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -438,17 +426,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         api: ::toolwright::__private::text("bakery"),
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/cakes/select"),
-        params: ::toolwright::__private::Cow::Borrowed(&[::toolwright::descriptor::Param {
-            field: ::toolwright::__private::text("selector"),
-            wire_name: ::toolwright::__private::text("selector"),
-            location: ::toolwright::descriptor::ParamLocation::QueryString,
-            required: false,
-            kind: ::toolwright::descriptor::ValueKind::Object,
-            style: ::toolwright::descriptor::ParamStyle::Form,
-            explode: false,
-            allow_reserved: false,
-            content_type: ::std::option::Option::Some(::toolwright::__private::text("application/json")),
-        }]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::query_string("selector", __Kind::Object).content_type("application/json")]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,
@@ -471,8 +449,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/cakes/{cakeId}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("cakeId", "cakeId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
-            __Param::new("prefs", "prefs", __In::Cookie, false, __Kind::Object, __Style::Cookie, true),
+            __Param::path("cakeId", __Kind::Integer),
+            __Param::cookie("prefs", __Kind::Object).style(::toolwright::descriptor::ParamStyle::Cookie),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -496,8 +474,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 7] = [
         method: ::toolwright::descriptor::Method::Other("LINK"),
         path: ::toolwright::__private::text("/cakes/{cakeId}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("cakeId", "cakeId", __In::Path, true, __Kind::Integer, __Style::Simple, false),
-            __Param::new("Link", "Link", __In::Header, true, __Kind::String, __Style::Simple, false),
+            __Param::path("cakeId", __Kind::Integer),
+            __Param::header("Link", __Kind::String).required(),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),

@@ -18,13 +18,13 @@ impl CreateChargeInput {
     /// The required fields; every optional one is `None`.
     pub fn new(
         amount: i64,
-        currency: ::std::string::String,
-        customer: ::std::string::String,
+        currency: impl ::std::convert::Into<::std::string::String>,
+        customer: impl ::std::convert::Into<::std::string::String>,
     ) -> Self {
         CreateChargeInput {
             amount,
-            currency,
-            customer,
+            currency: currency.into(),
+            customer: customer.into(),
             idempotency_key: ::std::option::Option::None,
             session: ::std::option::Option::None,
         }
@@ -74,9 +74,9 @@ pub struct RefundChargeInput {
 }
 impl RefundChargeInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(charge: ::std::string::String) -> Self {
+    pub fn new(charge: impl ::std::convert::Into<::std::string::String>) -> Self {
         RefundChargeInput {
-            charge,
+            charge: charge.into(),
             reason: ::std::option::Option::None,
         }
     }
@@ -102,9 +102,9 @@ pub struct PurgeCustomerInput {
 }
 impl PurgeCustomerInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(customer: ::std::string::String) -> Self {
+    pub fn new(customer: impl ::std::convert::Into<::std::string::String>) -> Self {
         PurgeCustomerInput {
-            customer,
+            customer: customer.into(),
         }
     }
 }
@@ -164,9 +164,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[2], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
@@ -176,11 +174,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/charges"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("amount", "amount", __In::Body, true, __Kind::Integer, __Style::Form, false),
-            __Param::new("currency", "currency", __In::Body, true, __Kind::String, __Style::Form, false),
-            __Param::new("customer", "customer", __In::Body, true, __Kind::String, __Style::Form, false),
-            __Param::new("Idempotency-Key", "Idempotency-Key", __In::Header, false, __Kind::String, __Style::Simple, false),
-            __Param::new("session", "session", __In::Cookie, false, __Kind::String, __Style::Form, false),
+            __Param::body("amount", __Kind::Integer).required().explode(false),
+            __Param::body("currency", __Kind::String).required().explode(false),
+            __Param::body("customer", __Kind::String).required().explode(false),
+            __Param::header("Idempotency-Key", __Kind::String),
+            __Param::cookie("session", __Kind::String).explode(false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Form,
         content_type: ::toolwright::__private::text("application/x-www-form-urlencoded"),
@@ -199,8 +197,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/charges/{charge}/refund"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("charge", "charge", __In::Path, true, __Kind::String, __Style::Simple, false),
-            __Param::new("reason", "reason", __In::Body, false, __Kind::String, __Style::Form, false),
+            __Param::path("charge", __Kind::String),
+            __Param::body("reason", __Kind::String).explode(false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -218,7 +216,7 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 3] = [
         api: ::toolwright::__private::text("billing"),
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::text("/customers/{customer}"),
-        params: ::toolwright::__private::Cow::Borrowed(&[__Param::new("customer", "customer", __In::Path, true, __Kind::String, __Style::Simple, false)]),
+        params: ::toolwright::__private::Cow::Borrowed(&[__Param::path("customer", __Kind::String)]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
         body_required: false,

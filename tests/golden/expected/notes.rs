@@ -8,9 +8,9 @@ pub struct CreateNoteInputMeta {
 }
 impl CreateNoteInputMeta {
     /// The required fields; every optional one is `None`.
-    pub fn new(source: ::std::string::String) -> Self {
+    pub fn new(source: impl ::std::convert::Into<::std::string::String>) -> Self {
         CreateNoteInputMeta {
-            source,
+            source: source.into(),
             pinned: ::std::option::Option::None,
         }
     }
@@ -42,10 +42,13 @@ pub struct CreateNoteInput {
 }
 impl CreateNoteInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(notebook: ::std::string::String, title: ::std::string::String) -> Self {
+    pub fn new(
+        notebook: impl ::std::convert::Into<::std::string::String>,
+        title: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
         CreateNoteInput {
-            notebook,
-            title,
+            notebook: notebook.into(),
+            title: title.into(),
             text: ::std::option::Option::None,
             tags: ::std::option::Option::None,
             meta: ::std::option::Option::None,
@@ -98,9 +101,9 @@ pub struct GetNoteInput {
 }
 impl GetNoteInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(notebook: ::std::string::String, id: i64) -> Self {
+    pub fn new(notebook: impl ::std::convert::Into<::std::string::String>, id: i64) -> Self {
         GetNoteInput {
-            notebook,
+            notebook: notebook.into(),
             id,
         }
     }
@@ -152,9 +155,9 @@ pub struct SearchNotesInput {
 }
 impl SearchNotesInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(q: ::std::string::String) -> Self {
+    pub fn new(q: impl ::std::convert::Into<::std::string::String>) -> Self {
         SearchNotesInput {
-            q,
+            q: q.into(),
             tag: ::std::option::Option::None,
             limit: ::std::option::Option::None,
             offset: ::std::option::Option::None,
@@ -195,11 +198,15 @@ pub struct ReplaceNoteInput {
 }
 impl ReplaceNoteInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(notebook: ::std::string::String, id: i64, title: ::std::string::String) -> Self {
+    pub fn new(
+        notebook: impl ::std::convert::Into<::std::string::String>,
+        id: i64,
+        title: impl ::std::convert::Into<::std::string::String>,
+    ) -> Self {
         ReplaceNoteInput {
-            notebook,
+            notebook: notebook.into(),
             id,
-            title,
+            title: title.into(),
             text: ::std::option::Option::None,
         }
     }
@@ -228,9 +235,9 @@ pub struct DeleteNoteInput {
 }
 impl DeleteNoteInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(notebook: ::std::string::String, id: i64) -> Self {
+    pub fn new(notebook: impl ::std::convert::Into<::std::string::String>, id: i64) -> Self {
         DeleteNoteInput {
-            notebook,
+            notebook: notebook.into(),
             id,
         }
     }
@@ -315,9 +322,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[4], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
@@ -327,11 +332,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Post,
         path: ::toolwright::__private::text("/notebooks/{notebook}/notes"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
-            __Param::new("title", "title", __In::Body, true, __Kind::String, __Style::Form, false),
-            __Param::new("text", "text", __In::Body, false, __Kind::String, __Style::Form, false),
-            __Param::new("tags", "tags", __In::Body, false, __Kind::Array, __Style::Form, false),
-            __Param::new("meta", "meta", __In::Body, false, __Kind::Object, __Style::Form, false),
+            __Param::path("notebook", __Kind::String),
+            __Param::body("title", __Kind::String).required().explode(false),
+            __Param::body("text", __Kind::String).explode(false),
+            __Param::body("tags", __Kind::Array).explode(false),
+            __Param::body("meta", __Kind::Object).explode(false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -350,8 +355,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/notebooks/{notebook}/notes/{id}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
-            __Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false),
+            __Param::path("notebook", __Kind::String),
+            __Param::path("id", __Kind::Integer),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -370,11 +375,11 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/notes"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("q", "q", __In::Query, true, __Kind::String, __Style::Form, true),
-            __Param::new("tag", "tag", __In::Query, false, __Kind::Array, __Style::Form, true),
-            __Param::new("limit", "limit", __In::Query, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("offset", "offset", __In::Query, false, __Kind::Integer, __Style::Form, true),
-            __Param::new("exact", "exact", __In::Query, false, __Kind::Boolean, __Style::Form, true),
+            __Param::query("q", __Kind::String).required(),
+            __Param::query("tag", __Kind::Array),
+            __Param::query("limit", __Kind::Integer),
+            __Param::query("offset", __Kind::Integer),
+            __Param::query("exact", __Kind::Boolean),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -393,10 +398,10 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Put,
         path: ::toolwright::__private::text("/notebooks/{notebook}/notes/{id}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
-            __Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false),
-            __Param::new("title", "title", __In::Body, true, __Kind::String, __Style::Form, false),
-            __Param::new("text", "text", __In::Body, false, __Kind::String, __Style::Form, false),
+            __Param::path("notebook", __Kind::String),
+            __Param::path("id", __Kind::Integer),
+            __Param::body("title", __Kind::String).required().explode(false),
+            __Param::body("text", __Kind::String).explode(false),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -415,8 +420,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 5] = [
         method: ::toolwright::descriptor::Method::Delete,
         path: ::toolwright::__private::text("/notebooks/{notebook}/notes/{id}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("notebook", "notebook", __In::Path, true, __Kind::String, __Style::Simple, false),
-            __Param::new("id", "id", __In::Path, true, __Kind::Integer, __Style::Simple, false),
+            __Param::path("notebook", __Kind::String),
+            __Param::path("id", __Kind::Integer),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),

@@ -25,9 +25,9 @@ pub struct CurrentWeatherInput {
 }
 impl CurrentWeatherInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(city: ::std::string::String) -> Self {
+    pub fn new(city: impl ::std::convert::Into<::std::string::String>) -> Self {
         CurrentWeatherInput {
-            city,
+            city: city.into(),
             units: ::std::option::Option::None,
         }
     }
@@ -72,9 +72,9 @@ pub struct ForecastInput {
 }
 impl ForecastInput {
     /// The required fields; every optional one is `None`.
-    pub fn new(city: ::std::string::String) -> Self {
+    pub fn new(city: impl ::std::convert::Into<::std::string::String>) -> Self {
         ForecastInput {
-            city,
+            city: city.into(),
             days: ::std::option::Option::None,
         }
     }
@@ -147,9 +147,7 @@ impl Client {
         self.executor.execute(&OPERATIONS[1], input)
     }
 }
-use ::toolwright::descriptor::{
-    Param as __Param, ParamLocation as __In, ParamStyle as __Style, ValueKind as __Kind,
-};
+use ::toolwright::descriptor::{Param as __Param, ValueKind as __Kind};
 /// The descriptors of the typed operations the executor runs, in source order.
 #[allow(dead_code)]
 pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
@@ -159,8 +157,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/current"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("city", "city", __In::Query, true, __Kind::String, __Style::Form, true),
-            __Param::new("units", "units", __In::Query, false, __Kind::String, __Style::Form, true),
+            __Param::query("city", __Kind::String).required(),
+            __Param::query("units", __Kind::String),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
@@ -179,8 +177,8 @@ pub static OPERATIONS: [::toolwright::descriptor::Operation; 2] = [
         method: ::toolwright::descriptor::Method::Get,
         path: ::toolwright::__private::text("/forecast/{city}"),
         params: ::toolwright::__private::Cow::Borrowed(&[
-            __Param::new("city", "city", __In::Path, true, __Kind::String, __Style::Simple, false),
-            __Param::new("days", "days", __In::Query, false, __Kind::Integer, __Style::Form, true),
+            __Param::path("city", __Kind::String),
+            __Param::query("days", __Kind::Integer),
         ]),
         body: ::toolwright::descriptor::BodyEncoding::Json,
         content_type: ::toolwright::__private::text("application/json"),
