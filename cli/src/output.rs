@@ -3,8 +3,6 @@
 
 use std::process::ExitCode;
 
-/// Writes `bytes` to `out` (`-`: standard output), only when they changed, and says
-/// what was written.
 /// `text` on standard output. A reader that stops early (`| head`) is no error: the
 /// rest is not wanted (and `print!` would panic on the closed pipe).
 pub(crate) fn print_all(text: &str) -> ExitCode {
@@ -41,10 +39,11 @@ impl<W: std::io::Write> std::io::Write for Counted<W> {
     }
 }
 
-/// [`write_output`] for what `make` writes as it goes (without holding it whole):
-/// into a file beside `out`, which replaces `out` only when the bytes differ (build
-/// caches and file watchers stay quiet); `make` says what it wrote.
-pub(crate) fn write_streamed(
+/// Writes what `make` writes as it goes (without holding it whole) to `out` (`-`:
+/// standard output, where a reader that stops early is no error); a file is written
+/// beside `out` and replaces it only when the bytes differ (build caches and file
+/// watchers stay quiet). `make` says what it wrote, for the line printed after.
+pub(crate) fn write_if_changed(
     out: &std::path::Path,
     make: impl FnOnce(&mut Counted<&mut dyn std::io::Write>) -> std::io::Result<String>,
 ) -> ExitCode {
@@ -135,27 +134,10 @@ pub(crate) fn same_bytes(a: &std::path::Path, b: &std::path::Path) -> bool {
     }
 }
 
+/// [`write_if_changed`] for output already made whole.
 pub(crate) fn write_output(out: &std::path::Path, bytes: &[u8], what: &str) -> ExitCode {
-    if out == std::path::Path::new("-") {
-        use std::io::Write as _;
-        return match std::io::stdout().write_all(bytes) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(_) => ExitCode::FAILURE,
-        };
-    }
-    // Written only when it changed (build caches and file watchers stay quiet).
-    if std::fs::read(out).is_ok_and(|old| old == bytes) {
-        eprintln!("{} is up to date: {what}", out.display());
-        return ExitCode::SUCCESS;
-    }
-    match std::fs::write(out, bytes) {
-        Ok(()) => {
-            eprintln!("wrote {}: {what}", out.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: cannot write {}: {e}", out.display());
-            ExitCode::FAILURE
-        }
-    }
+    write_if_changed(out, |w| {
+        std::io::Write::write_all(w, bytes)?;
+        Ok(what.to_owned())
+    })
 }

@@ -6,7 +6,7 @@ use toolwright_cli::interpret;
 
 use super::analyze;
 use crate::args::Inputs;
-use crate::output::write_streamed;
+use crate::output::write_if_changed;
 
 pub(crate) fn run(
     inputs: &Inputs,
@@ -36,7 +36,7 @@ pub(crate) fn run(
     };
     let tools: usize = analysis.apis.iter().map(|a| a.operations.len()).sum();
     // Written as it is made: Graph beta's page is 172 MB, never held whole.
-    write_streamed(out, |page| {
+    write_if_changed(out, |page| {
         toolwright_codegen::report::write(
             &analysis.apis,
             &analysis.diagnostics,
