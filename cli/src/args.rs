@@ -159,12 +159,17 @@ pub(crate) enum Command {
         query: String,
         #[command(flatten)]
         inputs: Inputs,
-        /// How many tools to list.
-        #[arg(long, short = 'k', value_name = "N", default_value_t = 5)]
-        k: usize,
+        /// How many tools to list (default 5; 20 with `--compact`).
+        #[arg(long, short = 'k', value_name = "N")]
+        k: Option<usize>,
         /// One JSON array (name, score, summary, api, method, path) instead.
         #[arg(long, conflicts_with = "typescript")]
         json: bool,
+        /// One short `name: summary` line per tool (at most 25 tokens), what
+        /// `search_tools` answers with `detail: "compact"`; with `--json`, a JSON
+        /// array of those lines.
+        #[arg(long, conflicts_with = "typescript")]
+        compact: bool,
         /// The matching tools as TypeScript declarations instead (what a model
         /// writing a script against the API reads).
         #[arg(long)]

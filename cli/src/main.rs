@@ -38,8 +38,9 @@ fn main() -> ExitCode {
             inputs,
             k,
             json,
+            compact,
             typescript,
-        } => search::run(&inputs, &query, k, (json, typescript), styled),
+        } => search::run(&inputs, &query, k, (json, compact, typescript), styled),
         Command::Catalog {
             inputs,
             export,

@@ -9,13 +9,18 @@ use crate::output::print_all;
 pub(crate) fn run(
     inputs: &Inputs,
     query: &str,
-    k: usize,
-    (json, typescript): (bool, bool),
+    k: Option<usize>,
+    (json, compact, typescript): (bool, bool, bool),
     styled: bool,
 ) -> ExitCode {
     let Some((_, catalog)) = analyze_to_catalog(inputs, styled) else {
         return ExitCode::FAILURE;
     };
+    let k = k.unwrap_or(if compact {
+        toolwright::catalog::compact::LIMIT
+    } else {
+        5
+    });
     let hits = catalog.search(query, k);
     let summary = |t: &toolwright::Tool| -> String {
         let line = t.description.lines().next().unwrap_or_default();
@@ -27,6 +32,19 @@ pub(crate) fn run(
                 != ExitCode::SUCCESS
         {
             return ExitCode::FAILURE;
+        }
+    } else if compact {
+        let lines = hits
+            .iter()
+            .map(|h| toolwright::catalog::compact::line(&h.tool.name, h.tool));
+        if json {
+            let lines: Vec<String> = lines.collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&lines).unwrap_or_default()
+            );
+        } else {
+            lines.for_each(|line| println!("{line}"));
         }
     } else if json {
         let list: Vec<serde_json::Value> = hits

@@ -176,7 +176,8 @@ fn document(catalog: &Catalog, tool: &Tool, api_meta: &Value) -> Document {
 }
 
 /// A dense sentence embedding a service brings (a local model, an embedding API): the
-/// default build needs none. See [`Catalog::search_fused`].
+/// default build needs none. See [`Catalog::search_fused`]; a model that reads the
+/// candidates and reorders them instead is a [`Reranker`](super::Reranker).
 pub trait Embedder {
     /// One vector per text, all of one length.
     fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>>;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::{Executor, Inner, state, streaming};
 use crate::auth::{self, CredentialSource};
-use crate::catalog::{Catalog, Tool};
+use crate::catalog::{Catalog, Reranker, Tool};
 use crate::descriptor::Operation;
 use crate::error::Error;
 use crate::resource::{Handler, Resource, Verb, handler};
@@ -52,6 +52,7 @@ pub struct ExecutorBuilder {
     gate: crate::gate::Policy,
     custom_gate: bool,
     approver: Option<crate::gate::Approver>,
+    reranker: Option<Arc<dyn Reranker>>,
     /// MCP servers answering the tools of `mcp://` APIs, by API name.
     #[cfg(feature = "mcp-client")]
     mcp: BTreeMap<String, McpServer>,
@@ -73,6 +74,7 @@ impl fmt::Debug for ExecutorBuilder {
             .field("policy", &self.policy)
             .field("limits", &self.limits)
             .field("approver", &self.approver.is_some())
+            .field("reranker", &self.reranker.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -180,6 +182,14 @@ impl ExecutorBuilder {
     /// Enforced with the `reqwest` feature (it brings the timer).
     pub fn rate_limit(mut self, api: impl Into<String>, limit: crate::transport::Limit) -> Self {
         self.limits.push((api.into(), limit));
+        self
+    }
+
+    /// Reorders the lexical search's top candidates with a model the service brings,
+    /// for `search_tools` ([`Executor::call_meta`], the MCP server's meta mode) and
+    /// [`Executor::search`]. Without one the lexical order stands (the default).
+    pub fn reranker(mut self, reranker: impl Reranker + 'static) -> Self {
+        self.reranker = Some(Arc::new(reranker));
         self
     }
 
@@ -380,6 +390,7 @@ impl ExecutorBuilder {
                 gate: self.gate,
                 custom_gate: self.custom_gate,
                 approver: self.approver,
+                reranker: self.reranker,
                 #[cfg(feature = "mcp-client")]
                 mcp: self.mcp,
                 graphql_types,
@@ -533,6 +544,7 @@ impl Executor {
             gate: Arc::new(crate::gate::default_policy),
             custom_gate: false,
             approver: None,
+            reranker: None,
             #[cfg(feature = "mcp-client")]
             mcp: BTreeMap::new(),
         }
