@@ -218,7 +218,7 @@ pub fn collect(
                 "method": op.method.as_str(),
                 "path": op.path,
                 "group": op.kind.as_str(),
-                "annotations": plan::annotation_reasons(op, adapter)
+                "annotations": crate::ir::annotations::annotation_reasons(op, adapter)
                     .iter()
                     .map(|(hint, value, why)| json!({"hint": hint, "value": value, "why": why}))
                     .collect::<Vec<_>>(),
