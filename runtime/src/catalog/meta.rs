@@ -356,18 +356,14 @@ pub(crate) fn read_request(query: &str) -> (&str, Option<String>) {
     (read, note)
 }
 
-/// The `limit` a search call asked for, within bounds ([`DEFAULT_LIMIT`] when none).
-pub(crate) fn limit(arguments: &Value) -> Result<usize, String> {
-    limit_or(arguments, DEFAULT_LIMIT as usize)
-}
-
 /// The `limit` a `search_tools` call asked for, within bounds (`detail`'s default when
 /// none).
 pub(crate) fn search_limit(arguments: &Value, detail: Detail) -> Result<usize, String> {
-    limit_or(arguments, detail.default_limit())
+    limit(arguments, detail.default_limit())
 }
 
-fn limit_or(arguments: &Value, default: usize) -> Result<usize, String> {
+/// The `limit` a search call asked for, within bounds (`default` when none).
+pub(crate) fn limit(arguments: &Value, default: usize) -> Result<usize, String> {
     match arguments.get("limit") {
         None | Some(Value::Null) => Ok(default),
         Some(v) => v
