@@ -1,6 +1,8 @@
-//! `toolwright`: check API descriptions, print their catalog, generate code, or make one
-//! call. Command-line parsing is clap's (help, version, per-command help, colour
-//! choice, did-you-mean for misspelt options: what Rust users expect of a CLI).
+//! `toolwright`: the command line parsed ([`args`]), the command run ([`command`], one
+//! module each: check, test, catalog, artifact, report, search, generate, serve,
+//! call, mcp-snapshot) and its exit code returned. Command-line parsing is clap's
+//! (help, version, per-command help, colour choice, did-you-mean for misspelt options:
+//! what Rust users expect of a CLI).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

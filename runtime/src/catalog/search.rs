@@ -54,7 +54,8 @@ impl Slot {
 #[derive(Debug, Clone, Copy)]
 pub struct SearchHit<'a> {
     pub tool: &'a Tool,
-    /// BM25 units: only the order means something.
+    /// BM25 units ([`Catalog::search_fused`]: reciprocal-rank sums; reranked: the
+    /// lexical score, out of order): only the order means something.
     pub score: f32,
 }
 

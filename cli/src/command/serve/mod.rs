@@ -46,9 +46,6 @@ pub(crate) fn run(
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
-        // Edits are picked up on both transports; only stdio can tell the client
-        // (streamable HTTP here opens no stream for server messages), so HTTP clients
-        // are just told not to cache the list.
         let mut export = toolwright::ExportOptions::new(toolwright::Profile::Mcp);
         if let Some(prefix) = &options.client_prefix {
             export = export.client_prefix(prefix);
@@ -70,6 +67,9 @@ pub(crate) fn run(
                 #[cfg(feature = "code")]
                 ServeMode::Code => toolwright::serve::mcp::ToolMode::Code,
             })
+            // Edits are picked up on both transports; only stdio can tell the client
+            // (streamable HTTP here opens no stream for server messages), so HTTP
+            // clients are just told not to cache the list.
             .list_changes(http.is_none())
             .cache_ttl(std::time::Duration::ZERO);
         #[cfg(feature = "code")]
