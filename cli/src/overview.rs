@@ -30,7 +30,7 @@ pub fn render(tools: &[Tool]) -> String {
             text.push_str(&format!(
                 "  {:<width$}  {}\n",
                 &*tool.name,
-                cut(&summary(tool), room)
+                toolwright::query::cut::words(&summary(tool), room)
             ));
         }
     }
@@ -55,32 +55,4 @@ fn count(n: usize) -> String {
 fn summary(tool: &Tool) -> String {
     let line = tool.description.lines().next().unwrap_or_default();
     line.chars().filter(|c| !c.is_control()).collect()
-}
-
-/// `text` in at most `room` characters, cut at a word with `…` when longer.
-fn cut(text: &str, room: usize) -> String {
-    if text.chars().count() <= room {
-        return text.to_owned();
-    }
-    let head: String = text.chars().take(room.saturating_sub(1)).collect();
-    let head = match head.rfind(' ') {
-        Some(space) if space > room / 2 => &head[..space],
-        _ => &head[..],
-    };
-    format!("{}…", head.trim_end_matches([' ', ',', ';', ':', '.']))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cut;
-
-    #[test]
-    fn long_summaries_are_cut_at_a_word() {
-        assert_eq!(cut("Lists issues.", 20), "Lists issues.");
-        assert_eq!(
-            cut("Opens a new issue in a project, returns it", 24),
-            "Opens a new issue in a…"
-        );
-        assert!(cut(&"x".repeat(50), 10).chars().count() <= 10);
-    }
 }

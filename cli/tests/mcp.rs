@@ -541,6 +541,46 @@ fn a_client_finds_describes_and_calls_a_github_tool_through_meta_tools() {
     assert_eq!(sent[0].path(), "/user/starred/rust-lang/rust");
 }
 
+/// The GitHub catalog as meta-tools, to a real MCP client: `search_tools` with
+/// `detail: "compact"` answers the top 20 as one short line each (about what two full
+/// schemas take) and names `describe_tool`, whose answer for the line chosen is the
+/// tool's whole definition.
+#[test]
+fn a_compact_search_lists_twenty_short_lines_and_describe_tool_gives_the_chosen_one() {
+    let spec = toolwright_loopback::corpus::big("github.com_api.github.com.json", "github.json");
+    let calls = json!([
+        ["search_tools", {"query": "get a single gist", "detail": "compact"}],
+        ["describe_tool", {"name": "gists_get"}],
+    ]);
+    let mut args = os(&["--mode", "legacy", "--calls", &calls.to_string(), "--"]);
+    args.push(env!("CARGO_BIN_EXE_toolwright").into());
+    args.push("serve".into());
+    args.push(spec.into());
+    args.extend(os(&["--mode", "meta"]));
+    let out = client(&args);
+    let found = &out["calls"][0]["structuredContent"];
+    let lines: Vec<&str> = found["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert_eq!(lines.len(), 20, "{found}");
+    assert!(lines[0].starts_with("gists_get: "), "{found}");
+    for line in &lines {
+        assert!(
+            toolwright::catalog::compact::estimate_tokens(line)
+                <= toolwright::catalog::compact::LINE_TOKENS,
+            "{line}"
+        );
+        assert!(!line.contains('\n'), "{line}");
+    }
+    assert!(found["next"].as_str().unwrap().contains("describe_tool"));
+    let described = &out["calls"][1]["structuredContent"]["tool"];
+    assert_eq!(described["name"], "gists_get");
+    assert_eq!(described["inputSchema"]["required"], json!(["gist_id"]));
+}
+
 /// A tool whose required input another tool hands out: a real MCP client's
 /// `describe_tool` names those producers (the graph's likeliest first), so a model
 /// knows to list gists before it gets one.

@@ -158,6 +158,24 @@ fn search_prints_ranked_tools_and_json() {
     assert!(hits.iter().all(|h| h["method"] == "DELETE"));
     let scores: Vec<f64> = hits.iter().map(|h| h["score"].as_f64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+
+    // Compact: the top 20 as `name: summary` lines a model can choose from.
+    let (ok, out, err) = toolwright(&[
+        "search",
+        "merge a pull request",
+        spec,
+        "--compact",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let lines: Vec<String> = serde_json::from_str(&out).unwrap();
+    assert_eq!(lines.len(), 20, "{out}");
+    assert_eq!(lines[0], "pulls_merge: Merge a pull request");
+    assert!(
+        lines
+            .iter()
+            .all(|l| toolwright::catalog::compact::estimate_tokens(l) <= 25)
+    );
 }
 
 /// What a service hands a model API instead of 1,223 tools: the three meta-tools

@@ -33,7 +33,7 @@ pub fn with_facts<R>(api: &str, op: &ir::Operation, f: impl FnOnce(&Facts<'_>) -
         .flatten()
         .filter_map(Value::as_str)
         .collect();
-    let annotations = crate::emit::plan::annotations(op);
+    let annotations = crate::ir::annotations::annotations(op);
     f(&Facts {
         name: &op.name,
         api,

@@ -14,13 +14,15 @@
 //! answers are JSON lines ([`media`]); HTTP method names beyond the usual seven
 //! ([`method`]); and the catalog as TypeScript declarations
 //! ([`declare`]), which a build writes and a server hands to a model that writes code,
-//! each argument naming the tools that hand it out ([`flows`]).
+//! each argument naming the tools that hand it out ([`flows`]); and where text is cut
+//! for a reader ([`cut`]).
 //!
 //! Nothing but serde_json, regex-lite and base64 (already in both trees): it is compiled into
 //! every build script and every service.
 
 pub mod arazzo;
 pub mod base64;
+pub mod cut;
 pub mod declare;
 pub mod flows;
 pub mod media;

@@ -4,25 +4,36 @@
 use std::fmt;
 
 /// Everything a call can fail with.
+///
+/// The enum and its struct variants are `#[non_exhaustive]`: a new kind of failure, or
+/// a new field of one, is not a breaking change. Match a variant with `..`
+/// (`Error::Status { status, .. }`); [`Error::status`] makes a status error (a test's
+/// answer for a typed error's `from_error`, a mock transport's).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// No tool of that name in the catalog.
+    #[non_exhaustive]
     UnknownTool {
         name: String,
         suggestion: Option<String>,
     },
     /// The arguments do not fit the tool's input.
+    #[non_exhaustive]
     InvalidArguments { tool: String, message: String },
     /// A credential's environment variable is not set.
+    #[non_exhaustive]
     MissingCredential { api: String, env: String },
     /// No API of that name is known to the executor.
+    #[non_exhaustive]
     UnknownApi { name: String },
     /// The request could not be built (for example a bad base URL).
+    #[non_exhaustive]
     Request { tool: String, message: String },
     /// The transport failed before a response arrived.
     Transport(TransportError),
     /// The server answered with a non-success status.
+    #[non_exhaustive]
     Status {
         tool: String,
         status: u16,
@@ -35,18 +46,23 @@ pub enum Error {
         headers: Vec<(String, String)>,
     },
     /// The response body did not fit the operation's output type.
+    #[non_exhaustive]
     Decode { tool: String, message: String },
     /// A resource served by this service failed (not found, conflict...).
+    #[non_exhaustive]
     Resource {
         tool: String,
         error: crate::resource::ResourceError,
     },
     /// Tools could not be put together in one catalog (two with the same name).
+    #[non_exhaustive]
     Catalog { message: String },
     /// The executor's configuration cannot work (e.g. a base URL with a query).
+    #[non_exhaustive]
     Config { message: String },
     /// The call needs approval ([`gate`](crate::gate)) and did not get it: no approval
     /// callback is set, or it said no. Nothing was sent.
+    #[non_exhaustive]
     ConfirmationRequired {
         tool: String,
         reason: String,
@@ -54,11 +70,14 @@ pub enum Error {
         declined: bool,
     },
     /// The service's policy does not let this call run. Nothing was sent.
+    #[non_exhaustive]
     Denied { tool: String, reason: String },
     /// No OAuth 2 access token could be obtained (the token endpoint refused the
     /// client, was unreachable, or answered something unusable). The call was not sent.
+    #[non_exhaustive]
     Token { api: String, message: String },
     /// A GraphQL endpoint answered with `errors` (HTTP 200 or not).
+    #[non_exhaustive]
     Graphql {
         tool: String,
         /// Each error's message, with its path when it has one.
@@ -70,6 +89,7 @@ pub enum Error {
     },
     /// A step of an Arazzo workflow failed, and no `onFailure` action carried the
     /// workflow on (or one ended it).
+    #[non_exhaustive]
     Workflow {
         /// The workflow's tool.
         tool: String,
@@ -86,6 +106,25 @@ pub enum Error {
 }
 
 impl Error {
+    /// An [`Error::Status`] for an answer of `tool` with `status`: `message` for people
+    /// and models, `body` the whole answer (JSON, or a string), `headers` those that
+    /// matter to a caller (lower-cased names).
+    pub fn status(
+        tool: impl Into<String>,
+        status: u16,
+        message: impl Into<String>,
+        body: serde_json::Value,
+        headers: Vec<(String, String)>,
+    ) -> Error {
+        Error::Status {
+            tool: tool.into(),
+            status,
+            message: message.into(),
+            body,
+            headers,
+        }
+    }
+
     /// A stable code for the kind of failure, for programs and models to branch on
     /// (messages may change; codes do not): `VALIDATION_ARGUMENTS`, `NOT_FOUND_TOOL`,
     /// `PERMISSION_DENIED`, `RATE_LIMIT_EXCEEDED`, `UPSTREAM_*`, …
@@ -232,6 +271,9 @@ pub enum TransportKind {
 }
 
 impl TransportError {
+    /// A failure of kind [`TransportKind::Other`] saying `message` (what a custom
+    /// [`Transport`](crate::Transport) returns; [`kind_of`](Self::kind_of) classifies
+    /// it, which decides whether the call is retried).
     pub fn new(message: impl Into<String>) -> Self {
         TransportError {
             kind: TransportKind::Other,
@@ -240,6 +282,8 @@ impl TransportError {
         }
     }
 
+    /// [`new`](Self::new) with the error that caused it (an HTTP client's), kept for
+    /// [`cause`](Self::cause) and printed after `message` in the chain.
     pub fn with_source(
         message: impl Into<String>,
         source: impl std::error::Error + Send + Sync + 'static,
@@ -257,6 +301,7 @@ impl TransportError {
         self
     }
 
+    /// What kind of failure this is.
     pub fn kind(&self) -> TransportKind {
         self.kind
     }

@@ -3,12 +3,8 @@
 
 /// The first `max` characters of `text`, saying how much was cut.
 pub(crate) fn prefix(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!(
-            "{}… ({} more characters)",
-            &text[..at],
-            text[at..].chars().count()
-        ),
-        None => text.to_owned(),
+    match toolwright_query::cut::chars(text, max) {
+        (head, "") => head.to_owned(),
+        (head, rest) => format!("{head}… ({} more characters)", rest.chars().count()),
     }
 }

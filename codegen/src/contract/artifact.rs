@@ -193,7 +193,7 @@ pub fn index(contracts: &[OperationContract], report: &readiness::Report) -> Val
 }
 
 fn tool_entry(api: &ir::Api, op: &ir::Operation, contract: &OperationContract) -> Value {
-    let annotations = crate::emit::plan::annotations(op);
+    let annotations = crate::ir::annotations::annotations(op);
     let parameters: Vec<Value> = op
         .params
         .iter()

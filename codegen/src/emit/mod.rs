@@ -54,7 +54,7 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
             // The catalog a service compiles in is text it serves: no credentials.
             let json = |direction| {
                 let mut json = def.to_json(direction);
-                crate::contract::artifact::scrub(&mut json);
+                toolwright_query::redact::value(&mut json, &mut std::collections::BTreeSet::new());
                 json.to_string()
             };
             Some((

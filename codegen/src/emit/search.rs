@@ -49,7 +49,10 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
                 definition: &|name| {
                     let def = api.definitions.get(name)?;
                     let mut json = def.to_json(crate::ir::Direction::Output);
-                    crate::contract::artifact::scrub(&mut json);
+                    toolwright_query::redact::value(
+                        &mut json,
+                        &mut std::collections::BTreeSet::new(),
+                    );
                     Some(json)
                 },
                 meta: &plan.meta,

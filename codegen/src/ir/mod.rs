@@ -2,6 +2,7 @@
 //! reads only it. Execution-relevant semantics are first-class fields; whatever has no
 //! home here is kept in `meta` as native metadata so nothing is lost silently.
 
+pub mod annotations;
 mod schema;
 
 use std::collections::BTreeMap;

@@ -218,7 +218,7 @@ pub fn collect(
                 "method": op.method.as_str(),
                 "path": op.path,
                 "group": op.kind.as_str(),
-                "annotations": plan::annotation_reasons(op, adapter)
+                "annotations": crate::ir::annotations::annotation_reasons(op, adapter)
                     .iter()
                     .map(|(hint, value, why)| json!({"hint": hint, "value": value, "why": why}))
                     .collect::<Vec<_>>(),
@@ -416,9 +416,9 @@ fn scrub_line(line: &str) -> String {
 
 /// `s` cut to `max` characters (with `…` when cut), on a character boundary.
 pub fn cut(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &s[..at]),
-        None => s.to_owned(),
+    match toolwright_query::cut::chars(s, max) {
+        (head, "") => head.to_owned(),
+        (head, _) => format!("{head}…"),
     }
 }
 

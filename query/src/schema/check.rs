@@ -584,10 +584,11 @@ fn shown_str(s: &str) -> String {
     shown(&Value::String(s.to_owned()))
 }
 
+/// `text` in its first `max` characters, with its whole length when cut.
 fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}… ({} characters)", &text[..at], text.chars().count()),
-        None => text.to_owned(),
+    match crate::cut::chars(text, max) {
+        (head, "") => head.to_owned(),
+        (head, _) => format!("{head}… ({} characters)", text.chars().count()),
     }
 }
 

@@ -12,13 +12,14 @@ use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
-use super::{Annotations, Catalog, Tool};
+use super::{Annotations, Catalog, Tool, compact};
 use crate::descriptor::{Method, Operation};
 
 pub const SEARCH: &str = "search_tools";
 pub const DESCRIBE: &str = "describe_tool";
 pub const CALL: &str = "call_tool";
-/// Results `search_tools` returns unless asked for another number.
+/// Results `search_tools` returns unless asked for another number (in full detail; a
+/// compact search returns [`compact::LIMIT`]).
 pub const DEFAULT_LIMIT: u64 = 10;
 pub const MAX_LIMIT: u64 = 50;
 /// The prefix of a group tool's name (`mcp_aql_read`).
@@ -44,9 +45,12 @@ pub fn tools(count: usize) -> Catalog {
             "Find the tools for a task among {count}: describe the task in words (\"open a \
              new bug report\"); returns tool names, best first, with one-line descriptions and \
              required arguments (values such as `#42` or `owner/name` may be in the words). \
-             Then `{DESCRIBE}` for a tool's arguments and `{CALL}` to run it."
+             `detail: \"compact\"` returns the top {} as one short `name: summary` line each \
+             instead, to choose from cheaply. Then `{DESCRIBE}` for a tool's arguments and \
+             `{CALL}` to run it.",
+            compact::LIMIT
         ),
-        query_schema("tools"),
+        search_schema(),
         read,
     );
     let describe = Tool::meta(
@@ -155,6 +159,87 @@ pub(crate) const RUNS_ANY_TOOL: Annotations = Annotations {
     idempotent: false,
     open_world: true,
 };
+
+/// `search_tools`' input: [`query_schema`] and `detail`, `full` (the default: name,
+/// title, description, required arguments, score) or `compact` (one line per tool).
+fn search_schema() -> Value {
+    let mut schema = query_schema("tools");
+    schema["properties"]["limit"]["description"] = json!(format!(
+        "How many tools (default {DEFAULT_LIMIT}; {} compact).",
+        compact::LIMIT
+    ));
+    schema["properties"]["detail"] = json!({
+        "type": "string",
+        "enum": ["full", "compact"],
+        "description": format!(
+            "`full` (default): each tool's name, title, description, required arguments and \
+             score. `compact`: one `name: summary` line per tool (at most {} tokens each).",
+            compact::LINE_TOKENS
+        )
+    });
+    schema
+}
+
+/// How much of each tool a `search_tools` answer shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Detail {
+    /// [`hit_json`]: name, title, description, required arguments, score.
+    Full,
+    /// [`compact::line`]: one line per tool.
+    Compact,
+}
+
+impl Detail {
+    /// The `detail` a `search_tools` call asked for.
+    pub(crate) fn of(arguments: &Value) -> Result<Detail, String> {
+        match arguments.get("detail") {
+            None | Some(Value::Null) => Ok(Detail::Full),
+            Some(v) if v == "full" => Ok(Detail::Full),
+            Some(v) if v == "compact" => Ok(Detail::Compact),
+            Some(_) => Err("`detail` is `full` or `compact`".to_owned()),
+        }
+    }
+
+    /// Results returned when the call names no `limit`.
+    fn default_limit(self) -> usize {
+        match self {
+            Detail::Full => DEFAULT_LIMIT as usize,
+            Detail::Compact => compact::LIMIT,
+        }
+    }
+}
+
+/// A `search_tools` answer: `{tools}` in `detail`, each hit under the name `named`
+/// gives (`None`: the tool is not shown to this caller), with `note` when there is one.
+/// A compact answer says how to get a tool's whole definition.
+pub(crate) fn search_answer<'c>(
+    hits: &[super::SearchHit<'c>],
+    detail: Detail,
+    named: impl Fn(&'c Tool) -> Option<&'c str>,
+    note: Option<String>,
+) -> Value {
+    let tools: Vec<Value> = hits
+        .iter()
+        .filter_map(|hit| {
+            let name = named(hit.tool)?;
+            Some(match detail {
+                Detail::Full => hit_json(hit, name),
+                Detail::Compact => Value::String(compact::line(name, hit.tool)),
+            })
+        })
+        .collect();
+    let mut out = json!({ "tools": tools });
+    if detail == Detail::Compact {
+        out["next"] = json!(format!(
+            "`{DESCRIBE}` with {{\"name\": ...}} gives a tool's arguments and output; \
+             `{CALL}` runs it"
+        ));
+    }
+    if let Some(note) = note {
+        out["note"] = json!(note);
+    }
+    out
+}
 
 /// The input of a search: `{query, limit}`, `limit` counting `what`.
 pub(crate) fn query_schema(what: &str) -> Value {
@@ -271,10 +356,16 @@ pub(crate) fn read_request(query: &str) -> (&str, Option<String>) {
     (read, note)
 }
 
-/// The `limit` a `search_tools` call asked for, within bounds.
-pub(crate) fn limit(arguments: &Value) -> Result<usize, String> {
+/// The `limit` a `search_tools` call asked for, within bounds (`detail`'s default when
+/// none).
+pub(crate) fn search_limit(arguments: &Value, detail: Detail) -> Result<usize, String> {
+    limit(arguments, detail.default_limit())
+}
+
+/// The `limit` a search call asked for, within bounds (`default` when none).
+pub(crate) fn limit(arguments: &Value, default: usize) -> Result<usize, String> {
     match arguments.get("limit") {
-        None | Some(Value::Null) => Ok(DEFAULT_LIMIT as usize),
+        None | Some(Value::Null) => Ok(default),
         Some(v) => v
             .as_u64()
             .filter(|n| (1..=MAX_LIMIT).contains(n))

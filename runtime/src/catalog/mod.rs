@@ -1,16 +1,20 @@
 //! The tool catalog: tools sorted by name, looked up by binary search; views of it
-//! ([`select`]) and retrieval over it ([`search`]).
+//! ([`select`]), retrieval over it ([`search`]), its results as one short line per
+//! tool ([`compact`]) and a model's reordering of them ([`rerank`]).
 //!
 //! Generated catalogs are `static` arrays already sorted at build time, so lookup does
 //! no hashing and no allocation, and iteration order is stable.
 
+pub mod compact;
 pub mod embedded;
 pub mod flows;
 mod lookup;
 pub mod meta;
+pub mod rerank;
 pub mod search;
 pub mod select;
 
+pub use rerank::Reranker;
 pub use search::{DenseIndex, Embedder, SearchHit};
 pub use toolwright_query::{Selection, Selector};
 

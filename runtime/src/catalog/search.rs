@@ -54,7 +54,8 @@ impl Slot {
 #[derive(Debug, Clone, Copy)]
 pub struct SearchHit<'a> {
     pub tool: &'a Tool,
-    /// BM25 units: only the order means something.
+    /// BM25 units ([`Catalog::search_fused`]: reciprocal-rank sums; reranked: the
+    /// lexical score, out of order): only the order means something.
     pub score: f32,
 }
 
@@ -176,7 +177,8 @@ fn document(catalog: &Catalog, tool: &Tool, api_meta: &Value) -> Document {
 }
 
 /// A dense sentence embedding a service brings (a local model, an embedding API): the
-/// default build needs none. See [`Catalog::search_fused`].
+/// default build needs none. See [`Catalog::search_fused`]; a model that reads the
+/// candidates and reorders them instead is a [`Reranker`](super::Reranker).
 pub trait Embedder {
     /// One vector per text, all of one length.
     fn embed(&self, texts: &[&str]) -> Vec<Vec<f32>>;

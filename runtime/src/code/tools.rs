@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolwright_query::declare::{self, Function};
 
 use super::{Apis, Host, Limits, Outcome};
-use crate::catalog::meta::{RUNS_ANY_TOOL, limit, no_match, query_schema};
+use crate::catalog::meta::{DEFAULT_LIMIT, RUNS_ANY_TOOL, limit, no_match, query_schema};
 use crate::catalog::{Annotations, Catalog, Tool};
 use crate::error::Error;
 use crate::executor::Executor;
@@ -152,7 +152,7 @@ impl Code {
                     .get("query")
                     .and_then(Value::as_str)
                     .ok_or_else(|| wrong("needs a `query`: the task, in words"))?;
-                let limit = limit(&arguments).map_err(|e| wrong(&e))?;
+                let limit = limit(&arguments, DEFAULT_LIMIT as usize).map_err(|e| wrong(&e))?;
                 Ok(Value::String(self.search(query, limit)))
             }
             EXECUTE => {

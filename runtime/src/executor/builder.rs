@@ -8,11 +8,16 @@ use std::sync::Arc;
 
 use super::{Executor, Inner, state, streaming};
 use crate::auth::{self, CredentialSource};
-use crate::catalog::{Catalog, Tool};
+use crate::catalog::{Catalog, Reranker, Tool};
 use crate::descriptor::Operation;
-use crate::error::Error;
-use crate::resource::{Handler, Resource, Verb, handler};
-use crate::transport::{CallPolicy, Transport};
+use crate::error::{Error, TransportError};
+use crate::gate;
+use crate::resource::{Handler, LOCAL_API, Resource, Verb, handler, verb_tools};
+use crate::transport::{CallPolicy, Limit, ResponseFuture, Transport, rate_limit};
+#[cfg(feature = "mcp-client")]
+use crate::transport::{McpHttp, McpStdio};
+#[cfg(feature = "reqwest")]
+use crate::transport::{RateLimit, ReqwestTransport, Retry};
 
 /// A registered resource: its verb tools and the handler that answers them.
 type Registered = (Vec<(Verb, Tool)>, Arc<dyn Handler>);
@@ -48,10 +53,11 @@ pub struct ExecutorBuilder {
     pass_through: BTreeMap<String, auth::CallerCredential>,
     policy: CallPolicy,
     streams: streaming::Limits,
-    limits: Vec<(String, crate::transport::Limit)>,
-    gate: crate::gate::Policy,
+    limits: Vec<(String, Limit)>,
+    gate: gate::Policy,
     custom_gate: bool,
-    approver: Option<crate::gate::Approver>,
+    approver: Option<gate::Approver>,
+    reranker: Option<Arc<dyn Reranker>>,
     /// MCP servers answering the tools of `mcp://` APIs, by API name.
     #[cfg(feature = "mcp-client")]
     mcp: BTreeMap<String, McpServer>,
@@ -61,8 +67,8 @@ pub struct ExecutorBuilder {
 #[cfg(feature = "mcp-client")]
 #[derive(Debug, Clone)]
 pub(super) enum McpServer {
-    Stdio(Arc<crate::transport::McpStdio>),
-    Http(Arc<crate::transport::McpHttp>),
+    Stdio(Arc<McpStdio>),
+    Http(Arc<McpHttp>),
 }
 
 impl fmt::Debug for ExecutorBuilder {
@@ -73,6 +79,7 @@ impl fmt::Debug for ExecutorBuilder {
             .field("policy", &self.policy)
             .field("limits", &self.limits)
             .field("approver", &self.approver.is_some())
+            .field("reranker", &self.reranker.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -115,10 +122,8 @@ impl ExecutorBuilder {
     /// Serves a resource: its declared verbs become tools (`get_Product`, ...) in the
     /// executor's catalog, and calling them by name runs `resource`.
     pub fn resource<R: Resource>(mut self, resource: R) -> Self {
-        self.resources.push((
-            crate::resource::verb_tools::<R::Record>(),
-            handler(resource),
-        ));
+        self.resources
+            .push((verb_tools::<R::Record>(), handler(resource)));
         self
     }
 
@@ -178,8 +183,16 @@ impl ExecutorBuilder {
     /// `rate_limits`), shared by all concurrent calls and clones of the executor. A
     /// call that would wait past its timeout fails with `RATE_LIMIT_CLIENT`.
     /// Enforced with the `reqwest` feature (it brings the timer).
-    pub fn rate_limit(mut self, api: impl Into<String>, limit: crate::transport::Limit) -> Self {
+    pub fn rate_limit(mut self, api: impl Into<String>, limit: Limit) -> Self {
         self.limits.push((api.into(), limit));
+        self
+    }
+
+    /// Reorders the lexical search's top candidates with a model the service brings,
+    /// for `search_tools` ([`Executor::call_meta`], the MCP server's meta mode) and
+    /// [`Executor::search`]. Without one the lexical order stands (the default).
+    pub fn reranker(mut self, reranker: impl Reranker + 'static) -> Self {
+        self.reranker = Some(Arc::new(reranker));
         self
     }
 
@@ -188,7 +201,7 @@ impl ExecutorBuilder {
     /// never, `dangerous` or `requires_confirmation` after approval).
     pub fn gate(
         mut self,
-        policy: impl Fn(&crate::gate::PendingCall) -> crate::gate::Verdict + Send + Sync + 'static,
+        policy: impl Fn(&gate::PendingCall) -> gate::Verdict + Send + Sync + 'static,
     ) -> Self {
         self.gate = Arc::new(policy);
         self.custom_gate = true;
@@ -199,7 +212,7 @@ impl ExecutorBuilder {
     /// gives `true`. Without one, such calls fail with `CONFIRMATION_REQUIRED`.
     pub fn approve_with<F, Fut>(mut self, approve: F) -> Self
     where
-        F: Fn(crate::gate::PendingCall) -> Fut + Send + Sync + 'static,
+        F: Fn(gate::PendingCall) -> Fut + Send + Sync + 'static,
         Fut: std::future::Future<Output = bool> + Send + 'static,
     {
         self.approver = Some(Arc::new(move |call| Box::pin(approve(call))));
@@ -275,7 +288,7 @@ impl ExecutorBuilder {
     ) -> Self {
         self.mcp.insert(
             api.into(),
-            McpServer::Stdio(Arc::new(crate::transport::McpStdio::new(program, args))),
+            McpServer::Stdio(Arc::new(McpStdio::new(program, args))),
         );
         self
     }
@@ -287,7 +300,7 @@ impl ExecutorBuilder {
     #[cfg(feature = "mcp-client")]
     pub fn mcp_http(mut self, api: impl Into<String>, url: &str) -> Self {
         let api = api.into();
-        match crate::transport::McpHttp::new(url) {
+        match McpHttp::new(url) {
             Ok(server) => self.mcp_http_server(api, server),
             Err(message) => {
                 self.deferred.get_or_insert(Error::Config {
@@ -301,11 +314,7 @@ impl ExecutorBuilder {
     /// [`ExecutorBuilder::mcp_http`] with a server configured by the service (headers
     /// such as `Authorization`: [`McpHttp::header`](crate::transport::McpHttp::header)).
     #[cfg(feature = "mcp-client")]
-    pub fn mcp_http_server(
-        mut self,
-        api: impl Into<String>,
-        server: crate::transport::McpHttp,
-    ) -> Self {
+    pub fn mcp_http_server(mut self, api: impl Into<String>, server: McpHttp) -> Self {
         self.mcp
             .insert(api.into(), McpServer::Http(Arc::new(server)));
         self
@@ -326,7 +335,7 @@ impl ExecutorBuilder {
         let chosen = chosen_media_types(&catalog, &self.media_types)?;
         let mut limits = self.limits;
         for api in catalog.apis() {
-            for limit in crate::transport::rate_limit::declared(&api.meta_json()) {
+            for limit in rate_limit::declared(&api.meta_json()) {
                 limits.push((api.name.to_string(), limit));
             }
         }
@@ -338,7 +347,7 @@ impl ExecutorBuilder {
             .iter()
             .map(|t| &*t.operation.api)
             .chain(catalog.apis().iter().map(|a| &*a.name))
-            .any(|api| api != crate::resource::LOCAL_API);
+            .any(|api| api != LOCAL_API);
         let transport = match self.transport {
             Some(t) => layered(t, limits),
             None if remote => default_transport(&self.policy, limits)?,
@@ -380,6 +389,7 @@ impl ExecutorBuilder {
                 gate: self.gate,
                 custom_gate: self.custom_gate,
                 approver: self.approver,
+                reranker: self.reranker,
                 #[cfg(feature = "mcp-client")]
                 mcp: self.mcp,
                 graphql_types,
@@ -463,8 +473,8 @@ fn chosen_media_types(
 struct NoTransport;
 
 impl Transport for NoTransport {
-    fn send(&self, _: http::Request<Vec<u8>>) -> crate::transport::ResponseFuture<'_> {
-        Box::pin(std::future::ready(Err(crate::error::TransportError::new(
+    fn send(&self, _: http::Request<Vec<u8>>) -> ResponseFuture<'_> {
+        Box::pin(std::future::ready(Err(TransportError::new(
             "no transport configured: this executor was built for local tools only",
         ))))
     }
@@ -473,43 +483,33 @@ impl Transport for NoTransport {
 #[cfg(feature = "reqwest")]
 fn default_transport(
     policy: &CallPolicy,
-    limits: Vec<(String, crate::transport::Limit)>,
+    limits: Vec<(String, Limit)>,
 ) -> Result<Arc<dyn Transport>, Error> {
     let transport =
-        crate::transport::ReqwestTransport::with_connect_timeout(policy.connect_timeout)
-            .map_err(Error::Transport)?;
+        ReqwestTransport::with_connect_timeout(policy.connect_timeout).map_err(Error::Transport)?;
     // Retries outside the limiter: every attempt counts against the limit.
     let limited = layered(Arc::new(transport), limits);
-    Ok(Arc::new(crate::transport::Retry::new(limited)))
+    Ok(Arc::new(Retry::new(limited)))
 }
 
 /// `transport` behind the rate limiter, when there are limits.
 #[cfg(feature = "reqwest")]
-fn layered(
-    transport: Arc<dyn Transport>,
-    limits: Vec<(String, crate::transport::Limit)>,
-) -> Arc<dyn Transport> {
+fn layered(transport: Arc<dyn Transport>, limits: Vec<(String, Limit)>) -> Arc<dyn Transport> {
     if limits.is_empty() {
         transport
     } else {
-        Arc::new(crate::transport::RateLimit::new(transport, limits))
+        Arc::new(RateLimit::new(transport, limits))
     }
 }
 
 #[cfg(not(feature = "reqwest"))]
-fn layered(
-    transport: Arc<dyn Transport>,
-    _: Vec<(String, crate::transport::Limit)>,
-) -> Arc<dyn Transport> {
+fn layered(transport: Arc<dyn Transport>, _: Vec<(String, Limit)>) -> Arc<dyn Transport> {
     transport
 }
 
 #[cfg(not(feature = "reqwest"))]
-fn default_transport(
-    _: &CallPolicy,
-    _: Vec<(String, crate::transport::Limit)>,
-) -> Result<Arc<dyn Transport>, Error> {
-    Err(Error::Transport(crate::error::TransportError::new(
+fn default_transport(_: &CallPolicy, _: Vec<(String, Limit)>) -> Result<Arc<dyn Transport>, Error> {
+    Err(Error::Transport(TransportError::new(
         "no transport configured: enable the `reqwest` feature or call `.transport(...)`",
     )))
 }
@@ -530,9 +530,10 @@ impl Executor {
             policy: CallPolicy::default(),
             streams: streaming::Limits::default(),
             limits: Vec::new(),
-            gate: Arc::new(crate::gate::default_policy),
+            gate: Arc::new(gate::default_policy),
             custom_gate: false,
             approver: None,
+            reranker: None,
             #[cfg(feature = "mcp-client")]
             mcp: BTreeMap::new(),
         }

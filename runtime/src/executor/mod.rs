@@ -149,6 +149,8 @@ struct Inner {
     /// Each API's declared trust level (`trust.level`), by API name.
     trust: BTreeMap<String, String>,
     approver: Option<crate::gate::Approver>,
+    /// The last ranker of searches, when the service brought one.
+    reranker: Option<Arc<dyn crate::catalog::Reranker>>,
     /// MCP servers answering the tools of `mcp://` APIs, by API name.
     #[cfg(feature = "mcp-client")]
     mcp: BTreeMap<String, builder::McpServer>,
@@ -204,6 +206,21 @@ impl Executor {
     /// The catalog this executor runs.
     pub fn catalog(&self) -> &Catalog {
         &self.inner.catalog
+    }
+
+    /// The `k` tools that best match `query`, best first: [`Catalog::search`], or
+    /// [`Catalog::search_reranked`] with the reranker the builder was given
+    /// ([`ExecutorBuilder::reranker`]).
+    pub async fn search(&self, query: &str, k: usize) -> Vec<crate::catalog::SearchHit<'_>> {
+        match &self.inner.reranker {
+            Some(reranker) => {
+                self.inner
+                    .catalog
+                    .search_reranked(query, k, reranker.as_ref())
+                    .await
+            }
+            None => self.inner.catalog.search(query, k),
+        }
     }
 
     /// Calls a tool by the name and with the argument keys of an [export](crate::export)

@@ -5,31 +5,34 @@
 
 use serde_json::{Map, Value};
 
+#[cfg(feature = "mcp-client")]
+use super::builder::McpServer;
 use super::response::{decode_body, status_error};
 use super::{Executor, Found, Reply};
-use crate::auth;
-use crate::descriptor::Operation;
-use crate::error::Error;
-use crate::transport::CallPolicy;
+use crate::descriptor::{BodyEncoding, Operation, Param, ParamLocation, ParamStyle, ValueKind};
+use crate::error::{Error, TransportError, TransportKind};
+#[cfg(feature = "tracing")]
+use crate::transport::Attempts;
+use crate::transport::{CallPolicy, ResponseFuture};
+#[cfg(feature = "mcp-client")]
+use crate::transport::{mcp_client, mcp_http};
+use crate::{auth, graphql, request, shorten};
 
 /// What a GraphQL call puts on the wire: the document and its variables, as the JSON
 /// body's two properties.
-static GRAPHQL_PARAMS: [crate::descriptor::Param; 2] = [
-    graphql_param("query", crate::descriptor::ValueKind::String),
-    graphql_param("variables", crate::descriptor::ValueKind::Object),
+static GRAPHQL_PARAMS: [Param; 2] = [
+    graphql_param("query", ValueKind::String),
+    graphql_param("variables", ValueKind::Object),
 ];
 
-const fn graphql_param(
-    name: &'static str,
-    kind: crate::descriptor::ValueKind,
-) -> crate::descriptor::Param {
-    crate::descriptor::Param {
+const fn graphql_param(name: &'static str, kind: ValueKind) -> Param {
+    Param {
         field: std::borrow::Cow::Borrowed(name),
         wire_name: std::borrow::Cow::Borrowed(name),
-        location: crate::descriptor::ParamLocation::Body,
+        location: ParamLocation::Body,
         required: true,
         kind,
-        style: crate::descriptor::ParamStyle::Form,
+        style: ParamStyle::Form,
         explode: false,
         allow_reserved: false,
         content_type: None,
@@ -50,7 +53,7 @@ impl Executor {
         api: &str,
         method: &str,
         params: Value,
-    ) -> Result<Value, crate::error::TransportError> {
+    ) -> Result<Value, TransportError> {
         match self.inner.mcp.get(api) {
             Some(super::builder::McpServer::Stdio(server)) => {
                 server.request(method, params, self.policy.timeout).await
@@ -60,10 +63,10 @@ impl Executor {
                     .request(&*self.inner.transport, method, params, self.policy)
                     .await
             }
-            None => Err(crate::error::TransportError::new(format!(
+            None => Err(TransportError::new(format!(
                 "`{method}` goes to MCP server `{api}`, which this service was not given: `--mcp-server {api}=COMMAND|URL` in the CLI, `.mcp_stdio(..)`/`.mcp_http(..)` on the executor"
             ))
-            .kind_of(crate::error::TransportKind::Connect)),
+            .kind_of(TransportKind::Connect)),
         }
     }
 
@@ -72,30 +75,24 @@ impl Executor {
         &self,
         op: &Operation,
         request: http::Request<Vec<u8>>,
-    ) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
+    ) -> Result<http::Response<Vec<u8>>, TransportError> {
         let tool = op.path.strip_prefix("/tools/").unwrap_or(&op.path);
         #[cfg(feature = "mcp-client")]
         match self.inner.mcp.get(op.api.as_ref()) {
-            Some(super::builder::McpServer::Stdio(server)) => {
-                return crate::transport::mcp_client::send(server, tool, request).await;
+            Some(McpServer::Stdio(server)) => {
+                return mcp_client::send(server, tool, request).await;
             }
-            Some(super::builder::McpServer::Http(server)) => {
-                return crate::transport::mcp_http::send(
-                    server,
-                    &*self.inner.transport,
-                    tool,
-                    request,
-                )
-                .await;
+            Some(McpServer::Http(server)) => {
+                return mcp_http::send(server, &*self.inner.transport, tool, request).await;
             }
             None => {}
         }
         drop(request);
-        Err(crate::error::TransportError::new(format!(
+        Err(TransportError::new(format!(
             "`{}` is a tool of MCP server `{}`: give the executor its server with `.mcp_stdio(\"{}\", program, args)` or `.mcp_http(..)` (feature `mcp-client`), or `--mcp-server {}=COMMAND|URL` in the CLI",
             tool, op.api, op.api, op.api
         ))
-        .kind_of(crate::error::TransportKind::Connect))
+        .kind_of(TransportKind::Connect))
     }
 
     /// Sends `op` (the operation as sent: a media type chosen) with checked `args`;
@@ -120,13 +117,12 @@ impl Executor {
             .get(api.name.as_ref())
             .and_then(|slot| {
                 let text = api.graphql.as_deref()?;
-                Some(slot.get_or_init(|| crate::graphql::TypeTable::parse(text)))
+                Some(slot.get_or_init(|| graphql::TypeTable::parse(text)))
             });
-        let body =
-            crate::graphql::body(call, types, args).map_err(|message| Error::InvalidArguments {
-                tool: op.name.to_string(),
-                message,
-            })?;
+        let body = graphql::body(call, types, args).map_err(|message| Error::InvalidArguments {
+            tool: op.name.to_string(),
+            message,
+        })?;
         // What goes on the wire: the same call, its body the document and variables.
         let wire = Operation {
             name: op.name.clone(),
@@ -134,7 +130,7 @@ impl Executor {
             method: op.method,
             path: op.path.clone(),
             params: std::borrow::Cow::Borrowed(&GRAPHQL_PARAMS),
-            body: crate::descriptor::BodyEncoding::Json,
+            body: BodyEncoding::Json,
             content_type: std::borrow::Cow::Borrowed("application/json"),
             body_required: true,
             security: op.security.clone(),
@@ -144,7 +140,7 @@ impl Executor {
             workflow: None,
         };
         let mut reply = self.send_http(&wire, found, &body, target).await?;
-        reply.body = crate::graphql::outcome(call, &op.name, std::mem::take(&mut reply.body))?;
+        reply.body = graphql::outcome(call, &op.name, std::mem::take(&mut reply.body))?;
         Ok(reply)
     }
 
@@ -205,7 +201,7 @@ impl Executor {
                         } else {
                             content_type
                         },
-                        crate::shorten::prefix(&String::from_utf8_lossy(bytes), 200)
+                        shorten::prefix(&String::from_utf8_lossy(bytes), 200)
                     ),
                 });
             }
@@ -230,7 +226,7 @@ impl Executor {
         target: Option<&str>,
     ) -> Result<http::Request<Vec<u8>>, Error> {
         let mut request =
-            crate::request::build(op, base_url, args, credentials, target).map_err(|message| {
+            request::build(op, base_url, args, credentials, target).map_err(|message| {
                 Error::Request {
                     tool: op.name.to_string(),
                     message,
@@ -261,8 +257,8 @@ impl Executor {
 #[cfg(feature = "tracing")]
 async fn traced(
     op: &Operation,
-    send: crate::transport::ResponseFuture<'_>,
-) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
+    send: ResponseFuture<'_>,
+) -> Result<http::Response<Vec<u8>>, TransportError> {
     use tracing::Instrument;
     let span = tracing::info_span!(
         "toolwright.call",
@@ -285,7 +281,7 @@ async fn traced(
     match &outcome {
         Ok(response) => {
             span.record("status", response.status().as_u16());
-            let attempts = response.extensions().get::<crate::transport::Attempts>();
+            let attempts = response.extensions().get::<Attempts>();
             span.record("attempts", attempts.map_or(1, |a| a.0));
         }
         Err(e) => {
@@ -298,8 +294,8 @@ async fn traced(
 #[cfg(not(feature = "tracing"))]
 async fn traced(
     _: &Operation,
-    send: crate::transport::ResponseFuture<'_>,
-) -> Result<http::Response<Vec<u8>>, crate::error::TransportError> {
+    send: ResponseFuture<'_>,
+) -> Result<http::Response<Vec<u8>>, TransportError> {
     send.await
 }
 

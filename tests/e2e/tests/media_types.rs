@@ -113,7 +113,9 @@ async fn per_call_choice_and_refusals() {
         .media_type("replaceProduct", "image/png")
         .build()
     {
-        Err(Error::Catalog { message }) => assert!(message.contains("does not accept `image/png`")),
+        Err(Error::Catalog { message, .. }) => {
+            assert!(message.contains("does not accept `image/png`"))
+        }
         other => panic!("expected a catalog error, got {other:?}"),
     }
 }

@@ -256,13 +256,13 @@ async fn every_operation_typed_and_by_name_passes_prism_validation() {
         other => panic!("expected the typed 422 body, got {other:?}"),
     }
     // getProduct documents only `default`: any error status decodes as it.
-    let not_found = toolwright::Error::Status {
-        tool: "getProduct".into(),
-        status: 404,
-        message: "gone".into(),
-        body: json!({"title": "Not found"}),
-        headers: Vec::new(),
-    };
+    let not_found = toolwright::Error::status(
+        "getProduct",
+        404,
+        "gone",
+        json!({"title": "Not found"}),
+        Vec::new(),
+    );
     assert!(matches!(
         shop::GetProductError::from_error(&not_found),
         Some(shop::GetProductError::Default(shop::Problem {

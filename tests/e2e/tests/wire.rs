@@ -313,7 +313,7 @@ async fn a_base_url_with_a_query_or_fragment_is_refused() {
             .build()
             .unwrap_err();
         assert!(
-            matches!(&err, Error::Config { message } if message.contains("query or fragment")),
+            matches!(&err, Error::Config { message, .. } if message.contains("query or fragment")),
             "{err}"
         );
     }

@@ -143,13 +143,7 @@ fn response_keys_that_are_no_statuses_stay_metadata() {
     }
     // One typed variant for the 4XX range (the first of `4XX`/`4xx`).
     let body = json!({"u": "upper"});
-    let error = toolwright::Error::Status {
-        tool: "getW".into(),
-        status: 404,
-        message: String::new(),
-        body,
-        headers: Vec::new(),
-    };
+    let error = toolwright::Error::status("getW", 404, "", body, Vec::new());
     assert!(matches!(
         input_responses::responses::GetWError::from_error(&error),
         Some(input_responses::responses::GetWError::Status4XX(_))

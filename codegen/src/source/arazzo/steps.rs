@@ -57,7 +57,7 @@ pub(super) fn lower(
         let op = target.op();
         match &target {
             Target::Operation(op) => {
-                let a = crate::emit::plan::annotations(op);
+                let a = crate::ir::annotations::annotations(op);
                 read_only &= a.read_only;
                 destructive |= a.destructive;
                 idempotent &= a.idempotent;

@@ -23,7 +23,10 @@ pub(super) async fn call(
             let Some(query) = arguments.get("query").and_then(Value::as_str) else {
                 return modes::mistake("`search` needs a `query`: the task, in words");
             };
-            match crate::catalog::meta::limit(arguments) {
+            match crate::catalog::meta::limit(
+                arguments,
+                crate::catalog::meta::DEFAULT_LIMIT as usize,
+            ) {
                 Ok(limit) => {
                     // Off the async workers: a long request must not stall other
                     // clients' calls while it is read.

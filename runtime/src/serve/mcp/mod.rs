@@ -1059,7 +1059,9 @@ impl Server {
             return Ok(crate::lease::within(lease, answer).await);
         }
         let target = match (listing.mode, name) {
-            (ToolMode::Meta, modes::SEARCH) => return Ok(self.search_tools(&listing, &arguments)),
+            (ToolMode::Meta, modes::SEARCH) => {
+                return Ok(self.search_tools(&listing, &arguments).await);
+            }
             (ToolMode::Meta, modes::DESCRIBE) => return Ok(describe_tool(&listing, &arguments)),
             (ToolMode::Meta, modes::CALL) => match arguments.get("name").and_then(Value::as_str) {
                 Some(tool) => (tool.to_owned(), arguments.get("arguments").cloned()),
@@ -1089,32 +1091,35 @@ impl Server {
         self.call_tool(&inner, notify, asker).await
     }
 
-    /// `search_tools`: the catalog's index, answered with exported names.
-    fn search_tools(&self, listing: &Listing, arguments: &Value) -> Value {
+    /// `search_tools`: the catalog's index (and the executor's reranker), answered
+    /// with exported names.
+    async fn search_tools(&self, listing: &Listing, arguments: &Value) -> Value {
         let Some(query) = arguments.get("query").and_then(Value::as_str) else {
             return modes::mistake("`search_tools` needs a `query`: the task, in words");
         };
-        let limit = match crate::catalog::meta::limit(arguments) {
+        let detail = match crate::catalog::meta::Detail::of(arguments) {
+            Ok(d) => d,
+            Err(e) => return modes::mistake(&e),
+        };
+        let limit = match crate::catalog::meta::search_limit(arguments, detail) {
             Ok(n) => n,
             Err(e) => return modes::mistake(&e),
         };
         let executor = self.current();
         // A request past the length search reads is cut, and the answer says so.
         let (query, cut) = crate::catalog::meta::read_request(query);
-        let tools: Vec<Value> = executor
-            .catalog()
-            .search(query, limit)
-            .iter()
-            .filter_map(|hit| {
-                let name = listing.exported_of.get(hit.tool.name.as_ref())?;
-                Some(crate::catalog::meta::hit_json(hit, name))
-            })
-            .collect();
-        let mut out = json!({ "tools": tools });
-        if let Some(cut) = cut {
-            out["note"] = json!(cut);
-        }
-        modes::result(out)
+        let hits = executor.search(query, limit).await;
+        modes::result(crate::catalog::meta::search_answer(
+            &hits,
+            detail,
+            |tool| {
+                listing
+                    .exported_of
+                    .get(tool.name.as_ref())
+                    .map(String::as_str)
+            },
+            cut,
+        ))
     }
 
     /// A tool itself (what `tools/call` runs for its name).

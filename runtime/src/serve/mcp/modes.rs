@@ -73,3 +73,79 @@ pub(super) fn result(value: Value) -> Value {
 pub(super) fn mistake(message: &str) -> Value {
     json!({"content": [{"type": "text", "text": message}], "isError": true})
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::ToolMode;
+    use crate::catalog::rerank::{Candidate, Reranked, Reranker};
+    use crate::catalog::{Catalog, Tool, meta::RUNS_ANY_TOOL};
+    use crate::serve::mcp::Server;
+
+    /// Reverses the lexical order (a stand-in for a model).
+    struct Reverse;
+
+    impl Reranker for Reverse {
+        fn rerank<'a>(&'a self, _: &'a str, candidates: &'a [Candidate]) -> Reranked<'a> {
+            let names = candidates.iter().rev().map(|c| c.name.clone()).collect();
+            Box::pin(std::future::ready(names))
+        }
+    }
+
+    fn server(reranker: bool) -> Server {
+        let tool = |name: &str, description: &str| {
+            Tool::meta(
+                name,
+                name,
+                description,
+                json!({"type": "object"}),
+                RUNS_ANY_TOOL,
+            )
+        };
+        let catalog = Catalog::from_tools(
+            vec![
+                tool("create_issue", "Create an issue in a project"),
+                tool("list_issues", "List the issues of a project"),
+                tool("close_issue", "Close an issue"),
+            ],
+            Vec::new(),
+        )
+        .unwrap();
+        let builder = crate::Executor::builder(catalog);
+        let builder = if reranker {
+            builder.reranker(Reverse)
+        } else {
+            builder
+        };
+        Server::new(builder.build().unwrap()).mode(ToolMode::Meta)
+    }
+
+    async fn search(server: &Server, arguments: Value) -> Value {
+        let answer = server
+            .handle(json!({
+                "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "search_tools", "arguments": arguments},
+            }))
+            .await
+            .unwrap();
+        answer["result"]["structuredContent"].clone()
+    }
+
+    #[tokio::test]
+    async fn the_meta_mode_answers_compact_lines_in_the_executors_reranked_order() {
+        let query = json!({"query": "create an issue in a project", "detail": "compact"});
+        let lexical = search(&server(false), query.clone()).await;
+        let lines: Vec<Value> = lexical["tools"].as_array().unwrap().clone();
+        assert_eq!(lines[0], "create_issue: Create an issue in a project");
+        assert!(lexical["next"].as_str().unwrap().contains("describe_tool"));
+        let reranked = search(&server(true), query).await;
+        let mut reversed = lines.clone();
+        reversed.reverse();
+        assert_eq!(reranked["tools"], json!(reversed));
+        // The full answer, as before, unless asked.
+        let full = search(&server(false), json!({"query": "create an issue"})).await;
+        assert_eq!(full["tools"][0]["name"], "create_issue");
+        assert!(full.get("next").is_none());
+    }
+}

@@ -1,0 +1,60 @@
+//! `toolwright generate`: exactly what build.rs writes.
+
+use std::process::ExitCode;
+
+use toolwright_codegen::Config;
+
+use super::analyze;
+use crate::args::Inputs;
+
+pub(crate) fn run(
+    inputs: &Inputs,
+    out: &std::path::Path,
+    (catalog_only, full_serde, features_by_tag): (bool, bool, bool),
+    typed: &[String],
+    styled: bool,
+) -> ExitCode {
+    // Read and checked once: the findings are shown here (coloured), and generation
+    // goes on from the same analysis.
+    let Some(analysis) = analyze(inputs, styled) else {
+        return ExitCode::FAILURE;
+    };
+    let mut config = Config::new();
+    for input in &inputs.paths {
+        config.input(input);
+    }
+    for selector in &inputs.select.include {
+        config.include(selector);
+    }
+    for selector in &inputs.select.exclude {
+        config.exclude(selector);
+    }
+    for selector in typed {
+        config.typed(selector);
+    }
+    config
+        .catalog_only(catalog_only)
+        .full_serde(full_serde)
+        .features_by_tag(features_by_tag);
+    match config
+        .strict(inputs.strict)
+        .out_dir(out)
+        .cargo_directives(false)
+        .generate_from(analysis)
+    {
+        Ok(g) => {
+            eprintln!(
+                "wrote {} of {} file(s) to {}; include `{}`",
+                g.written.len(),
+                g.files.len(),
+                g.out_dir.display(),
+                g.out_dir.join(toolwright_codegen::ENTRY_FILE).display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
