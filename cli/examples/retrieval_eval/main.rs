@@ -4,8 +4,12 @@
 //! technique. Prints R@1, R@5 and MRR@10 per catalog and overall, then the search latency
 //! over the largest catalog.
 //!
-//! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses] [--dump OUT] [--texts OUT | --dense VECTORS]`
-//! (catalog paths are relative to ROOT, the checkout). `--texts` writes the texts a
+//! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses] [--dump OUT] [--request-language CODE]
+//! [--texts OUT | --dense VECTORS]` (catalog paths are relative to ROOT, the checkout; a
+//! catalog's optional third column names a file of `x-toolwright-aliases` inserted into
+//! its document before generating, so that the scores are what a user writing that data
+//! gets). `--request-language de` reads the requests as German over the catalogs'
+//! English (`Index::search_in`; `toolwright-query`'s feature `languages`). `--texts` writes the texts a
 //! dense model must embed and stops; `--dense` adds the fusion rows from those texts'
 //! vectors (see `benches/retrieval_fusion.sh`). `--dump` writes each row's top 20 tool
 //! names per query (`label<TAB>catalog<TAB>query<TAB>name,name,...`), so that two builds'
@@ -19,6 +23,7 @@
 //! instead of the default's, and `MISS_AT=N` counts a rank past N as a miss (5 unless
 //! told).
 
+mod aliases;
 mod dense;
 
 use std::collections::BTreeMap;
@@ -35,7 +40,7 @@ fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [root, queries, catalogs, rest @ ..] = args.as_slice() else {
         return Err(
-            "usage: retrieval_eval ROOT QUERIES CATALOGS [--misses] [--dump OUT] [--texts OUT | --dense VECTORS]"
+            "usage: retrieval_eval ROOT QUERIES CATALOGS [--misses] [--dump OUT] [--request-language CODE] [--texts OUT | --dense VECTORS]"
                 .into(),
         );
     };
@@ -47,6 +52,16 @@ fn main() -> Result<(), String> {
             .map(Path::new)
     };
     let root = Path::new(root);
+    let request_language = match option("--request-language") {
+        Some(code) => {
+            let code = code.to_string_lossy();
+            Some(
+                toolwright_query::search::language::by_code(&code)
+                    .ok_or_else(|| format!("no language `{code}` in this build"))?,
+            )
+        }
+        None => None,
+    };
     let queries = read_tsv(Path::new(queries))?;
     let catalogs = read_tsv(Path::new(catalogs))?;
     let work = std::env::temp_dir().join(format!("toolwright-retrieval-{}", std::process::id()));
@@ -59,7 +74,10 @@ fn main() -> Result<(), String> {
         .filter(|row| queries.iter().any(|q| q[0] == row[0]))
     {
         let (key, file) = (&row[0], root.join(&row[1]));
-        let path = plain_file(&file, &work)?;
+        let mut path = plain_file(&file, &work)?;
+        if let Some(aliases) = row.get(2) {
+            path = aliases::insert(&path, &root.join(aliases), &work)?;
+        }
         let analysis = toolwright_codegen::analyze(&[path], false);
         if analysis.has_errors() {
             return Err(format!("{}: {}", file.display(), analysis.render()));
@@ -162,7 +180,10 @@ fn main() -> Result<(), String> {
                 return Err(format!("query for unknown catalog `{key}`"));
             };
             let index = Index::new(&indexes[key]).map_err(|e| e.to_string())?;
-            let hits = index.search(query, 20);
+            let hits = match request_language {
+                Some(language) => index.search_in(query, 20, language),
+                None => index.search(query, 20),
+            };
             let expected: Vec<&str> = expected.split(',').collect();
             let rank = hits
                 .iter()

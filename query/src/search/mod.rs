@@ -215,6 +215,10 @@ pub struct IndexBuilder {
     pairs: Vec<Vec<(String, String)>>,
     /// Per document: the terms of its name and title, for [`Techniques::NAMES`].
     names: Vec<Vec<String>>,
+    /// Per document: the terms of its aliases, merged in after the documents' lengths
+    /// are taken (an alias is another way to find the tool, not more text diluting its
+    /// own words).
+    aliases: Vec<BTreeMap<String, f32>>,
 }
 
 /// A word pair is a name of the API's, whose initials its users write, when this many
@@ -267,6 +271,7 @@ impl IndexBuilder {
             analysed: std::collections::HashMap::new(),
             pairs: Vec::new(),
             names: Vec::new(),
+            aliases: Vec::new(),
         }
     }
 
@@ -331,9 +336,7 @@ impl IndexBuilder {
             for trigger in &doc.triggers {
                 put(trigger, w.trigger);
             }
-            for alias in &doc.aliases {
-                put(alias, w.alias);
-            }
+
             // Requests as users phrase them, written by the adapter's author.
             for example in &doc.examples {
                 put(example, w.example);
@@ -433,6 +436,15 @@ impl IndexBuilder {
             }
             self.pairs.push(pairs);
         }
+        let mut aliases = BTreeMap::new();
+        if t.has(Techniques::FIELDS) {
+            for alias in &doc.aliases {
+                for term in analyze(alias, t, language) {
+                    *aliases.entry(term).or_insert(0.0) += w.alias;
+                }
+            }
+        }
+        self.aliases.push(aliases);
         self.docs.push(terms);
     }
 
@@ -488,6 +500,11 @@ impl IndexBuilder {
             })
             .collect();
         let average = (lengths.iter().sum::<f32>() / n.max(1) as f32).max(f32::EPSILON);
+        for (terms, aliases) in self.docs.iter_mut().zip(std::mem::take(&mut self.aliases)) {
+            for (term, tf) in aliases {
+                *terms.entry(term).or_insert(0.0) += tf;
+            }
+        }
         let mut postings: BTreeMap<&str, Vec<(u32, f32)>> = BTreeMap::new();
         for (doc, terms) in self.docs.iter().enumerate() {
             for (term, tf) in terms {
@@ -1214,6 +1231,33 @@ mod tests {
         let index = Index::new(&bytes).unwrap();
         assert_eq!(index.search("which orgs am I in", 1)[0].doc, 1);
         assert_eq!(index.search("which orgs are there", 1)[0].doc, 0);
+    }
+
+    /// A request in German over an English catalog: its stop words are not read as
+    /// the catalog's words ("hat" is "has", not a hat), the words both languages share
+    /// still meet the catalog.
+    #[cfg(feature = "languages")]
+    #[test]
+    fn a_request_in_another_language_drops_its_stop_words() {
+        let bytes = built(
+            Techniques::DEFAULT,
+            &[
+                doc("hats_get", "Get a hat", "GET", "/hats/{hat}"),
+                doc("teams_list", "List teams", "GET", "/teams"),
+            ],
+        );
+        let index = Index::new(&bytes).unwrap();
+        let german = language::by_code("de").unwrap();
+        let query = "welches Team hat die meisten Mitglieder";
+        assert!(index.search(query, 2).iter().any(|h| h.doc == 0));
+        let hits = index.search_in(query, 2, german);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].doc, 1);
+        // In the catalog's own language, the same search.
+        assert_eq!(
+            index.search_in("list teams", 2, &ENGLISH),
+            index.search("list teams", 2)
+        );
     }
 
     #[test]

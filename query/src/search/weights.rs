@@ -23,8 +23,9 @@ pub(super) struct Fields {
     pub(super) tag: f32,
     /// An adapter's `triggers`: phrases that should bring the tool up.
     pub(super) trigger: f32,
-    /// A word or phrase the API's users call the tool by (`x-toolwright-aliases`): a
-    /// name for it, as its title is.
+    /// A word or phrase the API's users call the tool by (`x-toolwright-aliases`):
+    /// another name for it, weighted as its name; left out of the document's length
+    /// (another way to find the tool, not more text diluting its own words).
     pub(super) alias: f32,
     /// A request a usage example answers: like a title each, as no one example is the
     /// tool's name for itself.
@@ -56,7 +57,7 @@ pub(super) const FIELDS: Fields = Fields {
     enum_value: 0.3,
     tag: 1.5,
     trigger: 2.0,
-    alias: 1.0,
+    alias: 3.0,
     example: 1.0,
     verb: 1.5,
     flag: 1.5,

@@ -143,3 +143,26 @@ fn language(
         cache: OnceLock::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_has_its_stemmer_and_stop_words() {
+        for code in [
+            "da", "nl", "fi", "fr", "de", "hu", "it", "no", "pt", "ro", "ru", "es", "sv",
+        ] {
+            let language = by_code(code).unwrap();
+            assert_eq!(language.code(), code);
+            assert!(!language.stop_words.is_empty(), "{code}");
+            assert_ne!(
+                language.analysis_hash(),
+                super::super::ENGLISH.analysis_hash()
+            );
+        }
+        let german = by_code("de").unwrap();
+        assert!(german.is_stop_word("die") && !german.is_stop_word("team"));
+        assert_eq!(german.stem("mitglieder"), german.stem("mitglied"));
+    }
+}
