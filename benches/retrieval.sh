@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Retrieval quality and speed (release build): R@1, R@5, R@10 and MRR@10 per catalog,
+# Retrieval quality and speed (release build): R@1, R@5, R@10, R@20 and MRR@10 per catalog,
 # for plain BM25, each technique added in turn, the default, and the default without
 # each technique; then search latency over the largest catalog (p50/p99, target p50
 # <= 25 µs), lookup by name (target <= 50 ns) and the index size.

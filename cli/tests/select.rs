@@ -325,3 +325,73 @@ fn names(list: &Value) -> Vec<&str> {
         .map(|t| t["name"].as_str().unwrap())
         .collect()
 }
+
+/// Words an API's users call its operations by, written as data: `x-toolwright-aliases`
+/// on an operation and on a tag (OpenAPI), `aliases` on an adapter operation. The
+/// generated catalog's search finds each tool by them, though no text of the tool says
+/// them; without them, nothing does.
+#[test]
+fn aliases_written_as_data_find_their_tools() {
+    let dir = std::env::temp_dir().join(format!("toolwright-aliases-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = |aliases: bool| {
+        let (op, tag) = if aliases {
+            (
+                r#""x-toolwright-aliases": ["chargeback"],"#,
+                r#", "x-toolwright-aliases": ["top up", "fund"]"#,
+            )
+        } else {
+            ("", "")
+        };
+        format!(
+            r#"{{"openapi": "3.1.0", "info": {{"title": "Pay", "version": "1"}},
+              "tags": [{{"name": "topups"{tag}}}],
+              "paths": {{
+                "/disputes": {{"get": {{"operationId": "list_disputes", {op}
+                  "summary": "List disputes", "responses": {{"200": {{"description": "ok"}}}}}}}},
+                "/topups": {{"post": {{"operationId": "create_topup", "tags": ["topups"],
+                  "summary": "Create a topup", "responses": {{"200": {{"description": "ok"}}}}}}}},
+                "/refunds": {{"get": {{"operationId": "list_refunds",
+                  "summary": "List refunds", "responses": {{"200": {{"description": "ok"}}}}}}}}
+              }}}}"#
+        )
+    };
+    let first = |file: &Path, query: &str| {
+        let (ok, out, err) = toolwright(&["search", query, file.to_str().unwrap(), "-k", "1"]);
+        assert!(ok, "{err}");
+        out.lines()
+            .next()
+            .map(|l| l.split('\t').next().unwrap_or_default().to_owned())
+    };
+    let with = dir.join("pay.json");
+    std::fs::write(&with, spec(true)).unwrap();
+    assert_eq!(
+        first(&with, "a chargeback").as_deref(),
+        Some("list_disputes")
+    );
+    assert_eq!(
+        first(&with, "fund my account").as_deref(),
+        Some("create_topup")
+    );
+    let without = dir.join("bare").join("pay.json");
+    std::fs::create_dir_all(without.parent().unwrap()).unwrap();
+    std::fs::write(&without, spec(false)).unwrap();
+    assert_eq!(first(&without, "a chargeback"), None);
+
+    // An adapter operation's `aliases`.
+    let adapter = dir.join("snips-adapter.md");
+    std::fs::write(
+        &adapter,
+        "---\nname: snips\ntype: adapter\nversion: \"1.0.0\"\ndescription: Code snippets.\n\
+         target:\n  base_url: \"https://snips.example.com\"\noperations:\n  create:\n\
+         \x20   - name: create_gist\n      maps_to: \"POST /gists\"\n      description: Creates a gist.\n\
+         \x20     aliases: [snippet, paste]\n  read:\n    - name: list_files\n\
+         \x20     maps_to: \"GET /files\"\n      description: Lists files.\n---\n",
+    )
+    .unwrap();
+    assert_eq!(
+        first(&adapter, "save a code snippet").as_deref(),
+        Some("create_gist")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

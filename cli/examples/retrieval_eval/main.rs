@@ -4,10 +4,16 @@
 //! technique. Prints R@1, R@5 and MRR@10 per catalog and overall, then the search latency
 //! over the largest catalog.
 //!
-//! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses] [--texts OUT | --dense VECTORS]`
-//! (catalog paths are relative to ROOT, the checkout). `--texts` writes the texts a
+//! Usage: `retrieval_eval ROOT QUERIES CATALOGS [--misses] [--dump OUT] [--request-language CODE]
+//! [--texts OUT | --dense VECTORS]` (catalog paths are relative to ROOT, the checkout; a
+//! catalog's optional third column names a file of `x-toolwright-aliases` inserted into
+//! its document before generating, so that the scores are what a user writing that data
+//! gets). `--request-language de` reads the requests as German over the catalogs'
+//! English (`Index::search_in`; `toolwright-query`'s feature `languages`). `--texts` writes the texts a
 //! dense model must embed and stops; `--dense` adds the fusion rows from those texts'
-//! vectors (see `benches/retrieval_fusion.sh`).
+//! vectors (see `benches/retrieval_fusion.sh`). `--dump` writes each row's top 20 tool
+//! names per query (`label<TAB>catalog<TAB>query<TAB>name,name,...`), so that two builds'
+//! rankings can be compared byte for byte with `cmp`.
 //!
 //! Environment: `PASSES=N` repeats the latency loop N times instead of 50, for
 //! profiling; `ONLY=PREFIX` scores only the rows whose label starts with PREFIX
@@ -17,6 +23,7 @@
 //! instead of the default's, and `MISS_AT=N` counts a rank past N as a miss (5 unless
 //! told).
 
+mod aliases;
 mod dense;
 
 use std::collections::BTreeMap;
@@ -26,14 +33,14 @@ use std::time::Instant;
 use toolwright::query::{Index, Techniques};
 
 type Row = (String, Techniques);
-/// Each catalog's ranks of the expected tools (0-based; `None`: not in the top 10).
+/// Each catalog's ranks of the expected tools (0-based; `None`: not in the top 20).
 type Ranks<'a> = BTreeMap<&'a str, Vec<Option<usize>>>;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [root, queries, catalogs, rest @ ..] = args.as_slice() else {
         return Err(
-            "usage: retrieval_eval ROOT QUERIES CATALOGS [--misses] [--texts OUT | --dense VECTORS]"
+            "usage: retrieval_eval ROOT QUERIES CATALOGS [--misses] [--dump OUT] [--request-language CODE] [--texts OUT | --dense VECTORS]"
                 .into(),
         );
     };
@@ -45,6 +52,16 @@ fn main() -> Result<(), String> {
             .map(Path::new)
     };
     let root = Path::new(root);
+    let request_language = match option("--request-language") {
+        Some(code) => {
+            let code = code.to_string_lossy();
+            Some(
+                toolwright_query::search::language::by_code(&code)
+                    .ok_or_else(|| format!("no language `{code}` in this build"))?,
+            )
+        }
+        None => None,
+    };
     let queries = read_tsv(Path::new(queries))?;
     let catalogs = read_tsv(Path::new(catalogs))?;
     let work = std::env::temp_dir().join(format!("toolwright-retrieval-{}", std::process::id()));
@@ -57,7 +74,10 @@ fn main() -> Result<(), String> {
         .filter(|row| queries.iter().any(|q| q[0] == row[0]))
     {
         let (key, file) = (&row[0], root.join(&row[1]));
-        let path = plain_file(&file, &work)?;
+        let mut path = plain_file(&file, &work)?;
+        if let Some(aliases) = row.get(2) {
+            path = aliases::insert(&path, &root.join(aliases), &work)?;
+        }
         let analysis = toolwright_codegen::analyze(&[path], false);
         if analysis.has_errors() {
             return Err(format!("{}: {}", file.display(), analysis.render()));
@@ -131,15 +151,16 @@ fn main() -> Result<(), String> {
     let keys: Vec<&String> = loaded.keys().collect();
     print!("{:<30}", "techniques");
     for key in &keys {
-        print!(" {key:>22}");
+        print!(" {key:>27}");
     }
-    println!(" {:>22}", "all");
+    println!(" {:>27}", "all");
     print!("{:<30}", "");
     for _ in 0..=keys.len() {
-        print!(" {:>22}", "R@1  R@5 R@10  MRR");
+        print!(" {:>27}", "R@1  R@5 R@10 R@20  MRR");
     }
     println!();
     let mut misses = Vec::new();
+    let mut dump = String::new();
     // Whose misses `--misses` lists: the default's, or the row `MISSES=LABEL` names.
     let missed_row = std::env::var("MISSES").unwrap_or_else(|_| "default".to_owned());
     // A miss is a rank past this (`MISS_AT=1`: anything not first).
@@ -159,11 +180,19 @@ fn main() -> Result<(), String> {
                 return Err(format!("query for unknown catalog `{key}`"));
             };
             let index = Index::new(&indexes[key]).map_err(|e| e.to_string())?;
-            let hits = index.search(query, 10);
+            let hits = match request_language {
+                Some(language) => index.search_in(query, 20, language),
+                None => index.search(query, 20),
+            };
             let expected: Vec<&str> = expected.split(',').collect();
             let rank = hits
                 .iter()
                 .position(|h| expected.contains(&catalog.tools()[h.doc].name.as_ref()));
+            let names: Vec<&str> = hits
+                .iter()
+                .map(|h| catalog.tools()[h.doc].name.as_ref())
+                .collect();
+            dump.push_str(&format!("{label}\t{key}\t{query}\t{}\n", names.join(",")));
             if show_misses && *label == missed_row && rank.is_none_or(|r| r >= miss_at) {
                 let top: Vec<&str> = hits
                     .iter()
@@ -183,6 +212,9 @@ fn main() -> Result<(), String> {
     }
     for m in &misses {
         println!("miss: {m}");
+    }
+    if let Some(out) = option("--dump") {
+        std::fs::write(out, dump).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     if let Some(vectors) = option("--dense") {
         fusion(&loaded, &queries, &keys, &dense::Vectors::read(vectors)?)?;
@@ -251,19 +283,37 @@ fn print_row(label: &str, keys: &[&String], per: &Ranks) {
     println!(" {}", scores(&all));
 }
 
-/// `R@1 R@5 R@10 MRR@10` of ranks (0-based; `None`: not in the top 10).
+/// `R@1 R@5 R@10 R@20 MRR@10` of ranks (0-based; `None`: not in the top 20).
 fn scores(ranks: &[Option<usize>]) -> String {
     let n = ranks.len().max(1) as f64;
     let at = |k: usize| ranks.iter().filter(|r| r.is_some_and(|r| r < k)).count() as f64 / n;
+    // MRR stays at 10: a rank past 10 counts as a miss, as before R@20 was added.
     let mrr = ranks
         .iter()
-        .map(|r| r.map_or(0.0, |r| 1.0 / (r as f64 + 1.0)))
+        .map(|r| {
+            r.filter(|&r| r < 10)
+                .map_or(0.0, |r| 1.0 / (r as f64 + 1.0))
+        })
         .sum::<f64>()
         / n;
     if std::env::var_os("PREC").is_some() {
-        return format!("{:.4} {:.4} {:.4} {:.4}", at(1), at(5), at(10), mrr);
+        return format!(
+            "{:.4} {:.4} {:.4} {:.4} {:.4}",
+            at(1),
+            at(5),
+            at(10),
+            at(20),
+            mrr
+        );
     }
-    format!("{:.2} {:.2} {:.2} {:.2}", at(1), at(5), at(10), mrr)
+    format!(
+        "{:.2} {:.2} {:.2} {:.2} {:.2}",
+        at(1),
+        at(5),
+        at(10),
+        at(20),
+        mrr
+    )
 }
 
 /// p50 and p99 of `Catalog::search` per query (k = 5), over the largest catalog.

@@ -422,6 +422,9 @@ fn meta(api: &ir::Api, op: &ir::Operation) -> Value {
             .collect();
         m.insert("examples".into(), Value::Array(examples));
     }
+    if !op.aliases.is_empty() {
+        m.insert("aliases".into(), json!(op.aliases));
+    }
     if !op.meta.is_empty() {
         m.insert("native".into(), json!(op.meta));
     }

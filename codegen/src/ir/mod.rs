@@ -464,6 +464,10 @@ pub struct Operation {
     /// Usage examples (an adapter's `{name}-adapter-examples.md`), checked against the
     /// tool's input schema.
     pub examples: Vec<Example>,
+    /// Words or phrases the API's users call the operation by that its own text may
+    /// not use (`x-toolwright-aliases`, an adapter operation's `aliases`): search
+    /// indexes them with the tool's texts.
+    pub aliases: Vec<String>,
     /// Placeholder text the source gave instead of prose (`XXXX`, `TODO`) in the
     /// operation or its parameters, treated as missing: kept for the readiness report,
     /// which names each and where it is.

@@ -6,7 +6,7 @@
 //! namespace segments before it (`/v1/issuing/cards/{card}` → issuing card) — which the
 //! index records as markers ([`markers`]) that no query word can match.
 
-use super::Index;
+use super::{Index, Language};
 
 /// What marks an item collection's words in the index.
 pub(super) const MARKER: char = '\u{2}';
@@ -59,12 +59,12 @@ fn is_version(segment: &str) -> bool {
 /// is the word itself (`price_9`, 0), the words' initials (0), the beginning of the
 /// first word (1), some of the first word's letters in order (2) or some of the words'
 /// letters in order (3): `po` is a payout before it is a payment method.
-pub(super) fn fit(prefix: &str, words: &[&str]) -> Option<u8> {
+pub(super) fn fit(language: &Language, prefix: &str, words: &[&str]) -> Option<u8> {
     let first = words.first()?;
     if prefix.len() < 2 || prefix.chars().next() != first.chars().next() {
         return None;
     }
-    if words.len() == 1 && super::text::stem(prefix) == *first {
+    if words.len() == 1 && language.stem(prefix) == *first {
         return Some(0);
     }
     if words.len() > 1
@@ -105,7 +105,7 @@ pub(super) fn resource<'a>(
         .filter_map(|(term, tools)| {
             let text = std::str::from_utf8(&term[marker.len()..]).ok()?;
             let words: Vec<&'a str> = text.split(' ').collect();
-            let tier = fit(prefix, &words)?;
+            let tier = fit(index.language(), prefix, &words)?;
             let unnamed = !words.iter().all(|w| named.iter().any(|n| n == w));
             Some(((unnamed, tier, std::cmp::Reverse(tools), text.len()), words))
         })
@@ -147,21 +147,36 @@ mod tests {
 
     #[test]
     fn prefixes_read_as_abbreviations() {
-        assert_eq!(fit("pi", &["payment", "intent"]), Some(0));
-        assert_eq!(fit("cs", &["checkout", "session"]), Some(0));
-        assert_eq!(fit("cus", &["custom"]), Some(1));
-        assert_eq!(fit("in", &["invoic"]), Some(1));
-        assert_eq!(fit("pi", &["price"]), Some(2));
-        assert_eq!(fit("evt", &["event"]), Some(2));
-        assert_eq!(fit("acct", &["account"]), Some(2));
-        assert_eq!(fit("iauth", &["issu", "author"]), Some(3));
-        assert_eq!(fit("po", &["payout"]), Some(2));
-        assert_eq!(fit("po", &["payment", "method"]), Some(3));
-        assert_eq!(fit("price", &["pric"]), Some(0));
-        assert_eq!(fit("file", &["fil"]), Some(0));
+        assert_eq!(
+            fit(&crate::search::ENGLISH, "pi", &["payment", "intent"]),
+            Some(0)
+        );
+        assert_eq!(
+            fit(&crate::search::ENGLISH, "cs", &["checkout", "session"]),
+            Some(0)
+        );
+        assert_eq!(fit(&crate::search::ENGLISH, "cus", &["custom"]), Some(1));
+        assert_eq!(fit(&crate::search::ENGLISH, "in", &["invoic"]), Some(1));
+        assert_eq!(fit(&crate::search::ENGLISH, "pi", &["price"]), Some(2));
+        assert_eq!(fit(&crate::search::ENGLISH, "evt", &["event"]), Some(2));
+        assert_eq!(fit(&crate::search::ENGLISH, "acct", &["account"]), Some(2));
+        assert_eq!(
+            fit(&crate::search::ENGLISH, "iauth", &["issu", "author"]),
+            Some(3)
+        );
+        assert_eq!(fit(&crate::search::ENGLISH, "po", &["payout"]), Some(2));
+        assert_eq!(
+            fit(&crate::search::ENGLISH, "po", &["payment", "method"]),
+            Some(3)
+        );
+        assert_eq!(fit(&crate::search::ENGLISH, "price", &["pric"]), Some(0));
+        assert_eq!(fit(&crate::search::ENGLISH, "file", &["fil"]), Some(0));
         // Another first letter, letters out of order, or a single letter: no.
-        assert_eq!(fit("in", &["payment", "intent"]), None);
-        assert_eq!(fit("txn", &["transact"]), None);
-        assert_eq!(fit("c", &["custom"]), None);
+        assert_eq!(
+            fit(&crate::search::ENGLISH, "in", &["payment", "intent"]),
+            None
+        );
+        assert_eq!(fit(&crate::search::ENGLISH, "txn", &["transact"]), None);
+        assert_eq!(fit(&crate::search::ENGLISH, "c", &["custom"]), None);
     }
 }

@@ -37,6 +37,9 @@ pub struct Document {
     pub operation_id: String,
     /// Phrases the source says should bring this tool up (an adapter's `triggers`).
     pub triggers: Vec<String>,
+    /// Words or phrases the API's users call this tool by (`x-toolwright-aliases`, an
+    /// adapter operation's `aliases`; `_meta.toolwright.aliases`).
+    pub aliases: Vec<String>,
     /// Requests in words the tool's usage examples answer (`_meta.toolwright.examples`).
     pub examples: Vec<String>,
     /// Summaries of tools this one feeds or is fed by (IO contract links), filled by
@@ -100,7 +103,7 @@ pub fn contract_links(contract: &Value) -> Vec<String> {
 impl Document {
     /// The document of a catalog tool: its texts, `inputSchema` (argument names and
     /// descriptions), `_meta.toolwright` (tags, CRUDE group, operation id, usage
-    /// examples), the
+    /// examples, aliases), the
     /// operation's method and path, and its API's metadata (adapter `triggers`).
     pub fn from_tool(tool: &ToolTexts<'_>) -> Document {
         let ToolTexts {
@@ -195,6 +198,7 @@ impl Document {
                 .unwrap_or_default()
                 .to_owned(),
             triggers: strings(api_meta.get("triggers")),
+            aliases: strings(ours.get("aliases")),
             examples: ours
                 .get("examples")
                 .and_then(Value::as_array)

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! "TWSI" version:u32 techniques:u32 docs:u32 terms:u32 scale:f32 slots:u32
+//! language:[u8; 4] analysis:u64   the language's code (zero-padded) and analysis hash
 //! term_ends:[u32; terms]      end of each term in `term_text`
 //! posting_ends:[u32; terms]   end of each term's postings
 //! term_slots:[u32; slots]     open addressing by FNV-1a: term index + 1, 0 when empty
@@ -16,11 +17,11 @@
 
 use std::fmt;
 
-use super::Techniques;
+use super::{Language, Techniques, language};
 
 const MAGIC: &[u8; 4] = b"TWSI";
-const VERSION: u32 = 2;
-const HEADER: usize = 28;
+const VERSION: u32 = 3;
+const HEADER: usize = 40;
 const POSTING: usize = 6;
 
 /// A view of index bytes.
@@ -28,6 +29,7 @@ const POSTING: usize = 6;
 pub struct Index<'a> {
     bytes: &'a [u8],
     techniques: Techniques,
+    language: &'static Language,
     docs: usize,
     terms: usize,
     scale: f32,
@@ -47,6 +49,31 @@ impl fmt::Display for FormatError {
 }
 
 impl std::error::Error for FormatError {}
+
+/// The language of a header's code and analysis hash, when this build has it and
+/// analyses as the index was built.
+fn language_of(header: &[u8]) -> Result<&'static Language, FormatError> {
+    let code = std::str::from_utf8(&header[..4])
+        .map(|c| c.trim_end_matches('\0'))
+        .map_err(|_| FormatError("the language code is not UTF-8".to_owned()))?;
+    let mut hash = [0; 8];
+    hash.copy_from_slice(&header[4..12]);
+    let hash = u64::from_le_bytes(hash);
+    let Some(language) = language::by_code(code) else {
+        return Err(FormatError(format!(
+            "built for language `{code}`, which this build does not have (the feature \
+             `languages` of toolwright-query adds the Snowball languages)"
+        )));
+    };
+    if language.analysis_hash() != hash {
+        return Err(FormatError(format!(
+            "built with another analysis of `{code}` (hash {hash:016x}; this build's is \
+             {:016x}): build the index again",
+            language.analysis_hash()
+        )));
+    }
+    Ok(language)
+}
 
 fn u32_at(bytes: &[u8], at: usize) -> u32 {
     let mut b = [0; 4];
@@ -95,7 +122,9 @@ impl<'a> Index<'a> {
     /// bounds-checked either way; unchecked bytes can only give wrong results.
     ///
     /// # Errors
-    /// Another format or version, or tables that do not add up to the bytes.
+    /// Another format or version, a language this build does not have or analyses
+    /// otherwise than the index was built (its analysis hash differs: the index must
+    /// be built again), or tables that do not add up to the bytes.
     pub fn open(bytes: &'a [u8]) -> Result<Index<'a>, FormatError> {
         let fail = |why: &str| Err(FormatError(why.to_owned()));
         if bytes.len() < HEADER || &bytes[..4] != MAGIC {
@@ -109,6 +138,7 @@ impl<'a> Index<'a> {
         let terms = u32_at(bytes, 16) as usize;
         let scale = f32::from_bits(u32_at(bytes, 20));
         let slots = u32_at(bytes, 24) as usize;
+        let language = language_of(&bytes[28..40])?;
         if !slots.is_power_of_two() {
             return fail("the term slots are not a power of two");
         }
@@ -123,6 +153,7 @@ impl<'a> Index<'a> {
         let index = Index {
             bytes,
             techniques,
+            language,
             docs,
             terms,
             scale,
@@ -150,6 +181,11 @@ impl<'a> Index<'a> {
     /// How the documents were analysed (queries are analysed the same way).
     pub fn techniques(&self) -> Techniques {
         self.techniques
+    }
+
+    /// The language the documents were analysed in.
+    pub fn language(&self) -> &'static Language {
+        self.language
     }
 
     /// Documents (tools) indexed.
@@ -345,6 +381,7 @@ impl PostingList<'_> {
 /// Writes the index: `terms` sorted, each with its (document, impact) postings.
 pub(super) fn write(
     techniques: Techniques,
+    language: &Language,
     docs: usize,
     terms: &[(&str, Vec<(u32, f32)>)],
     max_impact: f32,
@@ -366,6 +403,10 @@ pub(super) fn write(
     ] {
         out.extend_from_slice(&word.to_le_bytes());
     }
+    let mut code = [0u8; 4];
+    code[..language.code().len()].copy_from_slice(language.code().as_bytes());
+    out.extend_from_slice(&code);
+    out.extend_from_slice(&language.analysis_hash().to_le_bytes());
     let mut end = 0u32;
     for (term, _) in terms {
         end += term.len() as u32;
@@ -412,6 +453,7 @@ mod tests {
         assert!(Index::new(b"TWSI\x02\0\0\0").is_err());
         let good = write(
             Techniques::DEFAULT,
+            &crate::search::ENGLISH,
             2,
             &[("a", vec![(0, 1.0)]), ("b", vec![(1, 0.5)])],
             1.0,
@@ -430,13 +472,43 @@ mod tests {
     }
 
     #[test]
+    fn an_index_of_another_analysis_is_refused_with_a_reason() {
+        let good = write(
+            Techniques::DEFAULT,
+            &crate::search::ENGLISH,
+            1,
+            &[("a", vec![(0, 1.0)])],
+            1.0,
+        );
+        let index = Index::new(&good).unwrap();
+        assert_eq!(index.language().code(), "en");
+        // Another analysis hash: built with other tables, not to be read with these.
+        let mut other_hash = good.clone();
+        other_hash[32] ^= 1;
+        let error = Index::open(&other_hash).unwrap_err().to_string();
+        assert!(
+            error.contains("another analysis of `en`") && error.contains("build the index again"),
+            "{error}"
+        );
+        // A language this build does not have.
+        let mut other_language = good.clone();
+        other_language[28..30].copy_from_slice(b"xx");
+        let error = Index::new(&other_language).unwrap_err().to_string();
+        assert!(error.contains("language `xx`"), "{error}");
+        // The version before the language was recorded is another version.
+        let mut old = good;
+        old[4] = 2;
+        assert!(Index::open(&old).is_err());
+    }
+
+    #[test]
     fn every_term_is_found_by_its_hash_and_no_other() {
         let names: Vec<String> = (0..300).map(|i| format!("term{i}")).collect();
         let mut sorted: Vec<&str> = names.iter().map(String::as_str).collect();
         sorted.sort_unstable();
         let terms: Vec<(&str, Vec<(u32, f32)>)> =
             sorted.iter().map(|t| (*t, vec![(0, 1.0)])).collect();
-        let bytes = write(Techniques::DEFAULT, 1, &terms, 1.0);
+        let bytes = write(Techniques::DEFAULT, &crate::search::ENGLISH, 1, &terms, 1.0);
         let index = Index::new(&bytes).unwrap();
         for (i, term) in sorted.iter().enumerate() {
             assert_eq!(index.find(term), Some(i), "{term}");
@@ -444,7 +516,7 @@ mod tests {
         for absent in ["term", "term300", "", "x"] {
             assert_eq!(index.find(absent), None, "{absent}");
         }
-        let empty = write(Techniques::DEFAULT, 0, &[], 1.0);
+        let empty = write(Techniques::DEFAULT, &crate::search::ENGLISH, 0, &[], 1.0);
         assert_eq!(Index::new(&empty).unwrap().find("a"), None);
     }
 }

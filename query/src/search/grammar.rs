@@ -5,50 +5,44 @@
 
 use std::borrow::Cow;
 
-use super::{Index, NAME, PHRASE_GAP, Techniques, lexicon, text};
+use super::language::Grammar;
+use super::{Index, Language, NAME, text};
 
-/// The words of `rest` (the query `query` with its values taken out), as
-/// [`super::analyze`] gives them, after the readings below.
-pub(super) fn words(
-    query: &str,
-    rest: &str,
-    techniques: Techniques,
-    index: &Index<'_>,
-) -> Vec<String> {
-    // Each reading copies the text only when it applies (most requests: none).
-    let mut rest = Cow::Borrowed(rest);
-    if causative_make(query) {
-        rest = Cow::Owned(text::replace_word(&rest, "make", "update"));
+/// The grammar readings, over the request's whitespace tokens (its values taken
+/// out), in this order: a causative "make", "stop doing", "undo"/"no longer", "without
+/// doing", "don't do". `query` is the request as written.
+pub(super) fn read(query: &str, tokens: &mut Vec<Cow<'_, str>>, index: &Index<'_>) {
+    let language = index.language();
+    let g = &language.grammar;
+    if causative_make(g, query) {
+        // The first token that holds the verb as a whole word.
+        for token in tokens.iter_mut() {
+            let read = text::replace_word(token, g.causative, g.causative_means);
+            if read != **token {
+                *token = Cow::Owned(read);
+                break;
+            }
+        }
     }
-    if let Some(read) = stop_doing(&rest, index) {
-        rest = Cow::Owned(read);
-    }
-    if let Some(read) = undo_doing(&rest, index) {
-        rest = Cow::Owned(read);
-    }
-    if let Some(read) = without_doing(&rest) {
-        rest = Cow::Owned(read);
-    }
-    if let Some(read) = dont_do(&rest) {
-        rest = Cow::Owned(read);
-    }
-    keeping_particles(&rest, techniques)
+    stop_doing(language, tokens, index);
+    undo_doing(language, tokens, index);
+    without_doing(g, tokens);
+    dont_do(g, tokens);
 }
 
 /// Whether `query` says "make" as a causative ("make my repo private", "make pm_8 the
 /// default card"), which sets a state of something that exists, rather than as
 /// "make a…" / "make a new…", which creates: an article or "new" after the verb is
 /// what English uses for a thing that does not exist yet.
-fn causative_make(query: &str) -> bool {
-    const CREATES: &[&str] = &["a", "an", "new", "another", "one", "some"];
+fn causative_make(g: &Grammar, query: &str) -> bool {
     let mut words = query
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | ';' | ':' | '!' | '?'))
         .filter(|w| !w.is_empty());
     while let Some(word) = words.next() {
-        if word.eq_ignore_ascii_case("make") {
+        if word.eq_ignore_ascii_case(g.causative) {
             return words
                 .next()
-                .is_some_and(|next| !CREATES.iter().any(|c| next.eq_ignore_ascii_case(c)));
+                .is_some_and(|next| !is_one_of(next, g.creating));
         }
     }
     false
@@ -58,22 +52,22 @@ fn causative_make(query: &str) -> bool {
 /// has the word; else the lexicon's "stop" (cancel, end) reads it. Reading it as
 /// "disable" instead lost "stop watching widgets" (a subscription's delete) on the
 /// tuning sets.
-fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
-    const STOP: &[&str] = &["stop", "quit"];
-    if !has_word(text, STOP) {
-        return None;
+fn stop_doing(language: &Language, tokens: &mut Vec<Cow<'_, str>>, index: &Index<'_>) {
+    let g = &language.grammar;
+    if !has_word(tokens, g.stop) {
+        return;
     }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let at = words
+    let Some(at) = tokens
         .windows(2)
-        .position(|pair| is_one_of(pair[0], STOP) && is_gerund(pair[1]))?;
-    let opposite = opposite(&words[at + 1].to_ascii_lowercase());
+        .position(|pair| is_one_of(&pair[0], g.stop) && is_gerund(g, &pair[1]))
+    else {
+        return;
+    };
+    let opposite = opposite(language, &tokens[at + 1].to_ascii_lowercase());
     // Only a word the catalog has: "unsell" would find nothing.
-    let _postings = index.postings(&opposite)?;
-    let mut out: Vec<&str> = words[..at].to_vec();
-    out.push(&opposite);
-    out.extend(&words[at + 2..]);
-    Some(out.join(" "))
+    if index.postings(&opposite).is_some() {
+        tokens.splice(at..at + 2, [Cow::Owned(opposite)]);
+    }
 }
 
 /// "I blocked @troll, undo it", "I don't want widgets starred anymore": a request to
@@ -83,48 +77,51 @@ fn stop_doing(text: &str, index: &Index<'_>) -> Option<String> {
 /// only at the words after a negation ("nobody maintains it anymore" is not a request
 /// to unarchive). "By mistake" alone says nothing of which verb: "delete the release,
 /// it was a mistake" deletes.
-fn undo_doing(text: &str, index: &Index<'_>) -> Option<String> {
-    const TAKE_BACK: &[&str] = &["undo"];
-    const NO_LONGER: &[&str] = &["anymore", "longer"];
-    let take_back = has_word(text, TAKE_BACK);
-    if !take_back && !has_word(text, NO_LONGER) {
-        return None;
+fn undo_doing(language: &Language, tokens: &mut [Cow<'_, str>], index: &Index<'_>) {
+    let g = &language.grammar;
+    let take_back = has_word(tokens, g.undo);
+    if !take_back && !has_word(tokens, g.no_longer) {
+        return;
     }
-    let mut words: Vec<&str> = text.split_whitespace().collect();
     let from = if take_back {
         0
     } else {
-        words.iter().position(|w| is_negation(w))? + 1
+        match tokens.iter().position(|w| is_negation(g, w)) {
+            Some(at) => at + 1,
+            None => return,
+        }
     };
-    let (at, opposite) = words.iter().enumerate().skip(from).find_map(|(at, word)| {
+    let found = tokens.iter().enumerate().skip(from).find_map(|(at, word)| {
         let lower = word.to_ascii_lowercase();
         let letters = lower.trim_matches(|c: char| !c.is_ascii_alphabetic());
-        let opposite = opposite(letters);
+        let opposite = opposite(language, letters);
         // A word a tool is named for: "unbound" in some prose is no verb to call.
         let named = format!("{NAME}{opposite}");
         (letters.len() > 2 && index.postings(&named).is_some()).then_some((at, opposite))
-    })?;
-    words[at] = &opposite;
-    Some(words.join(" "))
+    });
+    if let Some((at, opposite)) = found {
+        tokens[at] = Cow::Owned(opposite);
+    }
 }
 
 /// The stem of the verb that undoes `verb` (lower case): `un` and its stem.
-fn opposite(verb: &str) -> String {
-    format!("un{}", text::stem(verb))
+fn opposite(language: &Language, verb: &str) -> String {
+    format!(
+        "{}{}",
+        language.grammar.opposite_prefix,
+        language.stem(verb)
+    )
 }
 
 /// "not", "no", "nobody", "never" or a word ending in "n't".
-fn is_negation(word: &str) -> bool {
+fn is_negation(g: &Grammar, word: &str) -> bool {
     let lower = word.to_ascii_lowercase();
-    matches!(lower.as_str(), "not" | "no" | "nobody" | "never" | "none")
-        || lower.ends_with("n't")
-        || lower.ends_with("n\u{2019}t")
+    g.negations.contains(&lower.as_str()) || g.negation_endings.iter().any(|e| lower.ends_with(e))
 }
 
-/// Whether `text` has one of `words` (any case) among its whitespace-separated words:
-/// most requests have none, and are let through without copying their words.
-fn has_word(text: &str, words: &[&str]) -> bool {
-    text.split_whitespace().any(|w| is_one_of(w, words))
+/// Whether one of `tokens` is one of `words` (any case): most requests have none.
+fn has_word(tokens: &[Cow<'_, str>], words: &[&str]) -> bool {
+    tokens.iter().any(|w| is_one_of(w, words))
 }
 
 /// Whether `word` is one of `words`, in any case.
@@ -133,114 +130,94 @@ fn is_one_of(word: &str, words: &[&str]) -> bool {
 }
 
 /// A word of six letters or more ending in "ing" ("following", not "ring").
-fn is_gerund(word: &str) -> bool {
+fn is_gerund(g: &Grammar, word: &str) -> bool {
     word.len() > 5
         && word
-            .get(word.len() - 3..)
-            .is_some_and(|end| end.eq_ignore_ascii_case("ing"))
+            .get(word.len() - g.gerund.len()..)
+            .is_some_and(|end| end.eq_ignore_ascii_case(g.gerund))
 }
 
 /// "close PR 12 without merging": what the request says it does not do is not what
 /// the tool does; the gerund goes ("without two approvals" stays: a noun it needs).
-fn without_doing(text: &str) -> Option<String> {
-    const WITHOUT: &[&str] = &["without"];
-    if !has_word(text, WITHOUT) {
-        return None;
+fn without_doing(g: &Grammar, tokens: &mut Vec<Cow<'_, str>>) {
+    if !has_word(tokens, g.without) {
+        return;
     }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let at = words
+    if let Some(at) = tokens
         .windows(2)
-        .position(|pair| is_one_of(pair[0], WITHOUT) && is_gerund(pair[1]))?;
-    let mut out = words;
-    out.drain(at..at + 2);
-    Some(out.join(" "))
+        .position(|pair| is_one_of(&pair[0], g.without) && is_gerund(g, &pair[1]))
+    {
+        tokens.drain(at..at + 2);
+    }
 }
 
 /// "don't send payout po_12", "do not go ahead with the refund": a request that opens
 /// by telling the API not to do what it was going to asks to call that off, not to do
 /// it. The negation and its verb become "cancel".
-fn dont_do(text: &str) -> Option<String> {
+fn dont_do(g: &Grammar, tokens: &mut Vec<Cow<'_, str>>) {
     // Most requests open otherwise: they are turned away on their first word.
-    let mut words = text.split_whitespace();
-    let first = words.next()?;
-    let negated = if ["don't", "dont", "don\u{2019}t"]
-        .iter()
-        .any(|w| first.eq_ignore_ascii_case(w))
-    {
-        true
-    } else {
-        first.eq_ignore_ascii_case("do") && words.next()?.eq_ignore_ascii_case("not")
+    let Some(first) = tokens.first() else {
+        return;
     };
-    if !negated {
-        return None;
+    let negation = if is_one_of(first, g.dont) {
+        1
+    } else if first.eq_ignore_ascii_case(g.do_not.0)
+        && tokens
+            .get(1)
+            .is_some_and(|second| second.eq_ignore_ascii_case(g.do_not.1))
+    {
+        2
+    } else {
+        return;
+    };
+    // The verb it negates goes; what the request is about stays (and must be there).
+    if tokens.len() > negation + 1 {
+        tokens.splice(..=negation, [Cow::Borrowed(g.call_off)]);
     }
-    // The verb it negates goes; what the request is about stays.
-    let _verb = words.next()?;
-    let about: Vec<&str> = words.collect();
-    (!about.is_empty()).then(|| format!("cancel {}", about.join(" ")))
-}
-
-/// [`super::analyze`] for a query read with the lexicon: a stop word that completes a
-/// phrase begun at most [`PHRASE_GAP`] words before ("log in", "sign bob in") stays,
-/// as the phrase means something neither word does alone.
-fn keeping_particles(text: &str, techniques: Techniques) -> Vec<String> {
-    let mut raw = Vec::new();
-    text::words(text, techniques.has(Techniques::SPLIT), &mut raw);
-    let mut words: Vec<String> = Vec::with_capacity(raw.len());
-    for word in raw {
-        if text::is_stop_word(&word) {
-            let opens_phrase = words
-                .iter()
-                .rev()
-                .take(PHRASE_GAP + 1)
-                .any(|first| lexicon::phrase(first, &word).is_some());
-            if opens_phrase {
-                words.push(word);
-            }
-        } else if techniques.has(Techniques::STEM) {
-            words.push(text::stem(&word));
-        } else {
-            words.push(word);
-        }
-    }
-    words
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    static G: &Grammar = &crate::search::ENGLISH.grammar;
+
     #[test]
     fn make_with_a_complement_sets_a_state() {
-        assert!(causative_make("make my repo private"));
-        assert!(causative_make("Make PR 71 a draft again"));
-        assert!(!causative_make("make a team called platform"));
-        assert!(!causative_make("make new labels"));
-        assert!(!causative_make("make"));
-        assert!(!causative_make("remake the widgets repo"));
+        assert!(causative_make(G, "make my repo private"));
+        assert!(causative_make(G, "Make PR 71 a draft again"));
+        assert!(!causative_make(G, "make a team called platform"));
+        assert!(!causative_make(G, "make new labels"));
+        assert!(!causative_make(G, "make"));
+        assert!(!causative_make(G, "remake the widgets repo"));
+    }
+
+    /// `reading` applied to the tokens of `text`, joined again.
+    fn read(reading: fn(&Grammar, &mut Vec<Cow<'_, str>>), text: &str) -> String {
+        let mut tokens: Vec<Cow<'_, str>> = text.split_whitespace().map(Cow::Borrowed).collect();
+        reading(G, &mut tokens);
+        tokens.join(" ")
     }
 
     #[test]
     fn what_a_request_does_not_do_is_left_out() {
         assert_eq!(
-            without_doing("close PR 12 without merging").as_deref(),
-            Some("close PR 12")
+            read(without_doing, "close PR 12 without merging"),
+            "close PR 12"
         );
-        assert_eq!(without_doing("nothing lands without two approvals"), None);
+        let unchanged = "nothing lands without two approvals";
+        assert_eq!(read(without_doing, unchanged), unchanged);
     }
 
     #[test]
     fn a_request_not_to_do_calls_it_off() {
         assert_eq!(
-            dont_do("don't send payout po_12").as_deref(),
-            Some("cancel payout po_12")
+            read(dont_do, "don't send payout po_12"),
+            "cancel payout po_12"
         );
-        assert_eq!(
-            dont_do("Do not renew sub_9").as_deref(),
-            Some("cancel sub_9")
-        );
-        assert_eq!(dont_do("don't"), None);
-        assert_eq!(dont_do("don't send"), None);
-        assert_eq!(dont_do("which members don't have 2FA on"), None);
+        assert_eq!(read(dont_do, "Do not renew sub_9"), "cancel sub_9");
+        for unchanged in ["don't", "don't send", "which members don't have 2FA on"] {
+            assert_eq!(read(dont_do, unchanged), unchanged);
+        }
     }
 }

@@ -12,18 +12,23 @@ mod document;
 mod format;
 mod grammar;
 mod intent;
-pub mod lexicon;
+pub mod language;
+mod reading;
 mod tally;
 pub mod text;
 pub mod values;
+mod weights;
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use intent::Intent;
+use language::Verb;
+use reading::Reading;
 
 pub use document::{Document, ToolTexts, contract_links};
 pub use format::{FormatError, Index};
+pub use language::{ENGLISH, Language};
 use tally::Scoring;
 
 /// What the index does with a document and a query; a bit set stored in the index.
@@ -193,13 +198,13 @@ const VALUE_WEIGHT: f32 = 0.5;
 const PHRASE_GAP: usize = 2;
 /// The read verbs a question implies count this much.
 const QUESTION_WEIGHT: f32 = 0.5;
-/// An update's boolean argument names ([`Techniques::FLAGS`]).
-const FLAG_WEIGHT: f32 = 1.5;
 
 /// Builds an [`Index`] from documents in catalog order.
 #[derive(Debug)]
 pub struct IndexBuilder {
     techniques: Techniques,
+    /// The language the documents are written in.
+    language: &'static Language,
     /// Per document: term → weighted frequency.
     docs: Vec<BTreeMap<String, f32>>,
     /// The terms of long texts already analysed: large APIs repeat the same parameter
@@ -210,6 +215,10 @@ pub struct IndexBuilder {
     pairs: Vec<Vec<(String, String)>>,
     /// Per document: the terms of its name and title, for [`Techniques::NAMES`].
     names: Vec<Vec<String>>,
+    /// Per document: the terms of its aliases, merged in after the documents' lengths
+    /// are taken (an alias is another way to find the tool, not more text diluting its
+    /// own words).
+    aliases: Vec<BTreeMap<String, f32>>,
 }
 
 /// A word pair is a name of the API's, whose initials its users write, when this many
@@ -247,30 +256,41 @@ const NAME_WEIGHT: f32 = 0.5;
 const PARAM: char = '\u{6}';
 
 impl IndexBuilder {
+    /// A builder for documents in English.
     pub fn new(techniques: Techniques) -> IndexBuilder {
+        IndexBuilder::in_language(techniques, &ENGLISH)
+    }
+
+    /// A builder for documents written in `language` (recorded in the index: a query
+    /// is analysed as its documents were).
+    pub fn in_language(techniques: Techniques, language: &'static Language) -> IndexBuilder {
         IndexBuilder {
             techniques,
+            language,
             docs: Vec::new(),
             analysed: std::collections::HashMap::new(),
             pairs: Vec::new(),
             names: Vec::new(),
+            aliases: Vec::new(),
         }
     }
 
     /// Adds the next document (documents are numbered in the order added).
     pub fn add(&mut self, doc: &Document) {
         let t = self.techniques;
+        let language = self.language;
+        let w = &weights::FIELDS;
         let mut terms = BTreeMap::new();
         let analysed = &mut self.analysed;
         let mut put = |text: &str, weight: f32| {
             if text.len() < 64 {
-                for term in analyze(text, t) {
+                for term in analyze(text, t, language) {
                     *terms.entry(term).or_insert(0.0) += weight;
                 }
                 return;
             }
             if !analysed.contains_key(text) {
-                analysed.insert(text.to_owned(), analyze(text, t));
+                analysed.insert(text.to_owned(), analyze(text, t, language));
             }
             for term in &analysed[text] {
                 match terms.get_mut(term) {
@@ -287,40 +307,39 @@ impl IndexBuilder {
             } else {
                 &doc.name
             };
-            put(name, 3.0);
+            put(name, w.name);
             if t.has(Techniques::NAMES) {
-                let mut own = analyze(name, t);
-                own.extend(analyze(&doc.title, t));
+                let mut own = analyze(name, t, language);
+                own.extend(analyze(&doc.title, t, language));
                 own.sort();
                 own.dedup();
                 self.names.push(own);
             }
-            put(&doc.title, 1.0);
-            put(&doc.summary, 2.0);
-            // Long documentation prose: its rare words are mostly not what a query asks.
-            put(&doc.description, 0.1);
+            put(&doc.title, w.title);
+            put(&doc.summary, w.summary);
+            put(&doc.description, w.description);
             for (name, description) in &doc.params {
-                put(name, 0.5);
-                put(description, 0.1);
+                put(name, w.param_name);
+                put(description, w.param_description);
             }
             if t.has(Techniques::RESULT) {
-                put(&doc.result, RESULT_WEIGHT);
+                put(&doc.result, w.result);
             }
             if t.has(Techniques::ENUMS) {
                 for value in &doc.enum_values {
-                    put(value, 0.3);
+                    put(value, w.enum_value);
                 }
             }
             for tag in &doc.tags {
-                put(tag, 1.5);
+                put(tag, w.tag);
             }
             for trigger in &doc.triggers {
-                put(trigger, 2.0);
+                put(trigger, w.trigger);
             }
-            // Requests as users phrase them, written by the adapter's author: like a
-            // title each, as no one example is the tool's name for itself.
+
+            // Requests as users phrase them, written by the adapter's author.
             for example in &doc.examples {
-                put(example, 1.0);
+                put(example, w.example);
             }
         } else {
             put(&doc.name, 1.0);
@@ -334,11 +353,11 @@ impl IndexBuilder {
             implied_verb(&doc.method, &doc.path, &doc.group)
         };
         if t.has(Techniques::VERBS) {
-            put(verb, 1.5);
+            put(language.verbs.word(verb), w.verb);
         }
-        if t.has(Techniques::FLAGS) && verb == "update" {
+        if t.has(Techniques::FLAGS) && verb == Verb::Update {
             for flag in &doc.flags {
-                put(flag, FLAG_WEIGHT);
+                put(flag, w.flag);
             }
         }
         if t.has(Techniques::PATH) {
@@ -348,19 +367,26 @@ impl IndexBuilder {
                 .filter(|s| !s.is_empty() && !s.starts_with('{'))
                 .collect();
             for (i, noun) in nouns.iter().rev().enumerate() {
-                put(noun, if i == 0 { 1.5 } else { 0.5 });
+                put(
+                    noun,
+                    if i == 0 {
+                        w.last_path_noun
+                    } else {
+                        w.path_noun
+                    },
+                );
             }
         }
         if t.has(Techniques::GRAPH) {
             for neighbour in &doc.neighbours {
-                put(neighbour, 0.2);
+                put(neighbour, w.neighbour);
             }
         }
         if t.has(Techniques::EXPAND) {
             let mut seen = Vec::new();
             for text in [doc.name.as_str(), doc.summary.as_str()] {
-                for term in analyze(text, t) {
-                    for synonym in lexicon::related(&term) {
+                for term in analyze(text, t, language) {
+                    for synonym in language.related(&term) {
                         if !seen.contains(synonym) {
                             seen.push(synonym.clone());
                         }
@@ -368,22 +394,22 @@ impl IndexBuilder {
                 }
             }
             for synonym in seen {
-                *terms.entry(synonym).or_insert(0.0) += 0.3;
+                *terms.entry(synonym).or_insert(0.0) += w.expansion;
             }
         }
         if t.has(Techniques::FIELDS) && t.has(Techniques::PARAMS) {
             // Names only: descriptions say "the number of results per page" on every
             // list, and weighing them in measured no better on the tuning sets.
             for (name, _) in &doc.params {
-                for term in analyze(name, t) {
-                    *terms.entry(format!("{PARAM}{term}")).or_insert(0.0) += 1.0;
+                for term in analyze(name, t, language) {
+                    *terms.entry(format!("{PARAM}{term}")).or_insert(0.0) += w.param_marker;
                 }
             }
         }
-        if t.has(Techniques::AGREEMENT) && !matches!(verb, "get" | "list") {
+        if t.has(Techniques::AGREEMENT) && !matches!(verb, Verb::Get | Verb::List) {
             terms.entry(WRITES.to_owned()).or_insert(0.0);
         }
-        if t.has(Techniques::AGREEMENT) && verb == "delete" {
+        if t.has(Techniques::AGREEMENT) && verb == Verb::Delete {
             terms.entry(DELETES.to_owned()).or_insert(0.0);
         }
         if t.has(Techniques::DEPRECATED) && doc.deprecated {
@@ -391,7 +417,7 @@ impl IndexBuilder {
         }
         if t.has(Techniques::ABBREVIATIONS) {
             // Weightless: they only say which item collections exist.
-            for marker in abbreviation::markers(&doc.path, |s| analyze(s, t)) {
+            for marker in abbreviation::markers(&doc.path, |s| analyze(s, t, language)) {
                 terms.entry(marker).or_insert(0.0);
             }
         }
@@ -400,7 +426,7 @@ impl IndexBuilder {
             for text in [&doc.name, &doc.title, &doc.summary] {
                 let mut words = Vec::new();
                 text::words(text, t.has(Techniques::SPLIT), &mut words);
-                words.retain(|w| !text::is_stop_word(w));
+                words.retain(|w| !language.is_stop_word(w));
                 for pair in words.windows(2) {
                     let pair = (pair[0].clone(), pair[1].clone());
                     if pair.0.len() > 1 && pair.1.len() > 1 && !pairs.contains(&pair) {
@@ -410,6 +436,15 @@ impl IndexBuilder {
             }
             self.pairs.push(pairs);
         }
+        let mut aliases = BTreeMap::new();
+        if t.has(Techniques::FIELDS) {
+            for alias in &doc.aliases {
+                for term in analyze(alias, t, language) {
+                    *aliases.entry(term).or_insert(0.0) += w.alias;
+                }
+            }
+        }
+        self.aliases.push(aliases);
         self.docs.push(terms);
     }
 
@@ -434,8 +469,8 @@ impl IndexBuilder {
                 if self.techniques.has(Techniques::ACRONYMS) && marked.insert(pair) {
                     // Weightless, on one document: it only says what the initials
                     // stand for and how many tools use the pair.
-                    let t = self.techniques;
-                    let words = [&pair.0, &pair.1].map(|w| analyze(w, t).concat());
+                    let (t, language) = (self.techniques, self.language);
+                    let words = [&pair.0, &pair.1].map(|w| analyze(w, t, language).concat());
                     let marker = format!(
                         "{ACRONYM}{initials} {} {} {}",
                         words[0], words[1], tools[pair]
@@ -465,6 +500,11 @@ impl IndexBuilder {
             })
             .collect();
         let average = (lengths.iter().sum::<f32>() / n.max(1) as f32).max(f32::EPSILON);
+        for (terms, aliases) in self.docs.iter_mut().zip(std::mem::take(&mut self.aliases)) {
+            for (term, tf) in aliases {
+                *terms.entry(term).or_insert(0.0) += tf;
+            }
+        }
         let mut postings: BTreeMap<&str, Vec<(u32, f32)>> = BTreeMap::new();
         for (doc, terms) in self.docs.iter().enumerate() {
             for (term, tf) in terms {
@@ -525,45 +565,40 @@ impl IndexBuilder {
                 .collect();
             impacts.push((term, list));
         }
-        format::write(self.techniques, n, &impacts, max)
+        format::write(self.techniques, self.language, n, &impacts, max)
     }
 }
 
-/// The weight of a result's description ([`Techniques::RESULT`]): a description's,
-/// as it is prose about the object, not the tool (0.05 to 0.2 measured alike on the
-/// tuning sets; 0.6 and above lost queries).
-const RESULT_WEIGHT: f32 = 0.1;
-
-/// The verb a method and path imply, in the lexicon's words.
-fn implied_verb(method: &str, path: &str, group: &str) -> &'static str {
+/// The verb a method and path imply (the language names it in its lexicon's words).
+fn implied_verb(method: &str, path: &str, group: &str) -> Verb {
     let item = path.trim_end_matches('/').ends_with('}');
     match (method, group) {
-        ("GET" | "HEAD", _) if item => "get",
-        ("GET" | "HEAD", _) => "list",
-        ("POST", "create") => "create",
-        ("POST", _) => "run",
-        ("PUT" | "PATCH", _) => "update",
-        ("DELETE", _) => "delete",
-        (_, "read") => "get",
-        (_, "create") => "create",
-        (_, "update") => "update",
-        (_, "delete") => "delete",
-        _ => "run",
+        ("GET" | "HEAD", _) if item => Verb::Get,
+        ("GET" | "HEAD", _) => Verb::List,
+        ("POST", "create") => Verb::Create,
+        ("POST", _) => Verb::Run,
+        ("PUT" | "PATCH", _) => Verb::Update,
+        ("DELETE", _) => Verb::Delete,
+        (_, "read") => Verb::Get,
+        (_, "create") => Verb::Create,
+        (_, "update") => Verb::Update,
+        (_, "delete") => Verb::Delete,
+        _ => Verb::Run,
     }
 }
 
 /// [`implied_verb`], with a `POST` read by REST's shape: to an item (`/x/{id}`) it
 /// updates; to an item's action (`/x/{id}/cancel`, a singular word) it runs; to a
 /// collection (`/x`, `/x/{id}/refunds`) it creates.
-fn rest_verb(method: &str, path: &str, group: &str) -> &'static str {
+fn rest_verb(method: &str, path: &str, group: &str) -> Verb {
     if method != "POST" || group != "create" {
         return implied_verb(method, path, group);
     }
     let segments: Vec<&str> = path.trim_end_matches('/').rsplit('/').take(2).collect();
     match segments.as_slice() {
-        [last, ..] if last.starts_with('{') => "update",
-        [last, before] if before.starts_with('{') && !last.ends_with('s') => "run",
-        _ => "create",
+        [last, ..] if last.starts_with('{') => Verb::Update,
+        [last, before] if before.starts_with('{') && !last.ends_with('s') => Verb::Run,
+        _ => Verb::Create,
     }
 }
 
@@ -586,40 +621,14 @@ fn without_method<'a>(name: &'a str, method: &str) -> &'a str {
     }
 }
 
-/// Whether `query` says "I" ("I", "I'm", "I've").
-fn says_i(query: &str) -> bool {
-    query
-        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '\u{2019}')
-        .any(|w| {
-            let w = w.split(['\'', '\u{2019}']).next().unwrap_or_default();
-            w == "I" || w == "i"
-        })
-}
-
-/// Whether `query` is a question: it opens with a question word or an auxiliary verb
-/// ("who…", "how many…", "is bob…", "can it…"), or ends with a question mark.
-fn is_question(query: &str) -> bool {
-    const OPENERS: &[&str] = &[
-        "who", "whom", "whose", "what", "what's", "whats", "which", "when", "where", "why", "how",
-        "is", "are", "was", "were", "does", "do", "did", "can", "could", "has", "have", "who's",
-        "whos", "any",
-    ];
-    let first = query
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_lowercase();
-    OPENERS.contains(&first.as_str()) || query.trim_end().ends_with('?')
-}
-
-/// The terms of `text` under `techniques`.
-pub fn analyze(text: &str, techniques: Techniques) -> Vec<String> {
+/// The terms of `text` under `techniques`, in `language`.
+pub fn analyze(text: &str, techniques: Techniques, language: &Language) -> Vec<String> {
     let mut words = Vec::new();
     text::words(text, techniques.has(Techniques::SPLIT), &mut words);
-    words.retain(|w| !text::is_stop_word(w));
+    words.retain(|w| !language.is_stop_word(w));
     if techniques.has(Techniques::STEM) {
         for w in &mut words {
-            *w = text::stem(w);
+            *w = language.stem(w);
         }
     }
     words
@@ -639,8 +648,8 @@ type Term<'a> = (Cow<'a, str>, f32);
 /// thing it asks for, with their weights.
 struct Slots<'a> {
     terms: Vec<Vec<Term<'a>>>,
-    /// The query's words as analysed, its values taken out.
-    words: Vec<String>,
+    /// What the request asks to do ([`Techniques::AGREEMENT`]).
+    intent: Option<Intent>,
     /// The slots that find tools (the rest only rank them).
     core: usize,
 }
@@ -649,7 +658,8 @@ struct Slots<'a> {
 /// of one lexicon group ("make a new") are one slot: they ask for one thing. The slots
 /// at the end past [`Slots::core`] are auxiliary: they rank the tools the others found
 /// but find none themselves.
-fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Slots<'a> {
+fn query_terms<'a>(query: &str, index: &Index<'a>, request: &Language) -> Slots<'a> {
+    let techniques = index.techniques();
     // Room for a long request's words, terms and values from the start: growing these
     // lists a step at a time was a tenth of reading a request.
     let mut out: Vec<Vec<Term<'a>>> = Vec::with_capacity(16);
@@ -659,23 +669,16 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
     // Term → the slot it is in.
     let mut owner: HashMap<Cow<'a, str>, usize> = HashMap::with_capacity(64);
     let slot_of = |owner: &HashMap<Cow<'a, str>, usize>, term: &str| owner.get(term).copied();
-    let (rest, kinds) = if techniques.has(Techniques::VALUES) {
-        values::extract(query, techniques.has(Techniques::TIMES))
-    } else {
-        (query.to_owned(), Vec::new())
-    };
-    let (rest, acronyms) = if techniques.has(Techniques::ACRONYMS) {
-        acronyms(&rest, techniques)
-    } else {
-        (rest, Vec::new())
-    };
-    let acronyms: HashSet<String> = acronyms.into_iter().collect();
-    let question = is_question(query);
-    let mut words = if techniques.has(Techniques::LEXICON) {
-        grammar::words(query, &rest, techniques, index)
-    } else {
-        analyze(&rest, techniques)
-    };
+    let language = index.language();
+    let Reading {
+        values: kinds,
+        acronyms,
+        question,
+        speaker,
+        mut words,
+        alternates,
+        intent,
+    } = Reading::of(query, index, request);
     let mut i = 0;
     while i < words.len() {
         let word = words[i].clone();
@@ -685,7 +688,7 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
             && let Some(gap) = (0..=PHRASE_GAP).find(|gap| {
                 words
                     .get(i + gap)
-                    .is_some_and(|w| lexicon::phrase(&word, w).is_some())
+                    .is_some_and(|w| language.phrase(&word, w).is_some())
             })
             && gap > 0
         {
@@ -711,7 +714,7 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
         }
         if techniques.has(Techniques::LEXICON)
             && let Some(next) = words.get(i)
-            && let Some(meaning) = lexicon::phrase(&word, next)
+            && let Some(meaning) = language.phrase(&word, next)
         {
             // The pair is one slot: what it means in full, its own words a little.
             let mut terms: Vec<Term<'a>> = meaning
@@ -740,6 +743,13 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
         }
         let mut terms: Vec<Term<'a>> = Vec::with_capacity(8);
         terms.push((Cow::Owned(word.clone()), 1.0));
+        // A request in another language: its own stem too, where the catalog has it
+        // (a word both languages share, inflected the other language's way).
+        if let Some(theirs) = alternates.get(&word)
+            && index.postings(theirs).is_some()
+        {
+            terms.push((Cow::Owned(theirs.clone()), 1.0));
+        }
         if techniques.has(Techniques::LEXICON) {
             // A word the catalog never uses ("bug" where it says "issue") is carried
             // by its synonyms in full: bridging vocabularies is all it can do.
@@ -748,12 +758,17 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
             } else {
                 1.0
             };
-            for synonym in lexicon::related(&word) {
+            for synonym in language.related(&word) {
                 terms.push((Cow::Borrowed(synonym.as_str()), weight));
             }
             // "who is watching" asks for the watchers: in a question, the agent noun
             // of a verb, where the catalog has it ("watch widgets" still watches).
-            for suffix in ["er", "or"].into_iter().filter(|_| question) {
+            let agents = if question {
+                language.questions.agent_suffixes
+            } else {
+                &[]
+            };
+            for suffix in agents {
                 let agent = format!("{word}{suffix}");
                 if index.postings(&agent).is_some() && !terms.iter().any(|(t, _)| *t == agent) {
                     terms.push((Cow::Owned(agent), AGENT_WEIGHT));
@@ -833,8 +848,8 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
                 push(format!("{PARAM}{word}"), 1.0, &mut terms);
             }
         } else {
-            for word in kind.words() {
-                let term = analyze(word, techniques).concat();
+            for word in (language.value_words)(kind) {
+                let term = analyze(word, techniques, language).concat();
                 if params {
                     push(format!("{PARAM}{term}"), 1.0, &mut terms);
                 } else {
@@ -852,18 +867,22 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
     // finds no tool: "do I need an umbrella" is no request to list everything).
     let mut auxiliary = 0;
     if techniques.has(Techniques::QUESTIONS) && question && !out.is_empty() {
-        let terms: Vec<Term<'a>> = ["get", "list"]
+        let terms: Vec<Term<'a>> = [Verb::Get, Verb::List]
             .iter()
-            .map(|w| (Cow::Owned(analyze(w, techniques).concat()), QUESTION_WEIGHT))
+            .map(|v| language.verbs.word(*v))
+            .map(|w| {
+                let term = analyze(w, techniques, language).concat();
+                (Cow::Owned(term), QUESTION_WEIGHT)
+            })
             .collect();
         out.push(terms);
         auxiliary += 1;
     }
     // "I" is the caller, whom APIs name the authenticated user, `me` or `self`; the
     // stop word it is finds nothing, and it is only a hint among the tools found.
-    if techniques.has(Techniques::LEXICON) && says_i(query) && !out.is_empty() {
-        let me = analyze("me", techniques).concat();
-        let related = lexicon::related(&me);
+    if techniques.has(Techniques::LEXICON) && speaker && !out.is_empty() {
+        let me = analyze(language.questions.caller, techniques, language).concat();
+        let related = language.related(&me);
         let mut terms: Vec<Term<'a>> = vec![(Cow::Owned(me), QUESTION_WEIGHT)];
         terms.extend(
             related
@@ -876,37 +895,8 @@ fn query_terms<'a>(query: &str, techniques: Techniques, index: &Index<'a>) -> Sl
     Slots {
         core: out.len() - auxiliary,
         terms: out,
-        words,
+        intent,
     }
-}
-
-/// The query's words written in capitals (`PR`, `PRs`, `CI`: two to five capitals,
-/// perhaps a plural `s`), as the index analyses them; and the query with their plural
-/// `s` dropped (split as an identifier, `PRs` would be `p` and `rs`).
-fn acronyms(query: &str, techniques: Techniques) -> (String, Vec<String>) {
-    let mut found = Vec::new();
-    let mut rest = String::with_capacity(query.len());
-    let mut token = String::new();
-    let mut flush = |token: &mut String, rest: &mut String| {
-        let caps = token.strip_suffix('s').unwrap_or(token);
-        if (2..=5).contains(&caps.len()) && caps.bytes().all(|b| b.is_ascii_uppercase()) {
-            found.extend(analyze(caps, techniques));
-            rest.push_str(caps);
-        } else {
-            rest.push_str(token);
-        }
-        token.clear();
-    };
-    for c in query.chars() {
-        if c.is_alphanumeric() {
-            token.push(c);
-        } else {
-            flush(&mut token, &mut rest);
-            rest.push(c);
-        }
-    }
-    flush(&mut token, &mut rest);
-    (rest, found)
 }
 
 impl<'a> Index<'a> {
@@ -918,7 +908,7 @@ impl<'a> Index<'a> {
         }
         let best = self
             .with_prefix(&word.as_bytes()[..2])
-            .filter(|(term, _)| other_spelling(word.as_bytes(), term))
+            .filter(|(term, _)| (self.language().other_spelling)(word.as_bytes(), term))
             .fold(
                 None,
                 |best: Option<(&[u8], usize)>, (term, df)| match best {
@@ -930,28 +920,24 @@ impl<'a> Index<'a> {
     }
 }
 
-/// Derivational suffixes as the stemmer leaves them (`-ize` → `iz`, `-ance` → `anc`),
-/// longest first where one ends another ("tokenization" → `tokenizat` → token).
-const DERIVED: &[&str] = &[
-    "izat", "isat", "ment", "ness", "abl", "ibl", "anc", "enc", "iz", "is", "al",
-];
-
 impl<'a> Index<'a> {
-    /// The catalog's term `word` is derived from by one or two of the [`DERIVED`]
+    /// The catalog's term `word` is derived from by one or two of its language's derivational
     /// suffixes ([`Techniques::DERIVATION`]): the root as it is, with a doubled last
     /// consonant undone ("controllable" → control) or as the index stems it; a root of
     /// at least four letters, so that "usual" is not "us".
     fn root(&self, word: &str) -> Option<&'a str> {
         let mut stem = word;
         for _ in 0..2 {
-            let base = DERIVED
+            let base = self
+                .language()
+                .derived
                 .iter()
                 .find_map(|suffix| stem.strip_suffix(suffix))
                 .filter(|base| base.len() >= 4 && base.is_ascii())?;
             let b = base.as_bytes();
             let undoubled = (b[b.len() - 1] == b[b.len() - 2]).then(|| &base[..base.len() - 1]);
             // "chargeable" leaves `charge`, which the index holds as its stem, `charg`.
-            let stemmed = text::stem(base);
+            let stemmed = self.language().stem(base);
             for candidate in [Some(base), undoubled, Some(stemmed.as_str())]
                 .into_iter()
                 .flatten()
@@ -963,39 +949,6 @@ impl<'a> Index<'a> {
             stem = base;
         }
         None
-    }
-}
-
-/// Whether `a` and `b` are one word spelled the British and the American way: one
-/// letter apart where the two spellings differ — `s`/`z` (organise), `c`/`s` after
-/// `n` (licence), a doubled `l` (cancelled) or the `u` of `-our` (colour).
-fn other_spelling(a: &[u8], b: &[u8]) -> bool {
-    if a == b || a.len().abs_diff(b.len()) > 1 {
-        return false;
-    }
-    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    // No such pair differs in its first two letters (which lets `Index::spelled` look
-    // only among the terms that share them).
-    if start < 2 {
-        return false;
-    }
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    if short.len() == long.len() {
-        let pair = [short[start], long[start]];
-        // `-ence`/`-ense` only: "basic" is not "basis".
-        let ence = start > 0 && short[start - 1] == b'n';
-        let swapped = match pair {
-            [b's', b'z'] | [b'z', b's'] => true,
-            [b'c', b's'] | [b's', b'c'] => ence,
-            _ => false,
-        };
-        swapped && short[start + 1..] == long[start + 1..]
-    } else {
-        // The long one has a letter more at `start`.
-        let extra = long[start];
-        let doubled = extra == b'l' && start > 0 && long[start - 1] == b'l';
-        let our = extra == b'u' && start > 0 && long[start - 1] == b'o';
-        (doubled || our) && short[start..] == long[start + 1..]
     }
 }
 
@@ -1044,15 +997,26 @@ impl Index<'_> {
     /// linear in the request.
     #[doc(hidden)]
     pub fn read_unbounded(&self, query: &str) -> usize {
-        query_terms(query, self.techniques(), self).terms.len()
+        query_terms(query, self, self.language()).terms.len()
     }
 
     /// The `k` best tools for `query` (its first [`MAX_QUERY`] bytes), best first
     /// (ties: catalog order).
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
+        self.search_in(query, k, self.language())
+    }
+
+    /// [`Index::search`] for a request written in `request`, which may be another
+    /// language than the catalog's ([`Index::language`]). Nothing is translated: the
+    /// request's stop words are dropped as well as the catalog's, and each word is looked
+    /// up as the catalog's language stems it and, where the index has that too, as the
+    /// request's language stems it — so the words the two languages share (loanwords
+    /// such as "Repository", "Webhook", "Token", names, values) meet the catalog. The
+    /// catalog language's lexicon, grammar and intent apply as to any request.
+    pub fn search_in(&self, query: &str, k: usize, request: &Language) -> Vec<Hit> {
         let (query, _) = bounded(query);
         let techniques = self.techniques();
-        let slots = query_terms(query, techniques, self);
+        let slots = query_terms(query, self, request);
         let n = self.len();
         if slots.terms.is_empty() || n == 0 || k == 0 {
             return Vec::new();
@@ -1061,14 +1025,10 @@ impl Index<'_> {
             coverage: techniques.has(Techniques::COVERAGE),
             names: techniques.has(Techniques::NAMES),
             scale: [
-                if techniques.has(Techniques::AGREEMENT) {
-                    match intent::intent(query, &slots.words, is_question(query)) {
-                        Intent::Read => Some((WRITES, WRITE_FOR_READ)),
-                        Intent::Delete => Some((DELETES, DELETE_FOR_DELETE)),
-                        Intent::Other => None,
-                    }
-                } else {
-                    None
+                match slots.intent {
+                    Some(Intent::Read) => Some((WRITES, WRITE_FOR_READ)),
+                    Some(Intent::Delete) => Some((DELETES, DELETE_FOR_DELETE)),
+                    Some(Intent::Other) | None => None,
                 },
                 techniques
                     .has(Techniques::DEPRECATED)
@@ -1212,7 +1172,7 @@ mod tests {
 
     #[test]
     fn british_and_american_spellings_meet() {
-        let stemmed = |w: &str| analyze(w, Techniques::DEFAULT).concat();
+        let stemmed = |w: &str| analyze(w, Techniques::DEFAULT, &ENGLISH).concat();
         for (a, b) in [
             ("organisation", "organization"),
             ("authorise", "authorize"),
@@ -1221,8 +1181,14 @@ mod tests {
             ("colour", "color"),
         ] {
             let (a, b) = (stemmed(a), stemmed(b));
-            assert!(other_spelling(a.as_bytes(), b.as_bytes()), "{a} {b}");
-            assert!(other_spelling(b.as_bytes(), a.as_bytes()), "{b} {a}");
+            assert!(
+                (ENGLISH.other_spelling)(a.as_bytes(), b.as_bytes()),
+                "{a} {b}"
+            );
+            assert!(
+                (ENGLISH.other_spelling)(b.as_bytes(), a.as_bytes()),
+                "{b} {a}"
+            );
         }
         for (a, b) in [
             ("basic", "basis"),
@@ -1231,7 +1197,10 @@ mod tests {
             ("stuck", "stack"),
             ("same", "same"),
         ] {
-            assert!(!other_spelling(a.as_bytes(), b.as_bytes()), "{a} {b}");
+            assert!(
+                !(ENGLISH.other_spelling)(a.as_bytes(), b.as_bytes()),
+                "{a} {b}"
+            );
         }
         let mut builder = IndexBuilder::new(Techniques::DEFAULT);
         builder.add(&doc(
@@ -1247,16 +1216,6 @@ mod tests {
 
     #[test]
     fn i_is_the_caller() {
-        for query in [
-            "which orgs am I in",
-            "the orgs I'm in",
-            "repos I\u{2019}ve starred",
-        ] {
-            assert!(says_i(query), "{query}");
-        }
-        for query in ["list issues", "CI is red", "in_77", "my repos"] {
-            assert!(!says_i(query), "{query}");
-        }
         let bytes = built(
             Techniques::DEFAULT,
             &[
@@ -1272,6 +1231,33 @@ mod tests {
         let index = Index::new(&bytes).unwrap();
         assert_eq!(index.search("which orgs am I in", 1)[0].doc, 1);
         assert_eq!(index.search("which orgs are there", 1)[0].doc, 0);
+    }
+
+    /// A request in German over an English catalog: its stop words are not read as
+    /// the catalog's words ("hat" is "has", not a hat), the words both languages share
+    /// still meet the catalog.
+    #[cfg(feature = "languages")]
+    #[test]
+    fn a_request_in_another_language_drops_its_stop_words() {
+        let bytes = built(
+            Techniques::DEFAULT,
+            &[
+                doc("hats_get", "Get a hat", "GET", "/hats/{hat}"),
+                doc("teams_list", "List teams", "GET", "/teams"),
+            ],
+        );
+        let index = Index::new(&bytes).unwrap();
+        let german = language::by_code("de").unwrap();
+        let query = "welches Team hat die meisten Mitglieder";
+        assert!(index.search(query, 2).iter().any(|h| h.doc == 0));
+        let hits = index.search_in(query, 2, german);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].doc, 1);
+        // In the catalog's own language, the same search.
+        assert_eq!(
+            index.search_in("list teams", 2, &ENGLISH),
+            index.search("list teams", 2)
+        );
     }
 
     #[test]
@@ -1613,9 +1599,6 @@ mod tests {
         let hits = index.search("list PRs", 2);
         assert_eq!(hits[0].doc, 1, "{hits:?}");
         assert_eq!(index.acronym("zz"), None);
-        let (rest, found) = acronyms("show PRs, not prs or Prs", techniques);
-        assert_eq!(rest, "show PR, not prs or Prs");
-        assert_eq!(found, ["pr"]);
     }
 
     #[test]

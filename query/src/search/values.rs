@@ -5,6 +5,10 @@
 //! wanted tool takes. Each kind stands for the words APIs commonly name such a
 //! parameter with; nothing here is specific to one API.
 
+use std::borrow::Cow;
+
+use super::Language;
+
 /// What kind of parameter a value in a query fills.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ValueKind {
@@ -40,33 +44,24 @@ pub enum ValueKind {
 }
 
 impl ValueKind {
-    /// The words APIs name a parameter of this kind with (the index stems them).
-    pub fn words(&self) -> &'static [&'static str] {
-        match self {
-            ValueKind::Number => &["number", "id"],
-            ValueKind::Handle => &[
-                "username",
-                "user",
-                "login",
-                "assignee",
-                "reviewer",
-                "member",
-                "collaborator",
-            ],
-            ValueKind::OwnerName => &["owner", "repo", "repository"],
-            ValueKind::Range => &["compare", "base", "head"],
-            ValueKind::Email => &["email"],
-            ValueKind::Money => &["amount", "currency"],
-            ValueKind::Percent => &["percent"],
-            ValueKind::Hash => &["sha", "commit", "ref"],
-            ValueKind::Version => &["tag", "version", "release"],
-            ValueKind::FilePath => &["path", "file", "content"],
-            ValueKind::Url => &["url"],
-            ValueKind::PrefixedId(_) => &["id"],
-            ValueKind::Name => &["name"],
-            ValueKind::Time => &["created", "since", "until"],
-        }
-    }
+    /// One of each kind (a prefixed id's prefix empty): what a language's table of
+    /// parameter words is hashed over.
+    pub const ALL: &'static [ValueKind] = &[
+        ValueKind::Number,
+        ValueKind::Handle,
+        ValueKind::OwnerName,
+        ValueKind::Range,
+        ValueKind::Email,
+        ValueKind::Money,
+        ValueKind::Percent,
+        ValueKind::Hash,
+        ValueKind::Version,
+        ValueKind::FilePath,
+        ValueKind::Url,
+        ValueKind::PrefixedId(String::new()),
+        ValueKind::Name,
+        ValueKind::Time,
+    ];
 }
 
 /// Currency codes and signs money is written with (ISO 4217's most traded, which no
@@ -77,9 +72,15 @@ const CURRENCIES: &[&str] = &[
 ];
 const CURRENCY_SIGNS: &[char] = &['$', '€', '£', '¥', '₹'];
 
-/// The query without its values, and the kinds of the values taken out, in order;
+/// The query's whitespace tokens without its values, and the kinds of the values
+/// taken out, in order;
 /// times gone by ([`ValueKind::Time`]) among them where `times`.
-pub fn extract(query: &str, times: bool) -> (String, Vec<ValueKind>) {
+pub fn extract<'q>(
+    language: &Language,
+    query: &'q str,
+    times: bool,
+) -> (Vec<Cow<'q, str>>, Vec<ValueKind>) {
+    let possessive = language.grammar.possessive;
     let tokens: Vec<&str> = query.split_whitespace().collect();
     let mut rest = Vec::with_capacity(tokens.len());
     let mut kinds = Vec::new();
@@ -91,10 +92,7 @@ pub fn extract(query: &str, times: bool) -> (String, Vec<ValueKind>) {
         });
         let token = token.strip_suffix(['.', ':']).unwrap_or(token);
         // `acct_3's name`, `@lee's repos`: the value is the owner, not `3's`.
-        let token = token
-            .strip_suffix("'s")
-            .or_else(|| token.strip_suffix("\u{2019}s"))
-            .unwrap_or(token);
+        let token = strip_any(token, possessive);
         i += 1;
         // "30 EUR": a number, then a currency code.
         if is_amount(token)
@@ -111,13 +109,14 @@ pub fn extract(query: &str, times: bool) -> (String, Vec<ValueKind>) {
             continue;
         }
         // "last week", "Dec 1", "3 days ago": a time, however many words it takes.
-        if times && let Some(more) = time_words(token, &tokens[i..]) {
+        if times && let Some(more) = time_words(language, token, &tokens[i..]) {
             kinds.push(ValueKind::Time);
             i += more;
             continue;
         }
         // "a repo called dotfiles": the word after is a name, not a request.
-        if ["called", "named"]
+        if language
+            .naming
             .iter()
             .any(|w| token.eq_ignore_ascii_case(w))
             && let Some(name) = tokens.get(i)
@@ -156,7 +155,7 @@ pub fn extract(query: &str, times: bool) -> (String, Vec<ValueKind>) {
             kinds.push(ValueKind::Range);
         }
     }
-    (rest.join(" "), kinds)
+    (rest.into_iter().map(Cow::Borrowed).collect(), kinds)
 }
 
 fn classify(token: &str) -> Option<ValueKind> {
@@ -239,61 +238,42 @@ fn classify(token: &str) -> Option<ValueKind> {
     None
 }
 
-/// Units of time a request counts in ("this week", "the past 24 hours").
-const TIME_UNITS: &[&str] = &[
-    "hour", "day", "week", "weekend", "month", "quarter", "year", "night", "morning",
-];
-/// Months by name; an abbreviation (and May and March, verbs too) only before a day
-/// ("Dec 1").
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
 /// Whether `token` begins a time ("today", "last week", "Dec 1", "3 days ago"), and how
 /// many of the `next` tokens it takes with it.
-fn time_words(token: &str, next: &[&str]) -> Option<usize> {
+fn time_words(language: &Language, token: &str, next: &[&str]) -> Option<usize> {
+    let times = &language.times;
     // Asked of every token of every request: compared in place, never copied.
-    fn word(t: &str) -> &str {
-        let t = t.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-        t.strip_suffix("'s")
-            .or_else(|| t.strip_suffix("\u{2019}s"))
-            .unwrap_or(t)
+    fn word<'a>(t: &'a str, possessive: &[&str]) -> &'a str {
+        strip_any(
+            t.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''),
+            possessive,
+        )
     }
+    let p = language.grammar.possessive;
     let is = |t: &str, words: &[&str]| words.iter().any(|w| t.eq_ignore_ascii_case(w));
     let unit = |t: &str| {
-        let w = word(t);
-        is(w, TIME_UNITS)
+        let w = word(t, p);
+        is(w, times.units)
             || w.strip_suffix(['s', 'S'])
-                .is_some_and(|w| is(w, TIME_UNITS))
+                .is_some_and(|w| is(w, times.units))
     };
     // `1`, `24`, `1st`, `3rd`, `2024`.
     let number = |t: &str| {
-        let w = word(t);
+        let w = word(t, p);
         (1..=4).contains(&w.len())
             && w.bytes().next().is_some_and(|b| b.is_ascii_digit())
-            && w.trim_end_matches(['s', 't', 'n', 'd', 'r', 'h'])
+            && w.trim_end_matches(times.ordinal_letters)
                 .bytes()
                 .all(|b| b.is_ascii_digit())
     };
-    let first = word(token);
+    let first = word(token, p);
     // A time to come ("next month", "tomorrow") is when to schedule something, in
     // the request's words; a time gone by is what a list's filter takes.
-    if is(first, &["today", "yesterday", "tonight"]) {
+    if is(first, times.days) {
         return Some(0);
     }
     // "last week", "the past 24 hours", "last month's".
-    if is(first, &["last", "past", "this", "previous"]) {
+    if is(first, times.before_unit) {
         return match next {
             [n, u, ..] if number(n) && unit(u) => Some(2),
             [u, ..] if unit(u) => Some(1),
@@ -304,19 +284,27 @@ fn time_words(token: &str, next: &[&str]) -> Option<usize> {
     if number(token)
         && let [u, ago, ..] = next
         && unit(u)
-        && word(ago).eq_ignore_ascii_case("ago")
+        && word(ago, p).eq_ignore_ascii_case(times.ago)
     {
         return Some(2);
     }
     // "November", "Dec 1", "May 3rd".
-    let month = MONTHS.iter().find(|m| {
+    let month = times.months.iter().find(|m| {
         m.eq_ignore_ascii_case(first)
             || (first.len() == 3 && m.get(..3).is_some_and(|a| a.eq_ignore_ascii_case(first)))
     })?;
     if next.first().is_some_and(|n| number(n)) {
         return Some(1);
     }
-    (month.eq_ignore_ascii_case(first) && !matches!(*month, "may" | "march")).then_some(0)
+    (month.eq_ignore_ascii_case(first) && !times.ambiguous_months.contains(month)).then_some(0)
+}
+
+/// `token` without the first of `endings` it ends with.
+fn strip_any<'a>(token: &'a str, endings: &[&str]) -> &'a str {
+    endings
+        .iter()
+        .find_map(|e| token.strip_suffix(e))
+        .unwrap_or(token)
 }
 
 /// `50`, `9.99`, `1,000`.
@@ -353,6 +341,7 @@ fn is_name(part: &str) -> bool {
 mod tests {
     use super::ValueKind::*;
     use super::*;
+    use crate::search::ENGLISH;
 
     #[test]
     fn values_are_taken_out_and_classified() {
@@ -416,12 +405,12 @@ mod tests {
             ),
         ];
         for (query, rest, kinds) in cases {
-            let (got_rest, got_kinds) = extract(query, true);
-            assert_eq!(&got_rest, rest, "{query}");
+            let (got_rest, got_kinds) = extract(&ENGLISH, query, true);
+            assert_eq!(got_rest.join(" "), *rest, "{query}");
             assert_eq!(&got_kinds, kinds, "{query}");
         }
         // Without the technique a time is words.
-        assert_eq!(extract("refunds from last week", false).1, []);
+        assert_eq!(extract(&ENGLISH, "refunds from last week", false).1, []);
     }
 
     #[test]
@@ -437,7 +426,7 @@ mod tests {
             "may I see the last release",
             "march the plan forward",
         ] {
-            let (_, kinds) = extract(query, true);
+            let (_, kinds) = extract(&ENGLISH, query, true);
             assert!(kinds.is_empty(), "{query}: {kinds:?}");
         }
     }

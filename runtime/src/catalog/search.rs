@@ -72,10 +72,28 @@ impl Catalog {
     /// The `k` tools that best match `query` (what a person or a model would ask: "open a
     /// new bug report in a project"), best first.
     pub fn search(&self, query: &str, k: usize) -> Vec<SearchHit<'_>> {
+        self.hits(self.index().search(query, k))
+    }
+
+    /// [`Catalog::search`] for a request written in `language`, which may be another
+    /// than the catalog's (`toolwright::query::search::language::by_code("de")`, with
+    /// the feature `languages`): the request's stop words are dropped as well as the
+    /// catalog's, and its words are looked up as both languages stem them. Nothing is
+    /// translated: what meets an English catalog is what the languages share
+    /// (loanwords, names, values).
+    pub fn search_in(
+        &self,
+        query: &str,
+        k: usize,
+        language: &toolwright_query::search::Language,
+    ) -> Vec<SearchHit<'_>> {
+        self.hits(self.index().search_in(query, k, language))
+    }
+
+    /// The tools of an index's hits.
+    fn hits(&self, hits: Vec<toolwright_query::Hit>) -> Vec<SearchHit<'_>> {
         let tools = self.tools();
-        self.index()
-            .search(query, k)
-            .into_iter()
+        hits.into_iter()
             .filter_map(|hit| {
                 Some(SearchHit {
                     tool: tools.get(hit.doc)?,

@@ -18,6 +18,7 @@ pub(crate) const KNOWN: &[&str] = &[
     "name",
     "maps_to",
     "description",
+    "aliases",
     "params",
     "response",
     "pagination",
@@ -114,6 +115,14 @@ fn operation(
         .as_ref()
         .and_then(|m| parse_maps_to(r, &m.value, m.span.clone()));
     let description = r.opt_str(&mut f, "description").map(|t| t.value);
+    // Words the API's users call the operation by, for search (as OpenAPI's
+    // `x-toolwright-aliases`).
+    let aliases: Vec<String> = r
+        .opt_str_list(&mut f, "aliases")
+        .into_iter()
+        .flatten()
+        .map(|t| t.value)
+        .collect();
     if description.is_none()
         && let Some(n) = &name
     {
@@ -220,6 +229,7 @@ fn operation(
         source: Some(r.location(node.span.clone())),
         graphql: None,
         examples: Vec::new(),
+        aliases,
         placeholders: Vec::new(),
         workflow: None,
     })

@@ -6,6 +6,7 @@
 //! normalised *up* to JSON Schema 2020-12; whatever has no IR field stays as a keyword or
 //! as metadata. Problems degrade one schema or one operation, never the document.
 
+mod aliases;
 mod links;
 pub(crate) mod locate;
 mod media;

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
+use super::aliases;
 use super::naming;
 use super::schema;
 use super::security;
@@ -144,6 +145,7 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
         })
         .collect();
     let names = naming::assign(&sites);
+    let tag_aliases = aliases::of_tags(doc);
     let mut out = Vec::new();
     for ((path, method, item, op, pointer), named) in found.iter().zip(names) {
         let seen = doc.placeholders.len();
@@ -162,6 +164,9 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
                     source: doc.location(at),
                 })
                 .collect();
+            o.aliases = aliases::of_operation(doc, op, pointer, &tag_aliases);
+            // Said once, as aliases, not again among the operation's extensions.
+            o.meta.remove(aliases::EXTENSION);
             out.push(o);
         }
     }
@@ -465,6 +470,7 @@ fn operation(
         source: None,
         graphql: None,
         examples: Vec::new(),
+        aliases: Vec::new(),
         placeholders: Vec::new(),
         workflow: None,
     })

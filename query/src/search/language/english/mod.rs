@@ -1,16 +1,154 @@
-//! An API-vocabulary lexicon: words people use for the same intent or the same kind of
-//! resource ("open a ticket" for `issues/create`, "remove" for `DELETE`). A query word
-//! in a group also looks for the group's other words, at a lower weight.
-//!
-//! Groups are general API vocabulary — verbs of CRUD and actions, and the resource
-//! nouns common APIs share — not phrases of any one API's documentation.
+//! English: the only full language. Its tables are what the engine knows of how people
+//! ask for a tool in English — synonyms, phrases, the verbs that read, write and
+//! delete, stop words, question openers, the words of grammar and of time — and its
+//! stemmer and spelling rule ([`stem`]). Nothing here belongs to one API: an API's own
+//! words are its data (`x-toolwright-aliases`, an adapter's `aliases`).
 
-use std::collections::HashMap;
+mod stem;
+
 use std::sync::OnceLock;
 
-use super::text::stem;
+use super::{Grammar, Language, Questions, Times, Verbs};
+use crate::search::values::ValueKind;
 
-const GROUPS: &[&[&str]] = &[
+/// English, as the engine reads it.
+pub static ENGLISH: Language = copy();
+
+/// The English tables, with an empty cache (a test compares a changed copy's hash).
+pub(super) const fn copy() -> Language {
+    Language {
+        code: "en",
+        version: 1,
+        stop_words: STOP_WORDS,
+        is_stop_word,
+        stem: stem::stem,
+        synonyms: SYNONYMS,
+        phrases: PHRASES,
+        verbs: Verbs {
+            read: READ,
+            write: WRITE,
+            delete: DELETE,
+            delete_phrases: &["get rid"],
+            implied: ["get", "list", "create", "update", "delete", "run"],
+        },
+        questions: Questions {
+            openers: &[
+                "who", "whom", "whose", "what", "what's", "whats", "which", "when", "where", "why",
+                "how", "is", "are", "was", "were", "does", "do", "did", "can", "could", "has",
+                "have", "who's", "whos", "any",
+            ],
+            speaker: &["I", "i"],
+            caller: "me",
+            agent_suffixes: &["er", "or"],
+        },
+        grammar: Grammar {
+            causative: "make",
+            causative_means: "update",
+            creating: &["a", "an", "new", "another", "one", "some"],
+            stop: &["stop", "quit"],
+            undo: &["undo"],
+            no_longer: &["anymore", "longer"],
+            negations: &["not", "no", "nobody", "never", "none"],
+            negation_endings: &["n't", "n\u{2019}t"],
+            opposite_prefix: "un",
+            gerund: "ing",
+            without: &["without"],
+            dont: &["don't", "dont", "don\u{2019}t"],
+            do_not: ("do", "not"),
+            call_off: "cancel",
+            possessive: &["'s", "\u{2019}s"],
+        },
+        times: Times {
+            units: &[
+                "hour", "day", "week", "weekend", "month", "quarter", "year", "night", "morning",
+            ],
+            months: &[
+                "january",
+                "february",
+                "march",
+                "april",
+                "may",
+                "june",
+                "july",
+                "august",
+                "september",
+                "october",
+                "november",
+                "december",
+            ],
+            ambiguous_months: &["may", "march"],
+            days: &["today", "yesterday", "tonight"],
+            before_unit: &["last", "past", "this", "previous"],
+            ago: "ago",
+            ordinal_letters: &['s', 't', 'n', 'd', 'r', 'h'],
+        },
+        value_words,
+        naming: &["called", "named"],
+        derived: &[
+            "izat", "isat", "ment", "ness", "abl", "ibl", "anc", "enc", "iz", "is", "al",
+        ],
+        other_spelling: stem::other_spelling,
+        cache: OnceLock::new(),
+    }
+}
+
+/// Generates the stop-word list and a `match` over it: the list is hashed, the
+/// `match` asked of every word of every request (the compiler dispatches on the
+/// length first).
+macro_rules! word_set {
+    ($list:ident, $test:ident: $($word:literal)|*) => {
+        const $list: &[&str] = &[$($word),*];
+        fn $test(word: &str) -> bool {
+            matches!(word, $($word)|*)
+        }
+    };
+}
+
+// Words that say nothing about which tool is meant; the last ones are what an
+// apostrophe leaves of a possessive or a contraction ("the org's repos", "don't",
+// "we're"): split off, `s` would be a word of its own.
+word_set!(STOP_WORDS, is_stop_word:
+    "a" | "about" | "also" | "an" | "and" | "any" | "are" | "as" | "at" | "be" | "been"
+    | "by" | "can" | "do" | "does" | "for" | "from" | "has" | "have" | "how" | "i"
+    | "if" | "in" | "into" | "is" | "it" | "its" | "just" | "let" | "like" | "need"
+    | "of" | "on" | "one" | "or" | "our" | "please" | "should" | "so" | "some"
+    | "that" | "the" | "their" | "them" | "there" | "these" | "this" | "those" | "to"
+    | "us" | "using" | "via" | "want" | "was" | "we" | "were" | "what" | "when"
+    | "where" | "which" | "who" | "whose" | "will" | "with" | "would" | "you" | "your"
+    | "s" | "t" | "m" | "re" | "ve" | "ll" | "d"
+);
+
+/// The words APIs name a parameter of each kind of value with (the index stems them).
+fn value_words(kind: &ValueKind) -> &'static [&'static str] {
+    match kind {
+        ValueKind::Number => &["number", "id"],
+        ValueKind::Handle => &[
+            "username",
+            "user",
+            "login",
+            "assignee",
+            "reviewer",
+            "member",
+            "collaborator",
+        ],
+        ValueKind::OwnerName => &["owner", "repo", "repository"],
+        ValueKind::Range => &["compare", "base", "head"],
+        ValueKind::Email => &["email"],
+        ValueKind::Money => &["amount", "currency"],
+        ValueKind::Percent => &["percent"],
+        ValueKind::Hash => &["sha", "commit", "ref"],
+        ValueKind::Version => &["tag", "version", "release"],
+        ValueKind::FilePath => &["path", "file", "content"],
+        ValueKind::Url => &["url"],
+        ValueKind::PrefixedId(_) => &["id"],
+        ValueKind::Name => &["name"],
+        ValueKind::Time => &["created", "since", "until"],
+    }
+}
+
+/// Groups of words asking for one thing: verbs of CRUD and actions, and the resource
+/// nouns common APIs share.
+const SYNONYMS: &[&[&str]] = &[
     // Intents.
     &[
         "create", "new", "add", "open", "make", "post", "submit", "file", "raise", "register",
@@ -92,15 +230,7 @@ const GROUPS: &[&[&str]] = &[
     &["select", "choose", "pick"],
     &["permission", "allow", "permit"],
     &["redact", "scrub", "censor"],
-    &[
-        "star",
-        "favorite",
-        "favourite",
-        "like",
-        "bookmark",
-        "save",
-        "stargazer",
-    ],
+    &["star", "favorite", "favourite", "like", "bookmark", "save"],
     &["follow", "subscribe", "watch"],
     &["block", "ban", "mute"],
     &["lock", "freeze"],
@@ -177,8 +307,6 @@ const GROUPS: &[&[&str]] = &[
     &["secret", "credential", "password", "token", "key"],
     // "Whenever someone pushes…": a call on each event is a webhook.
     &["webhook", "hook", "callback", "whenever"],
-    // A gist is GitHub's word for what everyone else calls a snippet or a paste.
-    &["gist", "snippet", "paste"],
     &["customer", "client", "buyer", "shopper", "payer"],
     &["payment", "pay", "charge", "transaction", "purchase"],
     &["refund", "reimburse", "reimbursement", "return"],
@@ -187,7 +315,6 @@ const GROUPS: &[&[&str]] = &[
     &["product", "item", "goods", "sku", "article", "sell"],
     &["price", "cost", "pricing", "amount", "fee", "rate"],
     &["card", "credit"],
-    &["dispute", "chargeback"],
     &["coupon", "discount", "promo", "promotion", "voucher"],
     &["balance", "funds", "money"],
     &["payout", "withdraw", "withdrawal"],
@@ -271,9 +398,7 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
     ("lock", "down", &["protect", "protection", "lock"]),
     ("log", "out", &["logout", "session"]),
     ("opt", "out", &["unsubscribe", "disable"]),
-    ("top", "up", &["topup", "fund"]),
     ("pay", "out", &["payout"]),
-    ("write", "off", &["uncollectible"]),
     ("check", "out", &["checkout"]),
     ("take", "back", &["reverse", "reversal", "revert", "refund"]),
     ("pull", "back", &["reverse", "reversal", "revert", "refund"]),
@@ -281,70 +406,25 @@ const PHRASES: &[(&str, &str, &[&str])] = &[
     ("pull", "up", &["get", "show"]),
 ];
 
-/// The words a phrase of two stems stands for, as stems.
-pub fn phrase(first: &str, second: &str) -> Option<&'static [String]> {
-    /// First stem → (second stem, what the pair means). Asked for every word of a
-    /// query and its next few, most of which open no phrase: one hash decides.
-    type Stemmed = HashMap<String, Vec<(String, Vec<String>)>>;
-    static STEMMED: OnceLock<Stemmed> = OnceLock::new();
-    STEMMED
-        .get_or_init(|| {
-            let mut by_first: Stemmed = HashMap::new();
-            for (a, b, words) in PHRASES {
-                by_first
-                    .entry(stem(a))
-                    .or_default()
-                    .push((stem(b), words.iter().map(|w| stem(w)).collect()));
-            }
-            by_first
-        })
-        .get(first)?
-        .iter()
-        .find(|(b, _)| b == second)
-        .map(|(_, words)| words.as_slice())
-}
+/// Verbs that read.
+const READ: &[&str] = &[
+    "list", "show", "get", "view", "fetch", "retrieve", "read", "see", "look", "display", "find",
+    "search", "browse", "lookup", "describe", "inspect",
+];
 
-/// Each word's stem → the stems of every word sharing a group with it.
-fn table() -> &'static HashMap<String, Vec<String>> {
-    static TABLE: OnceLock<HashMap<String, Vec<String>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table: HashMap<String, Vec<String>> = HashMap::new();
-        for group in GROUPS {
-            let stems: Vec<String> = group.iter().map(|w| stem(w)).collect();
-            for s in &stems {
-                let entry = table.entry(s.clone()).or_default();
-                for other in &stems {
-                    if other != s && !entry.contains(other) {
-                        entry.push(other.clone());
-                    }
-                }
-            }
-        }
-        for list in table.values_mut() {
-            list.sort();
-        }
-        table
-    })
-}
+/// Verbs that change something ("show me how to delete…" is a delete).
+const WRITE: &[&str] = &[
+    "create", "new", "add", "make", "submit", "register", "generate", "setup", "update", "edit",
+    "change", "modify", "rename", "set", "replace", "delete", "remove", "drop", "erase", "destroy",
+    "discard", "purge", "clear", "revoke", "cancel", "stop", "void", "close", "reopen", "send",
+    "upload", "merge", "approve", "accept", "reject", "decline", "dismiss", "enable", "disable",
+    "turn", "lock", "unlock", "block", "unblock", "star", "unstar", "follow", "unfollow", "invite",
+    "assign", "unassign", "transfer", "refund", "charge", "pay", "archive", "move", "restore",
+    "rerun", "retry", "run", "trigger", "start", "pause", "resume", "mark", "give", "grant", "put",
+    "attach", "detach", "nuke",
+];
 
-/// The related stems of a word's stem (empty when it is in no group).
-pub fn related(stem: &str) -> &'static [String] {
-    table().get(stem).map_or(&[], Vec::as_slice)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn synonyms_are_symmetric_and_stemmed() {
-        assert!(related(&stem("bug")).contains(&stem("issue")));
-        assert!(related(&stem("issues")).contains(&stem("ticket")));
-        assert!(related(&stem("removing")).contains(&stem("delete")));
-        assert!(related("zzz").is_empty());
-        assert_eq!(
-            phrase(&stem("bug"), &stem("reports")),
-            Some(&[stem("issue"), stem("bug")][..])
-        );
-    }
-}
+const DELETE: &[&str] = &[
+    "delete", "remove", "drop", "erase", "destroy", "discard", "purge", "nuke", "scrap", "ditch",
+    "trash", "wipe",
+];
