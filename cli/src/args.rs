@@ -183,22 +183,8 @@ pub(crate) enum Command {
         /// The directory to write to.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-        /// No Rust types or client methods for any operation: tools and descriptors
-        /// only (listed, callable by name, checked against their schemas).
-        #[arg(long)]
-        catalog_only: bool,
-        /// Rust types and client methods only for the operations SELECTOR matches
-        /// (repeatable); the rest catalog-only.
-        #[arg(long, value_name = "SELECTOR")]
-        typed: Vec<String>,
-        /// Both `Serialize` and `Deserialize` on every generated type (by default
-        /// inputs are only serialized and outputs only deserialized).
-        #[arg(long)]
-        full_serde: bool,
-        /// Methods of tagged operations, and the types only they use, behind a cargo
-        /// feature per tag (`<api>-<tag>`).
-        #[arg(long)]
-        features_by_tag: bool,
+        #[command(flatten)]
+        types: TypeOptions,
     },
     /// Serve the inputs' tools to MCP clients, over stdio or streamable HTTP.
     ///
@@ -565,4 +551,32 @@ impl Selectors {
     ) -> Result<toolwright::Selection, Vec<toolwright::query::select::ParseError>> {
         toolwright::Selection::parse(&self.include, &self.exclude)
     }
+}
+
+/// What `generate` makes Rust types for, and what they implement (`Config`'s switches
+/// of the same names).
+#[derive(clap::Args, Debug)]
+pub(crate) struct TypeOptions {
+    /// No Rust types or client methods for any operation: tools and descriptors
+    /// only (listed, callable by name, checked against their schemas).
+    #[arg(long)]
+    pub catalog_only: bool,
+    /// Rust types and client methods only for the operations SELECTOR matches
+    /// (repeatable); the rest catalog-only.
+    #[arg(long, value_name = "SELECTOR")]
+    pub typed: Vec<String>,
+    /// Both `Serialize` and `Deserialize` on every generated type (by default
+    /// inputs are only serialized and outputs only deserialized).
+    #[arg(long)]
+    pub full_serde: bool,
+    /// Methods of tagged operations, and the types only they use, behind a cargo
+    /// feature per tag (`<api>-<tag>`).
+    #[arg(long)]
+    pub features_by_tag: bool,
+    /// Generated structs and data enums without `#[derive(Clone)]` (a faster check).
+    #[arg(long)]
+    pub no_derive_clone: bool,
+    /// Generated structs and data enums without `#[derive(PartialEq)]` (a faster check).
+    #[arg(long)]
+    pub no_derive_partial_eq: bool,
 }

@@ -48,20 +48,7 @@ fn main() -> ExitCode {
             export,
             json,
         } => catalog::run(&inputs, &export, json, styled),
-        Command::Generate {
-            inputs,
-            out,
-            catalog_only,
-            typed,
-            full_serde,
-            features_by_tag,
-        } => generate::run(
-            &inputs,
-            &out,
-            (catalog_only, full_serde, features_by_tag),
-            &typed,
-            styled,
-        ),
+        Command::Generate { inputs, out, types } => generate::run(&inputs, &out, &types, styled),
         Command::Artifact {
             paths,
             strict,

@@ -5,13 +5,12 @@ use std::process::ExitCode;
 use toolwright_codegen::Config;
 
 use super::analyze;
-use crate::args::Inputs;
+use crate::args::{Inputs, TypeOptions};
 
 pub(crate) fn run(
     inputs: &Inputs,
     out: &std::path::Path,
-    (catalog_only, full_serde, features_by_tag): (bool, bool, bool),
-    typed: &[String],
+    types: &TypeOptions,
     styled: bool,
 ) -> ExitCode {
     // Read and checked once: the findings are shown here (coloured), and generation
@@ -29,13 +28,15 @@ pub(crate) fn run(
     for selector in &inputs.select.exclude {
         config.exclude(selector);
     }
-    for selector in typed {
+    for selector in &types.typed {
         config.typed(selector);
     }
     config
-        .catalog_only(catalog_only)
-        .full_serde(full_serde)
-        .features_by_tag(features_by_tag);
+        .catalog_only(types.catalog_only)
+        .full_serde(types.full_serde)
+        .features_by_tag(types.features_by_tag)
+        .derive_clone(!types.no_derive_clone)
+        .derive_partial_eq(!types.no_derive_partial_eq);
     match config
         .strict(inputs.strict)
         .out_dir(out)
