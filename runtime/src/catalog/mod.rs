@@ -484,6 +484,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// A catalog of tools that only have a name and a description, for tests of search,
+/// ranking and the meta-tools.
+#[cfg(test)]
+pub(crate) fn catalog_of(tools: &[(&str, &str)]) -> Catalog {
+    let tools = tools
+        .iter()
+        .map(|(name, description)| {
+            Tool::meta(
+                name,
+                name,
+                description,
+                serde_json::json!({"type": "object"}),
+                meta::RUNS_ANY_TOOL,
+            )
+        })
+        .collect();
+    Catalog::from_tools(tools, Vec::new()).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

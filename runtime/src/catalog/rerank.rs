@@ -132,25 +132,12 @@ mod tests {
     }
 
     fn catalog() -> Catalog {
-        let tool = |name: &str, description: &str| {
-            Tool::meta(
-                name,
-                name,
-                description,
-                serde_json::json!({"type": "object"}),
-                super::super::meta::RUNS_ANY_TOOL,
-            )
-        };
-        Catalog::from_tools(
-            vec![
-                tool("close_issue", "Close an issue"),
-                tool("create_issue", "Create an issue in a project"),
-                tool("list_issues", "List the issues of a project"),
-                tool("play_song", "Play a song"),
-            ],
-            Vec::new(),
-        )
-        .unwrap()
+        super::super::catalog_of(&[
+            ("close_issue", "Close an issue"),
+            ("create_issue", "Create an issue in a project"),
+            ("list_issues", "List the issues of a project"),
+            ("play_song", "Play a song"),
+        ])
     }
 
     fn names(hits: &[SearchHit<'_>]) -> Vec<String> {
@@ -165,8 +152,6 @@ mod tests {
             std::task::Poll::Pending => panic!("a toy reranker answers at once"),
         }
     }
-
-    use super::super::Tool;
 
     #[test]
     fn the_reranker_order_is_the_order_returned() {

@@ -111,7 +111,25 @@ impl Catalog {
     fn index(&self) -> Index<'_> {
         if let Some(bytes) = self.search.embedded {
             let usable = *self.search.usable.get_or_init(|| {
-                Index::new(bytes).is_ok_and(|index| index.len() == self.tools().len())
+                let tools = self.tools().len();
+                let refusal = match Index::new(bytes) {
+                    Err(e) => Some(e.to_string()),
+                    Ok(index) if index.len() != tools => Some(format!(
+                        "it indexes {} tools, the catalog has {tools}",
+                        index.len()
+                    )),
+                    Ok(_) => Index::open(bytes).err().map(|e| e.to_string()),
+                };
+                // Said once: a stale or foreign index costs a build on first search
+                // (and the build's memory), which a service should hear about.
+                #[cfg(feature = "tracing")]
+                if let Some(reason) = &refusal {
+                    tracing::warn!(
+                        target: "toolwright::search",
+                        "the embedded search index is not used ({reason}); one is built from the tools"
+                    );
+                }
+                refusal.is_none()
             });
             if usable && let Ok(index) = Index::open(bytes) {
                 return index;

@@ -91,8 +91,8 @@ impl Executor {
 mod tests {
     use serde_json::json;
 
+    use crate::catalog::Catalog;
     use crate::catalog::rerank::{Candidate, Reranked, Reranker};
-    use crate::catalog::{Catalog, Tool, meta::RUNS_ANY_TOOL};
 
     /// Puts the tool it was made with first (a stand-in for a model).
     struct Prefers(&'static str);
@@ -106,24 +106,11 @@ mod tests {
     }
 
     fn catalog() -> Catalog {
-        let tool = |name: &str, description: &str| {
-            Tool::meta(
-                name,
-                name,
-                description,
-                json!({"type": "object"}),
-                RUNS_ANY_TOOL,
-            )
-        };
-        Catalog::from_tools(
-            vec![
-                tool("create_issue", "Create an issue in a project"),
-                tool("list_issues", "List the issues of a project"),
-                tool("close_issue", "Close an issue"),
-            ],
-            Vec::new(),
-        )
-        .unwrap()
+        crate::catalog::catalog_of(&[
+            ("create_issue", "Create an issue in a project"),
+            ("list_issues", "List the issues of a project"),
+            ("close_issue", "Close an issue"),
+        ])
     }
 
     fn names(answer: &serde_json::Value) -> Vec<String> {

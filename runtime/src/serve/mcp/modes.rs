@@ -80,7 +80,6 @@ mod tests {
 
     use super::ToolMode;
     use crate::catalog::rerank::{Candidate, Reranked, Reranker};
-    use crate::catalog::{Catalog, Tool, meta::RUNS_ANY_TOOL};
     use crate::serve::mcp::Server;
 
     /// Reverses the lexical order (a stand-in for a model).
@@ -94,24 +93,11 @@ mod tests {
     }
 
     fn server(reranker: bool) -> Server {
-        let tool = |name: &str, description: &str| {
-            Tool::meta(
-                name,
-                name,
-                description,
-                json!({"type": "object"}),
-                RUNS_ANY_TOOL,
-            )
-        };
-        let catalog = Catalog::from_tools(
-            vec![
-                tool("create_issue", "Create an issue in a project"),
-                tool("list_issues", "List the issues of a project"),
-                tool("close_issue", "Close an issue"),
-            ],
-            Vec::new(),
-        )
-        .unwrap();
+        let catalog = crate::catalog::catalog_of(&[
+            ("create_issue", "Create an issue in a project"),
+            ("list_issues", "List the issues of a project"),
+            ("close_issue", "Close an issue"),
+        ]);
         let builder = crate::Executor::builder(catalog);
         let builder = if reranker {
             builder.reranker(Reverse)
