@@ -112,13 +112,14 @@ impl Catalog {
         if let Some(bytes) = self.search.embedded {
             let usable = *self.search.usable.get_or_init(|| {
                 let tools = self.tools().len();
+                // `Index::new` checks the header (language, analysis) as `open` does.
                 let refusal = match Index::new(bytes) {
                     Err(e) => Some(e.to_string()),
                     Ok(index) if index.len() != tools => Some(format!(
                         "it indexes {} tools, the catalog has {tools}",
                         index.len()
                     )),
-                    Ok(_) => Index::open(bytes).err().map(|e| e.to_string()),
+                    Ok(_) => None,
                 };
                 // Said once: a stale or foreign index costs a build on first search
                 // (and the build's memory), which a service should hear about.
