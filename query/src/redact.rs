@@ -441,9 +441,29 @@ fn find(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// For each first byte of a format's prefix, the set of second bytes (all ASCII) that
+/// follow it: a word is compared with the formats only when its first two bytes begin
+/// one. Most words begin none, and this runs at every word of every text that leaves
+/// the process (a tenth of generating Microsoft Graph went to comparing prefixes).
+const PREFIX_STARTS: [u128; 256] = {
+    let mut table = [0u128; 256];
+    let mut i = 0;
+    while i < FORMATS.len() {
+        let prefix = FORMATS[i].prefix.as_bytes();
+        assert!(prefix.len() >= 2 && prefix[1] < 128);
+        table[prefix[0] as usize] |= 1 << prefix[1];
+        i += 1;
+    }
+    table
+};
+
 /// The end of a known-format token starting at `at`.
 fn known_format(bytes: &[u8], at: usize) -> Option<usize> {
     let rest = &bytes[at..];
+    let (&first, &second) = (rest.first()?, rest.get(1)?);
+    if second >= 128 || PREFIX_STARTS[first as usize] & (1 << second) == 0 {
+        return None;
+    }
     FORMATS.iter().find_map(|f| {
         if !rest.starts_with(f.prefix.as_bytes()) {
             return None;
@@ -588,6 +608,25 @@ mod tests {
         );
         assert_eq!(schema["properties"]["client_secret"]["example"], REDACTED);
         assert_eq!(found.into_iter().collect::<Vec<_>>(), ["s3cr3t-value"]);
+    }
+
+    #[test]
+    fn every_known_format_is_found_at_a_word_start() {
+        // The two-byte filter in front of the formats must let each of them through.
+        for format in FORMATS {
+            let body: String = "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0"
+                .chars()
+                .filter(|c| (format.body)(*c as u8))
+                .collect();
+            let token = format!("{}{body}", format.prefix);
+            let said = format!("the key is {token}, keep it");
+            assert_eq!(
+                text(&said),
+                "the key is <redacted>, keep it",
+                "{}",
+                format.prefix
+            );
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! reads, required inputs before optional ones; views for models show the first few.
 //! Generated, manual and observed edges go through one normalize-and-merge.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -114,20 +114,7 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
         });
     }
     let identities: Vec<Identities<'_>> = contracts.iter().map(Identities::of).collect();
-    // Each identity a producer hands out, by bucket (plus those with nouns too short to
-    // bucket): a consumed identity is only compared with the leaves that can match it
-    // — linear in the build instead of quadratic (22,000 operations, and a reference
-    // to a user in most of their results).
-    let mut by_bucket: Buckets = std::collections::HashMap::new();
-    let mut unbucketed: Vec<(usize, usize)> = Vec::new();
-    for (i, gives) in identities.iter().enumerate() {
-        for (g, ((noun, key), _)) in gives.gives.iter().enumerate() {
-            match words::identity_bucket_parts(noun, key) {
-                Some(bucket) => by_bucket.entry(bucket).or_default().push((i, g)),
-                None => unbucketed.push((i, g)),
-            }
-        }
-    }
+    let given = Given::of(contracts, &identities);
     let trees = Trees::of(contracts);
     let hierarchy = Hierarchy::of(contracts);
     // The ranked producers of one identity (of a type, in an API) are the same for
@@ -148,9 +135,9 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
                 .map(|identity| (identity, consumed_type(input), consumer.api.as_str()));
             let structural = hierarchy.producers(contracts, consumer, input);
             if let Some(key) = key {
-                ranked.entry(key).or_insert_with(|| {
-                    producers(contracts, &identities, &by_bucket, &unbucketed, key)
-                });
+                ranked
+                    .entry(key)
+                    .or_insert_with(|| producers(contracts, &identities, &given, key));
             } else if structural.is_empty() {
                 continue;
             }
@@ -408,42 +395,23 @@ impl<'c> Identities<'c> {
 fn producers<'c>(
     contracts: &'c [OperationContract],
     identities: &[Identities<'c>],
-    by_bucket: &Buckets,
-    unbucketed: &[(usize, usize)],
+    given: &Given<'_>,
     (identity, field_type, api): (&str, &str, &str),
 ) -> Vec<(u8, &'c OperationContract, &'c super::Produced)> {
     let mut candidates = Vec::new();
     let Some(wanted) = words::split_identity(identity) else {
         return candidates;
     };
-    let all: Vec<(usize, usize)>;
-    let bucketed: &[(usize, usize)] = match words::identity_bucket(identity) {
-        Some(bucket) => by_bucket.get(&bucket).map_or(&[], Vec::as_slice),
-        None => {
-            all = identities
-                .iter()
-                .enumerate()
-                .flat_map(|(i, ids)| (0..ids.gives.len()).map(move |g| (i, g)))
-                .collect();
-            &all
-        }
-    };
     // The matching leaves, producer by producer (in build order).
-    let mut leaves: Vec<(usize, &'c super::Produced)> = bucketed
-        .iter()
-        .chain(unbucketed)
-        .filter_map(|&(i, g)| {
-            let (given, leaf) = identities[i].gives[g];
-            (contracts[i].api == api
-                && words::same_parts(given, wanted)
-                && compatible(leaf.field_type, field_type))
-            .then_some((i, leaf))
+    let leaves: Vec<(usize, &'c super::Produced)> = given
+        .candidates(api, wanted)
+        .into_iter()
+        .filter_map(|(i, g)| {
+            let (produced, leaf) = identities[i].gives[g];
+            (words::same_parts(produced, wanted) && compatible(leaf.field_type, field_type))
+                .then_some((i, leaf))
         })
         .collect();
-    if !unbucketed.is_empty() {
-        leaves.sort_by_key(|(i, _)| *i);
-        leaves.dedup_by(|a, b| a.0 == b.0 && std::ptr::eq(a.1, b.1));
-    }
     for group in leaves.chunk_by(|a, b| a.0 == b.0) {
         let i = group[0].0;
         // An operation that needs the identity hands it back on its own resource only
@@ -468,8 +436,59 @@ fn producers<'c>(
     candidates
 }
 
-/// Leaves by identity bucket: (producer, index into its identities' `gives`).
-type Buckets = std::collections::HashMap<(String, String), Vec<(usize, usize)>>;
+/// Every identity the build's operations hand out, filed by API, key and each of its
+/// noun's two places ([`words::noun_places`]): (producer, index into its identities'
+/// `gives`), in build order. A consumed identity is compared only with those filed
+/// where it would be — linear in the build instead of quadratic (22,000 operations on
+/// Microsoft Graph, and a reference to a user in most of their results).
+struct Given<'c> {
+    by_word: HashMap<(&'c str, &'c str, &'c str), Vec<(usize, usize)>>,
+    by_letters: HashMap<(&'c str, &'c str, String), Vec<(usize, usize)>>,
+}
+
+impl<'c> Given<'c> {
+    fn of(contracts: &'c [OperationContract], identities: &[Identities<'c>]) -> Self {
+        let mut given = Given {
+            by_word: HashMap::new(),
+            by_letters: HashMap::new(),
+        };
+        for (i, gives) in identities.iter().enumerate() {
+            let api = contracts[i].api.as_str();
+            for (g, ((noun, key), _)) in gives.gives.iter().enumerate() {
+                let (word, letters) = words::noun_places(noun);
+                given
+                    .by_word
+                    .entry((api, key, word))
+                    .or_default()
+                    .push((i, g));
+                given
+                    .by_letters
+                    .entry((api, key, letters))
+                    .or_default()
+                    .push((i, g));
+            }
+        }
+        given
+    }
+
+    /// The identities of `api` that can match `(noun, key)`, in build order, each once.
+    fn candidates(&self, api: &str, (noun, key): (&str, &str)) -> Vec<(usize, usize)> {
+        let (word, letters) = words::noun_places(noun);
+        let by_word = self.by_word.get(&(api, key, word));
+        let by_letters = self.by_letters.get(&(api, key, letters));
+        let mut out: Vec<(usize, usize)> = by_word
+            .into_iter()
+            .chain(by_letters)
+            .flatten()
+            .copied()
+            .collect();
+        if by_word.is_some() && by_letters.is_some() {
+            out.sort_unstable();
+            out.dedup();
+        }
+        out
+    }
+}
 
 /// The key of the response's own resource first, then a key of one of its parts (a
 /// run's id inside an artifact), then references; within each, lists and searches

@@ -26,10 +26,20 @@ pub const LOCATION: &str = "$response.header.Location";
 /// its items or create one.
 #[derive(Debug)]
 pub struct Hierarchy {
-    /// (API, collection path with parameters blanked) → (contract, how: list or create).
-    collections: HashMap<(String, String), Vec<(usize, Way)>>,
+    /// (API, collection path with parameters blanked) → its lists and creates.
+    collections: HashMap<(String, String), Vec<Member>>,
     /// A `Location` header as a leaf, for creates that declare one.
     location: Produced,
+}
+
+/// A list or create of a collection, with its item's fields (indexes into its
+/// `produces`), found once: every operation under the collection asks for them
+/// (thousands under Microsoft Graph's `/users`).
+#[derive(Debug)]
+struct Member {
+    contract: usize,
+    way: Way,
+    item_fields: Vec<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,17 +50,26 @@ enum Way {
 
 impl Hierarchy {
     pub fn of(contracts: &[OperationContract]) -> Hierarchy {
-        let mut collections: HashMap<(String, String), Vec<(usize, Way)>> = HashMap::new();
+        let mut collections: HashMap<(String, String), Vec<Member>> = HashMap::new();
         for (i, c) in contracts.iter().enumerate() {
-            let way = match c.method {
-                "GET" if items(c, true).is_some() => Way::List,
-                "POST" if c.kind == Crude::Create || c.location => Way::Create,
+            let (way, item_fields) = match c.method {
+                "GET" => match items(c, true) {
+                    Some(fields) => (Way::List, fields),
+                    None => continue,
+                },
+                "POST" if c.kind == Crude::Create || c.location => {
+                    (Way::Create, items(c, false).unwrap_or_default())
+                }
                 _ => continue,
             };
             collections
                 .entry((c.api.clone(), blanked(&c.path)))
                 .or_default()
-                .push((i, way));
+                .push(Member {
+                    contract: i,
+                    way,
+                    item_fields,
+                });
         }
         Hierarchy {
             collections,
@@ -88,18 +107,20 @@ impl Hierarchy {
         let Some(found) = self.collections.get(&(consumer.api.clone(), collection)) else {
             return out;
         };
-        for &(i, way) in found {
-            let producer = &contracts[i];
+        for member in found {
+            let (producer, way) = (&contracts[member.contract], member.way);
             if producer.tool == consumer.tool {
                 continue;
             }
-            let leaf = items(producer, way == Way::List)
-                .and_then(|(_, leaves)| keys::key_field(input, &noun, leaves.into_iter()))
-                .or_else(|| {
-                    // No body: only the header says which item was made (its URL).
-                    let bodiless = producer.contract.produces.is_empty();
-                    (way == Way::Create && producer.location && bodiless).then_some(&self.location)
-                });
+            let fields = member
+                .item_fields
+                .iter()
+                .map(|&k| &producer.contract.produces[k]);
+            let leaf = keys::key_field(input, &noun, fields).or_else(|| {
+                // No body: only the header says which item was made (its URL).
+                let bodiless = producer.contract.produces.is_empty();
+                (way == Way::Create && producer.location && bodiless).then_some(&self.location)
+            });
             if let Some(leaf) = leaf {
                 let rank = match way {
                     Way::List => 0,
@@ -126,11 +147,12 @@ pub fn declares_location(op: &crate::ir::Operation) -> bool {
     })
 }
 
-/// The items of `c`'s response and their own fields: for a list, the items of its
-/// shallowest list (`/*`, `/data/*`, `/actions_caches/*`: at most one wrapper deep);
-/// otherwise the shallowest object (the top, or an envelope's). Never a part nested
-/// in the item (`/object/sha` of a git ref is not the ref's key).
-fn items(c: &OperationContract, list: bool) -> Option<(&str, Vec<&Produced>)> {
+/// The own fields of the items of `c`'s response (indexes into its `produces`): for a
+/// list, the items of its shallowest list (`/*`, `/data/*`, `/actions_caches/*`: at
+/// most one wrapper deep); otherwise the shallowest object (the top, or an
+/// envelope's). Never a part nested in the item (`/object/sha` of a git ref is not the
+/// ref's key).
+fn items(c: &OperationContract, list: bool) -> Option<Vec<usize>> {
     let produced = &c.contract.produces;
     let parents = produced.iter().map(parent);
     let level = if list {
@@ -140,8 +162,10 @@ fn items(c: &OperationContract, list: bool) -> Option<(&str, Vec<&Produced>)> {
     } else {
         parents.min_by_key(|p| p.matches('/').count())
     }?;
-    let leaves: Vec<&Produced> = produced.iter().filter(|p| parent(p) == level).collect();
-    (!leaves.is_empty()).then_some((level, leaves))
+    let fields: Vec<usize> = (0..produced.len())
+        .filter(|&k| parent(&produced[k]) == level)
+        .collect();
+    (!fields.is_empty()).then_some(fields)
 }
 
 /// A leaf's parent: `/data/*/id` → `/data/*`.

@@ -37,6 +37,19 @@ const SCHEMA_SUFFIXES: &[&str] = &[
 ];
 
 pub fn snake(name: &str) -> String {
+    // Already lowercase words (`user_id`, `v2`): heck would only split them at `_` and
+    // join them again. The graph asks this of every field of every candidate producer
+    // (millions of times on Microsoft Graph), most of them already snake case.
+    if name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return name
+            .split('_')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("_");
+    }
     let s = heck::ToSnakeCase::to_snake_case(name);
     s.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -272,22 +285,18 @@ fn last_word(noun: &str) -> &str {
     noun.rsplit('_').next().unwrap_or(noun)
 }
 
-/// A bucket [`same_parts`] never crosses: identities that can match share it (the
-/// key, and the last three characters of the noun without underscores — one joined noun
-/// ends with the other in every case that matches). `None` for nouns too short to
-/// bucket (they are compared with everything).
-pub fn identity_bucket(identity: &str) -> Option<(String, String)> {
-    let (noun, key) = identity.rsplit_once('.')?;
-    identity_bucket_parts(noun, key)
-}
-
-/// [`identity_bucket`] of an identity already split.
-pub fn identity_bucket_parts(noun: &str, key: &str) -> Option<(String, String)> {
-    let joined: Vec<char> = noun.chars().filter(|c| *c != '_').collect();
-    (joined.len() >= 3).then(|| {
-        let tail: String = joined[joined.len() - 3..].iter().collect();
-        (key.to_owned(), tail)
-    })
+/// The two places an identity's noun is filed under for [`same_parts`]: its last word
+/// and its letters without underscores. Identities that match always share one of
+/// them with the same key — equal nouns, and one noun a qualified form of the other
+/// (`big_spot_insertion`, `spot_insertion`) or both of one (`default_role`,
+/// `service_role`), share the last word; `spot_insertion` and `spotinsertion` share the
+/// letters. So a consumed identity is compared only with the produced ones filed under
+/// its two places, not with every one of the build's.
+pub fn noun_places(noun: &str) -> (&str, String) {
+    (
+        last_word(noun),
+        noun.chars().filter(|c| *c != '_').collect(),
+    )
 }
 
 /// [`same_parts`] on whole identities.
@@ -338,18 +347,58 @@ mod tests {
     use super::*;
 
     #[test]
-    fn matching_identities_share_a_bucket() {
+    fn snake_case_words_are_what_heck_makes_of_them() {
+        for name in [
+            "user_id",
+            "_user__id_",
+            "v2beta",
+            "a1b2",
+            "id",
+            "",
+            "_",
+            "2fa_code",
+            "x_ms_v2",
+            "userId",
+            "HTTPServer",
+            "user-id",
+            "Ünïcode",
+        ] {
+            let heck = heck::ToSnakeCase::to_snake_case(name)
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect::<String>()
+                .split('_')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join("_");
+            assert_eq!(snake(name), heck, "{name}");
+        }
+    }
+
+    #[test]
+    fn matching_identities_share_a_place() {
+        let places = |identity: &str| {
+            let (noun, key) = split_identity(identity).unwrap();
+            let (word, letters) = noun_places(noun);
+            (key.to_owned(), word.to_owned(), letters)
+        };
+        let share = |a: &str, b: &str| {
+            let (a, b) = (places(a), places(b));
+            a.0 == b.0 && (a.1 == b.1 || a.2 == b.2)
+        };
         for (a, b) in [
             ("issue.number", "issue.number"),
             ("spot_insertion.id", "spotinsertion.id"),
             ("spot_insertion.id", "insertion.id"),
             ("big_spot_insertion.id", "spot_insertion.id"),
+            ("default_channel_role.id", "service_role.id"),
+            ("x_ab.id", "ab.id"),
         ] {
             assert!(same_identity(a, b) || same_identity(b, a), "{a} {b}");
-            assert_eq!(identity_bucket(a), identity_bucket(b), "{a} {b}");
+            assert!(share(a, b), "{a} {b}");
         }
-        assert_eq!(identity_bucket("ab.id"), None);
-        assert_ne!(identity_bucket("user.id"), identity_bucket("user.name"));
+        assert!(!share("user.id", "user.name"));
+        assert!(!share("user.id", "browser.id"));
     }
 
     #[test]
