@@ -50,14 +50,32 @@ pub fn snake(name: &str) -> String {
             .collect::<Vec<_>>()
             .join("_");
     }
-    let s = heck::ToSnakeCase::to_snake_case(name);
-    s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect::<String>()
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join("_")
+    // Other names (`userPrincipalName`) come back over and over, and heck allocates a
+    // word at a time: each is converted once per thread.
+    thread_local! {
+        static CONVERTED: std::cell::RefCell<std::collections::HashMap<String, String>> =
+            std::cell::RefCell::default();
+    }
+    CONVERTED.with_borrow_mut(|converted| {
+        if let Some(done) = converted.get(name) {
+            return done.clone();
+        }
+        let s = heck::ToSnakeCase::to_snake_case(name);
+        let snake = s
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect::<String>()
+            .split('_')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("_");
+        // Bounded, for a process that reads one document after another.
+        if converted.len() >= 1 << 16 {
+            converted.clear();
+        }
+        converted.insert(name.to_owned(), snake.clone());
+        snake
+    })
 }
 
 /// Nouns whose plural and singular are one word (`releaseEventSeries`).

@@ -2,6 +2,9 @@
 //! that a service never builds one at start-up (the runtime builds the identical index
 //! from a `Catalog` when it has none, e.g. after `Catalog::select`).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use serde_json::Value;
 use toolwright_query::{Document, IndexBuilder, Techniques, ToolTexts};
 
@@ -21,40 +24,41 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
             }
         })
         .collect();
+    // A definition's scrubbed JSON, made once per API: thousands of tools name the
+    // same few (Microsoft Graph's `user`, with hundreds of properties).
+    let definitions: Vec<Definitions<'_>> = entries
+        .iter()
+        .map(|entry| Definitions {
+            api: entry.api,
+            made: RefCell::default(),
+        })
+        .collect();
     #[allow(clippy::type_complexity)]
     let mut tools: Vec<(
         &super::plan::ToolPlan,
         &super::ToolContract,
         &Value,
-        &crate::ir::Api,
+        &Definitions<'_>,
     )> = Vec::new();
-    for (entry, meta) in entries.iter().zip(&api_meta) {
+    for ((entry, meta), definitions) in entries.iter().zip(&api_meta).zip(&definitions) {
         tools.extend(
             entry
                 .plans_with_contracts()
                 .filter(|(p, _)| p.exposed)
-                .map(|(p, c)| (p, c, meta, entry.api)),
+                .map(|(p, c)| (p, c, meta, definitions)),
         );
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     let mut docs: Vec<Document> = tools
         .iter()
-        .map(|(plan, contract, api_meta, api)| {
+        .map(|(plan, contract, api_meta, definitions)| {
             Document::from_tool(&ToolTexts {
                 name: &plan.name,
                 title: &plan.title,
                 description: &plan.description,
                 input_schema: &plan.input_schema,
                 output_schema: plan.output_schema.as_ref().unwrap_or(&Value::Null),
-                definition: &|name| {
-                    let def = api.definitions.get(name)?;
-                    let mut json = def.to_json(crate::ir::Direction::Output);
-                    toolwright_query::redact::value(
-                        &mut json,
-                        &mut std::collections::BTreeSet::new(),
-                    );
-                    Some(json)
-                },
+                definition: &|name| definitions.get(name),
                 meta: &plan.meta,
                 method: plan.method.as_str(),
                 path: &plan.path,
@@ -69,4 +73,26 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
         builder.add(doc);
     }
     builder.build()
+}
+
+/// An API's definitions as the index reads them (output JSON, scrubbed), each made on
+/// first use.
+struct Definitions<'a> {
+    api: &'a crate::ir::Api,
+    made: RefCell<HashMap<String, Option<Value>>>,
+}
+
+impl Definitions<'_> {
+    fn get(&self, name: &str) -> Option<Value> {
+        if let Some(made) = self.made.borrow().get(name) {
+            return made.clone();
+        }
+        let json = self.api.definitions.get(name).map(|def| {
+            let mut json = def.to_json(crate::ir::Direction::Output);
+            toolwright_query::redact::value(&mut json, &mut std::collections::BTreeSet::new());
+            json
+        });
+        self.made.borrow_mut().insert(name.to_owned(), json.clone());
+        json
+    }
 }
