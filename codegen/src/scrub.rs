@@ -26,29 +26,49 @@ pub fn api(api: &mut ir::Api) {
     for value in api.meta.values_mut() {
         redact::value(value, &mut BTreeSet::new());
     }
-    for op in &mut api.operations {
-        optional_text(&mut op.summary);
-        optional_text(&mut op.description);
-        for p in &mut op.params {
-            schema(&mut p.schema, redact::is_secret_name(&p.name));
+    // Every operation and definition is scrubbed on its own: a large API's definitions
+    // and first half of operations on another thread.
+    let half = api.operations.len() / 2;
+    let (first, second) = api.operations.split_at_mut(half);
+    let definitions = &mut api.definitions;
+    let mut scrub_rest = move || {
+        first.iter_mut().for_each(operation);
+        for definition in definitions.values_mut() {
+            schema(definition, false);
         }
-        for r in &mut op.responses {
-            optional_text(&mut r.description);
-            for s in r.schema.iter_mut().chain(r.item.iter_mut()) {
-                schema(s, false);
-            }
-        }
-        for (key, value) in &mut op.meta {
-            // Under its key, so that a credential-named entry is one.
-            let mut keyed = Value::Object(std::iter::once((key.clone(), value.take())).collect());
-            redact::value(&mut keyed, &mut BTreeSet::new());
-            if let Value::Object(mut map) = keyed {
-                *value = map.remove(key.as_str()).unwrap_or(Value::Null);
-            }
+    };
+    if half < 256 {
+        scrub_rest();
+        second.iter_mut().for_each(operation);
+        return;
+    }
+    std::thread::scope(|scope| {
+        let rest = scope.spawn(scrub_rest);
+        second.iter_mut().for_each(operation);
+        rest.join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    });
+}
+
+fn operation(op: &mut ir::Operation) {
+    optional_text(&mut op.summary);
+    optional_text(&mut op.description);
+    for p in &mut op.params {
+        schema(&mut p.schema, redact::is_secret_name(&p.name));
+    }
+    for r in &mut op.responses {
+        optional_text(&mut r.description);
+        for s in r.schema.iter_mut().chain(r.item.iter_mut()) {
+            schema(s, false);
         }
     }
-    for definition in api.definitions.values_mut() {
-        schema(definition, false);
+    for (key, value) in &mut op.meta {
+        // Under its key, so that a credential-named entry is one.
+        let mut keyed = Value::Object(std::iter::once((key.clone(), value.take())).collect());
+        redact::value(&mut keyed, &mut BTreeSet::new());
+        if let Value::Object(mut map) = keyed {
+            *value = map.remove(key.as_str()).unwrap_or(Value::Null);
+        }
     }
 }
 

@@ -2,8 +2,8 @@
 //! that a service never builds one at start-up (the runtime builds the identical index
 //! from a `Catalog` when it has none, e.g. after `Catalog::select`).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use serde_json::Value;
 use toolwright_query::{Document, IndexBuilder, Techniques, ToolTexts};
@@ -30,16 +30,10 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
         .iter()
         .map(|entry| Definitions {
             api: entry.api,
-            made: RefCell::default(),
+            made: Mutex::default(),
         })
         .collect();
-    #[allow(clippy::type_complexity)]
-    let mut tools: Vec<(
-        &super::plan::ToolPlan,
-        &super::ToolContract,
-        &Value,
-        &Definitions<'_>,
-    )> = Vec::new();
+    let mut tools: Vec<Tool<'_>> = Vec::new();
     for ((entry, meta), definitions) in entries.iter().zip(&api_meta).zip(&definitions) {
         tools.extend(
             entry
@@ -49,24 +43,43 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
         );
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let mut docs: Vec<Document> = tools
-        .iter()
-        .map(|(plan, contract, api_meta, definitions)| {
-            Document::from_tool(&ToolTexts {
-                name: &plan.name,
-                title: &plan.title,
-                description: &plan.description,
-                input_schema: &plan.input_schema,
-                output_schema: plan.output_schema.as_ref().unwrap_or(&Value::Null),
-                definition: &|name| definitions.get(name),
-                meta: &plan.meta,
-                method: plan.method.as_str(),
-                path: &plan.path,
-                api_meta,
-                links: &contract.links,
+    let documents = |tools: &[Tool<'_>]| -> Vec<Document> {
+        tools
+            .iter()
+            .map(|(plan, contract, api_meta, definitions)| {
+                Document::from_tool(&ToolTexts {
+                    name: &plan.name,
+                    title: &plan.title,
+                    description: &plan.description,
+                    input_schema: &plan.input_schema,
+                    output_schema: plan.output_schema.as_ref().unwrap_or(&Value::Null),
+                    definition: &|name| definitions.get(name),
+                    meta: &plan.meta,
+                    method: plan.method.as_str(),
+                    path: &plan.path,
+                    api_meta,
+                    links: &contract.links,
+                })
             })
+            .collect()
+    };
+    // Each tool's document reads only its own texts: a large catalog's second half is
+    // read on another thread.
+    let (first, second) = tools.split_at(tools.len() / 2);
+    let mut docs = if first.len() < 256 {
+        documents(&tools)
+    } else {
+        std::thread::scope(|scope| {
+            let second = scope.spawn(|| documents(second));
+            let mut docs = documents(first);
+            docs.extend(
+                second
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+            docs
         })
-        .collect();
+    };
     Document::link_neighbours(&mut docs);
     let mut builder = IndexBuilder::new(Techniques::DEFAULT);
     for doc in &docs {
@@ -78,16 +91,25 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
     bytes
 }
 
+/// A tool as its document is read: its plan, its contract, its API's metadata and
+/// definitions.
+type Tool<'a> = (
+    &'a super::plan::ToolPlan,
+    &'a super::ToolContract,
+    &'a Value,
+    &'a Definitions<'a>,
+);
+
 /// An API's definitions as the index reads them (output JSON, scrubbed), each made on
-/// first use.
+/// first use (by either of the threads that read the documents).
 struct Definitions<'a> {
     api: &'a crate::ir::Api,
-    made: RefCell<HashMap<String, Option<Value>>>,
+    made: Mutex<HashMap<String, Option<Value>>>,
 }
 
 impl Definitions<'_> {
     fn get(&self, name: &str) -> Option<Value> {
-        if let Some(made) = self.made.borrow().get(name) {
+        if let Some(made) = self.lock().get(name) {
             return made.clone();
         }
         let json = self.api.definitions.get(name).map(|def| {
@@ -95,7 +117,14 @@ impl Definitions<'_> {
             toolwright_query::redact::value(&mut json, &mut std::collections::BTreeSet::new());
             json
         });
-        self.made.borrow_mut().insert(name.to_owned(), json.clone());
+        self.lock().insert(name.to_owned(), json.clone());
         json
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Option<Value>>> {
+        // A cache: what a panicking thread left in it is still right.
+        self.made
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
