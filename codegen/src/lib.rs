@@ -30,6 +30,7 @@ pub mod diagnostics;
 pub mod emit;
 mod error;
 pub mod examples;
+mod halves;
 pub mod ir;
 mod memory;
 mod output;

@@ -117,42 +117,63 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
     let given = Given::of(contracts, &identities);
     let trees = Trees::of(contracts);
     let hierarchy = Hierarchy::of(contracts);
-    // The ranked producers of one identity (of a type, in an API) are the same for
-    // every consumer of it: found once (Graph's `user.id` has thousands of consumers).
-    let mut ranked: std::collections::HashMap<(&str, &str, &str), Ranked<'_>> =
-        std::collections::HashMap::new();
-    // Every input that takes an identity or an item of its path's collection, with
-    // its ranked producers.
-    let mut wanted = Vec::new();
-    for consumer in contracts {
-        for input in &consumer.contract.consumes {
-            if input.kind != "data" || input.semantic_tag == Some("paging") {
-                continue;
-            }
+    // Every input that takes data, with the identity it names (if any).
+    let inputs: Vec<(
+        &OperationContract,
+        &super::Consumed,
+        Option<IdentityKey<'_>>,
+    )> = contracts
+        .iter()
+        .flat_map(|consumer| {
+            consumer
+                .contract
+                .consumes
+                .iter()
+                .map(move |i| (consumer, i))
+        })
+        .filter(|(_, input)| input.kind == "data" && input.semantic_tag != Some("paging"))
+        .map(|(consumer, input)| {
             let key = input
                 .identifies
                 .as_deref()
                 .map(|identity| (identity, consumed_type(input), consumer.api.as_str()));
-            let structural = hierarchy.producers(contracts, consumer, input);
-            if let Some(key) = key {
-                ranked
-                    .entry(key)
-                    .or_insert_with(|| producers(contracts, &identities, &given, key));
-            } else if structural.is_empty() {
-                continue;
-            }
-            wanted.push(Wanted {
-                consumer,
-                input,
-                key,
-                structural,
-                tree: trees.of_path(&consumer.path),
-                next: 0,
-                next_structural: 0,
-                taken: Vec::new(),
-            });
-        }
-    }
+            (consumer, input, key)
+        })
+        .collect();
+    // What each input's path names, and the ranked producers of each identity (of a
+    // type, in an API), found once however many consume it (Graph's `user.id` has
+    // thousands of consumers). Each reads the build only: in two halves.
+    let structural = crate::halves::in_halves(&inputs, 256, |inputs| {
+        inputs
+            .iter()
+            .map(|(consumer, input, _)| hierarchy.producers(contracts, consumer, input))
+            .collect()
+    });
+    let mut keys: Vec<IdentityKey<'_>> = inputs.iter().filter_map(|(_, _, key)| *key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let ranks = crate::halves::in_halves(&keys, 64, |keys| {
+        keys.iter()
+            .map(|key| producers(contracts, &identities, &given, *key))
+            .collect()
+    });
+    let ranked: HashMap<IdentityKey<'_>, Ranked<'_>> = keys.into_iter().zip(ranks).collect();
+    // Every input that takes an identity or an item of its path's collection.
+    let mut wanted: Vec<Wanted<'_>> = inputs
+        .into_iter()
+        .zip(structural)
+        .filter(|((_, _, key), structural)| key.is_some() || !structural.is_empty())
+        .map(|((consumer, input, key), structural)| Wanted {
+            consumer,
+            input,
+            key,
+            structural,
+            tree: trees.of_path(&consumer.path),
+            next: 0,
+            next_structural: 0,
+            taken: Vec::new(),
+        })
+        .collect();
     // Round by round, each input's next likeliest producer, until every producer is
     // in or the budget is spent: a huge API keeps the first few producers of every
     // input rather than every producer of the first inputs.
@@ -187,6 +208,9 @@ pub fn edge_budget(tools: usize) -> usize {
     (5 * tools).max(20_000)
 }
 
+/// An identity consumed, as a type, in an API: (identity, field type, API).
+type IdentityKey<'c> = (&'c str, &'c str, &'c str);
+
 /// Producers of one identity, ranked (see [`producers`]).
 type Ranked<'c> = Vec<(u8, &'c OperationContract, &'c super::Produced)>;
 
@@ -196,7 +220,7 @@ struct Wanted<'c> {
     consumer: &'c OperationContract,
     input: &'c super::Consumed,
     /// Its identity (`None`: it names none, only its path says what it takes).
-    key: Option<(&'c str, &'c str, &'c str)>,
+    key: Option<IdentityKey<'c>>,
     /// The producers its path's structure names ([`Hierarchy`]), ranked.
     structural: Ranked<'c>,
     tree: Option<&'c str>,
@@ -576,19 +600,24 @@ pub(super) fn compatible(produced: &str, consumed: &str) -> bool {
 /// edge marked `deleted_by_user` stays (so that a rebuild keeps the deletion) and
 /// users of the graph skip it.
 pub fn merge(generated: Vec<Edge>, manual: Vec<Edge>) -> Vec<Edge> {
-    let mut merged: BTreeMap<(String, String, String), Edge> = BTreeMap::new();
-    for edge in generated.into_iter().chain(manual) {
-        let field = edge
-            .data_flow
-            .as_ref()
-            .map(|d| d.field.clone())
-            .unwrap_or_default();
-        let key = (edge.source.clone(), edge.target.clone(), field);
-        match merged.get_mut(&key) {
-            None => {
-                merged.insert(key, edge);
-            }
-            Some(existing) => {
+    fn key(edge: &Edge) -> (&str, &str, &str) {
+        let field = edge.data_flow.as_ref().map_or("", |d| d.field.as_str());
+        (edge.source.as_str(), edge.target.as_str(), field)
+    }
+    let edges: Vec<Edge> = generated.into_iter().chain(manual).collect();
+    // By (source, target, field), each group in the order the edges came: sorting
+    // positions, not copies of the keys (Microsoft Graph keeps 111,805 edges).
+    let mut order: Vec<usize> = (0..edges.len()).collect();
+    order.sort_by(|&a, &b| key(&edges[a]).cmp(&key(&edges[b])).then(a.cmp(&b)));
+    let mut edges: Vec<Option<Edge>> = edges.into_iter().map(Some).collect();
+    let mut merged: Vec<Edge> = Vec::with_capacity(order.len());
+    for at in order {
+        let Some(edge) = edges[at].take() else {
+            continue;
+        };
+        match merged.last_mut() {
+            // The group's edge so far keeps the group's key whichever edge it is.
+            Some(existing) if key(existing) == key(&edge) => {
                 let mut sources = existing.evidence_sources.clone();
                 for s in &edge.evidence_sources {
                     if !sources.contains(s) {
@@ -602,7 +631,8 @@ pub fn merge(generated: Vec<Edge>, manual: Vec<Edge>) -> Vec<Edge> {
                 }
                 existing.evidence_sources = sources;
             }
+            _ => merged.push(edge),
         }
     }
-    merged.into_values().collect()
+    merged
 }

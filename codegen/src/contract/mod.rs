@@ -66,7 +66,9 @@ pub struct OperationContract {
 /// The contract of each of `api`'s operations, in source order.
 pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
     let nouns = fields::nouns(api);
-    let contracts_of = |ops: &[ir::Operation]| -> Vec<Contract> {
+    // Each operation's contract reads only the API (the leaves are a cache, one per
+    // half).
+    crate::halves::in_halves(&api.operations, 256, |ops| {
         let mut leaves = fields::Leaves::new(nouns.clone());
         ops.iter()
             .map(|op| Contract {
@@ -75,23 +77,6 @@ pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
                 links: links(op),
             })
             .collect()
-    };
-    // Each operation's contract reads only the API (the leaves are a cache): a large
-    // API's second half is done on another thread, with a cache of its own.
-    let half = api.operations.len() / 2;
-    if half < 256 {
-        return contracts_of(&api.operations);
-    }
-    let (first, second) = api.operations.split_at(half);
-    std::thread::scope(|scope| {
-        let second = scope.spawn(|| contracts_of(second));
-        let mut contracts = contracts_of(first);
-        contracts.extend(
-            second
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-        );
-        contracts
     })
 }
 

@@ -68,24 +68,9 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
 
 /// Plans for every operation of an API, in source order.
 pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
-    // Each plan reads only the API: the second half is planned on another thread.
-    let half = api.operations.len() / 2;
-    let (first, second) = api.operations.split_at(half);
-    let plan_all = |ops: &[ir::Operation]| -> Vec<plan::ToolPlan> {
+    // Each plan reads only the API.
+    crate::halves::in_halves(&api.operations, 64, |ops| {
         ops.iter().map(|op| plan::plan(api, op)).collect()
-    };
-    if half < 64 {
-        return plan_all(&api.operations);
-    }
-    std::thread::scope(|scope| {
-        let second = scope.spawn(|| plan_all(second));
-        let mut plans = plan_all(first);
-        plans.extend(
-            second
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-        );
-        plans
     })
 }
 

@@ -63,23 +63,8 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
             })
             .collect()
     };
-    // Each tool's document reads only its own texts: a large catalog's second half is
-    // read on another thread.
-    let (first, second) = tools.split_at(tools.len() / 2);
-    let mut docs = if first.len() < 256 {
-        documents(&tools)
-    } else {
-        std::thread::scope(|scope| {
-            let second = scope.spawn(|| documents(second));
-            let mut docs = documents(first);
-            docs.extend(
-                second
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
-            docs
-        })
-    };
+    // Each tool's document reads only its own texts.
+    let mut docs = crate::halves::in_halves(&tools, 256, documents);
     Document::link_neighbours(&mut docs);
     let mut builder = IndexBuilder::new(Techniques::DEFAULT);
     for doc in &docs {
