@@ -43,9 +43,10 @@ pub struct Options {
 
 /// Where a report gets each tool's provider exports (the runtime makes them:
 /// `toolwright report` asks for MCP's, OpenAI's, Anthropic's and Gemini's). Asked for
-/// one tool at a time while its details are compressed into the page, so a report
-/// never holds more than one tool's exports: they can take hundreds of KB each.
-pub trait ExportSource {
+/// one tool at a time, on a thread of its own, while the tool before is compressed
+/// into the page, so a report never holds more than a few tools' exports: they can
+/// take hundreds of KB each.
+pub trait ExportSource: Sync {
     /// The profiles exported (`mcp`, `openai`, …), in the order the page shows them.
     fn profiles(&self) -> Vec<String>;
 

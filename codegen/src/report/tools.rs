@@ -262,10 +262,20 @@ pub fn collect(
             // Also where an export moved an example into a description.
             redact_everywhere(&mut detail, &secrets);
             // Compressed now: all tools' details are never alive at once as text.
-            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            // Buffered: flate2 clears its output buffer on every write, and serde_json
+            // writes a token at a time (see `page::BUFFER`).
+            let mut gz = std::io::BufWriter::with_capacity(
+                super::page::BUFFER,
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()),
+            );
             // Writing to a Vec cannot fail.
             let _ = serde_json::to_writer(&mut gz, &detail);
-            entries.push((row, gz.finish().unwrap_or_default(), secrets));
+            let compressed = gz
+                .into_inner()
+                .ok()
+                .and_then(|gz| gz.finish().ok())
+                .unwrap_or_default();
+            entries.push((row, compressed, secrets));
         }
     }
     // Sorted by name (unique in a checked catalog; the API breaks a tie otherwise).
