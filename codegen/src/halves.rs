@@ -16,7 +16,10 @@ pub(crate) fn in_halves<T: Sync, R: Send>(
     }
     let (first, second) = items.split_at(half);
     std::thread::scope(|scope| {
-        let second = scope.spawn(|| each(second));
+        // No thread to be had (a process at its limit): all of it here.
+        let Ok(second) = std::thread::Builder::new().spawn_scoped(scope, || each(second)) else {
+            return each(items);
+        };
         let mut done = each(first);
         // A panic on the other thread is a generator bug; surface it unchanged.
         done.extend(

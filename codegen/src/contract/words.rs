@@ -44,11 +44,7 @@ pub fn snake(name: &str) -> String {
         .bytes()
         .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
     {
-        return name
-            .split('_')
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join("_");
+        return underscored(name);
     }
     // Other names (`userPrincipalName`) come back over and over, and heck allocates a
     // word at a time: each is converted once per thread.
@@ -60,15 +56,7 @@ pub fn snake(name: &str) -> String {
         if let Some(done) = converted.get(name) {
             return done.clone();
         }
-        let s = heck::ToSnakeCase::to_snake_case(name);
-        let snake = s
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect::<String>()
-            .split('_')
-            .filter(|w| !w.is_empty())
-            .collect::<Vec<_>>()
-            .join("_");
+        let snake = by_heck(name);
         // Bounded, for a process that reads one document after another.
         if converted.len() >= 1 << 16 {
             converted.clear();
@@ -76,6 +64,25 @@ pub fn snake(name: &str) -> String {
         converted.insert(name.to_owned(), snake.clone());
         snake
     })
+}
+
+/// [`snake`] the long way: heck's words, anything but ASCII letters and digits a
+/// separator.
+fn by_heck(name: &str) -> String {
+    let s = heck::ToSnakeCase::to_snake_case(name);
+    let ascii: String = s
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    underscored(&ascii)
+}
+
+/// The non-empty words between `_`s, joined by one `_`.
+fn underscored(text: &str) -> String {
+    text.split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 /// Nouns whose plural and singular are one word (`releaseEventSeries`).
@@ -381,15 +388,7 @@ mod tests {
             "user-id",
             "Ünïcode",
         ] {
-            let heck = heck::ToSnakeCase::to_snake_case(name)
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect::<String>()
-                .split('_')
-                .filter(|w| !w.is_empty())
-                .collect::<Vec<_>>()
-                .join("_");
-            assert_eq!(snake(name), heck, "{name}");
+            assert_eq!(snake(name), by_heck(name), "{name}");
         }
     }
 
