@@ -1,6 +1,7 @@
-//! Work split in two halves on two threads (a leaf: reading, contracts and emitting use
-//! it). Generation runs on build machines with a few cores; two halves use the second
-//! core where a stage would leave it idle, and keep the result in order.
+//! Work split in two halves on two threads (a leaf: the plans, the graph's ranking and
+//! the search documents use it). Generation runs on build machines with a few cores;
+//! two halves use the second core where a stage would leave it idle, and keep the
+//! result in order.
 
 /// `each` over the two halves of `items` (the second on another thread), the results
 /// in `items`' order. `each` gets a whole half, so that it can keep a cache per half.

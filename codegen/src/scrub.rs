@@ -29,25 +29,27 @@ pub fn api(api: &mut ir::Api) {
     // Every operation and definition is scrubbed on its own: a large API's definitions
     // and first half of operations on another thread.
     let half = api.operations.len() / 2;
-    let (first, second) = api.operations.split_at_mut(half);
-    let definitions = &mut api.definitions;
-    let mut scrub_rest = move || {
-        first.iter_mut().for_each(operation);
-        for definition in definitions.values_mut() {
-            schema(definition, false);
-        }
-    };
-    if half < 256 {
-        scrub_rest();
-        second.iter_mut().for_each(operation);
-        return;
+    let halves = half >= 256
+        && std::thread::scope(|scope| {
+            let (first, second) = api.operations.split_at_mut(half);
+            let definitions = &mut api.definitions;
+            let rest = std::thread::Builder::new().spawn_scoped(scope, move || {
+                first.iter_mut().for_each(operation);
+                definitions.values_mut().for_each(|d| schema(d, false));
+            });
+            // No thread to be had (a process at its limit): all of it below.
+            let Ok(rest) = rest else {
+                return false;
+            };
+            second.iter_mut().for_each(operation);
+            rest.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            true
+        });
+    if !halves {
+        api.operations.iter_mut().for_each(operation);
+        api.definitions.values_mut().for_each(|d| schema(d, false));
     }
-    std::thread::scope(|scope| {
-        let rest = scope.spawn(scrub_rest);
-        second.iter_mut().for_each(operation);
-        rest.join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    });
 }
 
 fn operation(op: &mut ir::Operation) {

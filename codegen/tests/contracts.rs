@@ -693,3 +693,30 @@ fn every_openapi_link_is_an_edge_naming_it() {
     }
     assert_eq!(links.len(), expected.len(), "{links:#?}");
 }
+
+/// Within one producer, a consumed identity with a long noun takes the producer's
+/// long-noun field before a short-noun one that ties with it (`upstreamTxId`, not
+/// `txId`, which comes first among the fields, for `upstream_tx_id`): the order the
+/// graph ranked ties in before its identities were indexed by word.
+#[test]
+fn a_long_noun_prefers_the_long_field_of_a_tie() {
+    let spec = r##"{"openapi": "3.0.3", "info": {"title": "Chain", "version": "1"},
+      "servers": [{"url": "https://chain.example.com"}],
+      "paths": {
+        "/blocks": {"get": {"operationId": "list_blocks",
+          "responses": {"200": {"description": "Blocks", "content": {"application/json": {"schema": {"type": "array",
+            "items": {"type": "object", "properties": {"txId": {"type": "string"}, "upstreamTxId": {"type": "string"}}}}}}}}}},
+        "/lookup": {"get": {"operationId": "lookup",
+          "parameters": [{"name": "upstream_tx_id", "in": "query", "required": true, "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "Found"}}}}}}"##;
+    let analysis = toolwright_codegen::analyze_text("chain.json", spec, false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let edges = contract::graph::edges(&contracts);
+    let from: Vec<_> = edges
+        .iter()
+        .filter(|e| e.source == "list_blocks" && e.target == "lookup")
+        .filter_map(|e| e.data_flow.as_ref()?.from_path.clone())
+        .collect();
+    assert_eq!(from, ["/*/upstreamTxId"]);
+}

@@ -461,13 +461,21 @@ fn producers<'c>(
 }
 
 /// Every identity the build's operations hand out, filed by API, key and each of its
-/// noun's two places ([`words::noun_places`]): (producer, index into its identities'
-/// `gives`), in build order. A consumed identity is compared only with those filed
-/// where it would be — linear in the build instead of quadratic (22,000 operations on
-/// Microsoft Graph, and a reference to a user in most of their results).
+/// noun's two places ([`words::noun_places`]): (producer, whether its noun is short,
+/// index into its identities' `gives`), in build order. A consumed identity is compared
+/// only with those filed where it would be — linear in the build instead of quadratic
+/// (22,000 operations on Microsoft Graph, and a reference to a user in most of their
+/// results).
 struct Given<'c> {
-    by_word: HashMap<(&'c str, &'c str, &'c str), Vec<(usize, usize)>>,
-    by_letters: HashMap<(&'c str, &'c str, String), Vec<(usize, usize)>>,
+    by_word: HashMap<(&'c str, &'c str, &'c str), Vec<(usize, bool, usize)>>,
+    by_letters: HashMap<(&'c str, &'c str, String), Vec<(usize, bool, usize)>>,
+}
+
+/// A noun of fewer than three letters (`_` aside): within one producer, a long
+/// consumed noun meets the producer's long nouns first (the order the graph has
+/// always ranked ties in: `parent_tx.id` before `tx.id` for `parent_tx_id`).
+fn is_short(noun: &str) -> bool {
+    noun.chars().filter(|c| *c != '_').nth(2).is_none()
 }
 
 impl<'c> Given<'c> {
@@ -480,37 +488,42 @@ impl<'c> Given<'c> {
             let api = contracts[i].api.as_str();
             for (g, ((noun, key), _)) in gives.gives.iter().enumerate() {
                 let (word, letters) = words::noun_places(noun);
+                let entry = (i, is_short(noun), g);
                 given
                     .by_word
                     .entry((api, key, word))
                     .or_default()
-                    .push((i, g));
+                    .push(entry);
                 given
                     .by_letters
                     .entry((api, key, letters))
                     .or_default()
-                    .push((i, g));
+                    .push(entry);
             }
         }
         given
     }
 
-    /// The identities of `api` that can match `(noun, key)`, in build order, each once.
+    /// The identities of `api` that can match `(noun, key)`, each once: producer by
+    /// producer in build order, and within one in the order ties are ranked in (for a
+    /// long noun its long nouns first, then in leaf order).
     fn candidates(&self, api: &str, (noun, key): (&str, &str)) -> Vec<(usize, usize)> {
         let (word, letters) = words::noun_places(noun);
         let by_word = self.by_word.get(&(api, key, word));
         let by_letters = self.by_letters.get(&(api, key, letters));
-        let mut out: Vec<(usize, usize)> = by_word
+        let mut found: Vec<(usize, bool, usize)> = by_word
             .into_iter()
             .chain(by_letters)
             .flatten()
             .copied()
             .collect();
-        if by_word.is_some() && by_letters.is_some() {
-            out.sort_unstable();
-            out.dedup();
+        if is_short(noun) {
+            found.sort_unstable_by_key(|&(i, _, g)| (i, g));
+        } else {
+            found.sort_unstable();
         }
-        out
+        found.dedup();
+        found.into_iter().map(|(i, _, g)| (i, g)).collect()
     }
 }
 
@@ -604,17 +617,12 @@ pub fn merge(generated: Vec<Edge>, manual: Vec<Edge>) -> Vec<Edge> {
         let field = edge.data_flow.as_ref().map_or("", |d| d.field.as_str());
         (edge.source.as_str(), edge.target.as_str(), field)
     }
-    let edges: Vec<Edge> = generated.into_iter().chain(manual).collect();
-    // By (source, target, field), each group in the order the edges came: sorting
-    // positions, not copies of the keys (Microsoft Graph keeps 111,805 edges).
-    let mut order: Vec<usize> = (0..edges.len()).collect();
-    order.sort_by(|&a, &b| key(&edges[a]).cmp(&key(&edges[b])).then(a.cmp(&b)));
-    let mut edges: Vec<Option<Edge>> = edges.into_iter().map(Some).collect();
-    let mut merged: Vec<Edge> = Vec::with_capacity(order.len());
-    for at in order {
-        let Some(edge) = edges[at].take() else {
-            continue;
-        };
+    let mut edges: Vec<Edge> = generated.into_iter().chain(manual).collect();
+    // By (source, target, field), each group in the order the edges came (the sort is
+    // stable): no copies of the keys (Microsoft Graph keeps 111,805 edges).
+    edges.sort_by(|a, b| key(a).cmp(&key(b)));
+    let mut merged: Vec<Edge> = Vec::with_capacity(edges.len());
+    for edge in edges {
         match merged.last_mut() {
             // The group's edge so far keeps the group's key whichever edge it is.
             Some(existing) if key(existing) == key(&edge) => {

@@ -66,18 +66,17 @@ pub struct OperationContract {
 /// The contract of each of `api`'s operations, in source order.
 pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
     let nouns = fields::nouns(api);
-    // Each operation's contract reads only the API (the leaves are a cache, one per
-    // half).
-    crate::halves::in_halves(&api.operations, 256, |ops| {
-        let mut leaves = fields::Leaves::new(nouns.clone());
-        ops.iter()
-            .map(|op| Contract {
-                consumes: fields::consumes(api, op, roles, &nouns),
-                produces: fields::produces(api, op, &mut leaves),
-                links: links(op),
-            })
-            .collect()
-    })
+    // One pass in source order, not halves on two threads: what the leaves remember of
+    // a cycle of definitions depends on which of them was reached first.
+    let mut leaves = fields::Leaves::new(nouns.clone());
+    api.operations
+        .iter()
+        .map(|op| Contract {
+            consumes: fields::consumes(api, op, roles, &nouns),
+            produces: fields::produces(api, op, &mut leaves),
+            links: links(op),
+        })
+        .collect()
 }
 
 /// Every operation's contract, in source order, each with the links the graph

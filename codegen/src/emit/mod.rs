@@ -209,7 +209,11 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
     // thread of their own from the start, while the plans are made (on Microsoft
     // Graph each is a fifth of generating).
     std::thread::scope(|scope| {
-        let contracts = scope.spawn(|| apis.iter().map(|api| contracts(api)).collect());
+        let all_contracts = || apis.iter().map(|api| contracts(api)).collect();
+        // No thread to be had (a process at its limit): made here when needed.
+        let contracts = std::thread::Builder::new()
+            .spawn_scoped(scope, all_contracts)
+            .ok();
         let entries: Vec<catalog::ApiEntry<'_>> = apis
             .iter()
             .zip(names::allocate(apis.iter().copied()))
@@ -221,10 +225,11 @@ pub fn generate_with(apis: &[ir::Api], options: &Options) -> Files {
                 contracts: std::sync::OnceLock::new(),
             })
             .collect();
-        let files = write_entries(&entries, options, || {
-            contracts
+        let files = write_entries(&entries, options, || match contracts {
+            Some(thread) => thread
                 .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => all_contracts(),
         });
         crate::memory::drop_later(
             entries

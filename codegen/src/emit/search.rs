@@ -3,7 +3,7 @@
 //! from a `Catalog` when it has none, e.g. after `Catalog::select`).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 use toolwright_query::{Document, IndexBuilder, Techniques, ToolTexts};
@@ -71,8 +71,14 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
         builder.add(doc);
     }
     let bytes = builder.build();
-    // Tens of thousands of small allocations on a large catalog: freed off the way.
-    crate::memory::drop_later(docs);
+    // Tens of thousands of small allocations on a large catalog: freed off the way,
+    // with the definitions' JSON.
+    drop(tools);
+    let made: Vec<_> = definitions
+        .into_iter()
+        .map(|d| d.made.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .collect();
+    crate::memory::drop_later((docs, made));
     bytes
 }
 
@@ -108,8 +114,6 @@ impl Definitions<'_> {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Option<Value>>> {
         // A cache: what a panicking thread left in it is still right.
-        self.made
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.made.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -141,22 +141,25 @@ fn data(parts: &Parts<'_>) -> Value {
 /// tools' exports.
 fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     let details = parts.tools.details.len();
+    let rows = &parts.tools.rows;
+    let exports_of = |index: usize| {
+        let name = rows[index][0].as_str().unwrap_or_default();
+        parts.exports.map(|source| source.exports(name))
+    };
     std::thread::scope(|scope| {
-        let (send, exports) = std::sync::mpsc::sync_channel(2);
-        if let Some(source) = parts.exports {
-            let rows = &parts.tools.rows;
-            scope.spawn(move || {
-                for row in rows {
-                    let name = row[0].as_str().unwrap_or_default();
+        let (send, ahead) = std::sync::mpsc::sync_channel(2);
+        let maker = parts.exports.and_then(|_| {
+            let make = move || {
+                for index in 0..rows.len() {
                     // The page stopped (a write failed): nothing more to make.
-                    if send.send(source.exports(name)).is_err() {
+                    if send.send(exports_of(index)).is_err() {
                         break;
                     }
                 }
-            });
-        } else {
-            drop(send);
-        }
+            };
+            // No thread to be had (a process at its limit): made here, tool by tool.
+            std::thread::Builder::new().spawn_scoped(scope, make).ok()
+        });
         for (i, start) in (0..details).step_by(super::CHUNK).enumerate() {
             let end = (start + super::CHUNK).min(details);
             let mut gz = open_block(out, &format!("tw-chunk-{i}"))?;
@@ -165,8 +168,15 @@ fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
                 if index > start {
                     gz.write_all(b",")?;
                 }
-                // In the rows' order, one per tool, while there is a source.
-                let exports = parts.exports.and_then(|_| exports.recv().ok());
+                // In the rows' order, one per tool.
+                let exports = match &maker {
+                    // It sends one per tool; none means it panicked (raised when
+                    // the scope ends).
+                    Some(_) => ahead.recv().map_err(|_| {
+                        std::io::Error::other("the tools' exports stopped before the page")
+                    })?,
+                    None => exports_of(index),
+                };
                 parts.tools.write_detail(&mut gz, index, exports.as_ref())?;
             }
             gz.write_all(b"]")?;
