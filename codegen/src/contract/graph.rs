@@ -467,9 +467,13 @@ fn producers<'c>(
 /// (22,000 operations on Microsoft Graph, and a reference to a user in most of their
 /// results).
 struct Given<'c> {
-    by_word: HashMap<(&'c str, &'c str, &'c str), Vec<(usize, bool, usize)>>,
-    by_letters: HashMap<(&'c str, &'c str, String), Vec<(usize, bool, usize)>>,
+    by_word: HashMap<(&'c str, &'c str, &'c str), Vec<Filed>>,
+    by_letters: HashMap<(&'c str, &'c str, String), Vec<Filed>>,
 }
+
+/// A produced identity as [`Given`] files it: (producer, whether its noun is short,
+/// index into the producer's identities' `gives`).
+type Filed = (usize, bool, usize);
 
 /// A noun of fewer than three letters (`_` aside): within one producer, a long
 /// consumed noun meets the producer's long nouns first (the order the graph has
@@ -511,7 +515,7 @@ impl<'c> Given<'c> {
         let (word, letters) = words::noun_places(noun);
         let by_word = self.by_word.get(&(api, key, word));
         let by_letters = self.by_letters.get(&(api, key, letters));
-        let mut found: Vec<(usize, bool, usize)> = by_word
+        let mut found: Vec<Filed> = by_word
             .into_iter()
             .chain(by_letters)
             .flatten()
