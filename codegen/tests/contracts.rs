@@ -33,6 +33,19 @@ fn edges(input: PathBuf) -> BTreeSet<(String, String, String)> {
 
 type Pair = (String, String, String);
 
+/// The contracts and edges of the document `spec` (named `name`), which must read
+/// without errors.
+fn graph_of(
+    name: &str,
+    spec: &str,
+) -> (Vec<contract::OperationContract>, Vec<contract::graph::Edge>) {
+    let analysis = toolwright_codegen::analyze_text(name, spec, false);
+    assert!(!analysis.has_errors(), "{}", analysis.render());
+    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
+    let edges = contract::graph::edges(&contracts);
+    (contracts, edges)
+}
+
 fn pairs(labels: &[(&str, &str, &str)]) -> BTreeSet<Pair> {
     labels
         .iter()
@@ -598,10 +611,7 @@ fn listed_keys_feed_lists_of_keys_in_request_bodies() {
               "manifests": {"type": "array", "items": {"type": "object", "required": ["digest"], "properties": {"digest": {"type": "string"}}}},
               "labels": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "text": {"type": "string"}}}}}}}}},
           "responses": {"204": {"description": "Deleted"}}}}}}"##;
-    let analysis = toolwright_codegen::analyze_text("registry.json", spec, false);
-    assert!(!analysis.has_errors(), "{}", analysis.render());
-    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
-    let edges = contract::graph::edges(&contracts);
+    let (contracts, edges) = graph_of("registry.json", spec);
     let found: BTreeSet<Pair> = edges
         .iter()
         .map(|e| {
@@ -709,10 +719,7 @@ fn a_long_noun_prefers_the_long_field_of_a_tie() {
         "/lookup": {"get": {"operationId": "lookup",
           "parameters": [{"name": "upstream_tx_id", "in": "query", "required": true, "schema": {"type": "string"}}],
           "responses": {"200": {"description": "Found"}}}}}}"##;
-    let analysis = toolwright_codegen::analyze_text("chain.json", spec, false);
-    assert!(!analysis.has_errors(), "{}", analysis.render());
-    let contracts = contract::build(&analysis.apis, &FieldRoles::default());
-    let edges = contract::graph::edges(&contracts);
+    let (_, edges) = graph_of("chain.json", spec);
     let from: Vec<_> = edges
         .iter()
         .filter(|e| e.source == "list_blocks" && e.target == "lookup")
