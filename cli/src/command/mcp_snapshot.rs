@@ -21,12 +21,7 @@ pub(crate) fn run(out: &std::path::Path, timeout: f64, command: &[String]) -> Ex
     let snapshot = runtime.block_on(async {
         let info = server.server_info(timeout).await?;
         let mut out = serde_json::Map::new();
-        for key in [
-            "protocolVersion",
-            "serverInfo",
-            "capabilities",
-            "instructions",
-        ] {
+        for key in toolwright_codegen::source::mcp::live::SERVER_KEYS {
             if let Some(v) = info.get(key) {
                 out.insert(key.to_owned(), v.clone());
             }
@@ -36,24 +31,14 @@ pub(crate) fn run(out: &std::path::Path, timeout: f64, command: &[String]) -> Ex
             server.list("tools/list", "tools", timeout).await?.into(),
         );
         // Prompts and resources are recorded when the server offers them.
-        let offers = |what: &str| info.pointer(&format!("/capabilities/{what}")).is_some();
-        if offers("prompts") {
-            out.insert(
-                "prompts".into(),
-                server
-                    .list("prompts/list", "prompts", timeout)
-                    .await?
-                    .into(),
-            );
-        }
-        if offers("resources") {
-            out.insert(
-                "resources".into(),
-                server
-                    .list("resources/list", "resources", timeout)
-                    .await?
-                    .into(),
-            );
+        for (capability, method) in toolwright_codegen::source::mcp::live::OPTIONAL_LISTS {
+            if info
+                .pointer(&format!("/capabilities/{capability}"))
+                .is_some()
+            {
+                let listed = server.list(method, capability, timeout).await?;
+                out.insert(capability.into(), listed.into());
+            }
         }
         Ok::<_, toolwright::TransportError>(serde_json::Value::Object(out))
     });

@@ -112,6 +112,19 @@ impl Server {
     }
 }
 
+/// What a snapshot keeps of the server's `initialize` answer (the CLI's
+/// `mcp-snapshot` saves the same).
+pub const SERVER_KEYS: [&str; 4] = [
+    "protocolVersion",
+    "serverInfo",
+    "capabilities",
+    "instructions",
+];
+
+/// The lists a snapshot records when the server offers them: (capability, method).
+pub const OPTIONAL_LISTS: [(&str, &str); 2] =
+    [("prompts", "prompts/list"), ("resources", "resources/list")];
+
 /// The snapshot of the server `program args`, or why there is none.
 pub fn record(program: &str, args: &[String], timeout: Duration) -> Result<Value, String> {
     let mut command = Command::new(program);
@@ -158,18 +171,13 @@ pub fn record(program: &str, args: &[String], timeout: Duration) -> Result<Value
     )?;
     server.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
     let mut out = Map::new();
-    for key in [
-        "protocolVersion",
-        "serverInfo",
-        "capabilities",
-        "instructions",
-    ] {
+    for key in SERVER_KEYS {
         if let Some(v) = info.get(key) {
             out.insert(key.to_owned(), v.clone());
         }
     }
     out.insert("tools".into(), server.list("tools/list", "tools")?.into());
-    for (capability, method) in [("prompts", "prompts/list"), ("resources", "resources/list")] {
+    for (capability, method) in OPTIONAL_LISTS {
         if info
             .pointer(&format!("/capabilities/{capability}"))
             .is_some()
