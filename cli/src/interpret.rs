@@ -16,12 +16,14 @@ pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
     let mut tools = Vec::new();
     for api in apis {
         let contracts = emit::contracts(api);
+        // A tool a plan: all plans alive at once would be the biggest thing here.
         tools.extend(
-            emit::plans(api)
-                .iter()
-                .zip(&contracts)
-                .filter(|(p, _)| p.exposed)
-                .map(|(p, c)| tool(p, c)),
+            emit::map_plans(api, |i, plan| {
+                let contract = contracts.get(i)?;
+                plan.exposed.then(|| tool(&plan, contract))
+            })
+            .into_iter()
+            .flatten(),
         );
     }
     Catalog::from_tools(tools, apis.iter().map(runtime_api).collect())

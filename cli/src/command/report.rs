@@ -18,6 +18,14 @@ pub(crate) fn run(
     let Some(analysis) = analyze(inputs, styled) else {
         return ExitCode::FAILURE;
     };
+    let options = toolwright_codegen::report::Options {
+        title,
+        ..Default::default()
+    };
+    // Everything but the exports first: what that is made from is dropped before the
+    // exports' catalog is built (on Graph beta the two together were the peak).
+    let prepared =
+        toolwright_codegen::report::prepare(&analysis.apis, &analysis.diagnostics, &options);
     let catalog = if with_exports {
         match interpret::catalog(&analysis.apis) {
             Ok(c) => Some(c),
@@ -30,17 +38,10 @@ pub(crate) fn run(
         None
     };
     let exporters = catalog.as_ref().map(ReportExports::new);
-    let options = toolwright_codegen::report::Options {
-        title,
-        ..Default::default()
-    };
     let tools: usize = analysis.apis.iter().map(|a| a.operations.len()).sum();
     // Written as it is made: Graph beta's page is 172 MB, never held whole.
     write_if_changed(out, |page| {
-        toolwright_codegen::report::write(
-            &analysis.apis,
-            &analysis.diagnostics,
-            &options,
+        prepared.write(
             exporters
                 .as_ref()
                 .map(|e| e as &dyn toolwright_codegen::report::ExportSource),

@@ -68,9 +68,23 @@ pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
 
 /// Plans for every operation of an API, in source order.
 pub fn plans(api: &ir::Api) -> Vec<plan::ToolPlan> {
+    map_plans(api, |_, plan| plan)
+}
+
+/// Each operation's plan turned into what `each` makes of it (given the operation's
+/// position in the API) as soon as it is made, the results in source order: for a
+/// caller that keeps less than the plan (Graph beta's 22,361 plans, schemas as value
+/// trees, take over a GB together).
+pub fn map_plans<R: Send>(
+    api: &ir::Api,
+    each: impl Fn(usize, plan::ToolPlan) -> R + Sync,
+) -> Vec<R> {
+    let positions: Vec<usize> = (0..api.operations.len()).collect();
     // Each plan reads only the API.
-    crate::halves::in_halves(&api.operations, 64, |ops| {
-        ops.iter().map(|op| plan::plan(api, op)).collect()
+    crate::halves::in_halves(&positions, 64, |part| {
+        part.iter()
+            .map(|&i| each(i, plan::plan(api, &api.operations[i])))
+            .collect()
     })
 }
 

@@ -77,6 +77,31 @@ pub fn write(
     exports: Option<&dyn ExportSource>,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
+    prepare(apis, diagnostics, options).write(exports, out)
+}
+
+/// A report with everything but the provider exports made: each tool's row and its
+/// details (compressed), the graph drawn, the readiness report and the fidelity
+/// matrices. What these are made from (the contracts, the graph's edges, the
+/// documents as written) is dropped by then, so a caller that makes the exports from
+/// a catalog of its own builds that catalog after [`prepare`], not beside it.
+#[derive(Debug)]
+pub struct Prepared<'a> {
+    apis: &'a [ir::Api],
+    title: String,
+    /// The artifact's readiness report (scrubbed), as `{"readiness_report": …}`.
+    artifact: Value,
+    tools: tools::Tools,
+    fidelity: Vec<Value>,
+    graph: graph::Drawing,
+}
+
+/// The report of `apis` made up to its exports ([`Prepared::write`] writes it).
+pub fn prepare<'a>(
+    apis: &'a [ir::Api],
+    diagnostics: &[Diagnostic],
+    options: &Options,
+) -> Prepared<'a> {
     // Each OpenAPI document parsed once more, as written: the raw counts of the
     // fidelity matrix, where each operation is (the excerpts) and what credentials it
     // holds as written come from it — taken one document at a time, its tree dropped
@@ -110,30 +135,62 @@ pub fn write(
     let mut artifact = json!({"graph": {"edges": edges}, "readiness_report": report});
     drop((edges, report));
     artifact::scrub(&mut artifact);
-    let tools = tools::collect(apis, &written, &artifact, &contracts);
-    drop((written, contracts));
+    let tools = tools::collect(apis, &written, &artifact, contracts);
+    drop(written);
     let edges = artifact
         .pointer("/graph/edges")
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
     let graph = graph::draw(edges, &tools.index);
+    // The edges are drawn and in each tool's details: the page needs no more of them
+    // (Graph beta's take ~180 MB as values).
+    if let Some(map) = artifact.as_object_mut() {
+        map.remove("graph");
+    }
     let title = options.title.clone().unwrap_or_else(|| {
         let names: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
         format!("toolwright report: {}", names.join(", "))
     });
-    page::write(
-        &page::Parts {
-            title: &title,
-            apis,
-            artifact: &artifact,
-            tools: &tools,
-            fidelity: &fidelity,
-            graph: &graph,
-            exports,
-        },
-        out,
-    )
+    Prepared {
+        apis,
+        title,
+        artifact,
+        tools,
+        fidelity,
+        graph,
+    }
+}
+
+impl Prepared<'_> {
+    /// The tools in the report.
+    pub fn tools(&self) -> usize {
+        self.tools.rows.len()
+    }
+
+    /// The page written to `out` as it is made, each tool's details also showing its
+    /// exports from `exports`.
+    ///
+    /// # Errors
+    /// Writing to `out` failed.
+    pub fn write(
+        &self,
+        exports: Option<&dyn ExportSource>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        page::write(
+            &page::Parts {
+                title: &self.title,
+                apis: self.apis,
+                artifact: &self.artifact,
+                tools: &self.tools,
+                fidelity: &self.fidelity,
+                graph: &self.graph,
+                exports,
+            },
+            out,
+        )
+    }
 }
 
 #[cfg(test)]

@@ -108,11 +108,14 @@ pub fn collect(
     apis: &[ir::Api],
     written: &[Option<Written>],
     artifact: &Value,
-    contracts: &[crate::contract::OperationContract],
+    contracts: Vec<crate::contract::OperationContract>,
 ) -> Tools {
-    let mut contracts = contracts.iter();
-    let mut edges_in: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
-    let mut edges_out: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    // Each contract dropped once its tool's details are made (Graph beta's take ~300 MB).
+    let mut contracts = contracts.into_iter();
+    // Each tool's edges as references into the artifact, summarised when its details are
+    // made: summaries of every edge made up front (two per edge) took ~190 MB on Graph beta.
+    let mut edges_in: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
+    let mut edges_out: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
     for edge in artifact
         .pointer("/graph/edges")
         .and_then(Value::as_array)
@@ -120,24 +123,19 @@ pub fn collect(
         .flatten()
     {
         let end = |k: &str| edge.get(k).and_then(Value::as_str).unwrap_or_default();
-        let summary = |other: &str| {
-            json!({
-                "tool": other,
-                "confidence": edge.get("confidence"),
-                "score": edge.get("conf_score"),
-                "evidence": edge.get("evidence"),
-                "field": edge.pointer("/data_flow/field"),
-            })
-        };
-        edges_out
-            .entry(end("source"))
-            .or_default()
-            .push(summary(end("target")));
-        edges_in
-            .entry(end("target"))
-            .or_default()
-            .push(summary(end("source")));
+        edges_out.entry(end("source")).or_default().push(edge);
+        edges_in.entry(end("target")).or_default().push(edge);
     }
+    // An edge as one of its ends shows it: the tool at the `other` end.
+    let edge_summary = |edge: &Value, other: &str| {
+        json!({
+            "tool": edge.get(other).and_then(Value::as_str).unwrap_or_default(),
+            "confidence": edge.get("confidence"),
+            "score": edge.get("conf_score"),
+            "evidence": edge.get("evidence"),
+            "field": edge.pointer("/data_flow/field"),
+        })
+    };
     let mut findings: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
     for finding in artifact
         .pointer("/readiness_report/findings")
@@ -168,7 +166,7 @@ pub fn collect(
             let plan = plan::plan(api, op);
             let entry = contracts
                 .next()
-                .map_or(Value::Null, |contract| artifact::tool(api, op, contract));
+                .map_or(Value::Null, |contract| artifact::tool(api, op, &contract));
             let span = match (&op.source, &raw) {
                 (Some(l), _) => Some(l.span.clone()),
                 (None, Some(raw)) => raw
@@ -194,8 +192,18 @@ pub fn collect(
                 .pointer("/metadata/ai_metadata/one_line_summary")
                 .and_then(Value::as_str)
                 .unwrap_or_else(|| plan.description.lines().next().unwrap_or(""));
-            let ins = edges_in.remove(op.name.as_str()).unwrap_or_default();
-            let outs = edges_out.remove(op.name.as_str()).unwrap_or_default();
+            let ins: Vec<Value> = edges_in
+                .remove(op.name.as_str())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|edge| edge_summary(edge, "source"))
+                .collect();
+            let outs: Vec<Value> = edges_out
+                .remove(op.name.as_str())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|edge| edge_summary(edge, "target"))
+                .collect();
             let row = json!([
                 op.name,
                 api_index,
