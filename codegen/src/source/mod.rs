@@ -313,6 +313,24 @@ pub fn read_with(
         )
         .map(renamed);
     }
+    // An OpenAPI JSON document is lowered a path item at a time (Graph beta's whole
+    // tree was ~400 MB beside what is made of it).
+    if file.path.ends_with(".json")
+        && let Some((root, items)) = openapi::split(file)
+        && !(arazzo::is_arazzo(&root)
+            || discovery::is_discovery(&root)
+            || mcp::is_tools_list(&root)
+            || graphql::is_introspection(&root))
+    {
+        return openapi::read_split(
+            file,
+            root,
+            Some(items),
+            &openapi::locate::Locator::Json,
+            diagnostics,
+        )
+        .map(renamed);
+    }
     let (root, locator) = openapi::parse(file, diagnostics)?;
     if arazzo::is_arazzo(&root) {
         return arazzo::lower::read(file, diagnostics).map(renamed);

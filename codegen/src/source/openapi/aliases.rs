@@ -16,7 +16,7 @@ pub const EXTENSION: &str = "x-toolwright-aliases";
 /// Each tag's aliases, by tag name.
 pub fn of_tags(doc: &mut Doc<'_>) -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
-    let Some(Value::Array(tags)) = doc.root.get("tags") else {
+    let Some(Value::Array(tags)) = doc.root.tree().get("tags") else {
         return out;
     };
     for (i, tag) in tags.iter().enumerate() {

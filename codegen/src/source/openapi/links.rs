@@ -64,13 +64,10 @@ pub(super) fn links(doc: &mut Doc<'_>, links: &Value, at: &str) -> Value {
 }
 
 /// Every `operationId` of the document (links name their targets by them).
-fn operation_ids(root: &Value) -> BTreeSet<String> {
+fn operation_ids(root: super::tree::Root<'_>) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
-    let Some(Value::Object(paths)) = root.get("paths") else {
-        return ids;
-    };
-    for item in paths.values() {
-        let Ok((item, _)) = deref(root, item, String::new()) else {
+    for (_, item) in root.path_items() {
+        let Ok((item, _)) = deref(root, &item, String::new()) else {
             continue;
         };
         let additional = item

@@ -17,6 +17,7 @@ mod raw;
 mod schema;
 mod security;
 mod tags;
+mod tree;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -47,7 +48,7 @@ pub(crate) enum Version {
 
 /// One document being read: its tree, where to find things, and the findings.
 pub(crate) struct Doc<'a> {
-    pub root: &'a Value,
+    pub root: tree::Root<'a>,
     pub version: Version,
     pub api_name: String,
     file: &'a Arc<SourceFile>,
@@ -65,6 +66,8 @@ pub(crate) struct Doc<'a> {
     /// Where a JSON document's root members and path items are, found once a finding
     /// is located.
     index: std::cell::OnceCell<locate::Index>,
+    /// Findings are not reported (a path item read again says nothing new).
+    pub quiet: bool,
 }
 
 impl Doc<'_> {
@@ -120,6 +123,9 @@ impl Doc<'_> {
         message: impl Into<String>,
         help: impl Into<String>,
     ) {
+        if self.quiet {
+            return;
+        }
         let d = Diagnostic::warning(code, message)
             .at(self.location(pointer))
             .label(self.locator.translate(pointer).into_owned())
@@ -134,14 +140,14 @@ pub(crate) fn escape(token: &str) -> String {
 }
 
 /// Looks a local reference up in the document.
-pub(crate) fn lookup<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
+pub(crate) fn lookup<'v>(root: tree::Root<'v>, reference: &str) -> Option<&'v Value> {
     let pointer = reference.strip_prefix('#')?;
     root.pointer(pointer)
 }
 
 /// Follows `$ref` chains (non-schema objects: parameters, bodies, responses...).
 pub(crate) fn deref<'v>(
-    root: &'v Value,
+    root: tree::Root<'v>,
     mut value: &'v Value,
     mut pointer: String,
 ) -> Result<(&'v Value, String), String> {
@@ -162,8 +168,19 @@ pub(crate) fn deref<'v>(
 
 /// Reads one OpenAPI document.
 pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir::Api> {
+    if file.path.ends_with(".json")
+        && let Some((root, items)) = tree::split(file)
+    {
+        return read_split(file, root, Some(items), &Locator::Json, diagnostics);
+    }
     let (root, locator) = parse(file, diagnostics)?;
     read_root(file, root, &locator, diagnostics)
+}
+
+/// A JSON document's tree without its path items, and the path items as text, when it
+/// has that shape (see [`read_split`]).
+pub(crate) fn split(file: &Arc<SourceFile>) -> Option<(Value, tree::PathItems)> {
+    tree::split(file)
 }
 
 /// Parses a JSON or YAML document (by the file's extension) into its value and a way
@@ -213,6 +230,18 @@ pub(crate) fn read_root(
     locator: &Locator,
     diagnostics: &mut Diagnostics,
 ) -> Option<ir::Api> {
+    read_split(file, root, None, locator, diagnostics)
+}
+
+/// [`read_root`] of a document whose path items may stay text ([`split`]), each parsed
+/// when it is lowered: the whole tree of a big document is never alive at once.
+pub(crate) fn read_split(
+    file: &Arc<SourceFile>,
+    root: Value,
+    mut items: Option<tree::PathItems>,
+    locator: &Locator,
+    diagnostics: &mut Diagnostics,
+) -> Option<ir::Api> {
     let api_name = api_name(&file.path);
     let mut root = root;
     let version = match check_version(&root) {
@@ -238,10 +267,16 @@ pub(crate) fn read_root(
         }
     };
     if version == Version::V32 {
-        self_references(&mut root);
+        let own = self_references(&mut root);
+        if let Some(items) = &mut items {
+            items.set_own(own);
+        }
     }
     let mut doc = Doc {
-        root: &root,
+        root: match &items {
+            Some(items) => tree::Root::split(&root, items),
+            None => tree::Root::whole(&root),
+        },
         version,
         api_name,
         file,
@@ -253,6 +288,7 @@ pub(crate) fn read_root(
         operation_ids: None,
         placeholders: Vec::new(),
         index: std::cell::OnceCell::new(),
+        quiet: false,
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);
@@ -264,37 +300,37 @@ pub(crate) fn read_root(
 /// (`https://example.com/api.yaml#/components/...`) is a reference within it, rewritten to the local form (`#/components/...`) every
 /// reader here follows; references to other documents are left as they are (and
 /// reported where they are used, as before).
-fn self_references(root: &mut Value) {
-    let Some(own) = root
+fn self_references(root: &mut Value) -> Option<String> {
+    let own = root
         .get("$self")
         .and_then(Value::as_str)
         .map(|s| s.split('#').next().unwrap_or(s).to_owned())
-        .filter(|s| !s.is_empty())
-    else {
-        return;
-    };
-    fn walk(value: &mut Value, own: &str) {
-        match value {
-            Value::Object(map) => {
-                for (key, v) in map.iter_mut() {
-                    match v {
-                        Value::String(reference) if key == "$ref" || key == "operationRef" => {
-                            if let Some(local) = reference
-                                .strip_prefix(own)
-                                .filter(|rest| rest.starts_with('#'))
-                            {
-                                *reference = local.to_owned();
-                            }
+        .filter(|s| !s.is_empty())?;
+    make_local(root, &own);
+    Some(own)
+}
+
+/// References in `value` that name the document by `own` made local.
+fn make_local(value: &mut Value, own: &str) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match v {
+                    Value::String(reference) if key == "$ref" || key == "operationRef" => {
+                        if let Some(local) = reference
+                            .strip_prefix(own)
+                            .filter(|rest| rest.starts_with('#'))
+                        {
+                            *reference = local.to_owned();
                         }
-                        other => walk(other, own),
                     }
+                    other => make_local(other, own),
                 }
             }
-            Value::Array(items) => items.iter_mut().for_each(|v| walk(v, own)),
-            _ => {}
         }
+        Value::Array(items) => items.iter_mut().for_each(|v| make_local(v, own)),
+        _ => {}
     }
-    walk(root, &own);
 }
 
 /// The API's name: the file name without extension (`petstore.yaml` → `petstore`).
@@ -347,7 +383,7 @@ fn check_version(root: &Value) -> Result<Version, (String, String)> {
 }
 
 fn lower(doc: &mut Doc<'_>, file: &Arc<SourceFile>) -> ir::Api {
-    let root = doc.root;
+    let root = doc.root.tree();
     let info = root.get("info").cloned().unwrap_or(Value::Null);
     let title = info
         .get("title")

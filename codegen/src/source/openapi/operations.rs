@@ -40,7 +40,7 @@ fn additional<'v>(
                 &format!("{item_pointer}/{key}"),
                 format!(
                     "`{key}` is OpenAPI 3.2; this {} document's operations there are skipped",
-                    doc.root["openapi"].as_str().unwrap_or("3.x")
+                    doc.root.tree()["openapi"].as_str().unwrap_or("3.x")
                 ),
                 "declare `openapi: 3.2.0` to use it",
             );
@@ -87,7 +87,7 @@ fn additional<'v>(
 }
 
 pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operation> {
-    let Some(Value::Object(paths)) = doc.root.get("paths") else {
+    let Some(Value::Object(_)) = doc.root.tree().get("paths") else {
         doc.warn(
             codes::UNSUPPORTED,
             "",
@@ -97,80 +97,112 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
         return Vec::new();
     };
     let root = doc.root;
-    // Every operation first, so that names are chosen knowing all of them.
-    let mut found = Vec::new();
-    for (path, item) in paths {
-        let item_pointer = format!("/paths/{}", escape(path));
-        let Ok((item, item_pointer)) = deref(root, item, item_pointer.clone()) else {
-            doc.warn(
-                codes::REFERENCE,
-                &item_pointer,
-                "cannot resolve the path item's `$ref`; path skipped",
-                "fix the reference",
-            );
-            continue;
-        };
-        for method_name in METHODS {
-            let Some(op) = item.get(*method_name) else {
-                continue;
-            };
-            let pointer = format!("{item_pointer}/{method_name}");
-            let Some(method) = Method::parse(&method_name.to_ascii_uppercase()) else {
-                doc.warn(
-                    codes::UNSUPPORTED,
-                    &pointer,
-                    format!(
-                        "{} operations are not supported; skipped",
-                        method_name.to_ascii_uppercase()
-                    ),
-                    "TRACE has no use for API clients",
-                );
-                continue;
-            };
-            found.push((path.as_str(), method, item, op, pointer));
+    // Every operation first, so that names are chosen knowing all of them: what naming
+    // reads of each is kept, each path item dropped after (in a JSON document they are
+    // parsed one at a time, and again below to be lowered).
+    let mut sites = Vec::new();
+    for (path, item) in root.path_items() {
+        for (path, method, _, op, _) in item_operations(doc, path, &item) {
+            let text = |key: &str| op.get(key).and_then(Value::as_str).map(str::to_owned);
+            sites.push((
+                method,
+                path.to_owned(),
+                text("summary")
+                    .filter(|s| !s.trim().is_empty() && !placeholder::is_placeholder(s, None)),
+                text("operationId"),
+                text(naming::EXTENSION),
+            ));
         }
-        additional(doc, item, &item_pointer, path, &mut found);
     }
-    let sites: Vec<naming::Site<'_>> = found
-        .iter()
-        .map(|(path, method, _, op, _)| naming::Site {
-            method: *method,
-            path,
-            summary: op
-                .get("summary")
-                .and_then(Value::as_str)
-                .filter(|s| !s.trim().is_empty() && !placeholder::is_placeholder(s, None)),
-            operation_id: op.get("operationId").and_then(Value::as_str),
-            explicit: op.get(naming::EXTENSION).and_then(Value::as_str),
-        })
-        .collect();
-    let names = naming::assign(&sites);
+    let names = naming::assign(
+        &sites
+            .iter()
+            .map(
+                |(method, path, summary, operation_id, explicit)| naming::Site {
+                    method: *method,
+                    path,
+                    summary: summary.as_deref(),
+                    operation_id: operation_id.as_deref(),
+                    explicit: explicit.as_deref(),
+                },
+            )
+            .collect::<Vec<_>>(),
+    );
+    drop(sites);
     let tag_aliases = aliases::of_tags(doc);
+    let mut names = names.into_iter();
     let mut out = Vec::new();
-    for ((path, method, item, op, pointer), named) in found.iter().zip(names) {
-        let seen = doc.placeholders.len();
-        if let Some(mut o) = operation(doc, path, *method, item, op, pointer, schemes, named) {
-            // The placeholders read for this operation that are its own or its path
-            // item's (a shared definition's belong to no one operation).
-            let item_pointer = pointer.rsplit_once('/').map_or("", |(item, _)| item);
-            o.placeholders = doc.placeholders[seen..]
-                .iter()
-                .filter(|(at, _)| {
-                    at.strip_prefix(item_pointer)
-                        .is_some_and(|rest| rest.starts_with('/'))
-                })
-                .map(|(at, text)| ir::Placeholder {
-                    text: text.clone(),
-                    source: doc.location(at),
-                })
-                .collect();
-            o.aliases = aliases::of_operation(doc, op, pointer, &tag_aliases);
-            // Said once, as aliases, not again among the operation's extensions.
-            o.meta.remove(aliases::EXTENSION);
-            out.push(o);
+    for (path, item) in root.path_items() {
+        // Found as above, so in the same order; what finding them says was said there.
+        doc.quiet = true;
+        let found = item_operations(doc, path, &item);
+        doc.quiet = false;
+        for ((path, method, item, op, pointer), named) in found.into_iter().zip(&mut names) {
+            let seen = doc.placeholders.len();
+            if let Some(mut o) = operation(doc, path, method, item, op, &pointer, schemes, named) {
+                // The placeholders read for this operation that are its own or its path
+                // item's (a shared definition's belong to no one operation).
+                let item_pointer = pointer.rsplit_once('/').map_or("", |(item, _)| item);
+                o.placeholders = doc.placeholders[seen..]
+                    .iter()
+                    .filter(|(at, _)| {
+                        at.strip_prefix(item_pointer)
+                            .is_some_and(|rest| rest.starts_with('/'))
+                    })
+                    .map(|(at, text)| ir::Placeholder {
+                        text: text.clone(),
+                        source: doc.location(at),
+                    })
+                    .collect();
+                o.aliases = aliases::of_operation(doc, op, &pointer, &tag_aliases);
+                // Said once, as aliases, not again among the operation's extensions.
+                o.meta.remove(aliases::EXTENSION);
+                out.push(o);
+            }
         }
     }
     out
+}
+
+/// The operations of the path item `item` at `path`, in the order they are named and
+/// lowered: the fixed methods, then OpenAPI 3.2's.
+fn item_operations<'a: 'v, 'v>(
+    doc: &mut Doc<'a>,
+    path: &'v str,
+    item: &'v Value,
+) -> Vec<Found<'v>> {
+    let mut found = Vec::new();
+    let item_pointer = format!("/paths/{}", escape(path));
+    let Ok((item, item_pointer)) = deref(doc.root, item, item_pointer.clone()) else {
+        doc.warn(
+            codes::REFERENCE,
+            &item_pointer,
+            "cannot resolve the path item's `$ref`; path skipped",
+            "fix the reference",
+        );
+        return found;
+    };
+    for method_name in METHODS {
+        let Some(op) = item.get(*method_name) else {
+            continue;
+        };
+        let pointer = format!("{item_pointer}/{method_name}");
+        let Some(method) = Method::parse(&method_name.to_ascii_uppercase()) else {
+            doc.warn(
+                codes::UNSUPPORTED,
+                &pointer,
+                format!(
+                    "{} operations are not supported; skipped",
+                    method_name.to_ascii_uppercase()
+                ),
+                "TRACE has no use for API clients",
+            );
+            continue;
+        };
+        found.push((path, method, item, op, pointer));
+    }
+    additional(doc, item, &item_pointer, path, &mut found);
+    found
 }
 
 /// Says where a derived name came from (TW131), and why it was scoped when it was:
@@ -389,7 +421,9 @@ fn operation(
         }
     }
     // The scopes each alternative needs (the IR keeps the schemes' names).
-    if let Some(security) = op.get("security").or_else(|| doc.root.get("security"))
+    if let Some(security) = op
+        .get("security")
+        .or_else(|| doc.root.tree().get("security"))
         && security
             .as_array()
             .into_iter()

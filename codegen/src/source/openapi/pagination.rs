@@ -249,7 +249,7 @@ fn ms_pageable(pageable: &Value) -> Option<ir::Pagination> {
 
 /// The first 2xx response's JSON schema and its headers.
 fn success_response<'v>(
-    root: &'v Value,
+    root: super::tree::Root<'v>,
     op: &'v Value,
 ) -> Option<(&'v Value, &'v Map<String, Value>)> {
     static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
@@ -273,7 +273,10 @@ fn success_response<'v>(
 
 /// The schema's fields to two levels (`meta.next_cursor`), with their JSON type
 /// (`allOf` merged, references followed).
-fn schema_fields<'v>(root: &'v Value, schema: &'v Value) -> BTreeMap<String, &'static str> {
+fn schema_fields<'v>(
+    root: super::tree::Root<'v>,
+    schema: &'v Value,
+) -> BTreeMap<String, &'static str> {
     let mut out = BTreeMap::new();
     collect(root, schema, "", &mut HashSet::new(), &mut out);
     out
@@ -285,7 +288,7 @@ fn schema_fields<'v>(root: &'v Value, schema: &'v Value) -> BTreeMap<String, &'s
 /// times, or nine levels that each list the next eight times, would otherwise be
 /// walked once per path through them (8⁹ for the latter).
 fn collect<'v>(
-    root: &'v Value,
+    root: super::tree::Root<'v>,
     schema: &'v Value,
     prefix: &str,
     seen: &mut HashSet<(*const Value, String)>,

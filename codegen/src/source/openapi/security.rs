@@ -155,7 +155,7 @@ pub fn requirements(
 ) -> Vec<Vec<String>> {
     let (list, at) = match op.get("security") {
         Some(v) => (v, format!("{pointer}/security")),
-        None => match doc.root.get("security") {
+        None => match doc.root.tree().get("security") {
             Some(v) => (v, "/security".to_owned()),
             None => return Vec::new(),
         },

@@ -32,7 +32,7 @@ pub fn place(doc: &mut Doc<'_>, operations: &mut [ir::Operation]) {
 
 /// Each tag with a usable `parent` → that parent (checked: known, no ring).
 fn parents(doc: &mut Doc<'_>) -> BTreeMap<String, String> {
-    let Some(Value::Array(tags)) = doc.root.get("tags") else {
+    let Some(Value::Array(tags)) = doc.root.tree().get("tags") else {
         return BTreeMap::new();
     };
     let known: Vec<&str> = tags
