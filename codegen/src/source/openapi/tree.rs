@@ -154,38 +154,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_split_document_reads_as_the_whole_one() {
-        let text = r##"{"openapi": "3.1.0", "paths": {"/a/{id}": {"parameters": [{"$ref": "#/paths/~1b/get/parameters/0"}], "get": {"x": 1}}, "/b": {"get": {"parameters": [{"name": "q", "in": "query"}]}}, "/c~d": {"get": {}}}, "components": {"parameters": {"p": {"name": "p"}}}}"##;
-        let file = SourceFile::new("doc.json", text);
-        let (tree, items) = split(&file).unwrap();
-        let root = Root::split(&tree, &items);
-        let whole: Value = serde_json::from_str(text).unwrap();
-        let read: Vec<(String, Value)> = root
-            .path_items()
-            .map(|(p, v)| (p.to_owned(), v.into_owned()))
-            .collect();
-        let expected: Vec<(String, Value)> = whole["paths"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .map(|(p, v)| (p.clone(), v.clone()))
-            .collect();
-        assert_eq!(read, expected);
-        for pointer in [
-            "/paths/~1b/get/parameters/0",
-            "/paths/~1a~1{id}/get",
-            "/paths/~1c~0d",
-            "/components/parameters/p",
-            "/openapi",
-            "/paths/~1nothing",
-            "/nothing",
-        ] {
-            assert_eq!(root.pointer(pointer), whole.pointer(pointer), "{pointer}");
-        }
-        assert_eq!(tree["components"], whole["components"]);
-    }
-
-    #[test]
     fn documents_of_other_shapes_are_not_split() {
         for text in [
             r#"{"openapi": "3.1.0", "paths": []}"#,
