@@ -13,13 +13,32 @@ use toolwright_codegen::ir;
 
 /// The catalog of `apis`, with descriptor-based argument checks.
 pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
+    built(apis, true)
+}
+
+/// The catalog of `apis` as provider exports read it: without the tools' IO contracts,
+/// which no export shows and which are made over a whole API at once (Graph beta's
+/// take ~300 MB while they are made).
+pub fn catalog_for_exports(apis: &[ir::Api]) -> Result<Catalog, String> {
+    built(apis, false)
+}
+
+fn built(apis: &[ir::Api], with_contracts: bool) -> Result<Catalog, String> {
     let mut tools = Vec::new();
     for api in apis {
-        let contracts = emit::contracts(api);
+        let contracts = if with_contracts {
+            emit::contracts(api)
+        } else {
+            Vec::new()
+        };
         // A tool a plan: all plans alive at once would be the biggest thing here.
         tools.extend(
             emit::map_plans(api, |i, plan| {
-                let contract = contracts.get(i)?;
+                let contract = if with_contracts {
+                    Some(contracts.get(i)?)
+                } else {
+                    None
+                };
                 plan.exposed.then(|| tool(&plan, contract))
             })
             .into_iter()
@@ -127,7 +146,7 @@ fn param(p: &emit::plan::ParamPlan) -> Param {
     }
 }
 
-fn tool(plan: &ToolPlan, contract: &emit::ToolContract) -> Tool {
+fn tool(plan: &ToolPlan, contract: Option<&emit::ToolContract>) -> Tool {
     let a = plan.annotations;
     Tool {
         name: plan.name.clone().into(),
@@ -142,7 +161,7 @@ fn tool(plan: &ToolPlan, contract: &emit::ToolContract) -> Tool {
             open_world: a.open_world,
         },
         meta: Some(plan.meta.to_string().into()),
-        contract: Some(contract.json.clone().into()),
+        contract: contract.map(|c| c.json.clone().into()),
         operation: Cow::Owned(Operation {
             name: plan.name.clone().into(),
             api: plan.api.clone().into(),

@@ -27,7 +27,7 @@ pub(crate) fn run(
     let prepared =
         toolwright_codegen::report::prepare(&analysis.apis, &analysis.diagnostics, &options);
     let catalog = if with_exports {
-        match interpret::catalog(&analysis.apis) {
+        match interpret::catalog_for_exports(&analysis.apis) {
             Ok(c) => Some(c),
             Err(e) => {
                 eprintln!("error: {e}");

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde_json::Value;
+use crate::contract::Edge;
 
 use super::html::escape;
 
@@ -20,6 +20,15 @@ const ROW: usize = 26;
 const LAYER_GAP: usize = 180;
 const MARGIN: usize = 12;
 
+/// An edge's score as the artifact's JSON has it (a number that is none reads as 0).
+fn score(edge: &Edge) -> f64 {
+    if edge.conf_score.is_finite() {
+        edge.conf_score
+    } else {
+        0.0
+    }
+}
+
 /// The drawn graph.
 #[derive(Debug, Default)]
 pub struct Drawing {
@@ -29,27 +38,19 @@ pub struct Drawing {
     pub total: usize,
 }
 
-pub fn draw(edges: &[Value], index: &BTreeMap<String, usize>) -> Drawing {
-    let text = |e: &Value, k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
-    let mut all: Vec<&Value> = edges.iter().collect();
+pub fn draw(edges: &[Edge], index: &BTreeMap<String, usize>) -> Drawing {
+    let mut all: Vec<&Edge> = edges.iter().collect();
     // Strongest first, then by names: which edges survive the cut is deterministic.
     all.sort_by(|a, b| {
-        let score = |e: &Value| e.get("conf_score").and_then(Value::as_f64).unwrap_or(0.0);
         score(b).total_cmp(&score(a)).then_with(|| {
-            (text(a, "source"), text(a, "target")).cmp(&(text(b, "source"), text(b, "target")))
+            (a.source.as_str(), a.target.as_str()).cmp(&(b.source.as_str(), b.target.as_str()))
         })
     });
     let total = all.len();
     all.truncate(MAX_EDGES);
-    let drawn: Vec<(&str, &str, &Value)> = all
+    let drawn: Vec<(&str, &str, &Edge)> = all
         .iter()
-        .map(|e| {
-            (
-                e.get("source").and_then(Value::as_str).unwrap_or(""),
-                e.get("target").and_then(Value::as_str).unwrap_or(""),
-                *e,
-            )
-        })
+        .map(|e| (e.source.as_str(), e.target.as_str(), *e))
         .filter(|(s, t, _)| s != t)
         .collect();
     if drawn.is_empty() {
@@ -123,9 +124,9 @@ pub fn draw(edges: &[Value], index: &BTreeMap<String, usize>) -> Drawing {
             let out = x1.max(tx + NODE_WIDTH) + 60;
             format!("M{x1} {y1}C{out} {y1} {out} {y2} {} {y2}", tx + NODE_WIDTH)
         };
-        let evidence = e.get("evidence").and_then(Value::as_str).unwrap_or("");
-        let confidence = e.get("confidence").and_then(Value::as_str).unwrap_or("");
-        let score = e.get("conf_score").and_then(Value::as_f64).unwrap_or(0.0);
+        let evidence = e.evidence.as_str();
+        let confidence = e.confidence.as_str();
+        let score = score(e);
         let _ = write!(
             svg,
             r#"<path id="e{i}" class="edge {confidence}" d="{d}" data-s="{}" data-t="{}"><title>{} → {} ({confidence}, {score:.2}): {}</title></path>"#,
@@ -162,7 +163,7 @@ pub fn draw(edges: &[Value], index: &BTreeMap<String, usize>) -> Drawing {
 
 /// Each tool's layer: the longest path to it from a tool nothing feeds. Edges that
 /// close a cycle (found by a depth-first walk in name order) are not followed.
-fn layers<'a>(edges: &[(&'a str, &'a str, &Value)]) -> BTreeMap<&'a str, usize> {
+fn layers<'a, T>(edges: &[(&'a str, &'a str, T)]) -> BTreeMap<&'a str, usize> {
     let mut out: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     let mut nodes: BTreeMap<&str, usize> = BTreeMap::new();
     for (s, t, _) in edges {
@@ -227,12 +228,11 @@ mod tests {
 
     #[test]
     fn layers_follow_the_flow_and_cut_cycles() {
-        let v = Value::Null;
         let edges = [
-            ("list", "get", &v),
-            ("get", "update", &v),
-            ("update", "get", &v),
-            ("list", "update", &v),
+            ("list", "get", ()),
+            ("get", "update", ()),
+            ("update", "get", ()),
+            ("list", "update", ()),
         ];
         let layers = layers(&edges);
         assert_eq!(layers["list"], 0);
@@ -242,10 +242,14 @@ mod tests {
 
     #[test]
     fn edges_carry_their_evidence_escaped() {
-        let edges = vec![json!({
-            "source": "list_pets", "target": "get_pet", "confidence": "inferred",
-            "conf_score": 0.9, "evidence": "`list_pets` produces <id>",
-        })];
+        let edges: Vec<Edge> = vec![
+            serde_json::from_value(json!({
+                "source": "list_pets", "target": "get_pet", "kind": "data_flow",
+                "confidence": "inferred", "conf_score": 0.9,
+                "evidence": "`list_pets` produces <id>", "evidence_sources": [],
+            }))
+            .unwrap(),
+        ];
         let index = BTreeMap::from([("get_pet".to_owned(), 0), ("list_pets".to_owned(), 1)]);
         let d = draw(&edges, &index);
         assert_eq!((d.nodes, d.drawn, d.total), (2, 1, 1));

@@ -132,22 +132,16 @@ pub fn prepare<'a>(
             previous: None,
         },
     );
-    let mut artifact = json!({"graph": {"edges": edges}, "readiness_report": report});
-    drop((edges, report));
+    let mut artifact = json!({"readiness_report": report});
+    drop(report);
     artifact::scrub(&mut artifact);
-    let tools = tools::collect(apis, &written, &artifact, contracts);
+    // Typed, each scrubbed as the artifact's walk would (Graph beta's 111,805 as one
+    // value tree took ~180 MB).
+    let edges: Vec<crate::contract::Edge> = edges.into_iter().map(scrubbed).collect();
+    let tools = tools::collect(apis, &written, &artifact, &edges, contracts);
     drop(written);
-    let edges = artifact
-        .pointer("/graph/edges")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let graph = graph::draw(edges, &tools.index);
-    // The edges are drawn and in each tool's details: the page needs no more of them
-    // (Graph beta's take ~180 MB as values).
-    if let Some(map) = artifact.as_object_mut() {
-        map.remove("graph");
-    }
+    let graph = graph::draw(&edges, &tools.index);
+    drop(edges);
     let title = options.title.clone().unwrap_or_else(|| {
         let names: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
         format!("toolwright report: {}", names.join(", "))
@@ -160,6 +154,15 @@ pub fn prepare<'a>(
         fidelity,
         graph,
     }
+}
+
+/// `edge` with every credential taken out, as scrubbing the artifact's edges does.
+fn scrubbed(edge: crate::contract::Edge) -> crate::contract::Edge {
+    let Ok(mut value) = serde_json::to_value(&edge) else {
+        return edge;
+    };
+    artifact::scrub(&mut value);
+    serde_json::from_value(value).unwrap_or(edge)
 }
 
 impl Prepared<'_> {

@@ -102,38 +102,33 @@ impl From<openapi::Raw> for Written {
 
 /// The rows and details of every operation of `apis`; `written[i]` is what the report
 /// keeps of `apis[i]`'s document when it is an OpenAPI one.
-/// `artifact` holds the graph's edges and the readiness report; `contracts` are the
-/// operations' contracts in the order of `apis`' operations.
+/// `artifact` holds the readiness report, `edges` the graph's edges (both scrubbed);
+/// `contracts` are the operations' contracts in the order of `apis`' operations.
 pub fn collect(
     apis: &[ir::Api],
     written: &[Option<Written>],
     artifact: &Value,
+    edges: &[crate::contract::Edge],
     contracts: Vec<crate::contract::OperationContract>,
 ) -> Tools {
     // Each contract dropped once its tool's details are made (Graph beta's take ~300 MB).
     let mut contracts = contracts.into_iter();
-    // Each tool's edges as references into the artifact, summarised when its details are
-    // made: summaries of every edge made up front (two per edge) took ~190 MB on Graph beta.
-    let mut edges_in: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    let mut edges_out: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    for edge in artifact
-        .pointer("/graph/edges")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let end = |k: &str| edge.get(k).and_then(Value::as_str).unwrap_or_default();
-        edges_out.entry(end("source")).or_default().push(edge);
-        edges_in.entry(end("target")).or_default().push(edge);
+    // Each tool's edges by reference, summarised when its details are made: summaries
+    // of every edge made up front (two per edge) took ~190 MB on Graph beta.
+    let mut edges_in: BTreeMap<&str, Vec<&crate::contract::Edge>> = BTreeMap::new();
+    let mut edges_out: BTreeMap<&str, Vec<&crate::contract::Edge>> = BTreeMap::new();
+    for edge in edges {
+        edges_out.entry(&edge.source).or_default().push(edge);
+        edges_in.entry(&edge.target).or_default().push(edge);
     }
-    // An edge as one of its ends shows it: the tool at the `other` end.
-    let edge_summary = |edge: &Value, other: &str| {
+    // An edge as one of its ends shows it: the tool at the other end.
+    let edge_summary = |edge: &crate::contract::Edge, other: &str| {
         json!({
-            "tool": edge.get(other).and_then(Value::as_str).unwrap_or_default(),
-            "confidence": edge.get("confidence"),
-            "score": edge.get("conf_score"),
-            "evidence": edge.get("evidence"),
-            "field": edge.pointer("/data_flow/field"),
+            "tool": other,
+            "confidence": edge.confidence,
+            "score": edge.conf_score,
+            "evidence": edge.evidence,
+            "field": edge.data_flow.as_ref().map(|flow| &flow.field),
         })
     };
     let mut findings: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
@@ -196,13 +191,13 @@ pub fn collect(
                 .remove(op.name.as_str())
                 .unwrap_or_default()
                 .into_iter()
-                .map(|edge| edge_summary(edge, "source"))
+                .map(|edge| edge_summary(edge, &edge.source))
                 .collect();
             let outs: Vec<Value> = edges_out
                 .remove(op.name.as_str())
                 .unwrap_or_default()
                 .into_iter()
-                .map(|edge| edge_summary(edge, "target"))
+                .map(|edge| edge_summary(edge, &edge.target))
                 .collect();
             let row = json!([
                 op.name,
