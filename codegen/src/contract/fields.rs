@@ -277,6 +277,8 @@ pub fn consumes(
             shape: Shape::default(),
         });
     }
+    // Kept for the whole build, like the leaves produced.
+    out.shrink_to_fit();
     out
 }
 
@@ -486,6 +488,8 @@ pub fn produces(api: &ir::Api, op: &ir::Operation, memo: &mut Leaves) -> Vec<Pro
     for leaf in &mut out {
         leaf.direct = parent(&leaf.path) == main;
     }
+    // Kept for the whole build: the room left from growing it goes.
+    out.shrink_to_fit();
     out
 }
 
