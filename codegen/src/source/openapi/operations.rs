@@ -157,6 +157,10 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
                 o.aliases = aliases::of_operation(doc, op, &pointer, &tag_aliases);
                 // Said once, as aliases, not again among the operation's extensions.
                 o.meta.remove(aliases::EXTENSION);
+                // Kept for the whole build: the room left from growing its lists goes
+                // (a list of a few responses grows room for four).
+                o.params.shrink_to_fit();
+                o.responses.shrink_to_fit();
                 out.push(o);
             }
         }
