@@ -16,9 +16,10 @@ pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
     built(apis, true)
 }
 
-/// The catalog of `apis` as provider exports read it: without the tools' IO contracts,
-/// which no export shows and which are made over a whole API at once (Graph beta's
-/// take ~300 MB while they are made).
+/// The catalog of `apis` as the provider exports (`Catalog::exporter`) read it: without
+/// the tools' IO contracts, which they do not show and which are made over a whole API
+/// at once (Graph beta's take ~300 MB while they are made). Search (links) and the
+/// TypeScript export (producers) read contracts: use [`catalog`] for those.
 pub fn catalog_for_exports(apis: &[ir::Api]) -> Result<Catalog, String> {
     built(apis, false)
 }

@@ -557,3 +557,30 @@ fn upstream_bytes_in_an_error_are_escaped_for_the_terminal() {
     assert!(!err.contains(['\x1b', '\x07', '\r', '\0']), "{err:?}");
     assert!(err.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J"), "{err:?}");
 }
+
+/// A path item that is JSON text but no JSON value (a number out of range, a lone
+/// surrogate): the reader parses path items one at a time, and such an item is a
+/// located error, as a whole document's parse reports it — never an operation left out
+/// without a word.
+#[test]
+fn a_path_item_that_is_no_json_value_is_a_located_error() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-invalid-item");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, bad) in [("range", "1e400"), ("surrogate", "\"\\ud800\"")] {
+        let doc = dir.join(format!("{name}.json"));
+        std::fs::write(
+            &doc,
+            format!(
+                "{{\"openapi\": \"3.1.0\", \"info\": {{\"title\": \"t\", \"version\": \"1\"}},\n\
+                 \"paths\": {{\"/a\": {{\"get\": {{\"operationId\": \"getA\", \"responses\": {{\"200\": {{\"description\": \"ok\"}}}}}}}},\n\
+                 \"/b\": {{\"get\": {{\"operationId\": \"getB\", \"x-v\": {bad}, \"responses\": {{}}}}}}}}}}\n"
+            ),
+        )
+        .unwrap();
+        let (code, _, err) = run(&mut toolwright(&["check", doc.to_str().unwrap()]));
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("error[TW"), "{err}");
+        assert!(err.contains("invalid JSON: "), "{err}");
+        assert!(err.contains(&format!("{name}.json:3:")), "{err}");
+    }
+}

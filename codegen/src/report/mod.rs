@@ -157,12 +157,14 @@ pub fn prepare<'a>(
 }
 
 /// `edge` with every credential taken out, as scrubbing the artifact's edges does.
-fn scrubbed(edge: crate::contract::Edge) -> crate::contract::Edge {
-    let Ok(mut value) = serde_json::to_value(&edge) else {
-        return edge;
-    };
+fn scrubbed(mut edge: crate::contract::Edge) -> crate::contract::Edge {
+    // A score JSON cannot hold (NaN) reads back from none: kept aside meanwhile.
+    let score = std::mem::take(&mut edge.conf_score);
+    let mut value = serde_json::to_value(&edge).unwrap_or_default();
     artifact::scrub(&mut value);
-    serde_json::from_value(value).unwrap_or(edge)
+    let mut clean: crate::contract::Edge = serde_json::from_value(value).unwrap_or(edge);
+    clean.conf_score = score;
+    clean
 }
 
 impl Prepared<'_> {

@@ -121,15 +121,21 @@ pub fn collect(
         edges_out.entry(&edge.source).or_default().push(edge);
         edges_in.entry(&edge.target).or_default().push(edge);
     }
-    // An edge as one of its ends shows it: the tool at the other end.
-    let edge_summary = |edge: &crate::contract::Edge, other: &str| {
-        json!({
-            "tool": other,
-            "confidence": edge.confidence,
-            "score": edge.conf_score,
-            "evidence": edge.evidence,
-            "field": edge.data_flow.as_ref().map(|flow| &flow.field),
-        })
+    // A tool's edges as its details show them: each with the tool at its other end.
+    let edge_summaries = |edges: Option<Vec<&crate::contract::Edge>>, incoming: bool| {
+        edges
+            .unwrap_or_default()
+            .into_iter()
+            .map(|edge| {
+                json!({
+                    "tool": if incoming { &edge.source } else { &edge.target },
+                    "confidence": edge.confidence,
+                    "score": edge.conf_score,
+                    "evidence": edge.evidence,
+                    "field": edge.data_flow.as_ref().map(|flow| &flow.field),
+                })
+            })
+            .collect::<Vec<Value>>()
     };
     let mut findings: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
     for finding in artifact
@@ -187,18 +193,8 @@ pub fn collect(
                 .pointer("/metadata/ai_metadata/one_line_summary")
                 .and_then(Value::as_str)
                 .unwrap_or_else(|| plan.description.lines().next().unwrap_or(""));
-            let ins: Vec<Value> = edges_in
-                .remove(op.name.as_str())
-                .unwrap_or_default()
-                .into_iter()
-                .map(|edge| edge_summary(edge, &edge.source))
-                .collect();
-            let outs: Vec<Value> = edges_out
-                .remove(op.name.as_str())
-                .unwrap_or_default()
-                .into_iter()
-                .map(|edge| edge_summary(edge, &edge.target))
-                .collect();
+            let ins = edge_summaries(edges_in.remove(op.name.as_str()), true);
+            let outs = edge_summaries(edges_out.remove(op.name.as_str()), false);
             let row = json!([
                 op.name,
                 api_index,

@@ -116,6 +116,19 @@ impl Doc<'_> {
         None
     }
 
+    /// A path item that is JSON text but no JSON value (see `tree::Invalid`), reported
+    /// as the whole document's parse reports it.
+    pub(crate) fn invalid_json(&mut self, offset: usize, message: &str) {
+        self.diagnostics.push(
+            Diagnostic::error(codes::YAML_SYNTAX, format!("invalid JSON: {message}"))
+                .at(Location {
+                    file: Arc::clone(self.file),
+                    span: offset..offset + 1,
+                })
+                .help("fix the JSON syntax of the document"),
+        );
+    }
+
     pub fn warn(
         &mut self,
         code: &'static str,

@@ -101,7 +101,16 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
     // reads of each is kept, each path item dropped after (in a JSON document they are
     // parsed one at a time, and again below to be lowered).
     let mut sites = Vec::new();
-    for (path, item) in root.path_items() {
+    for (path, item) in root.path_items_checked() {
+        let item = match item {
+            Ok(item) => item,
+            Err(invalid) => {
+                // What parsing the whole document said before it was read an item at
+                // a time; the item is left out (read as null below).
+                doc.invalid_json(invalid.offset, &invalid.message);
+                continue;
+            }
+        };
         for (path, method, _, op, _) in item_operations(doc, path, &item) {
             let text = |key: &str| op.get(key).and_then(Value::as_str).map(str::to_owned);
             sites.push((

@@ -21,6 +21,8 @@ pub(crate) struct PathItems {
     /// OpenAPI 3.2's `$self`: references naming the document by it are made local in
     /// each item as it is parsed, as in the rest of the tree.
     own: Option<String>,
+    /// The whole document, made only for a reference to all of it or to all its paths.
+    whole: OnceCell<Value>,
 }
 
 /// The document being lowered: its tree, and its path items when they stay text (then
@@ -65,6 +67,7 @@ pub(crate) fn split(file: &Arc<SourceFile>) -> Option<(Value, PathItems)> {
             file: Arc::clone(file),
             items,
             own: None,
+            whole: OnceCell::new(),
         },
     ))
 }
@@ -75,15 +78,22 @@ impl PathItems {
         self.own = own;
     }
 
-    /// The item of `path`, parsed.
-    fn parse(&self, range: &Range<usize>) -> Value {
-        // The whole text was checked as JSON when it was split; a value nested deeper
-        // than the parser goes is read as missing (the whole document would not parse).
-        let mut item = serde_json::from_str(&self.file.text[range.clone()]).unwrap_or(Value::Null);
+    /// The item at `range`, parsed. Its text was checked as JSON when it was split, but
+    /// not as a value is (nesting depth, numbers out of range, lone surrogates): what
+    /// fails here is [`Invalid`], and the reader reports it (`Root::path_items_checked`).
+    fn parse(&self, range: &Range<usize>) -> Result<Value, Invalid> {
+        let text = &self.file.text[range.clone()];
+        let mut item: Value = serde_json::from_str(text).map_err(|e| Invalid {
+            message: e
+                .to_string()
+                .rsplit_once(" at line ")
+                .map_or_else(|| e.to_string(), |(message, _)| message.to_owned()),
+            offset: range.start + offset_in(text, e.line(), e.column()),
+        })?;
         if let Some(own) = &self.own {
             super::make_local(&mut item, own);
         }
-        item
+        Ok(item)
     }
 
     /// The item of `path`, parsed once and kept (a `$ref` into `#/paths/…`: rare).
@@ -93,8 +103,30 @@ impl PathItems {
             .binary_search_by(|(p, _, _)| p.as_str().cmp(path))
             .ok()?;
         let (_, range, cell) = &self.items[at];
-        Some(cell.get_or_init(|| self.parse(range)))
+        // An item that does not parse was reported when it was read (it reads as null).
+        Some(cell.get_or_init(|| self.parse(range).unwrap_or(Value::Null)))
     }
+}
+
+/// A path item as read: its value, or why its text is none.
+pub(crate) type Checked<'a> = Result<Cow<'a, Value>, Invalid>;
+
+/// A path item whose text is JSON but no value: what is wrong, and where in the file.
+pub(crate) struct Invalid {
+    pub message: String,
+    pub offset: usize,
+}
+
+/// The byte offset in `text` of serde_json's 1-based `line` and `column`.
+fn offset_in(text: &str, line: usize, column: usize) -> usize {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(at, _)| at + 1)
+    };
+    (start + column.saturating_sub(1)).min(text.len())
 }
 
 impl<'a> Root<'a> {
@@ -119,6 +151,23 @@ impl<'a> Root<'a> {
     /// The value at a local JSON pointer, as [`Value::pointer`] on the whole document
     /// finds it.
     pub(crate) fn pointer(self, pointer: &str) -> Option<&'a Value> {
+        // The document itself, or its `paths` (`#`, `#/paths`: rare): made whole once.
+        if let Some(items) = self.items
+            && (pointer.is_empty() || pointer == "/paths")
+        {
+            let whole = items.whole.get_or_init(|| {
+                let mut whole = self.tree.clone();
+                if let Some(paths) = whole.get_mut("paths") {
+                    *paths = Value::Object(
+                        self.path_items()
+                            .map(|(path, item)| (path.to_owned(), item.into_owned()))
+                            .collect(),
+                    );
+                }
+                whole
+            });
+            return whole.pointer(pointer);
+        }
         if let (Some(items), Some(rest)) = (self.items, pointer.strip_prefix("/paths/")) {
             let (token, inner) = rest.find('/').map_or((rest, ""), |at| rest.split_at(at));
             let path = token.replace("~1", "/").replace("~0", "~");
@@ -128,14 +177,25 @@ impl<'a> Root<'a> {
     }
 
     /// Every path item of `paths` (an object), by path, in order: parsed one at a time
-    /// when they stay text, each dropped when the caller is done with it.
+    /// when they stay text, each dropped when the caller is done with it. One that does
+    /// not parse reads as null (see [`Root::path_items_checked`]).
     pub(crate) fn path_items(self) -> Box<dyn Iterator<Item = (&'a str, Cow<'a, Value>)> + 'a> {
+        Box::new(
+            self.path_items_checked()
+                .map(|(path, item)| (path, item.unwrap_or(Cow::Owned(Value::Null)))),
+        )
+    }
+
+    /// [`Root::path_items`], with each item that does not parse as what is wrong.
+    pub(crate) fn path_items_checked(
+        self,
+    ) -> Box<dyn Iterator<Item = (&'a str, Checked<'a>)> + 'a> {
         match self.items {
             Some(items) => Box::new(
                 items
                     .items
                     .iter()
-                    .map(|(path, range, _)| (path.as_str(), Cow::Owned(items.parse(range)))),
+                    .map(|(path, range, _)| (path.as_str(), items.parse(range).map(Cow::Owned))),
             ),
             None => Box::new(
                 self.tree
@@ -143,7 +203,7 @@ impl<'a> Root<'a> {
                     .and_then(Value::as_object)
                     .into_iter()
                     .flatten()
-                    .map(|(path, item)| (path.as_str(), Cow::Borrowed(item))),
+                    .map(|(path, item)| (path.as_str(), Ok(Cow::Borrowed(item)))),
             ),
         }
     }
@@ -152,6 +212,32 @@ impl<'a> Root<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_item_that_is_no_value_says_where_and_why() {
+        let text = "{\"openapi\": \"3.1.0\", \"paths\": {\"/a\": {\"get\": {}},\n \"/b\": {\"get\": {\"x\": 1e400}}}}";
+        let file = SourceFile::new("doc.json", text);
+        let (tree, items) = split(&file).unwrap();
+        let root = Root::split(&tree, &items);
+        let read: Vec<(&str, bool)> = root
+            .path_items_checked()
+            .map(|(path, item)| (path, item.is_ok()))
+            .collect();
+        assert_eq!(read, [("/a", true), ("/b", false)]);
+        let Some((_, Err(invalid))) = root.path_items_checked().nth(1) else {
+            panic!("the second item is invalid");
+        };
+        assert_eq!(invalid.message, "number out of range");
+        // Where the parser stopped: the number's last digit, as a whole parse says.
+        assert!(text[..=invalid.offset].ends_with("1e400"));
+        assert_eq!(file.line_col(invalid.offset).0, 2);
+        // The document and its paths, looked up whole, have the items.
+        let whole: Value = serde_json::from_str(&text.replace("1e400", "1")).unwrap();
+        assert_eq!(root.pointer("/paths/~1a"), whole.pointer("/paths/~1a"));
+        assert_eq!(root.pointer("/paths").unwrap()["/a"], whole["paths"]["/a"]);
+        assert!(root.pointer("/paths").unwrap()["/b"].is_null());
+        assert_eq!(root.pointer("").unwrap()["openapi"], "3.1.0");
+    }
 
     #[test]
     fn documents_of_other_shapes_are_not_split() {
