@@ -38,7 +38,7 @@ pub(crate) fn run(
         None
     };
     let exporters = catalog.as_ref().map(ReportExports::new);
-    let tools: usize = analysis.apis.iter().map(|a| a.operations.len()).sum();
+    let tools = prepared.tools();
     // Written as it is made: Graph beta's page is 172 MB, never held whole.
     write_if_changed(out, |page| {
         prepared.write(

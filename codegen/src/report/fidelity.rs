@@ -4,7 +4,6 @@
 //! how many were lost — with the import's findings for that file, by code, so a loss
 //! is never silent.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
@@ -131,8 +130,8 @@ fn findings(path: &str, diagnostics: &[Diagnostic]) -> Vec<Value> {
 }
 
 /// `value`, or what its local `$ref` chain leads to (the import resolves the same).
-fn resolve<'v>(doc: &'v openapi::Raw, value: &'v Value) -> Cow<'v, Value> {
-    let mut value = Cow::Borrowed(value);
+fn resolve<'v>(doc: &'v openapi::Raw, value: &'v Value) -> &'v Value {
+    let mut value = value;
     for _ in 0..16 {
         let target = value
             .get("$ref")

@@ -190,11 +190,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
     read_root(file, root, &locator, diagnostics)
 }
 
-/// A JSON document's tree without its path items, and the path items as text, when it
-/// has that shape (see [`read_split`]).
-pub(crate) fn split(file: &Arc<SourceFile>) -> Option<(Value, tree::PathItems)> {
-    tree::split(file)
-}
+pub(crate) use tree::split;
 
 /// Parses a JSON or YAML document (by the file's extension) into its value and a way
 /// back from pointers to positions; a syntax error is reported, located.
