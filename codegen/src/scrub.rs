@@ -60,7 +60,11 @@ fn operation(op: &mut ir::Operation) {
     }
     for r in &mut op.responses {
         optional_text(&mut r.description);
-        for s in r.schema.iter_mut().chain(r.item.iter_mut()) {
+        for s in r
+            .schema
+            .iter_mut()
+            .chain(r.item.iter_mut().map(|b| &mut **b))
+        {
             schema(s, false);
         }
     }

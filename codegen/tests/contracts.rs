@@ -573,15 +573,15 @@ fn the_path_structure_links_collections_to_their_items_at_every_level() {
         edges
             .iter()
             .find(|e| e.source == tool(source) && e.target == tool(target))
-            .map(|e| (e.extra["rank"].clone(), e.conf_score))
+            .map(|e| (e.rank, e.conf_score))
     };
     assert_eq!(
         rank("GET /containers", &format!("GET {c}")),
-        Some((0.into(), 0.9))
+        Some((Some(0), 0.9))
     );
     assert_eq!(
         rank("POST /containers", &format!("GET {c}")),
-        Some((1.into(), 0.88))
+        Some((Some(1), 0.88))
     );
 }
 

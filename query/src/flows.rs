@@ -27,7 +27,7 @@ pub struct LinkOf<'a> {
     pub name: &'a str,
     pub operation_id: &'a str,
     /// Target parameter → runtime expression.
-    pub parameters: &'a BTreeMap<String, String>,
+    pub parameters: &'a [(String, String)],
     pub inferred: bool,
     /// An inferred link's place among its input's producers (0: the likeliest).
     pub rank: Option<u64>,
@@ -117,9 +117,9 @@ mod tests {
 
     #[test]
     fn links_turned_around_declared_first_then_by_rank() {
-        let body = |p: &str| BTreeMap::from([("id".to_owned(), format!("$response.body#{p}"))]);
+        let body = |p: &str| vec![("id".to_owned(), format!("$response.body#{p}"))];
         let (list, create, declared) = (body("/*/id"), body("/id"), body("/id"));
-        let header = BTreeMap::from([("id".to_owned(), "$response.header.Location".to_owned())]);
+        let header = vec![("id".to_owned(), "$response.header.Location".to_owned())];
         let link = |source, name, parameters, inferred, rank| LinkOf {
             source,
             name,

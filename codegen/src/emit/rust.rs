@@ -50,7 +50,7 @@ pub fn api_module(
         typed_ops.iter().flat_map(|op| {
             op.responses
                 .iter()
-                .flat_map(|r| r.schema.iter().chain(r.item.as_ref()))
+                .flat_map(|r| r.schema.iter().chain(r.item.as_deref()))
         })
     };
     types.input_defs = ir::reachable(inputs(), &api.definitions);

@@ -51,11 +51,19 @@ struct Links {
 struct Link {
     name: String,
     operation_id: String,
-    #[serde(default)]
-    parameters: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "object_as_pairs")]
+    parameters: Vec<(String, String)>,
     #[serde(default)]
     inferred: bool,
     rank: Option<u64>,
+}
+
+/// A link's `parameters` object as its pairs, by parameter.
+fn object_as_pairs<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<(String, String)>, D::Error> {
+    let map: BTreeMap<String, String> = serde::Deserialize::deserialize(deserializer)?;
+    Ok(map.into_iter().collect())
 }
 
 /// Every tool's producers, read from the contracts of `catalog`'s tools

@@ -1443,7 +1443,7 @@ fn responses(
             schema,
             json: json_media,
             body,
-            item,
+            item: item.map(Box::new),
         });
     }
     meta.insert("responses".into(), Value::Object(kept));
