@@ -143,14 +143,14 @@ mod tests {
     #[test]
     fn a_credentials_samples_and_token_shaped_text_are_taken_out() {
         let mut token = ir::Schema::of(ir::SchemaType::String);
-        token.default = Some(Value::from("t-default-1"));
+        token.default = Some(Box::new(Value::from("t-default-1")));
         token.enum_values = vec![Value::from("t-enum-1"), Value::from("t-enum-2")];
         token
             .extensions
             .insert("examples".into(), serde_json::json!(["t-example-1"]));
         let mut kind = ir::Schema::of(ir::SchemaType::String);
         kind.enum_values = vec![Value::from("open"), Value::from("closed")];
-        kind.default = Some(Value::from("open"));
+        kind.default = Some(Box::new(Value::from("open")));
         let mut body = ir::Schema::object([
             ("password".to_owned(), token, false),
             ("kind".to_owned(), kind, false),
@@ -158,7 +158,10 @@ mod tests {
         body.description = Some("Try ghp_abcdefghijklmnop1234567890 here.".into());
         schema(&mut body, false);
         let password = &body.properties[0].1;
-        assert_eq!(password.default, Some(Value::from(redact::REDACTED)));
+        assert_eq!(
+            password.default.as_deref(),
+            Some(&Value::from(redact::REDACTED))
+        );
         assert_eq!(password.enum_values, [Value::from(redact::REDACTED)]);
         assert_eq!(
             password.extensions["examples"],
@@ -170,7 +173,7 @@ mod tests {
             kind.enum_values,
             [Value::from("open"), Value::from("closed")]
         );
-        assert_eq!(kind.default, Some(Value::from("open")));
+        assert_eq!(kind.default.as_deref(), Some(&Value::from("open")));
         assert_eq!(body.description.as_deref(), Some("Try <redacted> here."));
     }
 }

@@ -211,7 +211,7 @@ fn tool_entry(api: &ir::Api, op: &ir::Operation, contract: &OperationContract) -
                     .map_or("any", |c| c.field_type),
             });
             if let Some(default) = &p.schema.default {
-                row["default"] = default.clone();
+                row["default"] = (**default).clone();
             }
             if let Some(examples) = p.schema.extensions.get("examples") {
                 row["examples"] = examples.clone();

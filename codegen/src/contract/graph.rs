@@ -382,7 +382,7 @@ fn data_flow(want: &Wanted<'_>, place: usize, next: Next<'_>) -> Edge {
         evidence_sources,
         data_flow: Some(DataFlow {
             field: input.name.clone(),
-            from_path: Some(leaf.path.clone()),
+            from_path: Some(leaf.path.to_string()),
         }),
         is_manual: false,
         rank: Some(place as u64),

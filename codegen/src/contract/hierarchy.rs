@@ -74,8 +74,8 @@ impl Hierarchy {
         Hierarchy {
             collections,
             location: Produced {
-                name: "Location".to_owned(),
-                path: LOCATION.to_owned(),
+                name: "Location".into(),
+                path: LOCATION.into(),
                 field_type: "string",
                 enum_values: None,
                 semantic_tag: Some("identifier"),

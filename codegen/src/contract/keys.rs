@@ -204,8 +204,8 @@ mod tests {
     fn leaf(name: &str, ty: SchemaType, format: Option<&str>) -> Produced {
         let s = schema(ty, format);
         Produced {
-            name: name.to_owned(),
-            path: format!("/*/{name}"),
+            name: name.into(),
+            path: format!("/*/{name}").into(),
             field_type: ty.as_str().unwrap(),
             enum_values: None,
             semantic_tag: None,
@@ -218,7 +218,7 @@ mod tests {
     }
 
     fn chosen<'a>(input: &Consumed, noun: &str, leaves: &'a [Produced]) -> Option<&'a str> {
-        key_field(input, noun, leaves.iter()).map(|l| l.name.as_str())
+        key_field(input, noun, leaves.iter()).map(|l| &*l.name)
     }
 
     #[test]

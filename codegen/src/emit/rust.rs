@@ -1260,9 +1260,9 @@ fn field_doc(schema: &Schema) -> Option<String> {
     }
     let keyword = |k: &str| schema.extensions.get(k);
     for (value, words) in [
-        (schema.minimum.as_ref(), "At least"),
+        (schema.minimum.as_deref(), "At least"),
         (keyword("exclusiveMinimum"), "Greater than"),
-        (schema.maximum.as_ref(), "At most"),
+        (schema.maximum.as_deref(), "At most"),
         (keyword("exclusiveMaximum"), "Less than"),
         (keyword("multipleOf"), "A multiple of"),
     ] {

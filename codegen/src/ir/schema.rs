@@ -56,11 +56,13 @@ pub struct Schema {
     pub ty: SchemaType,
     pub description: Option<String>,
     pub format: Option<String>,
-    pub default: Option<Value>,
+    /// Boxed, as `minimum` and `maximum`: most schemas have none, and a value takes
+    /// 32 bytes in place (a build holds a schema per parameter, response and property).
+    pub default: Option<Box<Value>>,
     /// Allowed values (`enum`).
     pub enum_values: Vec<Value>,
-    pub minimum: Option<Value>,
-    pub maximum: Option<Value>,
+    pub minimum: Option<Box<Value>>,
+    pub maximum: Option<Box<Value>>,
     pub pattern: Option<String>,
     /// Item schema of an array.
     pub items: Option<Box<Schema>>,
@@ -171,13 +173,13 @@ impl Schema {
             out.insert("enum".into(), Value::Array(values));
         }
         if let Some(v) = &self.default {
-            out.insert("default".into(), v.clone());
+            out.insert("default".into(), (**v).clone());
         }
         if let Some(v) = &self.minimum {
-            out.insert("minimum".into(), v.clone());
+            out.insert("minimum".into(), (**v).clone());
         }
         if let Some(v) = &self.maximum {
-            out.insert("maximum".into(), v.clone());
+            out.insert("maximum".into(), (**v).clone());
         }
         if let Some(p) = &self.pattern {
             out.insert("pattern".into(), json!(p));

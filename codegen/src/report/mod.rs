@@ -17,6 +17,7 @@ mod fidelity;
 mod graph;
 mod html;
 mod page;
+mod spool;
 mod tools;
 
 use std::collections::BTreeMap;

@@ -26,10 +26,12 @@ pub struct Tools {
     /// `[name, api, group, method, path, flags, summary, warnings, infos, in, out]`.
     pub rows: Vec<Value>,
     /// Each tool's details as JSON text (an object), made as soon as the tool is read
-    /// and kept gzip-compressed (GitHub's 1,223 as value trees took hundreds of MB, as
-    /// text tens). Exports are written in later, a block of tools at a time
-    /// ([`Tools::write_detail`]).
-    pub details: Vec<Vec<u8>>,
+    /// and put aside gzip-compressed, in `spool`: the number of each row's. Exports
+    /// are written in later, a block of tools at a time ([`Tools::write_detail`]).
+    pub details: Vec<usize>,
+    /// Where the details wait for the page: a temporary file (Microsoft Graph beta's
+    /// are ~130 MB compressed), else memory.
+    pub spool: super::spool::Spool,
     /// Per tool, the credentials its details held whole (an example under
     /// `password`): taken out of its exports too, where an export may have moved
     /// the example into a description.
@@ -148,7 +150,8 @@ pub fn collect(
         findings.entry(tool).or_default().push(finding);
     }
 
-    let mut entries: Vec<(Value, Vec<u8>, BTreeSet<String>)> = Vec::new();
+    let mut spool = super::spool::Spool::new();
+    let mut entries: Vec<(Value, usize, BTreeSet<String>)> = Vec::new();
     let mut definitions = Vec::new();
     for (api_index, api) in apis.iter().enumerate() {
         let adapter = is_adapter(api);
@@ -274,7 +277,7 @@ pub fn collect(
                 .ok()
                 .and_then(|gz| gz.finish().ok())
                 .unwrap_or_default();
-            entries.push((row, compressed, secrets));
+            entries.push((row, spool.push(compressed), secrets));
         }
     }
     // Sorted by name (unique in a checked catalog; the API breaks a tie otherwise).
@@ -283,6 +286,7 @@ pub fn collect(
     });
     let mut tools = Tools {
         definitions,
+        spool,
         ..Tools::default()
     };
     for (i, (row, detail, secrets)) in entries.into_iter().enumerate() {
@@ -355,7 +359,7 @@ impl Tools {
     ) -> std::io::Result<()> {
         let mut detail = String::new();
         std::io::Read::read_to_string(
-            &mut flate2::read::GzDecoder::new(&self.details[index][..]),
+            &mut flate2::read::GzDecoder::new(&self.spool.read(self.details[index])?[..]),
             &mut detail,
         )?;
         // An object this module wrote: `{…}`, never empty (it has a name).

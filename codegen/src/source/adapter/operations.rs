@@ -641,7 +641,7 @@ fn implied_param(key: &str, name: &str) -> ir::Param {
     };
     let mut schema = ir::Schema::of(ty);
     schema.description = Some(description.to_owned());
-    schema.minimum = minimum.map(Value::from);
+    schema.minimum = minimum.map(|m| Box::new(Value::from(m)));
     ir::Param {
         name: name.to_owned(),
         field: name.to_owned(),

@@ -109,7 +109,7 @@ pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
             match n.value {
                 NodeValue::Int(_) | NodeValue::UInt(_) | NodeValue::Float(_) => {
                     warn_if_lossy(r, key, n);
-                    *slot = Some(n.to_json());
+                    *slot = Some(Box::new(n.to_json()));
                 }
                 _ => r.wrong_type(n, key, "a number"),
             }
@@ -130,7 +130,7 @@ pub fn spec(r: &mut Reader<'_>, name: &str, node: &Node) -> Option<Spec> {
     if let Some(d) = f.get("default") {
         warn_if_lossy(r, "default", d);
         check_fits(r, name, "default", d, ty);
-        schema.default = Some(d.to_json());
+        schema.default = Some(Box::new(d.to_json()));
     }
     let location = r.opt_str(&mut f, "in").and_then(|t| {
         match ParamLocation::ALL.iter().find(|(n, _)| *n == t.value) {

@@ -139,8 +139,10 @@ pub fn all(doc: &mut Doc<'_>, schemes: &[ir::SecurityScheme]) -> Vec<ir::Operati
     );
     drop(sites);
     let tag_aliases = aliases::of_tags(doc);
+    // One operation per name at most: no room grown past it (Graph beta's 22,361
+    // would grow room for 32,768, ~6 MB).
+    let mut out = Vec::with_capacity(names.len());
     let mut names = names.into_iter();
-    let mut out = Vec::new();
     for (path, item) in root.path_items() {
         // Found as above, so in the same order; what finding them says was said there.
         doc.quiet = true;

@@ -150,7 +150,7 @@ pub fn detect(
         })
     {
         let param = query.iter().find(|p| p.field == page);
-        if param.is_some_and(|p| p.schema.minimum == Some(json!(0))) {
+        if param.is_some_and(|p| p.schema.minimum.as_deref() == Some(&json!(0))) {
             settings.insert("start".to_owned(), json!(0));
         }
         settings.insert("page_param".to_owned(), json!(page));

@@ -232,7 +232,7 @@ pub fn lower(doc: &mut Doc<'_>, value: &Value, pointer: &str, depth: usize) -> S
             "write it without look-around or back-references if calls should be checked against it",
         );
     }
-    s.default = object.get("default").cloned();
+    s.default = object.get("default").cloned().map(Box::new);
     s.read_only = object.get("readOnly").and_then(Value::as_bool) == Some(true);
     s.write_only = object.get("writeOnly").and_then(Value::as_bool) == Some(true);
     s.deprecated = object.get("deprecated").and_then(Value::as_bool) == Some(true);
@@ -491,9 +491,9 @@ fn bounds(object: &Map<String, Value>, s: &mut Schema) {
 
 fn set_bound(s: &mut Schema, bound: &str, v: Option<Value>) {
     if bound == "minimum" {
-        s.minimum = v;
+        s.minimum = v.map(Box::new);
     } else {
-        s.maximum = v;
+        s.maximum = v.map(Box::new);
     }
 }
 
@@ -627,9 +627,9 @@ fn rewrite_refs(doc: &mut Doc<'_>, value: &Value) -> Value {
 /// and reported.
 fn check_values(doc: &mut Doc<'_>, s: &Schema, pointer: &str) {
     let numbers = [
-        ("minimum", s.minimum.as_ref()),
-        ("maximum", s.maximum.as_ref()),
-        ("default", s.default.as_ref()),
+        ("minimum", s.minimum.as_deref()),
+        ("maximum", s.maximum.as_deref()),
+        ("default", s.default.as_deref()),
         ("exclusiveMinimum", s.extensions.get("exclusiveMinimum")),
         ("exclusiveMaximum", s.extensions.get("exclusiveMaximum")),
     ]

@@ -1,0 +1,201 @@
+//! Bytes put aside until the page is written: each tool's compressed details, made in
+//! source order and written in the rows' order. Kept in a temporary file, so what the
+//! report holds does not grow with the number of tools (Microsoft Graph beta's
+//! details are ~130 MB compressed); in memory where no temporary file can be had.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::io::Write;
+
+/// Pieces of bytes, each read back by the number [`Spool::push`] gave it.
+#[derive(Default)]
+pub struct Spool {
+    /// The temporary file, if one could be made.
+    file: Option<File>,
+    /// The file's length so far; `None` once a write failed (the disk filled up):
+    /// what that write left is never read, and the rest stays in memory.
+    end: Option<u64>,
+    pieces: Vec<Piece>,
+}
+
+impl std::fmt::Debug for Spool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spool")
+            .field("pieces", &self.pieces.len())
+            .field("in_a_file", &self.file.is_some())
+            .finish()
+    }
+}
+
+enum Piece {
+    /// At `at` in the file, `len` bytes long.
+    Stored { at: u64, len: usize },
+    /// Kept in memory.
+    Held(Vec<u8>),
+}
+
+impl Spool {
+    /// A spool backed by a new temporary file when one can be made.
+    pub fn new() -> Spool {
+        let file = temporary();
+        Spool {
+            end: file.as_ref().map(|_| 0),
+            file,
+            pieces: Vec::new(),
+        }
+    }
+
+    /// Puts `bytes` aside; returns the number to read them back by.
+    pub fn push(&mut self, bytes: Vec<u8>) -> usize {
+        let piece = match (&mut self.file, self.end) {
+            (Some(file), Some(at)) => {
+                if file.write_all(&bytes).is_ok() {
+                    self.end = Some(at + bytes.len() as u64);
+                    Piece::Stored {
+                        at,
+                        len: bytes.len(),
+                    }
+                } else {
+                    self.end = None;
+                    Piece::Held(bytes)
+                }
+            }
+            _ => Piece::Held(bytes),
+        };
+        self.pieces.push(piece);
+        self.pieces.len() - 1
+    }
+
+    /// The bytes put aside as number `index`.
+    ///
+    /// # Errors
+    /// Reading the temporary file failed, or nothing was put aside as `index`.
+    pub fn read(&self, index: usize) -> std::io::Result<Cow<'_, [u8]>> {
+        match (self.pieces.get(index), &self.file) {
+            (Some(Piece::Held(bytes)), _) => Ok(Cow::Borrowed(bytes)),
+            (Some(&Piece::Stored { at, len }), Some(file)) => {
+                let mut bytes = vec![0; len];
+                read_exact_at(file, &mut bytes, at)?;
+                Ok(Cow::Owned(bytes))
+            }
+            _ => Err(std::io::Error::other(format!(
+                "the report put no piece {index} aside"
+            ))),
+        }
+    }
+}
+
+/// A new file in the system's temporary directory (`TMPDIR`), readable by this user
+/// only and gone when closed; `None` when none can be made there (or on a platform
+/// where that cannot be arranged).
+fn temporary() -> Option<File> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static MADE: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    // A few tries: a name taken (by a file of another process) is not reused.
+    (0..4).find_map(|_| {
+        let name = format!(
+            "toolwright-report-{}-{}-{nanos}",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = std::env::temp_dir().join(name);
+        let mut options = std::fs::OpenOptions::new();
+        // `create_new`: never an existing file, nor one a link points to.
+        options.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let file = options.open(&path).ok()?;
+            // Gone from the directory now; the open file stays until it is closed.
+            std::fs::remove_file(&path).ok()?;
+            Some(file)
+        }
+        #[cfg(windows)]
+        {
+            // FILE_FLAG_DELETE_ON_CLOSE: Windows removes it when it is closed.
+            std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0400_0000);
+            options.open(&path).ok()
+        }
+        #[cfg(not(any(unix, windows)))]
+        {
+            let _ = (path, options);
+            None
+        }
+    })
+}
+
+/// Fills `buf` from `file` at `at`, not moving the file's position (appends go on).
+fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < buf.len() {
+            let n =
+                std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], at + done as u64)?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::UnexpectedEof.into());
+            }
+            done += n;
+        }
+        Ok(())
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = (file, buf, at);
+        Err(std::io::Error::other(
+            "no positioned reads on this platform",
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_read_back_in_any_order() {
+        let mut spool = Spool::new();
+        let pieces: Vec<Vec<u8>> = (0..50u8).map(|i| vec![i; usize::from(i) * 7]).collect();
+        let numbers: Vec<usize> = pieces.iter().map(|p| spool.push(p.clone())).collect();
+        assert_eq!(spool.pieces.len(), 50);
+        for &n in numbers.iter().rev() {
+            assert_eq!(&*spool.read(n).unwrap(), &pieces[n][..]);
+        }
+        assert!(spool.read(50).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_file_is_on_disk_and_in_no_directory() {
+        let mut spool = Spool::new();
+        assert!(spool.file.is_some(), "a temporary file can be made here");
+        spool.push(b"details".to_vec());
+        assert!(matches!(spool.pieces[0], Piece::Stored { at: 0, len: 7 }));
+        let leftover = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .filter_map(Result::ok)
+            .any(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(&format!("toolwright-report-{}-", std::process::id()))
+            });
+        assert!(
+            !leftover,
+            "the temporary file was removed from its directory"
+        );
+    }
+
+    #[test]
+    fn without_a_file_everything_is_held() {
+        let mut spool = Spool::default();
+        let n = spool.push(vec![1, 2, 3]);
+        assert_eq!(&*spool.read(n).unwrap(), &[1, 2, 3]);
+    }
+}
