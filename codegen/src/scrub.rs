@@ -13,7 +13,7 @@
 //! from the environment at call time.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 use toolwright_query::redact;
@@ -34,25 +34,32 @@ pub fn api(api: &mut ir::Api) {
             let (first, second) = api.operations.split_at_mut(half);
             let definitions = &mut api.definitions;
             let rest = std::thread::Builder::new().spawn_scoped(scope, move || {
-                first.iter_mut().for_each(operation);
+                let mut scrubbed = Scrubbed::new();
+                first.iter_mut().for_each(|op| operation(op, &mut scrubbed));
                 definitions.values_mut().for_each(|d| schema(d, false));
             });
             // No thread to be had (a process at its limit): all of it below.
             let Ok(rest) = rest else {
                 return false;
             };
-            second.iter_mut().for_each(operation);
+            let mut scrubbed = Scrubbed::new();
+            second
+                .iter_mut()
+                .for_each(|op| operation(op, &mut scrubbed));
             rest.join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             true
         });
     if !halves {
-        api.operations.iter_mut().for_each(operation);
+        let mut scrubbed = Scrubbed::new();
+        api.operations
+            .iter_mut()
+            .for_each(|op| operation(op, &mut scrubbed));
         api.definitions.values_mut().for_each(|d| schema(d, false));
     }
 }
 
-fn operation(op: &mut ir::Operation) {
+fn operation(op: &mut ir::Operation, scrubbed: &mut Scrubbed) {
     optional_text(&mut op.summary);
     optional_text(&mut op.description);
     for p in &mut op.params {
@@ -69,12 +76,38 @@ fn operation(op: &mut ir::Operation) {
         }
     }
     for (key, value) in &mut op.meta {
-        // Under its key, so that a credential-named entry is one.
-        let mut keyed = Value::Object(std::iter::once((key.clone(), value.take())).collect());
-        redact::value(&mut keyed, &mut BTreeSet::new());
-        if let Value::Object(mut map) = keyed {
-            *value = map.remove(key.as_str()).unwrap_or(Value::Null);
+        // A value no other operation holds is scrubbed in place; a shared one once,
+        // and replaced only where scrubbing changed it (the others keep sharing it).
+        if let Some(own) = std::sync::Arc::get_mut(value) {
+            native(key, own);
+            continue;
         }
+        let seen = scrubbed
+            .entry((key.clone(), std::sync::Arc::as_ptr(value) as usize))
+            .or_insert_with(|| {
+                let mut clean = Value::clone(value);
+                native(key, &mut clean);
+                // The original kept too: its address names it only while it lives.
+                let changed = clean != **value;
+                (value.clone(), changed.then(|| ir::Native::new(clean)))
+            });
+        if let Some(clean) = &seen.1 {
+            *value = clean.clone();
+        }
+    }
+}
+
+/// Shared native metadata values already scrubbed, by key and address: the value, and
+/// what replaces it when scrubbing changed it.
+type Scrubbed = HashMap<(String, usize), (ir::Native, Option<ir::Native>)>;
+
+/// Scrubs a native metadata value under its key, so that a credential-named entry is
+/// one.
+fn native(key: &str, value: &mut Value) {
+    let mut keyed = Value::Object(std::iter::once((key.to_owned(), value.take())).collect());
+    redact::value(&mut keyed, &mut BTreeSet::new());
+    if let Value::Object(mut map) = keyed {
+        *value = map.remove(key).unwrap_or(Value::Null);
     }
 }
 

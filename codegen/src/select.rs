@@ -26,8 +26,7 @@ pub fn apply(apis: &mut [ir::Api], selection: &Selection) -> usize {
 pub fn with_facts<R>(api: &str, op: &ir::Operation, f: impl FnOnce(&Facts<'_>) -> R) -> R {
     let tags: Vec<&str> = op.tags().collect();
     let tag_paths: Vec<&str> = op
-        .meta
-        .get("tagPaths")
+        .native("tagPaths")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -37,7 +36,7 @@ pub fn with_facts<R>(api: &str, op: &ir::Operation, f: impl FnOnce(&Facts<'_>) -
     f(&Facts {
         name: &op.name,
         api,
-        operation_id: op.meta.get("operationId").and_then(Value::as_str),
+        operation_id: op.native("operationId").and_then(Value::as_str),
         tags: &tags,
         tag_paths: &tag_paths,
         path: &op.path,

@@ -144,7 +144,7 @@ fn unknown_fields_warn_and_are_kept() {
     assert_eq!(api.meta["owner"], "team-a");
     assert_eq!(api.meta["target.region"], "eu");
     let op = &api.operations[0];
-    assert_eq!(op.meta["cache_ttl"], 60);
-    assert_eq!(op.meta["response.envelope"], "data");
+    assert_eq!(*op.meta["cache_ttl"], 60);
+    assert_eq!(*op.meta["response.envelope"], "data");
     assert_eq!(op.params[0].schema.extensions["x-example"], "hello");
 }

@@ -136,7 +136,7 @@ impl Hierarchy {
 
 /// Whether `op`'s `201` answer declares a `Location` header (in its native metadata).
 pub fn declares_location(op: &crate::ir::Operation) -> bool {
-    let Some(Value::Object(responses)) = op.meta.get("responses") else {
+    let Some(Value::Object(responses)) = op.native("responses") else {
         return false;
     };
     responses.get("201").is_some_and(|created| {

@@ -100,8 +100,7 @@ pub fn build_with_edges(
                 api: api.name.clone(),
                 tool: op.name.clone(),
                 operation_id: op
-                    .meta
-                    .get("operationId")
+                    .native("operationId")
                     .and_then(Value::as_str)
                     .map(str::to_owned),
                 index: out.len(),
@@ -187,7 +186,7 @@ fn route_of(reference: &str) -> Option<String> {
 /// The OpenAPI links of `op`'s responses (kept in its native metadata).
 fn links(op: &ir::Operation) -> Vec<Link> {
     let mut out = Vec::new();
-    let Some(Value::Object(responses)) = op.meta.get("responses") else {
+    let Some(Value::Object(responses)) = op.native("responses") else {
         return out;
     };
     for response in responses.values() {

@@ -214,7 +214,7 @@ fn description(api: &ir::Api, op: &ir::Operation) -> String {
         Some(d) if !d.is_empty() => clean(d),
         _ => composed(api, op),
     };
-    if op.meta.get("deprecated").and_then(Value::as_bool) == Some(true) {
+    if op.native("deprecated").and_then(Value::as_bool) == Some(true) {
         // After what the tool does, not before it: the first sentence is what a model
         // (and a search index) reads as the tool's summary.
         out = match out.split_once("\n\n") {

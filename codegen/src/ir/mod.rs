@@ -16,6 +16,43 @@ pub use schema::{
 
 use crate::diagnostics::Location;
 
+/// A native metadata value, shared between the operations that carry the same one.
+pub type Native = std::sync::Arc<Value>;
+
+/// Native metadata whose values are shared with no other operation's.
+pub fn natives(meta: BTreeMap<String, Value>) -> BTreeMap<String, Native> {
+    meta.into_iter().map(|(k, v)| (k, Native::new(v))).collect()
+}
+
+/// Hands out one shared value for equal native metadata arrays and objects, as the
+/// operations of a document are read (a scalar costs as much shared as not).
+#[derive(Debug, Default)]
+pub struct Sharing {
+    /// By their JSON text.
+    seen: std::collections::HashMap<String, Native>,
+}
+
+impl Sharing {
+    /// `meta` with each array or object replaced by an equal one handed out before.
+    pub fn share(&mut self, meta: BTreeMap<String, Value>) -> BTreeMap<String, Native> {
+        meta.into_iter()
+            .map(|(key, value)| {
+                let shared = match &value {
+                    Value::Array(_) | Value::Object(_) => {
+                        let text = value.to_string();
+                        self.seen
+                            .entry(text)
+                            .or_insert_with(|| Native::new(value))
+                            .clone()
+                    }
+                    _ => Native::new(value),
+                };
+                (key, shared)
+            })
+            .collect()
+    }
+}
+
 /// One API (an adapter file, or later an OpenAPI document).
 #[derive(Debug, Clone)]
 pub struct Api {
@@ -457,7 +494,10 @@ pub struct Operation {
     /// Keywords of the tool's input schema beyond its properties (e.g.
     /// `dependentRequired` for an optional body whose object requires properties).
     pub input_keywords: BTreeMap<String, Value>,
-    pub meta: BTreeMap<String, Value>,
+    /// Source-native fields with no IR home. Each value shared ([`Native`]): many
+    /// operations carry the same (Microsoft Graph beta's ~22,000 operations repeat a
+    /// few hundred response summaries, and each path item's extensions per method).
+    pub meta: BTreeMap<String, Native>,
     pub source: Option<Location>,
     /// A GraphQL field: the document the call posts (its arguments are the
     /// variables).
@@ -511,10 +551,14 @@ impl Operation {
         self.responses.iter().find(|r| r.status.starts_with('2'))
     }
 
+    /// The native metadata value under `key`.
+    pub fn native(&self, key: &str) -> Option<&Value> {
+        self.meta.get(key).map(|v| &**v)
+    }
+
     /// The source's tags (OpenAPI `tags`, kept in the native metadata).
     pub fn tags(&self) -> impl Iterator<Item = &str> {
-        self.meta
-            .get("tags")
+        self.native("tags")
             .and_then(serde_json::Value::as_array)
             .into_iter()
             .flatten()

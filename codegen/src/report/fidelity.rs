@@ -224,7 +224,11 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
         }
     }
     let metas = || api.operations.iter().map(|op| &op.meta);
-    let native_len = |key: &str| metas().map(|m| len(m.get(key))).sum::<usize>();
+    let native_len = |key: &str| {
+        metas()
+            .map(|m| len(m.get(key).map(|v| &**v)))
+            .sum::<usize>()
+    };
     let credential = metas()
         .map(|m| {
             len(m
@@ -233,7 +237,7 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
         })
         .sum();
     let response_extras = metas()
-        .flat_map(|m| m.get("responses").and_then(Value::as_object))
+        .flat_map(|m| m.get("responses").and_then(|v| v.as_object()))
         .flat_map(|r| r.values())
         .filter(|r| r.get("headers").is_some() || r.get("links").is_some())
         .count();
@@ -358,8 +362,7 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
                 .operations
                 .iter()
                 .flat_map(|op| {
-                    op.meta
-                        .get("pathItem")
+                    op.native("pathItem")
                         .and_then(Value::as_object)
                         .into_iter()
                         .flat_map(|m| m.keys().filter(|k| k.starts_with("x-")))
@@ -437,7 +440,7 @@ fn discovery_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
     }
     walk(root, &mut methods);
     fn native(op: &ir::Operation) -> Option<&Value> {
-        op.meta.get("x-discovery-method")
+        op.native("x-discovery-method")
     }
     let uploads = api
         .operations
@@ -569,7 +572,7 @@ fn mcp_rows(api: &ir::Api, root: &Value) -> Vec<Row> {
             + usize::from(op.safety.open_world.is_some())
     };
     fn native_tool(op: &ir::Operation) -> Option<&Value> {
-        op.meta.get("x-mcp-tool")
+        op.native("x-mcp-tool")
     }
     let server = api.meta.get("x-mcp");
     vec![
@@ -823,7 +826,7 @@ fn graphql_rows(api: &ir::Api, schema: &graphql::model::Schema) -> Vec<Row> {
                 .operations
                 .iter()
                 .filter(|op| {
-                    op.graphql.is_some() && op.meta.get("deprecated") == Some(&Value::Bool(true))
+                    op.graphql.is_some() && op.native("deprecated") == Some(&Value::Bool(true))
                 })
                 .count(),
             by_rule: 0,

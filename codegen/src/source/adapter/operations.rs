@@ -225,7 +225,7 @@ fn operation(
             ..ir::SafetyHints::default()
         },
         input_keywords: BTreeMap::new(),
-        meta,
+        meta: ir::natives(meta),
         source: Some(r.location(node.span.clone())),
         graphql: None,
         examples: Vec::new(),

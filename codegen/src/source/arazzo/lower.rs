@@ -169,7 +169,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
         op.meta.remove("x-toolwright-name");
         op.meta.insert(
             "arazzo".into(),
-            json!({"workflowId": id, "document": file.path}),
+            json!({"workflowId": id, "document": file.path}).into(),
         );
         if let Some(response) = op.responses.first_mut() {
             response.schema = Some(outputs);

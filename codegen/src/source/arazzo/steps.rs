@@ -241,7 +241,7 @@ fn target<'a>(api: &'a ir::Api, step: &Value) -> Option<Target<'a>> {
         return api
             .operations
             .iter()
-            .find(|o| o.meta.get("operationId").and_then(Value::as_str) == Some(id))
+            .find(|o| o.native("operationId").and_then(Value::as_str) == Some(id))
             .map(Target::Operation);
     }
     if let Some(path) = step.get("operationPath").and_then(Value::as_str) {

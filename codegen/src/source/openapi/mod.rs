@@ -68,6 +68,9 @@ pub(crate) struct Doc<'a> {
     index: std::cell::OnceCell<locate::Index>,
     /// Findings are not reported (a path item read again says nothing new).
     pub quiet: bool,
+    /// The operations' equal native metadata shared (response summaries, a path
+    /// item's extensions under each of its methods).
+    pub sharing: ir::Sharing,
 }
 
 impl Doc<'_> {
@@ -298,6 +301,7 @@ pub(crate) fn read_split(
         placeholders: Vec::new(),
         index: std::cell::OnceCell::new(),
         quiet: false,
+        sharing: ir::Sharing::default(),
     };
     let api = lower(&mut doc, file);
     crate::memory::drop_later(root);

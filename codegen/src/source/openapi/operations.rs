@@ -515,7 +515,7 @@ fn operation(
         supports_fields: false,
         safety,
         input_keywords: body.input_keywords,
-        meta,
+        meta: doc.sharing.share(meta),
         source: None,
         graphql: None,
         examples: Vec::new(),
@@ -1571,7 +1571,7 @@ mod tests {
         let analysis = crate::analysis::analyze_text("pets.json", text, false);
         let ops = &analysis.apis[0].operations;
         assert_eq!(ops[0].name, "browse_pets");
-        assert_eq!(ops[0].meta["operationId"], "listPets");
+        assert_eq!(*ops[0].meta["operationId"], "listPets");
         assert_eq!(ops[1].name, "get_pet");
         assert_eq!(ops[1].summary, None);
         assert_eq!(ops[1].description, None);

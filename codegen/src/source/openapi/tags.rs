@@ -25,7 +25,8 @@ pub fn place(doc: &mut Doc<'_>, operations: &mut [ir::Operation]) {
             .map(|t| json!(path(&parents, t)))
             .collect();
         if !paths.is_empty() {
-            op.meta.insert("tagPaths".into(), Value::Array(paths));
+            op.meta
+                .insert("tagPaths".into(), Value::Array(paths).into());
         }
     }
 }
@@ -117,7 +118,7 @@ mod tests {
         let analysis = crate::analysis::analyze_text("shop.json", text, false);
         let op = &analysis.apis[0].operations[0];
         assert_eq!(
-            op.meta["tagPaths"],
+            *op.meta["tagPaths"],
             serde_json::json!(["products/cakes/sponge"])
         );
         let messages: Vec<String> = analysis
