@@ -37,6 +37,10 @@ pub(crate) fn run(
     } else {
         None
     };
+    // The page needs nothing more of what was read: gone before the exporters and the
+    // page's buffers are made (Graph beta's API as read, with its 47 MB of source text,
+    // is the biggest thing alive).
+    drop(analysis);
     let exporters = catalog.as_ref().map(ReportExports::new);
     let tools = prepared.tools();
     // Written as it is made: Graph beta's page is 172 MB, never held whole.

@@ -85,10 +85,13 @@ pub fn write(
 /// details (compressed), the graph drawn, the readiness report and the fidelity
 /// matrices. What these are made from (the contracts, the graph's edges, the
 /// documents as written) is dropped by then, so a caller that makes the exports from
-/// a catalog of its own builds that catalog after [`prepare`], not beside it.
+/// a catalog of its own builds that catalog after [`prepare`], not beside it. It
+/// borrows nothing: the APIs (and the source text they hold) may be dropped before it
+/// is written.
 #[derive(Debug)]
-pub struct Prepared<'a> {
-    apis: &'a [ir::Api],
+pub struct Prepared {
+    /// What the page says of each API ([`page::apis`]).
+    apis: Value,
     title: String,
     /// The artifact's readiness report (scrubbed), as `{"readiness_report": …}`.
     artifact: Value,
@@ -98,11 +101,7 @@ pub struct Prepared<'a> {
 }
 
 /// The report of `apis` made up to its exports ([`Prepared::write`] writes it).
-pub fn prepare<'a>(
-    apis: &'a [ir::Api],
-    diagnostics: &[Diagnostic],
-    options: &Options,
-) -> Prepared<'a> {
+pub fn prepare(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -> Prepared {
     // Each OpenAPI document parsed once more, as written: the raw counts of the
     // fidelity matrix, where each operation is (the excerpts) and what credentials it
     // holds as written come from it — taken one document at a time, its tree dropped
@@ -148,7 +147,7 @@ pub fn prepare<'a>(
         format!("toolwright report: {}", names.join(", "))
     });
     Prepared {
-        apis,
+        apis: page::apis(apis),
         title,
         artifact,
         tools,
@@ -168,7 +167,7 @@ fn scrubbed(mut edge: crate::contract::Edge) -> crate::contract::Edge {
     clean
 }
 
-impl Prepared<'_> {
+impl Prepared {
     /// The tools in the report.
     pub fn tools(&self) -> usize {
         self.tools.rows.len()
@@ -187,7 +186,7 @@ impl Prepared<'_> {
         page::write(
             &page::Parts {
                 title: &self.title,
-                apis: self.apis,
+                apis: &self.apis,
                 artifact: &self.artifact,
                 tools: &self.tools,
                 fidelity: &self.fidelity,

@@ -17,13 +17,34 @@ const SCRIPT: &str = include_str!("assets/report.js");
 
 pub struct Parts<'a> {
     pub title: &'a str,
-    pub apis: &'a [ir::Api],
+    /// Each API's name, version, description, base URL, source and tool count
+    /// ([`apis`]).
+    pub apis: &'a Value,
     pub artifact: &'a Value,
     pub tools: &'a Tools,
     pub fidelity: &'a [Value],
     pub graph: &'a Drawing,
     /// Where the details' provider exports come from.
     pub exports: Option<&'a dyn super::ExportSource>,
+}
+
+/// What the page says of each API: name, version, description, base URL, source and
+/// tool count (made when the report is prepared, so the API need not outlive that).
+pub fn apis(apis: &[ir::Api]) -> Value {
+    Value::Array(
+        apis.iter()
+            .map(|api| {
+                json!({
+                    "name": api.name,
+                    "version": api.version,
+                    "description": super::tools::cut(&api.description, 300),
+                    "base_url": crate::source::base_url::redact(&api.base_url),
+                    "source": api.source.as_ref().map(|l| l.file.path.clone()),
+                    "tools": api.operations.len(),
+                })
+            })
+            .collect(),
+    )
 }
 
 /// Writes the page to `out` as it is made: the template's text and each part in
@@ -97,14 +118,7 @@ fn data(parts: &Parts<'_>) -> Value {
     let mut data = json!({
         "title": parts.title,
         "generator": concat!("toolwright ", env!("CARGO_PKG_VERSION")),
-        "apis": parts.apis.iter().map(|api| json!({
-            "name": api.name,
-            "version": api.version,
-            "description": super::tools::cut(&api.description, 300),
-            "base_url": crate::source::base_url::redact(&api.base_url),
-            "source": api.source.as_ref().map(|l| l.file.path.clone()),
-            "tools": api.operations.len(),
-        })).collect::<Vec<_>>(),
+        "apis": parts.apis,
         "summary": {
             "tools": parts.tools.rows.len(),
             "edges": parts.graph.total,
