@@ -554,7 +554,7 @@ fn the_path_structure_links_collections_to_their_items_at_every_level() {
     );
     for edge in &edges {
         assert!(
-            edge.evidence_sources.contains(&"path_hierarchy".to_owned()),
+            edge.evidence_sources.contains(&"path_hierarchy".into()),
             "{edge:?}"
         );
         let from = edge.data_flow.as_ref().and_then(|d| d.from_path.as_deref());

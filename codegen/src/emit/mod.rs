@@ -130,7 +130,7 @@ pub fn contracts(api: &ir::Api) -> Vec<ToolContract> {
                 .contract
                 .links
                 .iter()
-                .map(|l| l.operation_id.clone())
+                .map(|l| l.operation_id.to_string())
                 .collect(),
         })
         .collect()

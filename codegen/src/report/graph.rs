@@ -125,7 +125,7 @@ pub fn draw(edges: &[Edge], index: &BTreeMap<String, usize>) -> Drawing {
             format!("M{x1} {y1}C{out} {y1} {out} {y2} {} {y2}", tx + NODE_WIDTH)
         };
         let evidence = e.evidence.as_str();
-        let confidence = e.confidence.as_str();
+        let confidence = &*e.confidence;
         let score = score(e);
         let _ = write!(
             svg,
