@@ -348,7 +348,7 @@ fn data_flow(want: &Wanted<'_>, place: usize, next: Next<'_>) -> Edge {
     if by_path {
         evidence_sources.push("path_hierarchy".into());
     }
-    let evidence = if by_identity {
+    let mut evidence = if by_identity {
         format!(
             "`{}` produces `{}` ({}{}) and `{}` takes it as `{}`{}",
             producer.tool,
@@ -376,6 +376,8 @@ fn data_flow(want: &Wanted<'_>, place: usize, next: Next<'_>) -> Edge {
             input.name,
         )
     };
+    // Kept for the whole build: `format!`'s room to grow goes (~100 bytes an edge).
+    evidence.shrink_to_fit();
     Edge {
         source: producer.tool.clone(),
         target: consumer.tool.clone(),
