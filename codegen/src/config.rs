@@ -535,8 +535,21 @@ impl Config {
                 roles: self.roles.clone(),
                 ..report::Options::default()
             };
-            let html = report::render(&analysis.apis, &analysis.diagnostics, &options);
-            files.insert(name.clone(), html.into_bytes());
+            // Written whole, or an error: the details are read back from a temporary
+            // file, which can fail.
+            let mut page = Vec::new();
+            report::write(
+                &analysis.apis,
+                &analysis.diagnostics,
+                &options,
+                None,
+                &mut page,
+            )
+            .map_err(|source| Error::Io {
+                path: out_dir.join(name),
+                source,
+            })?;
+            files.insert(name.clone(), page);
         }
         let written = output::write_all(&out_dir, &files)?;
         if let (true, Some(name)) = (cargo, &self.report) {

@@ -65,7 +65,7 @@ pub fn parts(apis: &[ir::Api], options: &Options) -> Parts {
         .into_iter()
         .flatten()
         .filter(|e| e.get("is_manual") == Some(&Value::Bool(true)))
-        .filter_map(|e| serde_json::from_value(e.clone()).ok())
+        .filter_map(manual_edge)
         .collect();
     let edges = graph::merge(generated, manual);
     let report = readiness::report(apis, &contracts, &edges);
@@ -74,6 +74,21 @@ pub fn parts(apis: &[ir::Api], options: &Options) -> Parts {
         edges,
         report,
     }
+}
+
+/// A manual edge of a previous artifact, as written: a `rank` that is no count (a
+/// hand edit) is kept among the edge's other fields, not a reason to drop the edge.
+fn manual_edge(value: &Value) -> Option<Edge> {
+    let mut value = value.clone();
+    let odd_rank = match value.as_object_mut() {
+        Some(map) if map.get("rank").is_some_and(|r| !r.is_u64()) => map.remove("rank"),
+        _ => None,
+    };
+    let mut edge: Edge = serde_json::from_value(value).ok()?;
+    if let Some(rank) = odd_rank {
+        edge.extra.insert("rank".into(), rank);
+    }
+    Some(edge)
 }
 
 /// The artifact's entry of one tool (under `tools`, scrubbed as the artifact is).
@@ -497,5 +512,19 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         assert_eq!(rfc3339(1_796_083_200), "2026-12-01T00:00:00Z");
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn a_manual_edge_with_a_rank_of_any_kind_is_kept_as_written() {
+        for rank in [json!(2), json!("high"), json!(-1), json!(null)] {
+            let written = json!({
+                "source": "list_pets", "target": "get_pet", "kind": "manual",
+                "confidence": "extracted", "conf_score": 1.0, "evidence": "by hand",
+                "evidence_sources": [], "is_manual": true, "rank": rank,
+            });
+            let edge = manual_edge(&written).expect("the edge is kept");
+            let again = serde_json::to_value(&edge).unwrap();
+            assert_eq!(again["rank"], rank, "{again}");
+        }
     }
 }

@@ -59,18 +59,26 @@ pub trait ExportSource: Sync {
 /// The report of `apis` (already read and checked) as one HTML document, without
 /// provider exports (the details say how to get them). `diagnostics` are the findings
 /// of reading them (shown per source in the fidelity matrix).
-pub fn render(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -> String {
+///
+/// # Errors
+/// Reading the tools' details back from their temporary file failed.
+pub fn render(
+    apis: &[ir::Api],
+    diagnostics: &[Diagnostic],
+    options: &Options,
+) -> std::io::Result<String> {
     let mut page = Vec::new();
-    // Writing to a Vec cannot fail.
-    let _ = write(apis, diagnostics, options, None, &mut page);
-    String::from_utf8(page).unwrap_or_default()
+    write(apis, diagnostics, options, None, &mut page)?;
+    // The page is made of text only.
+    String::from_utf8(page).map_err(std::io::Error::other)
 }
 
 /// [`render`] written to `out` as it is made (a big API's page is never held whole),
 /// each tool's details also showing its exports from `exports`.
 ///
 /// # Errors
-/// Writing to `out` failed.
+/// Writing to `out` failed, or reading the tools' details back from their temporary
+/// file did.
 pub fn write(
     apis: &[ir::Api],
     diagnostics: &[Diagnostic],
@@ -177,7 +185,8 @@ impl Prepared {
     /// exports from `exports`.
     ///
     /// # Errors
-    /// Writing to `out` failed.
+    /// Writing to `out` failed, or reading the tools' details back from their
+    /// temporary file did.
     pub fn write(
         &self,
         exports: Option<&dyn ExportSource>,
@@ -208,7 +217,7 @@ mod tests {
             title: Some("{{DATA}} & {{BLOCKS}}".into()),
             ..Options::default()
         };
-        let page = render(&[], &[], &options);
+        let page = render(&[], &[], &options).unwrap();
         assert!(
             page.contains("<title>{{DATA}} &amp; {{BLOCKS}}</title>"),
             "{page}"

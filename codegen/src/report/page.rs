@@ -52,7 +52,8 @@ pub fn apis(apis: &[ir::Api]) -> Value {
 /// never held whole, nor copied to fill the template.
 ///
 /// # Errors
-/// Writing to `out` failed.
+/// Writing to `out` failed, or reading the tools' details back from their temporary
+/// file did.
 pub fn write(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     let data = data(parts);
     let mut rest = TEMPLATE;

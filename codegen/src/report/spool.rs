@@ -5,7 +5,6 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::Write;
 
 /// Pieces of bytes, each read back by the number [`Spool::push`] gave it.
 #[derive(Default)]
@@ -49,7 +48,7 @@ impl Spool {
     pub fn push(&mut self, bytes: Vec<u8>) -> usize {
         let piece = match (&mut self.file, self.end) {
             (Some(file), Some(at)) => {
-                if file.write_all(&bytes).is_ok() {
+                if write_all_at(file, &bytes, at).is_ok() {
                     self.end = Some(at + bytes.len() as u64);
                     Piece::Stored {
                         at,
@@ -109,14 +108,22 @@ fn temporary() -> Option<File> {
         {
             std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
             let file = options.open(&path).ok()?;
-            // Gone from the directory now; the open file stays until it is closed.
+            // Gone from the directory now; the open file stays until it is closed. A
+            // file that cannot be removed is not used (it is empty, and the details stay
+            // in memory).
             std::fs::remove_file(&path).ok()?;
             Some(file)
         }
         #[cfg(windows)]
         {
-            // FILE_FLAG_DELETE_ON_CLOSE: Windows removes it when it is closed.
-            std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0400_0000);
+            use std::os::windows::fs::OpenOptionsExt;
+            // FILE_FLAG_DELETE_ON_CLOSE: Windows removes it when it is closed; shared
+            // with no other opener; FILE_ATTRIBUTE_TEMPORARY: kept in the cache where
+            // it can be.
+            options
+                .custom_flags(0x0400_0000)
+                .share_mode(0)
+                .attributes(0x100);
             options.open(&path).ok()
         }
         #[cfg(not(any(unix, windows)))]
@@ -127,7 +134,37 @@ fn temporary() -> Option<File> {
     })
 }
 
-/// Fills `buf` from `file` at `at`, not moving the file's position (appends go on).
+/// Writes all of `bytes` to `file` at `at`: by position, as the reads are (on Windows a
+/// positioned read moves the file's cursor, so a plain write after one would land
+/// there).
+fn write_all_at(file: &File, bytes: &[u8], at: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::write_all_at(file, bytes, at)
+    }
+    #[cfg(windows)]
+    {
+        let mut done = 0;
+        while done < bytes.len() {
+            let n =
+                std::os::windows::fs::FileExt::seek_write(file, &bytes[done..], at + done as u64)?;
+            if n == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            done += n;
+        }
+        Ok(())
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = (file, bytes, at);
+        Err(std::io::Error::other(
+            "no positioned writes on this platform",
+        ))
+    }
+}
+
+/// Fills `buf` from `file` at `at`.
 fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     #[cfg(unix)]
     {
@@ -174,22 +211,36 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn the_file_is_on_disk_and_in_no_directory() {
+        use std::os::unix::fs::MetadataExt;
         let mut spool = Spool::new();
-        assert!(spool.file.is_some(), "a temporary file can be made here");
+        let file = spool
+            .file
+            .as_ref()
+            .expect("a temporary file can be made here");
+        let (device, inode) = {
+            let meta = file.metadata().unwrap();
+            (meta.dev(), meta.ino())
+        };
         spool.push(b"details".to_vec());
         assert!(matches!(spool.pieces[0], Piece::Stored { at: 0, len: 7 }));
-        let leftover = std::fs::read_dir(std::env::temp_dir())
+        // This spool's own file, by what it is rather than by name (other tests'
+        // spools come and go in the same directory meanwhile).
+        let listed = std::fs::read_dir(std::env::temp_dir())
             .unwrap()
             .filter_map(Result::ok)
-            .any(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with(&format!("toolwright-report-{}-", std::process::id()))
-            });
-        assert!(
-            !leftover,
-            "the temporary file was removed from its directory"
-        );
+            .filter_map(|e| e.metadata().ok())
+            .any(|m| m.dev() == device && m.ino() == inode);
+        assert!(!listed, "the temporary file was removed from its directory");
+    }
+
+    #[test]
+    fn writes_after_reads_keep_what_was_written() {
+        let mut spool = Spool::new();
+        let first = spool.push(b"first".to_vec());
+        assert_eq!(&*spool.read(first).unwrap(), b"first");
+        let second = spool.push(b"second".to_vec());
+        assert_eq!(&*spool.read(first).unwrap(), b"first");
+        assert_eq!(&*spool.read(second).unwrap(), b"second");
     }
 
     #[test]

@@ -350,7 +350,8 @@ impl Tools {
     /// under `exports`, its entry per profile (JSON text, its credentials taken out).
     ///
     /// # Errors
-    /// Writing to `out` failed.
+    /// Writing to `out` failed, or reading the tools' details back from their
+    /// temporary file did.
     pub fn write_detail(
         &self,
         out: &mut impl std::io::Write,
