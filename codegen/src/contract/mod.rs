@@ -134,8 +134,7 @@ fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
     // A link per input for the likeliest producers only: the graph holds the rest.
     let shown = |e: &&Edge| e.rank.is_none_or(|rank| rank < graph::MAX_PRODUCERS as u64);
     // Each input's link name and target made once, shared by its producers' links.
-    let mut named: std::collections::HashMap<(&str, &str), (Arc<str>, Arc<str>)> =
-        Default::default();
+    let mut named = std::collections::HashMap::<(&str, &str), (Arc<str>, Arc<str>)>::new();
     for edge in edges
         .iter()
         .filter(|e| e.confidence == "inferred")
