@@ -149,11 +149,14 @@ fn data(parts: &Parts<'_>) -> Value {
     data
 }
 
+/// Threads making the tools' exports while the page is written.
+const MAKERS: usize = 2;
+
 /// The compressed details blocks, then each API's definitions, written one block at a
-/// time. Each tool's exports are made (on another thread, a tool or two ahead: on
-/// Microsoft Graph making them is half the report's time, compressing the other
-/// half), compressed into its block and dropped: the page never holds more than a few
-/// tools' exports.
+/// time. Each tool's exports are made (on [`MAKERS`] other threads, a tool or two
+/// ahead: on Microsoft Graph making them takes longer than compressing the page),
+/// compressed into its block and dropped: the page never holds more than a few tools'
+/// exports.
 fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     let details = parts.tools.details.len();
     let rows = &parts.tools.rows;
@@ -162,19 +165,28 @@ fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
         parts.exports.map(|source| source.exports(name))
     };
     std::thread::scope(|scope| {
-        let (send, ahead) = std::sync::mpsc::sync_channel(2);
-        let maker = parts.exports.and_then(|_| {
-            let make = move || {
-                for index in 0..rows.len() {
-                    // The page stopped (a write failed): nothing more to make.
-                    if send.send(exports_of(index)).is_err() {
-                        break;
+        // Making a tool's exports takes longer than compressing its details: two
+        // makers, each a tool or two ahead of the page, take turns (maker `k` makes
+        // every `MAKERS`-th tool from `k`).
+        let makers: Vec<_> = (0..MAKERS)
+            .map(|first| {
+                parts.exports?;
+                let (send, ahead) = std::sync::mpsc::sync_channel(1);
+                let make = move || {
+                    for index in (first..rows.len()).step_by(MAKERS) {
+                        // The page stopped (a write failed): nothing more to make.
+                        if send.send(exports_of(index)).is_err() {
+                            break;
+                        }
                     }
-                }
-            };
-            // No thread to be had (a process at its limit): made here, tool by tool.
-            std::thread::Builder::new().spawn_scoped(scope, make).ok()
-        });
+                };
+                // No thread to be had (a process at its limit): its tools made here.
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, make)
+                    .ok()
+                    .map(|_| ahead)
+            })
+            .collect();
         for (i, start) in (0..details).step_by(super::CHUNK).enumerate() {
             let end = (start + super::CHUNK).min(details);
             let mut gz = open_block(out, &format!("tw-chunk-{i}"))?;
@@ -184,10 +196,10 @@ fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
                     gz.write_all(b",")?;
                 }
                 // In the rows' order, one per tool.
-                let exports = match &maker {
-                    // It sends one per tool; none means it panicked (raised when
-                    // the scope ends).
-                    Some(_) => ahead.recv().map_err(|_| {
+                let exports = match &makers[index % MAKERS] {
+                    // Its maker sends one per tool; none means it panicked (raised
+                    // when the scope ends).
+                    Some(ahead) => ahead.recv().map_err(|_| {
                         std::io::Error::other("the tools' exports stopped before the page")
                     })?,
                     None => exports_of(index),
