@@ -343,7 +343,7 @@ pub struct Response {
     /// stream of events or lines).
     pub body: ResponseBody,
     /// An event's data or a line's value (`Events`, `JsonLines`), when described.
-    /// Boxed: most responses have none, and a schema takes 360 bytes in place.
+    /// Boxed: most responses have none, and a schema takes 288 bytes in place.
     pub item: Option<Box<Schema>>,
 }
 

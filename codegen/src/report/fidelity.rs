@@ -223,21 +223,17 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
                 usize::from(op.get("security").is_some() || root.get("security").is_some());
         }
     }
-    let metas = || api.operations.iter().map(|op| &op.meta);
-    let native_len = |key: &str| {
-        metas()
-            .map(|m| len(m.get(key).map(|v| &**v)))
-            .sum::<usize>()
-    };
-    let credential = metas()
-        .map(|m| {
-            len(m
-                .get("credentialParameters")
+    let ops = || api.operations.iter();
+    let native_len = |key: &str| ops().map(|op| len(op.native(key))).sum::<usize>();
+    let credential = ops()
+        .map(|op| {
+            len(op
+                .native("credentialParameters")
                 .and_then(|c| c.get("parameters")))
         })
         .sum();
-    let response_extras = metas()
-        .flat_map(|m| m.get("responses").and_then(|v| v.as_object()))
+    let response_extras = ops()
+        .flat_map(|op| op.native("responses").and_then(Value::as_object))
         .flat_map(|r| r.values())
         .filter(|r| r.get("headers").is_some() || r.get("links").is_some())
         .count();
@@ -267,8 +263,8 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
         Row {
             aspect: "Request bodies",
             raw: raw.bodies,
-            native: metas()
-                .filter(|m| m.contains_key("requestMediaTypes"))
+            native: ops()
+                .filter(|op| op.native("requestMediaTypes").is_some())
                 .count(),
             ir: api
                 .operations
@@ -286,8 +282,8 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
             aspect: "Request media types",
             raw: raw.request_media,
             native: native_len("requestMediaTypes"),
-            ir: metas()
-                .filter(|m| m.contains_key("requestMediaTypes"))
+            ir: ops()
+                .filter(|op| op.native("requestMediaTypes").is_some())
                 .count(),
             by_rule: 0,
             note: "every one listed in `requestMediaTypes` and selectable per call",
@@ -348,8 +344,8 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
             aspect: "Extensions (x-*) on the document and operations",
             raw: raw.extensions,
             native: api.meta.keys().filter(|k| k.starts_with("x-")).count()
-                + metas()
-                    .map(|m| m.keys().filter(|k| k.starts_with("x-")).count())
+                + ops()
+                    .map(|op| op.meta.keys().filter(|k| k.starts_with("x-")).count())
                     .sum::<usize>(),
             ir: 0,
             by_rule: 0,
@@ -377,7 +373,7 @@ fn openapi_rows(api: &ir::Api, doc: &openapi::Raw) -> Vec<Row> {
         Row {
             aspect: "Operations with tags",
             raw: raw.tagged,
-            native: metas().filter(|m| m.contains_key("tags")).count(),
+            native: ops().filter(|op| op.native("tags").is_some()).count(),
             ir: 0,
             by_rule: 0,
             note: "selectable (`tag:NAME`) and used for features by tag",

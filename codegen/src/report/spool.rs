@@ -144,16 +144,9 @@ fn write_all_at(file: &File, bytes: &[u8], at: u64) -> std::io::Result<()> {
     }
     #[cfg(windows)]
     {
-        let mut done = 0;
-        while done < bytes.len() {
-            let n =
-                std::os::windows::fs::FileExt::seek_write(file, &bytes[done..], at + done as u64)?;
-            if n == 0 {
-                return Err(std::io::ErrorKind::WriteZero.into());
-            }
-            done += n;
-        }
-        Ok(())
+        whole(bytes.len(), std::io::ErrorKind::WriteZero, |done| {
+            std::os::windows::fs::FileExt::seek_write(file, &bytes[done..], at + done as u64)
+        })
     }
     #[cfg(not(any(unix, windows)))]
     {
@@ -172,16 +165,9 @@ fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     }
     #[cfg(windows)]
     {
-        let mut done = 0;
-        while done < buf.len() {
-            let n =
-                std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], at + done as u64)?;
-            if n == 0 {
-                return Err(std::io::ErrorKind::UnexpectedEof.into());
-            }
-            done += n;
-        }
-        Ok(())
+        whole(buf.len(), std::io::ErrorKind::UnexpectedEof, |done| {
+            std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], at + done as u64)
+        })
     }
     #[cfg(not(any(unix, windows)))]
     {
@@ -190,6 +176,25 @@ fn read_exact_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
             "no positioned reads on this platform",
         ))
     }
+}
+
+/// Repeats `step` (given the bytes done so far, returning how many more it moved) until
+/// `len` bytes are done; a step that moves none is a `short` error. Windows' positioned
+/// reads and writes may move fewer bytes than asked.
+#[cfg(windows)]
+fn whole(
+    len: usize,
+    short: std::io::ErrorKind,
+    mut step: impl FnMut(usize) -> std::io::Result<usize>,
+) -> std::io::Result<()> {
+    let mut done = 0;
+    while done < len {
+        match step(done)? {
+            0 => return Err(short.into()),
+            n => done += n,
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
