@@ -13,42 +13,43 @@ use toolwright_codegen::ir;
 
 /// The catalog of `apis`, with descriptor-based argument checks.
 pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
-    built(apis, true)
-}
-
-/// The catalog of `apis` as the provider exports (`Catalog::exporter`) read it: without
-/// the tools' IO contracts, which they do not show and which are made over a whole API
-/// at once (Graph beta's take ~300 MB while they are made). Search (links) and the
-/// TypeScript export (producers) read contracts: use [`catalog`] for those.
-pub fn catalog_for_exports(apis: &[ir::Api]) -> Result<Catalog, String> {
-    built(apis, false)
-}
-
-fn built(apis: &[ir::Api], with_contracts: bool) -> Result<Catalog, String> {
     // At most a tool an operation: no growth room left over (Graph beta's 22,361 tools
     // would otherwise keep up to ~5 MB of it).
     let mut tools = Vec::with_capacity(apis.iter().map(|a| a.operations.len()).sum());
     for api in apis {
-        let contracts = if with_contracts {
-            emit::contracts(api)
-        } else {
-            Vec::new()
-        };
+        let contracts = emit::contracts(api);
         // A tool a plan: all plans alive at once would be the biggest thing here.
         tools.extend(
             emit::map_plans(api, |i, plan| {
-                let contract = if with_contracts {
-                    Some(contracts.get(i)?)
-                } else {
-                    None
-                };
-                plan.exposed.then(|| tool(&plan, contract))
+                plan.exposed.then(|| tool(&plan, contracts.get(i)))
             })
             .into_iter()
             .flatten(),
         );
     }
     Catalog::from_tools(tools, apis.iter().map(runtime_api).collect())
+}
+
+/// The catalog of `apis` as the provider exports (`Catalog::exporter`) read it: without
+/// the tools' IO contracts, which they do not show and which are made over a whole API
+/// at once (Graph beta's take ~300 MB while they are made). Search (links) and the
+/// TypeScript export (producers) read contracts: use [`catalog`] for those.
+///
+/// It takes the APIs and drops each operation once its tool is made: the operations
+/// as read and the catalog are never whole together (on Graph beta, the two together
+/// were the report's peak).
+pub fn catalog_for_exports(mut apis: Vec<ir::Api>) -> Result<Catalog, String> {
+    let runtime_apis = apis.iter().map(runtime_api).collect();
+    let mut tools = Vec::with_capacity(apis.iter().map(|a| a.operations.len()).sum());
+    for api in &mut apis {
+        tools.extend(
+            emit::into_plans(api, |_, plan| plan.exposed.then(|| tool(&plan, None)))
+                .into_iter()
+                .flatten(),
+        );
+    }
+    drop(apis);
+    Catalog::from_tools(tools, runtime_apis)
 }
 
 fn runtime_api(api: &ir::Api) -> Api {

@@ -26,8 +26,19 @@ pub(crate) fn run(
     // exports' catalog is built (on Graph beta the two together were the peak).
     let prepared =
         toolwright_codegen::report::prepare(&analysis.apis, &analysis.diagnostics, &options);
+    // The page needs nothing more of what was read. The findings and the inputs go
+    // now; the APIs go to the exports' catalog, which drops each operation once its
+    // tool is made (Graph beta's API as read, with its 47 MB of source text, is the
+    // biggest thing alive).
+    let toolwright_codegen::Analysis {
+        inputs,
+        apis,
+        suites,
+        diagnostics,
+    } = analysis;
+    drop((inputs, suites, diagnostics));
     let catalog = if with_exports {
-        match interpret::catalog_for_exports(&analysis.apis) {
+        match interpret::catalog_for_exports(apis) {
             Ok(c) => Some(c),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -35,12 +46,9 @@ pub(crate) fn run(
             }
         }
     } else {
+        drop(apis);
         None
     };
-    // The page needs nothing more of what was read: gone before the exporters and the
-    // page's buffers are made (Graph beta's API as read, with its 47 MB of source text,
-    // is the biggest thing alive).
-    drop(analysis);
     let exporters = catalog.as_ref().map(ReportExports::new);
     let tools = prepared.tools();
     // Written as it is made: Graph beta's page is 172 MB, never held whole.

@@ -88,6 +88,58 @@ pub fn map_plans<R: Send>(
     })
 }
 
+/// [`map_plans`] for a caller done with `api`'s operations: they are taken out of it,
+/// and each is dropped as soon as its plan is made, so the operations and what `each`
+/// makes of them are never all alive together (Graph beta's report built its export
+/// catalog beside all 22,361 operations; that was its peak). `api` keeps everything
+/// else (what a plan reads besides its operation).
+pub fn into_plans<R: Send>(
+    api: &mut ir::Api,
+    each: impl Fn(usize, plan::ToolPlan) -> R + Sync,
+) -> Vec<R> {
+    let mut first = std::mem::take(&mut api.operations);
+    let api = &*api;
+    let made = |ops: Vec<ir::Operation>, start: usize| -> Vec<R> {
+        ops.into_iter()
+            .enumerate()
+            .map(|(i, op)| {
+                let plan = plan::plan(api, &op);
+                drop(op);
+                each(start + i, plan)
+            })
+            .collect()
+    };
+    // As `map_plans`: two halves, each on a thread, when there are enough.
+    let half = first.len() / 2;
+    if half < 64 {
+        return made(first, 0);
+    }
+    // Held where this thread can take it back if no other thread can be had (a process
+    // at its limit): a closure that was never run would drop it.
+    let second = std::sync::Mutex::new(Some(first.split_off(half)));
+    let take = || {
+        second
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+            .unwrap_or_default()
+    };
+    std::thread::scope(|scope| {
+        let other = std::thread::Builder::new().spawn_scoped(scope, || made(take(), half));
+        let mut done = made(first, 0);
+        match other {
+            // A panic on the other thread is a generator bug; surface it unchanged.
+            Ok(other) => done.extend(
+                other
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            ),
+            Err(_) => done.extend(made(take(), half)),
+        }
+        done
+    })
+}
+
 /// A tool's IO contract ([`crate::contract::Contract`]) as the catalog stores it.
 #[derive(Debug, Clone, Default)]
 pub struct ToolContract {
