@@ -164,15 +164,43 @@ pub fn prepare(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) 
     }
 }
 
-/// `edge` with every credential taken out, as scrubbing the artifact's edges does.
+/// `edge` with every credential taken out, as scrubbing the artifact's edges does:
+/// in place, field by field (none of an edge's own fields is named like a credential,
+/// so only their text is read). Through a value tree and back, every edge's words were
+/// allocated again (Graph beta has 111,805 edges).
 fn scrubbed(mut edge: crate::contract::Edge) -> crate::contract::Edge {
-    // A score JSON cannot hold (NaN) reads back from none: kept aside meanwhile.
-    let score = std::mem::take(&mut edge.conf_score);
-    let mut value = serde_json::to_value(&edge).unwrap_or_default();
-    artifact::scrub(&mut value);
-    let mut clean: crate::contract::Edge = serde_json::from_value(value).unwrap_or(edge);
-    clean.conf_score = score;
-    clean
+    use std::borrow::Cow;
+    fn clean(text: &mut String) {
+        if let Cow::Owned(clean) = toolwright_query::redact::text(text) {
+            *text = clean;
+        }
+    }
+    fn clean_word(word: &mut Cow<'static, str>) {
+        if let Cow::Owned(clean) = toolwright_query::redact::text(word) {
+            *word = Cow::Owned(clean);
+        }
+    }
+    clean(&mut edge.source);
+    clean(&mut edge.target);
+    clean(&mut edge.evidence);
+    clean_word(&mut edge.kind);
+    clean_word(&mut edge.confidence);
+    edge.evidence_sources.iter_mut().for_each(clean_word);
+    if let Some(flow) = &mut edge.data_flow {
+        clean(&mut flow.field);
+        if let Some(path) = &mut flow.from_path {
+            clean(path);
+        }
+    }
+    // What else it carried sits beside those fields, under keys of its own.
+    if !edge.extra.is_empty() {
+        let mut extra = Value::Object(std::mem::take(&mut edge.extra).into_iter().collect());
+        artifact::scrub(&mut extra);
+        if let Value::Object(map) = extra {
+            edge.extra = map.into_iter().collect();
+        }
+    }
+    edge
 }
 
 impl Prepared {
@@ -210,6 +238,47 @@ impl Prepared {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Scrubbing an edge in place takes out what scrubbing it as a value tree does.
+    #[test]
+    fn edges_are_scrubbed_as_the_artifact_scrubs_them() {
+        let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+        let edge = |extra: Value| -> crate::contract::Edge {
+            serde_json::from_value(
+                json!({
+                    "source": "list_keys",
+                    "target": "get_key",
+                    "kind": "manual",
+                    "confidence": "extracted",
+                    "conf_score": 1.0,
+                    "evidence": format!("the key {token} is shown"),
+                    "evidence_sources": ["manual", format!("Bearer {token}")],
+                    "data_flow": {"field": "key", "from_path": format!("/{token}")},
+                    "is_manual": true,
+                    "rank": 2,
+                })
+                .as_object()
+                .unwrap()
+                .clone()
+                .into_iter()
+                .chain(extra.as_object().unwrap().clone())
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
+            )
+            .unwrap()
+        };
+        for extra in [
+            json!({}),
+            json!({"note": format!("token {token}"), "password": "hunter2hunter2"}),
+            json!({"name": "api_key", "default": "s3cr3t-value", "schema": {"example": "abc"}}),
+        ] {
+            let mut expected = serde_json::to_value(edge(extra.clone())).unwrap();
+            artifact::scrub(&mut expected);
+            let got = serde_json::to_value(scrubbed(edge(extra))).unwrap();
+            assert_eq!(got, expected);
+            assert!(!got.to_string().contains(token), "{got}");
+        }
+    }
 
     #[test]
     fn a_value_holding_a_marker_is_not_expanded() {

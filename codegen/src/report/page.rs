@@ -213,7 +213,7 @@ fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     })?;
     for (i, defs) in parts.tools.definitions.iter().enumerate() {
         let mut gz = open_block(out, &format!("tw-defs-{i}"))?;
-        serde_json::to_writer(&mut gz, defs)?;
+        gz.write_all(defs.as_bytes())?;
         close_block(gz)?;
     }
     Ok(())

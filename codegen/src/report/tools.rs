@@ -38,8 +38,9 @@ pub struct Tools {
     pub secrets: Vec<std::collections::BTreeSet<String>>,
     /// Tool name → position in `rows`.
     pub index: BTreeMap<String, usize>,
-    /// Per API, in order: `{"input": {name: schema}, "output": {name: schema}}`.
-    pub definitions: Vec<Value>,
+    /// Per API, in order: `{"input": {name: schema}, "output": {name: schema}}`, as
+    /// JSON text (see [`definitions_text`]).
+    pub definitions: Vec<String>,
 }
 
 /// Row flags: the annotations, and whether the tool is listed at all.
@@ -156,16 +157,7 @@ pub fn collect(
     for (api_index, api) in apis.iter().enumerate() {
         let adapter = is_adapter(api);
         let raw = written.get(api_index).and_then(Option::as_ref);
-        // The definitions some tool reaches, rendered as values (not as text parsed back).
-        let mut defs = json!({"input": {}, "output": {}});
-        for name in emit::reachable_definitions(api) {
-            if let Some(def) = api.definitions.get(&name) {
-                defs["input"][&name] = def.to_json(ir::Direction::Input);
-                defs["output"][&name] = def.to_json(ir::Direction::Output);
-            }
-        }
-        artifact::scrub(&mut defs);
-        definitions.push(defs);
+        definitions.push(definitions_text(api));
         for op in &api.operations {
             let plan = plan::plan(api, op);
             let entry = contracts
@@ -297,6 +289,49 @@ pub fn collect(
         tools.secrets.push(secrets);
     }
     tools
+}
+
+/// The definitions some tool of `api` reaches, as `{"input": {name: schema}, "output":
+/// {name: schema}}` JSON text, scrubbed, names in order. Text, one definition rendered
+/// at a time: as a value tree, Graph beta's took ~45 MB for as long as the page was
+/// being made.
+fn definitions_text(api: &ir::Api) -> String {
+    let names = emit::reachable_definitions(api);
+    let mut out = String::from("{");
+    for (label, direction) in [
+        ("input", ir::Direction::Input),
+        ("output", ir::Direction::Output),
+    ] {
+        if direction == ir::Direction::Output {
+            out.push(',');
+        }
+        out.push_str(&json!(label).to_string());
+        out.push_str(":{");
+        let mut first = true;
+        for name in &names {
+            let Some(def) = api.definitions.get(name) else {
+                continue;
+            };
+            // Under its name, as the scrubber would see it inside the whole object: a
+            // definition named like a credential has its samples taken out.
+            let mut one = Value::Object(
+                [(name.clone(), def.to_json(direction))]
+                    .into_iter()
+                    .collect(),
+            );
+            artifact::scrub(&mut one);
+            let text = one.to_string();
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            // `{"name":schema}` without its braces.
+            out.push_str(&text[1..text.len() - 1]);
+        }
+        out.push('}');
+    }
+    out.push('}');
+    out
 }
 
 /// A tool's schema without its `$defs`: the page resolves references against the
