@@ -404,6 +404,41 @@ fn is_credential_header(p: &ir::Param) -> bool {
             .any(|word| name.contains(word))
 }
 
+/// The operations' lists of leaves, each kept once: an operation whose leaves equal
+/// another's shares its list.
+#[derive(Debug, Default)]
+pub struct SharedLeaves {
+    /// By a hash of what a leaf says (its enum values by count only; equal lists are
+    /// then compared whole).
+    kept: std::collections::HashMap<u64, Vec<Arc<[Produced]>>>,
+}
+
+impl SharedLeaves {
+    /// `leaves` as a shared list: the one kept before when equal, else kept now.
+    pub fn intern(&mut self, leaves: Vec<Produced>) -> Arc<[Produced]> {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        for leaf in &leaves {
+            leaf.name.hash(&mut hasher);
+            leaf.path.hash(&mut hasher);
+            leaf.field_type.hash(&mut hasher);
+            leaf.enum_values.as_ref().map(|v| v.len()).hash(&mut hasher);
+            leaf.semantic_tag.hash(&mut hasher);
+            leaf.resource.hash(&mut hasher);
+            leaf.identifies.hash(&mut hasher);
+            (leaf.reference, leaf.direct).hash(&mut hasher);
+            leaf.shape.hash(&mut hasher);
+        }
+        let same = self.kept.entry(hasher.finish()).or_default();
+        if let Some(kept) = same.iter().find(|kept| ***kept == *leaves) {
+            return Arc::clone(kept);
+        }
+        let kept: Arc<[Produced]> = leaves.into();
+        same.push(Arc::clone(&kept));
+        kept
+    }
+}
+
 /// Each definition's leaves (relative paths), computed once per catalog.
 #[derive(Debug, Default)]
 pub struct Leaves {

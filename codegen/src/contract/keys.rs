@@ -45,7 +45,7 @@ const NOT_KEYS: &[&str] = &[
 
 /// What a value looks like beyond its type — its format and pattern, hashed (they are
 /// only compared) — and whether a key can look like that at all.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Shape {
     format: u32,
     pattern: u32,

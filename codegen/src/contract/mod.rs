@@ -26,7 +26,9 @@ use crate::ir::{self, Crude};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Contract {
     pub consumes: Vec<Consumed>,
-    pub produces: Vec<Produced>,
+    /// Shared (`Arc`) between the operations whose leaves are the same: Microsoft Graph
+    /// beta's 22,361 operations answer with ~2,200 response shapes.
+    pub produces: Arc<[Produced]>,
     pub links: Vec<Link>,
 }
 
@@ -75,11 +77,12 @@ pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
     // One pass in source order, not halves on two threads: what the leaves remember of
     // a cycle of definitions depends on which of them was reached first.
     let mut leaves = fields::Leaves::new(nouns.clone());
+    let mut shared = fields::SharedLeaves::default();
     api.operations
         .iter()
         .map(|op| Contract {
             consumes: fields::consumes(api, op, roles, &nouns),
-            produces: fields::produces(api, op, &mut leaves),
+            produces: shared.intern(fields::produces(api, op, &mut leaves)),
             links: links(op),
         })
         .collect()

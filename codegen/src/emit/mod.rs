@@ -169,7 +169,13 @@ pub fn contracts(api: &ir::Api) -> Vec<ToolContract> {
     let mut jsons: Vec<String> = built.iter().map(|c| whole(&c.contract)).collect();
     if jsons.iter().map(String::len).sum::<usize>() > CONTRACT_BUDGET {
         for (c, json) in built.iter_mut().zip(&mut jsons) {
-            c.contract.produces.retain(|p| p.identifies.is_some());
+            c.contract.produces = c
+                .contract
+                .produces
+                .iter()
+                .filter(|p| p.identifies.is_some())
+                .cloned()
+                .collect();
             *json = whole(&c.contract);
         }
     }
