@@ -43,8 +43,10 @@ pub struct Link {
     /// Target parameter → runtime expression (`$response.body#/id`), by parameter;
     /// written as a JSON object. A list, not a map: most links fill one parameter, and
     /// a map's first node takes ~540 bytes (Microsoft Graph beta infers 111,805 links).
+    /// Shared (`Arc`) between the inferred links that fill the same input from the same
+    /// place.
     #[serde(serialize_with = "pairs_as_object")]
-    pub parameters: Vec<(String, String)>,
+    pub parameters: Arc<[(String, String)]>,
     /// `false`: declared by the source.
     pub inferred: bool,
     /// An inferred link's place among the producers of its target's input (0: the
@@ -138,6 +140,9 @@ fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
     let shown = |e: &&Edge| e.rank.is_none_or(|rank| rank < graph::MAX_PRODUCERS as u64);
     // Each input's link name and target made once, shared by its producers' links.
     let mut named = std::collections::HashMap::<(&str, &str), (Arc<str>, Arc<str>)>::new();
+    // Each input's parameters, by where the value is taken from (most producers of an
+    // input take it from the same place: `/id`, `/value/*/id`).
+    let mut filled = std::collections::HashMap::<(&str, String), Arc<[(String, String)]>>::new();
     for edge in edges
         .iter()
         .filter(|e| e.confidence == "inferred")
@@ -164,7 +169,12 @@ fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
             source.contract.links.push(Link {
                 name,
                 operation_id,
-                parameters: vec![(flow.field.clone(), expression(flow))],
+                parameters: filled
+                    .entry((flow.field.as_str(), expression(flow)))
+                    .or_insert_with_key(|(field, expression)| {
+                        Arc::new([((*field).to_owned(), expression.clone())])
+                    })
+                    .clone(),
                 inferred: true,
                 rank: edge.rank,
             });
@@ -241,7 +251,7 @@ fn links(op: &ir::Operation) -> Vec<Link> {
             out.push(Link {
                 name: name.as_str().into(),
                 operation_id: operation_id.into(),
-                parameters,
+                parameters: parameters.into(),
                 inferred: false,
                 rank: None,
             });
