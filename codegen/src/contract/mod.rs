@@ -25,7 +25,8 @@ use crate::ir::{self, Crude};
 /// One tool's contract (`api_contract` in the artifact).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Contract {
-    pub consumes: Vec<Consumed>,
+    /// Shared (`Arc`), as `produces`, between the operations whose inputs are the same.
+    pub consumes: Arc<[Consumed]>,
     /// Shared (`Arc`) between the operations whose leaves are the same: Microsoft Graph
     /// beta's 22,361 operations answer with ~2,200 response shapes.
     pub produces: Arc<[Produced]>,
@@ -79,12 +80,13 @@ pub fn for_api(api: &ir::Api, roles: &FieldRoles) -> Vec<Contract> {
     // One pass in source order, not halves on two threads: what the leaves remember of
     // a cycle of definitions depends on which of them was reached first.
     let mut leaves = fields::Leaves::new(nouns.clone());
-    let mut shared = fields::SharedLeaves::default();
+    let mut inputs = fields::Shared::default();
+    let mut outputs = fields::Shared::default();
     api.operations
         .iter()
         .map(|op| Contract {
-            consumes: fields::consumes(api, op, roles, &nouns),
-            produces: shared.intern(fields::produces(api, op, &mut leaves)),
+            consumes: inputs.intern(fields::consumes(api, op, roles, &nouns)),
+            produces: outputs.intern(fields::produces(api, op, &mut leaves)),
             links: links(op),
         })
         .collect()
@@ -105,6 +107,7 @@ pub fn build_with_edges(
     let mut edges = Vec::new();
     for api in apis {
         let start = out.len();
+        out.reserve_exact(api.operations.len());
         for (op, contract) in api.operations.iter().zip(for_api(api, roles)) {
             out.push(OperationContract {
                 api: api.name.clone(),
@@ -122,7 +125,13 @@ pub fn build_with_edges(
                 flows: steps::flows(op),
             });
         }
-        edges.extend(infer_links(&mut out[start..]));
+        let inferred = infer_links(&mut out[start..]);
+        // Moved, not copied, when it is the first API's (the two were alive together).
+        if edges.is_empty() {
+            edges = inferred;
+        } else {
+            edges.extend(inferred);
+        }
     }
     (out, edges)
 }
@@ -179,6 +188,11 @@ fn infer_links(contracts: &mut [OperationContract]) -> Vec<Edge> {
                 rank: edge.rank,
             });
         }
+    }
+    // Kept for the whole build: the room left from growing them goes (a producer of
+    // many inputs grows room for twice its links).
+    for contract in contracts.iter_mut() {
+        contract.contract.links.shrink_to_fit();
     }
     edges
 }

@@ -207,7 +207,7 @@ pub fn report(apis: &[ir::Api], contracts: &[OperationContract], edges: &[Edge])
                 placeholders.join(", ")
             ),
         );
-        for input in &contract.contract.consumes {
+        for input in contract.contract.consumes.iter() {
             if input.kind == "auth" {
                 continue;
             }
