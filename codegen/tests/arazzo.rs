@@ -201,10 +201,10 @@ fn every_step_input_from_an_earlier_step_is_a_graph_edge() {
             assert!(e.conf_score >= 0.95, "{e:?}");
             let flow = e.data_flow.unwrap();
             (
-                e.source,
-                e.target,
+                e.source.to_string(),
+                e.target.to_string(),
                 flow.field,
-                flow.from_path.unwrap_or_default(),
+                flow.from_path.as_deref().unwrap_or_default().to_owned(),
             )
         })
         .collect();

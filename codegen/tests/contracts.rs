@@ -26,7 +26,7 @@ fn edges(input: PathBuf) -> BTreeSet<(String, String, String)> {
         .into_iter()
         .map(|e| {
             let field = e.data_flow.map(|d| d.field).unwrap_or_default();
-            (e.source, e.target, field)
+            (e.source.to_string(), e.target.to_string(), field)
         })
         .collect()
 }
@@ -344,7 +344,7 @@ fn the_graph_finds_the_flows_of_independently_labelled_specs() {
                 .find(|c| format!("{} {}", c.method, c.path) == operation)
                 .unwrap_or_else(|| panic!("{name}: no operation `{operation}`"))
                 .tool
-                .clone()
+                .to_string()
         };
         let gold = std::fs::read_to_string(
             root().join(format!("codegen/tests/contracts/gold/{name}.tsv")),
@@ -366,8 +366,8 @@ fn the_graph_finds_the_flows_of_independently_labelled_specs() {
             .into_iter()
             .map(|e| {
                 (
-                    e.source,
-                    e.target,
+                    e.source.to_string(),
+                    e.target.to_string(),
                     e.data_flow.map(|d| d.field).unwrap_or_default(),
                 )
             })
@@ -482,7 +482,7 @@ fn the_path_structure_links_collections_to_their_items_at_every_level() {
                 panic!("no operation `{operation}` in {all:?}")
             })
             .tool
-            .clone()
+            .to_string()
     };
     let c = "/containers/{containerUuid}";
     let i = format!("{c}/items/{{itemUuid}}");
@@ -540,8 +540,8 @@ fn the_path_structure_links_collections_to_their_items_at_every_level() {
         .map(|e| {
             let field = e.data_flow.as_ref().map(|d| d.field.clone());
             (
-                e.source.clone(),
-                e.target.clone(),
+                e.source.to_string(),
+                e.target.to_string(),
                 field.unwrap_or_default(),
             )
         })
@@ -560,7 +560,7 @@ fn the_path_structure_links_collections_to_their_items_at_every_level() {
         let from = edge.data_flow.as_ref().and_then(|d| d.from_path.as_deref());
         // The list's and the create's items, by their `id`; the upload's new file by
         // the Location header it declares (it has no body).
-        let want = match edge.source.as_str() {
+        let want = match &*edge.source {
             s if s == tool("GET /containers") || s == tool(&format!("GET {c}/items")) => "/*/id",
             s if s == tool(&format!("GET {i}/files")) => "/data/*/id",
             s if s == tool(&format!("POST {i}/files")) => "$response.header.Location",
@@ -572,7 +572,7 @@ fn the_path_structure_links_collections_to_their_items_at_every_level() {
     let rank = |source: &str, target: &str| {
         edges
             .iter()
-            .find(|e| e.source == tool(source) && e.target == tool(target))
+            .find(|e| *e.source == *tool(source) && *e.target == *tool(target))
             .map(|e| (e.rank, e.conf_score))
     };
     assert_eq!(
@@ -617,8 +617,8 @@ fn listed_keys_feed_lists_of_keys_in_request_bodies() {
         .map(|e| {
             let field = e.data_flow.as_ref().map(|d| d.field.clone());
             (
-                e.source.clone(),
-                e.target.clone(),
+                e.source.to_string(),
+                e.target.to_string(),
                 field.unwrap_or_default(),
             )
         })
@@ -632,8 +632,10 @@ fn listed_keys_feed_lists_of_keys_in_request_bodies() {
     let flow = |source: &str, field: &str| {
         edges
             .iter()
-            .find(|e| e.source == source && e.data_flow.as_ref().is_some_and(|d| d.field == field))
-            .and_then(|e| e.data_flow.as_ref()?.from_path.clone())
+            .find(|e| {
+                *e.source == *source && e.data_flow.as_ref().is_some_and(|d| d.field == field)
+            })
+            .and_then(|e| Some(e.data_flow.as_ref()?.from_path.as_deref()?.to_owned()))
     };
     assert_eq!(flow("list_images", "ids").as_deref(), Some("/*/id"));
     assert_eq!(
@@ -642,7 +644,7 @@ fn listed_keys_feed_lists_of_keys_in_request_bodies() {
     );
     let delete = contracts
         .iter()
-        .find(|c| c.tool == "delete_manifests")
+        .find(|c| &*c.tool == "delete_manifests")
         .unwrap();
     let input = delete
         .contract
@@ -675,15 +677,20 @@ fn every_openapi_link_is_an_edge_naming_it() {
         .find(|c| c.path == "/profiles/{uuid}")
         .unwrap()
         .tool
-        .clone();
+        .to_string();
     let links: Vec<(String, String, String, String)> = contract::graph::edges(&contracts)
         .into_iter()
         .filter(|e| e.kind == "link")
         .map(|e| {
-            assert_eq!(e.evidence_sources, ["openapi_link"]);
+            assert_eq!(e.evidence_sources.to_vec(), ["openapi_link"]);
             assert_eq!(e.confidence, "extracted");
             let field = e.data_flow.map(|d| d.field).unwrap_or_default();
-            (e.source, e.target, field, e.evidence)
+            (
+                e.source.to_string(),
+                e.target.to_string(),
+                field,
+                e.evidence,
+            )
         })
         .collect();
     let expected = [
@@ -722,8 +729,8 @@ fn a_long_noun_prefers_the_long_field_of_a_tie() {
     let (_, edges) = graph_of("chain.json", spec);
     let from: Vec<_> = edges
         .iter()
-        .filter(|e| e.source == "list_blocks" && e.target == "lookup")
-        .filter_map(|e| e.data_flow.as_ref()?.from_path.clone())
+        .filter(|e| &*e.source == "list_blocks" && &*e.target == "lookup")
+        .filter_map(|e| Some(e.data_flow.as_ref()?.from_path.as_deref()?.to_owned()))
         .collect();
     assert_eq!(from, ["/*/upstreamTxId"]);
 }

@@ -178,8 +178,8 @@ pub fn index(contracts: &[OperationContract], report: &readiness::Report) -> Val
         if let Some(id) = &c.operation_id {
             by_operation_id.insert(id.clone(), json!(key(c)));
         }
-        by_tool_name.insert(c.tool.clone(), json!(key(c)));
-        by_method_path.insert(key(c), json!(c.tool));
+        by_tool_name.insert(c.tool.to_string(), json!(key(c)));
+        by_method_path.insert(key(c), json!(&*c.tool));
     }
     json!({
         "version": 1,
@@ -389,7 +389,7 @@ fn manifest(apis: &[ir::Api]) -> Value {
 fn duplicate_names(contracts: &[OperationContract]) -> BTreeMap<String, usize> {
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for c in contracts {
-        *counts.entry(c.tool.clone()).or_default() += 1;
+        *counts.entry(c.tool.to_string()).or_default() += 1;
     }
     counts.retain(|_, n| *n > 1);
     counts

@@ -7,6 +7,7 @@
 //! reads, required inputs before optional ones; views for models show the first few.
 //! Generated, manual and observed edges go through one normalize-and-merge.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
@@ -23,19 +24,21 @@ pub const MAX_PRODUCERS: usize = 3;
 /// One edge: data can flow from `source`'s result into `target`'s input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Edge {
-    pub source: String,
-    pub target: String,
+    /// Shared (`Arc`) with the other edges of the same tool.
+    pub source: std::sync::Arc<str>,
+    pub target: std::sync::Arc<str>,
     /// `data_flow`, `structural`, `link` or `manual` (static words, as
     /// `confidence` and `evidence_sources`: an edge this engine makes costs no text
     /// for them).
-    pub kind: std::borrow::Cow<'static, str>,
+    pub kind: Cow<'static, str>,
     /// `extracted` (the source says so) or `inferred` (matched by this engine).
-    pub confidence: std::borrow::Cow<'static, str>,
+    pub confidence: Cow<'static, str>,
     pub conf_score: f64,
     pub evidence: String,
     /// `api_contract`, `path_hierarchy`, `openapi_link`, … (Microsoft Graph beta has
     /// 111,805 edges).
-    pub evidence_sources: Vec<std::borrow::Cow<'static, str>>,
+    /// A static list for the edges this engine makes (no allocation each).
+    pub evidence_sources: Cow<'static, [Cow<'static, str>]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_flow: Option<DataFlow>,
     #[serde(default)]
@@ -56,7 +59,8 @@ pub struct DataFlow {
     pub field: String,
     /// Where the value is in the producer's response.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from_path: Option<String>,
+    /// Shared (`Arc`) with the produced leaf it names.
+    pub from_path: Option<std::sync::Arc<str>>,
 }
 
 /// Edges between `contracts` (tools of every API of the build).
@@ -87,10 +91,10 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
                 confidence: "extracted".into(),
                 conf_score: 0.95,
                 evidence: format!("OpenAPI link `{}` of `{}`", link.name, producer.tool),
-                evidence_sources: vec!["openapi_link".into()],
+                evidence_sources: Cow::Borrowed(&[Cow::Borrowed("openapi_link")]),
                 data_flow: link.parameters.first().map(|(field, from)| DataFlow {
                     field: field.clone(),
-                    from_path: Some(from.clone()),
+                    from_path: Some(from.as_str().into()),
                 }),
                 is_manual: false,
                 rank: None,
@@ -105,8 +109,8 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
             continue;
         }
         out.push(Edge {
-            source: flow.source.clone(),
-            target: flow.target.clone(),
+            source: flow.source.as_str().into(),
+            target: flow.target.as_str().into(),
             kind: "link".into(),
             confidence: "extracted".into(),
             conf_score: 0.95,
@@ -114,10 +118,10 @@ pub fn edges(contracts: &[OperationContract]) -> Vec<Edge> {
                 "Arazzo workflow `{}`: step `{}` takes `{}` from `{}`",
                 flow.workflow, flow.step, flow.field, flow.from
             ),
-            evidence_sources: vec!["arazzo_step".into()],
+            evidence_sources: Cow::Borrowed(&[Cow::Borrowed("arazzo_step")]),
             data_flow: Some(DataFlow {
                 field: flow.field.clone(),
-                from_path: Some(flow.from.clone()),
+                from_path: Some(flow.from.as_str().into()),
             }),
             is_manual: false,
             rank: None,
@@ -261,11 +265,11 @@ impl<'c> Wanted<'c> {
         candidates: &[(u8, &'c OperationContract, &'c super::Produced)],
         trees: &Trees,
     ) -> Option<Next<'c>> {
-        let consumer = self.consumer.tool.as_str();
+        let consumer = &*self.consumer.tool;
         let tree = self.tree;
         let taken = &self.taken;
         let fits = |p: &OperationContract| {
-            p.tool != consumer && trees.of_path(&p.path) == tree && !taken.contains(&p.index)
+            &*p.tool != consumer && trees.of_path(&p.path) == tree && !taken.contains(&p.index)
         };
         let by_identity = candidates[self.next..]
             .iter()
@@ -341,13 +345,14 @@ fn data_flow(want: &Wanted<'_>, place: usize, next: Next<'_>) -> Edge {
         0.9, 0.88, 0.8, 0.75, 0.72, 0.7, 0.64, 0.6, 0.58, 0.56, 0.5, 0.45,
     ][usize::from(rank.min(11))];
     let optional = if input.required { 0.0 } else { 0.1 };
-    let mut evidence_sources = Vec::with_capacity(usize::from(by_identity) + usize::from(by_path));
-    if by_identity {
-        evidence_sources.push("api_contract".into());
-    }
-    if by_path {
-        evidence_sources.push("path_hierarchy".into());
-    }
+    const CONTRACT: Cow<'static, str> = Cow::Borrowed("api_contract");
+    const HIERARCHY: Cow<'static, str> = Cow::Borrowed("path_hierarchy");
+    let evidence_sources: &'static [Cow<'static, str>] = match (by_identity, by_path) {
+        (true, true) => &[CONTRACT, HIERARCHY],
+        (true, false) => &[CONTRACT],
+        (false, true) => &[HIERARCHY],
+        (false, false) => &[],
+    };
     let mut evidence = if by_identity {
         format!(
             "`{}` produces `{}` ({}{}) and `{}` takes it as `{}`{}",
@@ -385,10 +390,10 @@ fn data_flow(want: &Wanted<'_>, place: usize, next: Next<'_>) -> Edge {
         confidence: "inferred".into(),
         conf_score: score - optional,
         evidence,
-        evidence_sources,
+        evidence_sources: Cow::Borrowed(evidence_sources),
         data_flow: Some(DataFlow {
             field: input.name.clone(),
-            from_path: Some(leaf.path.to_string()),
+            from_path: Some(std::sync::Arc::clone(&leaf.path)),
         }),
         is_manual: false,
         rank: Some(place as u64),
@@ -630,7 +635,7 @@ pub(super) fn compatible(produced: &str, consumed: &str) -> bool {
 pub fn merge(generated: Vec<Edge>, manual: Vec<Edge>) -> Vec<Edge> {
     fn key(edge: &Edge) -> (&str, &str, &str) {
         let field = edge.data_flow.as_ref().map_or("", |d| d.field.as_str());
-        (edge.source.as_str(), edge.target.as_str(), field)
+        (&*edge.source, &*edge.target, field)
     }
     let mut edges: Vec<Edge> = generated.into_iter().chain(manual).collect();
     // By (source, target, field), each group in the order the edges came (the sort is
@@ -642,9 +647,9 @@ pub fn merge(generated: Vec<Edge>, manual: Vec<Edge>) -> Vec<Edge> {
             // The group's edge so far keeps the group's key whichever edge it is.
             Some(existing) if key(existing) == key(&edge) => {
                 let mut sources = existing.evidence_sources.clone();
-                for s in &edge.evidence_sources {
+                for s in edge.evidence_sources.iter() {
                     if !sources.contains(s) {
-                        sources.push(s.clone());
+                        sources.to_mut().push(s.clone());
                     }
                 }
                 if edge.is_manual || edge.conf_score > existing.conf_score {

@@ -118,7 +118,7 @@ pub fn report(apis: &[ir::Api], contracts: &[OperationContract], edges: &[Edge])
     let mut findings = Vec::new();
     let fed: BTreeSet<(&str, &str)> = edges
         .iter()
-        .filter_map(|e| Some((e.target.as_str(), e.data_flow.as_ref()?.field.as_str())))
+        .filter_map(|e| Some((&*e.target, e.data_flow.as_ref()?.field.as_str())))
         .collect();
     let ops = apis
         .iter()

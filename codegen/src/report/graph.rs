@@ -42,15 +42,15 @@ pub fn draw(edges: &[Edge], index: &BTreeMap<String, usize>) -> Drawing {
     let mut all: Vec<&Edge> = edges.iter().collect();
     // Strongest first, then by names: which edges survive the cut is deterministic.
     all.sort_by(|a, b| {
-        score(b).total_cmp(&score(a)).then_with(|| {
-            (a.source.as_str(), a.target.as_str()).cmp(&(b.source.as_str(), b.target.as_str()))
-        })
+        score(b)
+            .total_cmp(&score(a))
+            .then_with(|| (&*a.source, &*a.target).cmp(&(&*b.source, &*b.target)))
     });
     let total = all.len();
     all.truncate(MAX_EDGES);
     let drawn: Vec<(&str, &str, &Edge)> = all
         .iter()
-        .map(|e| (e.source.as_str(), e.target.as_str(), *e))
+        .map(|e| (&*e.source, &*e.target, *e))
         .filter(|(s, t, _)| s != t)
         .collect();
     if drawn.is_empty() {

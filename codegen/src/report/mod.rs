@@ -180,16 +180,31 @@ fn scrubbed(mut edge: crate::contract::Edge) -> crate::contract::Edge {
             *word = Cow::Owned(clean);
         }
     }
-    clean(&mut edge.source);
-    clean(&mut edge.target);
+    fn clean_shared(name: &mut std::sync::Arc<str>) {
+        if let Cow::Owned(clean) = toolwright_query::redact::text(name) {
+            *name = clean.into();
+        }
+    }
+    clean_shared(&mut edge.source);
+    clean_shared(&mut edge.target);
     clean(&mut edge.evidence);
     clean_word(&mut edge.kind);
     clean_word(&mut edge.confidence);
-    edge.evidence_sources.iter_mut().for_each(clean_word);
+    // Made owned only when a word is cleaned (never, for the engine's own words).
+    if edge
+        .evidence_sources
+        .iter()
+        .any(|w| matches!(toolwright_query::redact::text(w), Cow::Owned(_)))
+    {
+        edge.evidence_sources
+            .to_mut()
+            .iter_mut()
+            .for_each(clean_word);
+    }
     if let Some(flow) = &mut edge.data_flow {
         clean(&mut flow.field);
         if let Some(path) = &mut flow.from_path {
-            clean(path);
+            clean_shared(path);
         }
     }
     // What else it carried sits beside those fields, under keys of its own.
