@@ -21,7 +21,8 @@ pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
         // A tool a plan: all plans alive at once would be the biggest thing here.
         tools.extend(
             emit::map_plans(api, |i, plan| {
-                plan.exposed.then(|| tool(&plan, contracts.get(i)))
+                let contract = contracts.get(i)?;
+                plan.exposed.then(|| tool(&plan, Some(contract)))
             })
             .into_iter()
             .flatten(),
@@ -38,17 +39,17 @@ pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
 /// It takes the APIs and drops each operation once its tool is made: the operations
 /// as read and the catalog are never whole together (on Graph beta, the two together
 /// were the report's peak).
-pub fn catalog_for_exports(mut apis: Vec<ir::Api>) -> Result<Catalog, String> {
+pub fn catalog_for_exports(apis: Vec<ir::Api>) -> Result<Catalog, String> {
     let runtime_apis = apis.iter().map(runtime_api).collect();
     let mut tools = Vec::with_capacity(apis.iter().map(|a| a.operations.len()).sum());
-    for api in &mut apis {
+    // Each API dropped once its tools are made (its definitions too).
+    for mut api in apis {
         tools.extend(
-            emit::into_plans(api, |_, plan| plan.exposed.then(|| tool(&plan, None)))
+            emit::into_plans(&mut api, |_, plan| plan.exposed.then(|| tool(&plan, None)))
                 .into_iter()
                 .flatten(),
         );
     }
-    drop(apis);
     Catalog::from_tools(tools, runtime_apis)
 }
 

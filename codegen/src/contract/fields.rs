@@ -422,9 +422,10 @@ impl<T> Default for Shared<T> {
     }
 }
 
-/// What [`Shared`] hashes of a list's item.
+/// What [`Shared`] hashes of a list's item, and its enum values (compared as written).
 pub trait Fingerprint {
     fn fingerprint(&self, hasher: &mut impl std::hash::Hasher);
+    fn enum_values(&self) -> Option<&[Value]>;
 }
 
 impl Fingerprint for Produced {
@@ -440,6 +441,10 @@ impl Fingerprint for Produced {
         (self.reference, self.direct).hash(hasher);
         self.shape.hash(hasher);
     }
+
+    fn enum_values(&self) -> Option<&[Value]> {
+        self.enum_values.as_deref()
+    }
 }
 
 impl Fingerprint for Consumed {
@@ -454,6 +459,10 @@ impl Fingerprint for Consumed {
         self.identifies.hash(hasher);
         self.shape.hash(hasher);
     }
+
+    fn enum_values(&self) -> Option<&[Value]> {
+        self.enum_values.as_deref()
+    }
 }
 
 impl<T: PartialEq + Fingerprint> Shared<T> {
@@ -463,7 +472,16 @@ impl<T: PartialEq + Fingerprint> Shared<T> {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         list.iter().for_each(|item| item.fingerprint(&mut hasher));
         let same = self.kept.entry(hasher.finish()).or_default();
-        if let Some(kept) = same.iter().find(|kept| ***kept == *list) {
+        // Equal, and their enum values written alike: `Value`'s equality holds `0.0`
+        // and `-0.0` equal, which are written differently.
+        let alike = |kept: &[T]| {
+            *kept == *list
+                && kept.iter().zip(&list).all(|(a, b)| {
+                    a.enum_values().map(|v| serde_json::to_string(v).ok())
+                        == b.enum_values().map(|v| serde_json::to_string(v).ok())
+                })
+        };
+        if let Some(kept) = same.iter().find(|kept| alike(kept)) {
             return Arc::clone(kept);
         }
         let kept: Arc<[T]> = list.into();
@@ -669,4 +687,48 @@ fn enums(schema: &Schema) -> Option<Vec<Value>> {
 /// RFC 6901 escaping of one pointer segment.
 pub fn pointer_escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(path: &str, enum_values: Option<Vec<Value>>) -> Produced {
+        Produced {
+            name: "state".into(),
+            path: path.into(),
+            field_type: "number",
+            enum_values: enum_values.map(Into::into),
+            semantic_tag: None,
+            resource: None,
+            identifies: None,
+            reference: false,
+            direct: true,
+            shape: Shape::default(),
+        }
+    }
+
+    #[test]
+    fn equal_lists_are_shared_and_others_are_not() {
+        let mut shared = Shared::default();
+        let first = shared.intern(vec![leaf("/state", None)]);
+        let again = shared.intern(vec![leaf("/state", None)]);
+        let other = shared.intern(vec![leaf("/status", None)]);
+        assert!(Arc::ptr_eq(&first, &again));
+        assert!(!Arc::ptr_eq(&first, &other));
+        assert_eq!(&*other[0].path, "/status");
+    }
+
+    /// `0.0` and `-0.0` are equal values written differently: each list keeps its own.
+    #[test]
+    fn enum_values_written_differently_are_not_shared() {
+        let mut shared = Shared::default();
+        let zero = shared.intern(vec![leaf("/state", Some(vec![serde_json::json!(0.0)]))]);
+        let negative = shared.intern(vec![leaf("/state", Some(vec![serde_json::json!(-0.0)]))]);
+        assert!(!Arc::ptr_eq(&zero, &negative));
+        assert_eq!(
+            serde_json::to_string(&*negative).unwrap(),
+            serde_json::to_string(&[leaf("/state", Some(vec![serde_json::json!(-0.0)]))]).unwrap()
+        );
+    }
 }

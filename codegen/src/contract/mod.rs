@@ -109,7 +109,7 @@ pub fn build_with_edges(
     let mut edges = Vec::new();
     for api in apis {
         let start = out.len();
-        out.reserve_exact(api.operations.len());
+        out.reserve(api.operations.len());
         for (op, contract) in api.operations.iter().zip(for_api(api, roles)) {
             out.push(OperationContract {
                 api: api.name.clone(),
