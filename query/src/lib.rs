@@ -33,5 +33,7 @@ pub mod schema;
 pub mod search;
 pub mod select;
 
-pub use search::{Document, Hit, Index, IndexBuilder, Techniques, ToolTexts, contract_links};
+pub use search::{
+    Document, Hit, Index, IndexBuilder, Leftovers, Techniques, ToolTexts, contract_links,
+};
 pub use select::{Facts, Selection, Selector};

@@ -352,10 +352,18 @@ fn write_entries(
                 })
                 .collect::<Vec<_>>()
         });
+        // The search documents read only the plans: made while the contracts are
+        // finished, on the core that would otherwise wait for them.
+        let documents = scope.spawn(|| search::documents(entries));
         for (entry, built) in entries.iter().zip(contracts()) {
             let _ = entry.contracts.set(built);
         }
-        let index = scope.spawn(|| search::index(entries));
+        let index = scope.spawn(|| {
+            let documents = documents
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            search::index(entries, documents)
+        });
         let tables: Vec<String> = entries
             .iter()
             .map(|e| {

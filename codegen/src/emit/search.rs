@@ -10,8 +10,18 @@ use toolwright_query::{Document, IndexBuilder, Techniques, ToolTexts};
 
 use super::catalog::ApiEntry;
 
-/// The index bytes over every exposed tool, in catalog order (sorted by name).
-pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
+/// Every exposed tool's document, in catalog order (sorted by name), without the
+/// operations its contract links to: they read only the plans, so they are made while
+/// the contracts are (on Microsoft Graph the generator waited ~0.9 s for those with a
+/// core idle). [`index`] adds the links.
+pub struct Documents {
+    docs: Vec<Document>,
+    /// Per document, its API's and its operation's positions (where its contract is).
+    places: Vec<(usize, usize)>,
+}
+
+/// The documents of `entries`' exposed tools ([`Documents`]), on this thread.
+pub fn documents(entries: &[ApiEntry<'_>]) -> Documents {
     // What the runtime reads back from `Api::meta` (`null` when there is none); once
     // per API (an OpenAPI document's metadata can be large).
     let api_meta: Vec<Value> = entries
@@ -34,65 +44,81 @@ pub fn index(entries: &[ApiEntry<'_>]) -> Vec<u8> {
         })
         .collect();
     let mut tools: Vec<Tool<'_>> = Vec::new();
-    for ((entry, meta), definitions) in entries.iter().zip(&api_meta).zip(&definitions) {
+    for (place, ((entry, meta), definitions)) in
+        entries.iter().zip(&api_meta).zip(&definitions).enumerate()
+    {
         tools.extend(
             entry
-                .plans_with_contracts()
-                .filter(|(p, _)| p.exposed)
-                .map(|(p, c)| (p, c, meta, definitions)),
+                .plans
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.exposed)
+                .map(|(i, p)| (p, (place, i), meta, definitions)),
         );
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let documents = |tools: &[Tool<'_>]| -> Vec<Document> {
-        tools
-            .iter()
-            .map(|(plan, contract, api_meta, definitions)| {
-                Document::from_tool(&ToolTexts {
-                    name: &plan.name,
-                    title: &plan.title,
-                    description: &plan.description,
-                    input_schema: &plan.input_schema,
-                    output_schema: plan.output_schema.as_ref().unwrap_or(&Value::Null),
-                    definition: &|name| definitions.get(name),
-                    meta: &plan.meta,
-                    method: plan.method.as_str(),
-                    path: &plan.path,
-                    api_meta,
-                    links: &contract.links,
-                })
+    let docs = tools
+        .iter()
+        .map(|(plan, _, api_meta, definitions)| {
+            Document::from_tool(&ToolTexts {
+                name: &plan.name,
+                title: &plan.title,
+                description: &plan.description,
+                input_schema: &plan.input_schema,
+                output_schema: plan.output_schema.as_ref().unwrap_or(&Value::Null),
+                definition: &|name| definitions.get(name),
+                meta: &plan.meta,
+                method: plan.method.as_str(),
+                path: &plan.path,
+                api_meta,
+                links: &[],
             })
-            .collect()
-    };
-    // Each tool's document reads only its own texts.
-    let mut docs = crate::halves::in_halves(&tools, 256, documents);
-    Document::link_neighbours(&mut docs);
-    let mut builder = IndexBuilder::new(Techniques::DEFAULT);
-    for doc in &docs {
-        builder.add(doc);
-    }
-    let bytes = builder.build();
-    // Tens of thousands of small allocations on a large catalog: freed off the way,
-    // with the definitions' JSON.
+        })
+        .collect();
+    let places = tools.iter().map(|(_, place, _, _)| *place).collect();
+    // Tens of thousands of small allocations on a large catalog: freed off the way.
     drop(tools);
     let made: Vec<_> = definitions
         .into_iter()
         .map(|d| d.made.into_inner().unwrap_or_else(PoisonError::into_inner))
         .collect();
-    crate::memory::drop_later((docs, made));
+    crate::memory::drop_later(made);
+    Documents { docs, places }
+}
+
+/// The index bytes over `documents`, once `entries`' contracts are in: each document
+/// given the operations its contract links to, and the summaries of the tools it
+/// links to or is linked from.
+pub fn index(entries: &[ApiEntry<'_>], documents: Documents) -> Vec<u8> {
+    let Documents { mut docs, places } = documents;
+    for (doc, &(api, operation)) in docs.iter_mut().zip(&places) {
+        // Contracts are computed for every operation; a missing one (never) links none.
+        if let Some(contract) = entries[api].contracts.get().and_then(|c| c.get(operation)) {
+            doc.links.clone_from(&contract.links);
+        }
+    }
+    Document::link_neighbours(&mut docs);
+    let mut builder = IndexBuilder::new(Techniques::DEFAULT);
+    for doc in &docs {
+        builder.add(doc);
+    }
+    let (bytes, held) = builder.build_leaving();
+    // Millions of small allocations on a large catalog: freed off the way.
+    crate::memory::drop_later((docs, held));
     bytes
 }
 
-/// A tool as its document is read: its plan, its contract, its API's metadata and
-/// definitions.
+/// A tool as its document is read: its plan, where its contract will be (its API's and
+/// operation's positions), its API's metadata and definitions.
 type Tool<'a> = (
     &'a super::plan::ToolPlan,
-    &'a super::ToolContract,
+    (usize, usize),
     &'a Value,
     &'a Definitions<'a>,
 );
 
 /// An API's definitions as the index reads them (output JSON, scrubbed), each made on
-/// first use (by either of the threads that read the documents).
+/// first use.
 struct Definitions<'a> {
     api: &'a crate::ir::Api,
     made: Mutex<HashMap<String, Option<Value>>>,

@@ -484,6 +484,18 @@ impl IndexBuilder {
 
     /// The index, as the bytes [`Index::new`] reads.
     pub fn build(mut self) -> Vec<u8> {
+        self.bytes()
+    }
+
+    /// [`IndexBuilder::build`], handing back what the builder held (every document's
+    /// terms) instead of freeing it: a caller on a deadline frees it elsewhere (a catalog
+    /// of 20,000 tools holds millions of small strings, ~0.2 s to free).
+    pub fn build_leaving(mut self) -> (Vec<u8>, Leftovers) {
+        let bytes = self.bytes();
+        (bytes, Leftovers { _held: self })
+    }
+
+    fn bytes(&mut self) -> Vec<u8> {
         if self.techniques.has(Techniques::INITIALS) {
             self.add_initials();
         }
@@ -567,6 +579,13 @@ impl IndexBuilder {
         }
         format::write(self.techniques, self.language, n, &impacts, max)
     }
+}
+
+/// What an [`IndexBuilder`] held once its index is built ([`IndexBuilder::build_leaving`]):
+/// dropping it frees that memory.
+#[derive(Debug)]
+pub struct Leftovers {
+    _held: IndexBuilder,
 }
 
 /// The verb a method and path imply (the language names it in its lexicon's words).
