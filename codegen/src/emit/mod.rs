@@ -97,9 +97,10 @@ pub fn into_plans<R: Send>(
     api: &mut ir::Api,
     each: impl Fn(usize, plan::ToolPlan) -> R + Sync,
 ) -> Vec<R> {
-    let mut first = std::mem::take(&mut api.operations);
+    let operations = std::mem::take(&mut api.operations);
     let api = &*api;
-    let made = |ops: Vec<ir::Operation>, start: usize| -> Vec<R> {
+    // As `map_plans`: two halves, each on a thread, when there are enough.
+    crate::halves::in_owned_halves(operations, 64, |ops, start| {
         ops.into_iter()
             .enumerate()
             .map(|(i, op)| {
@@ -108,35 +109,6 @@ pub fn into_plans<R: Send>(
                 each(start + i, plan)
             })
             .collect()
-    };
-    // As `map_plans`: two halves, each on a thread, when there are enough.
-    let half = first.len() / 2;
-    if half < 64 {
-        return made(first, 0);
-    }
-    // Held where this thread can take it back if no other thread can be had (a process
-    // at its limit): a closure that was never run would drop it.
-    let second = std::sync::Mutex::new(Some(first.split_off(half)));
-    let take = || {
-        second
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .take()
-            .unwrap_or_default()
-    };
-    std::thread::scope(|scope| {
-        let other = std::thread::Builder::new().spawn_scoped(scope, || made(take(), half));
-        let mut done = made(first, 0);
-        match other {
-            // A panic on the other thread is a generator bug; surface it unchanged.
-            Ok(other) => done.extend(
-                other
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            ),
-            Err(_) => done.extend(made(take(), half)),
-        }
-        done
     })
 }
 

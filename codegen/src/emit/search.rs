@@ -2,8 +2,8 @@
 //! that a service never builds one at start-up (the runtime builds the identical index
 //! from a `Catalog` when it has none, e.g. after `Catalog::select`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 use toolwright_query::{Document, IndexBuilder, Techniques, ToolTexts};
@@ -40,7 +40,7 @@ pub fn documents(entries: &[ApiEntry<'_>]) -> Documents {
         .iter()
         .map(|entry| Definitions {
             api: entry.api,
-            made: Mutex::default(),
+            made: RefCell::default(),
         })
         .collect();
     let mut tools: Vec<Tool<'_>> = Vec::new();
@@ -80,7 +80,7 @@ pub fn documents(entries: &[ApiEntry<'_>]) -> Documents {
     drop(tools);
     let made: Vec<_> = definitions
         .into_iter()
-        .map(|d| d.made.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .map(|d| d.made.into_inner())
         .collect();
     crate::memory::drop_later(made);
     Documents { docs, places }
@@ -121,12 +121,12 @@ type Tool<'a> = (
 /// first use.
 struct Definitions<'a> {
     api: &'a crate::ir::Api,
-    made: Mutex<HashMap<String, Option<Value>>>,
+    made: RefCell<HashMap<String, Option<Value>>>,
 }
 
 impl Definitions<'_> {
     fn get(&self, name: &str) -> Option<Value> {
-        if let Some(made) = self.lock().get(name) {
+        if let Some(made) = self.made.borrow().get(name) {
             return made.clone();
         }
         let json = self.api.definitions.get(name).map(|def| {
@@ -134,12 +134,7 @@ impl Definitions<'_> {
             toolwright_query::redact::value(&mut json, &mut std::collections::BTreeSet::new());
             json
         });
-        self.lock().insert(name.to_owned(), json.clone());
+        self.made.borrow_mut().insert(name.to_owned(), json.clone());
         json
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Option<Value>>> {
-        // A cache: what a panicking thread left in it is still right.
-        self.made.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }

@@ -170,41 +170,29 @@ pub fn prepare(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) 
 /// allocated again (Graph beta has 111,805 edges).
 fn scrubbed(mut edge: crate::contract::Edge) -> crate::contract::Edge {
     use std::borrow::Cow;
-    fn clean(text: &mut String) {
+    /// `text` with what the scrubber takes out of it gone (left as is when nothing is).
+    fn clean<T: std::ops::Deref<Target = str> + From<String>>(text: &mut T) {
         if let Cow::Owned(clean) = toolwright_query::redact::text(text) {
-            *text = clean;
+            *text = clean.into();
         }
     }
-    fn clean_word(word: &mut Cow<'static, str>) {
-        if let Cow::Owned(clean) = toolwright_query::redact::text(word) {
-            *word = Cow::Owned(clean);
-        }
-    }
-    fn clean_shared(name: &mut std::sync::Arc<str>) {
-        if let Cow::Owned(clean) = toolwright_query::redact::text(name) {
-            *name = clean.into();
-        }
-    }
-    clean_shared(&mut edge.source);
-    clean_shared(&mut edge.target);
+    clean(&mut edge.source);
+    clean(&mut edge.target);
     clean(&mut edge.evidence);
-    clean_word(&mut edge.kind);
-    clean_word(&mut edge.confidence);
+    clean(&mut edge.kind);
+    clean(&mut edge.confidence);
     // Made owned only when a word is cleaned (never, for the engine's own words).
     if edge
         .evidence_sources
         .iter()
         .any(|w| matches!(toolwright_query::redact::text(w), Cow::Owned(_)))
     {
-        edge.evidence_sources
-            .to_mut()
-            .iter_mut()
-            .for_each(clean_word);
+        edge.evidence_sources.to_mut().iter_mut().for_each(clean);
     }
     if let Some(flow) = &mut edge.data_flow {
         clean(&mut flow.field);
         if let Some(path) = &mut flow.from_path {
-            clean_shared(path);
+            clean(path);
         }
     }
     // What else it carried sits beside those fields, under keys of its own.
