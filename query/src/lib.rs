@@ -34,6 +34,7 @@ pub mod search;
 pub mod select;
 
 pub use search::{
-    Document, Hit, Index, IndexBuilder, Leftovers, Techniques, ToolTexts, contract_links,
+    Analyser, Document, Hit, Index, IndexBuilder, Leftovers, Techniques, ToolTexts, Weighed,
+    contract_links,
 };
 pub use select::{Facts, Selection, Selector};

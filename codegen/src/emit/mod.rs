@@ -342,8 +342,8 @@ fn write_entries(
                 })
                 .collect::<Vec<_>>()
         });
-        // The search documents read only the plans: made while the contracts are
-        // finished, on the core that would otherwise wait for them.
+        // The search documents read only the plans: made and weighed while the
+        // contracts are finished, on the core that would otherwise wait for them.
         let documents = scope.spawn(|| search::documents(entries));
         for (entry, built) in entries.iter().zip(contracts()) {
             let _ = entry.contracts.set(built);

@@ -6,18 +6,23 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde_json::Value;
-use toolwright_query::{Document, IndexBuilder, Techniques, ToolTexts};
+use toolwright_query::{Analyser, Document, IndexBuilder, Techniques, ToolTexts, Weighed};
 
 use super::catalog::ApiEntry;
 
 /// Every exposed tool's document, in catalog order (sorted by name), without the
-/// operations its contract links to: they read only the plans, so they are made while
-/// the contracts are (on Microsoft Graph the generator waited ~0.9 s for those with a
-/// core idle). [`index`] adds the links.
+/// operations its contract links to, and its texts weighed into terms: they read only
+/// the plans, so they are made while the contracts are (on Microsoft Graph the
+/// generator waited ~0.9 s for those with a core idle). [`index`] adds the links and
+/// the linked tools' words.
 pub struct Documents {
     docs: Vec<Document>,
     /// Per document, its API's and its operation's positions (where its contract is).
     places: Vec<(usize, usize)>,
+    /// Per document, its terms but its neighbours'.
+    weighed: Vec<Weighed>,
+    /// What weighed them, and goes on in the index builder.
+    analyser: Analyser,
 }
 
 /// The documents of `entries`' exposed tools ([`Documents`]), on this thread.
@@ -57,7 +62,7 @@ pub fn documents(entries: &[ApiEntry<'_>]) -> Documents {
         );
     }
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let docs = tools
+    let docs: Vec<Document> = tools
         .iter()
         .map(|(plan, _, api_meta, definitions)| {
             Document::from_tool(&ToolTexts {
@@ -83,14 +88,26 @@ pub fn documents(entries: &[ApiEntry<'_>]) -> Documents {
         .map(|d| d.made.into_inner())
         .collect();
     crate::memory::drop_later(made);
-    Documents { docs, places }
+    let mut analyser = Analyser::new(Techniques::DEFAULT);
+    let weighed = docs.iter().map(|doc| analyser.weigh(doc)).collect();
+    Documents {
+        docs,
+        places,
+        weighed,
+        analyser,
+    }
 }
 
 /// The index bytes over `documents`, once `entries`' contracts are in: each document
 /// given the operations its contract links to, and the summaries of the tools it
 /// links to or is linked from.
 pub fn index(entries: &[ApiEntry<'_>], documents: Documents) -> Vec<u8> {
-    let Documents { mut docs, places } = documents;
+    let Documents {
+        mut docs,
+        places,
+        weighed,
+        analyser,
+    } = documents;
     for (doc, &(api, operation)) in docs.iter_mut().zip(&places) {
         // Contracts are computed for every operation; a missing one (never) links none.
         if let Some(contract) = entries[api].contracts.get().and_then(|c| c.get(operation)) {
@@ -98,9 +115,9 @@ pub fn index(entries: &[ApiEntry<'_>], documents: Documents) -> Vec<u8> {
         }
     }
     Document::link_neighbours(&mut docs);
-    let mut builder = IndexBuilder::new(Techniques::DEFAULT);
-    for doc in &docs {
-        builder.add(doc);
+    let mut builder = IndexBuilder::with_analyser(analyser);
+    for (doc, weighed) in docs.iter().zip(weighed) {
+        builder.add_weighed(weighed, &doc.neighbours);
     }
     let (bytes, held) = builder.build_leaving();
     // Millions of small allocations on a large catalog: freed off the way.

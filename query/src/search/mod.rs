@@ -17,6 +17,7 @@ mod reading;
 mod tally;
 pub mod text;
 pub mod values;
+mod weigh;
 mod weights;
 
 use std::borrow::Cow;
@@ -30,6 +31,7 @@ pub use document::{Document, ToolTexts, contract_links};
 pub use format::{FormatError, Index};
 pub use language::{ENGLISH, Language};
 use tally::Scoring;
+pub use weigh::{Analyser, Weighed};
 
 /// What the index does with a document and a query; a bit set stored in the index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -202,14 +204,11 @@ const QUESTION_WEIGHT: f32 = 0.5;
 /// Builds an [`Index`] from documents in catalog order.
 #[derive(Debug)]
 pub struct IndexBuilder {
-    techniques: Techniques,
-    /// The language the documents are written in.
-    language: &'static Language,
+    /// The techniques, the language the documents are written in, and the long texts
+    /// already analysed.
+    analyser: Analyser,
     /// Per document: term → weighted frequency.
     docs: Vec<BTreeMap<String, f32>>,
-    /// The terms of long texts already analysed: large APIs repeat the same parameter
-    /// prose on hundreds of operations (compute v1's `filter`, 2.5 KB, on every list).
-    analysed: std::collections::HashMap<String, Vec<String>>,
     /// Per document: the adjacent word pairs of its name, title and summary, for
     /// [`Techniques::INITIALS`].
     pairs: Vec<Vec<(String, String)>>,
@@ -264,11 +263,16 @@ impl IndexBuilder {
     /// A builder for documents written in `language` (recorded in the index: a query
     /// is analysed as its documents were).
     pub fn in_language(techniques: Techniques, language: &'static Language) -> IndexBuilder {
+        IndexBuilder::with_analyser(Analyser::in_language(techniques, language))
+    }
+
+    /// A builder that goes on from `analyser`: its techniques and language, and the
+    /// long texts it has analysed (documents weighed ahead with [`Analyser::weigh`] are
+    /// added with [`IndexBuilder::add_weighed`]).
+    pub fn with_analyser(analyser: Analyser) -> IndexBuilder {
         IndexBuilder {
-            techniques,
-            language,
+            analyser,
             docs: Vec::new(),
-            analysed: std::collections::HashMap::new(),
             pairs: Vec::new(),
             names: Vec::new(),
             aliases: Vec::new(),
@@ -277,173 +281,33 @@ impl IndexBuilder {
 
     /// Adds the next document (documents are numbered in the order added).
     pub fn add(&mut self, doc: &Document) {
-        let t = self.techniques;
-        let language = self.language;
-        let w = &weights::FIELDS;
-        let mut terms = BTreeMap::new();
-        let analysed = &mut self.analysed;
-        let mut put = |text: &str, weight: f32| {
-            if text.len() < 64 {
-                for term in analyze(text, t, language) {
-                    *terms.entry(term).or_insert(0.0) += weight;
-                }
-                return;
-            }
-            if !analysed.contains_key(text) {
-                analysed.insert(text.to_owned(), analyze(text, t, language));
-            }
-            for term in &analysed[text] {
-                match terms.get_mut(term) {
-                    Some(tf) => *tf += weight,
-                    None => {
-                        terms.insert(term.clone(), weight);
-                    }
-                }
-            }
-        };
-        if t.has(Techniques::FIELDS) {
-            let name = if t.has(Techniques::REST) {
-                without_method(&doc.name, &doc.method)
-            } else {
-                &doc.name
-            };
-            put(name, w.name);
-            if t.has(Techniques::NAMES) {
-                let mut own = analyze(name, t, language);
-                own.extend(analyze(&doc.title, t, language));
-                own.sort();
-                own.dedup();
-                self.names.push(own);
-            }
-            put(&doc.title, w.title);
-            put(&doc.summary, w.summary);
-            put(&doc.description, w.description);
-            for (name, description) in &doc.params {
-                put(name, w.param_name);
-                put(description, w.param_description);
-            }
-            if t.has(Techniques::RESULT) {
-                put(&doc.result, w.result);
-            }
-            if t.has(Techniques::ENUMS) {
-                for value in &doc.enum_values {
-                    put(value, w.enum_value);
-                }
-            }
-            for tag in &doc.tags {
-                put(tag, w.tag);
-            }
-            for trigger in &doc.triggers {
-                put(trigger, w.trigger);
-            }
+        let weighed = self.analyser.weigh(doc);
+        self.add_weighed(weighed, &doc.neighbours);
+    }
 
-            // Requests as users phrase them, written by the adapter's author.
-            for example in &doc.examples {
-                put(example, w.example);
-            }
-        } else {
-            put(&doc.name, 1.0);
-            put(&doc.title, 1.0);
-            put(&doc.summary, 1.0);
-            put(&doc.description, 1.0);
-        }
-        let verb = if t.has(Techniques::REST) {
-            rest_verb(&doc.method, &doc.path, &doc.group)
-        } else {
-            implied_verb(&doc.method, &doc.path, &doc.group)
-        };
-        if t.has(Techniques::VERBS) {
-            put(language.verbs.word(verb), w.verb);
-        }
-        if t.has(Techniques::FLAGS) && verb == Verb::Update {
-            for flag in &doc.flags {
-                put(flag, w.flag);
+    /// Adds the next document from its terms weighed ahead ([`Analyser::weigh`], by the
+    /// analyser this builder was made with) and the summaries of its neighbours (which
+    /// may have been filled since): the index is the one [`IndexBuilder::add`] of the
+    /// document would make.
+    pub fn add_weighed(&mut self, weighed: Weighed, neighbours: &[String]) {
+        let Weighed {
+            mut terms,
+            after,
+            names,
+            pairs,
+            aliases,
+        } = weighed;
+        if self.analyser.techniques.has(Techniques::GRAPH) {
+            for neighbour in neighbours {
+                self.analyser
+                    .put(&mut terms, neighbour, weights::FIELDS.neighbour);
             }
         }
-        if t.has(Techniques::PATH) {
-            let nouns: Vec<&str> = doc
-                .path
-                .split('/')
-                .filter(|s| !s.is_empty() && !s.starts_with('{'))
-                .collect();
-            for (i, noun) in nouns.iter().rev().enumerate() {
-                put(
-                    noun,
-                    if i == 0 {
-                        w.last_path_noun
-                    } else {
-                        w.path_noun
-                    },
-                );
-            }
+        for (term, weight) in after {
+            *terms.entry(term).or_insert(0.0) += weight;
         }
-        if t.has(Techniques::GRAPH) {
-            for neighbour in &doc.neighbours {
-                put(neighbour, w.neighbour);
-            }
-        }
-        if t.has(Techniques::EXPAND) {
-            let mut seen = Vec::new();
-            for text in [doc.name.as_str(), doc.summary.as_str()] {
-                for term in analyze(text, t, language) {
-                    for synonym in language.related(&term) {
-                        if !seen.contains(synonym) {
-                            seen.push(synonym.clone());
-                        }
-                    }
-                }
-            }
-            for synonym in seen {
-                *terms.entry(synonym).or_insert(0.0) += w.expansion;
-            }
-        }
-        if t.has(Techniques::FIELDS) && t.has(Techniques::PARAMS) {
-            // Names only: descriptions say "the number of results per page" on every
-            // list, and weighing them in measured no better on the tuning sets.
-            for (name, _) in &doc.params {
-                for term in analyze(name, t, language) {
-                    *terms.entry(format!("{PARAM}{term}")).or_insert(0.0) += w.param_marker;
-                }
-            }
-        }
-        if t.has(Techniques::AGREEMENT) && !matches!(verb, Verb::Get | Verb::List) {
-            terms.entry(WRITES.to_owned()).or_insert(0.0);
-        }
-        if t.has(Techniques::AGREEMENT) && verb == Verb::Delete {
-            terms.entry(DELETES.to_owned()).or_insert(0.0);
-        }
-        if t.has(Techniques::DEPRECATED) && doc.deprecated {
-            terms.entry(DEPRECATED.to_owned()).or_insert(0.0);
-        }
-        if t.has(Techniques::ABBREVIATIONS) {
-            // Weightless: they only say which item collections exist.
-            for marker in abbreviation::markers(&doc.path, |s| analyze(s, t, language)) {
-                terms.entry(marker).or_insert(0.0);
-            }
-        }
-        if t.has(Techniques::INITIALS) {
-            let mut pairs = Vec::new();
-            for text in [&doc.name, &doc.title, &doc.summary] {
-                let mut words = Vec::new();
-                text::words(text, t.has(Techniques::SPLIT), &mut words);
-                words.retain(|w| !language.is_stop_word(w));
-                for pair in words.windows(2) {
-                    let pair = (pair[0].clone(), pair[1].clone());
-                    if pair.0.len() > 1 && pair.1.len() > 1 && !pairs.contains(&pair) {
-                        pairs.push(pair);
-                    }
-                }
-            }
-            self.pairs.push(pairs);
-        }
-        let mut aliases = BTreeMap::new();
-        if t.has(Techniques::FIELDS) {
-            for alias in &doc.aliases {
-                for term in analyze(alias, t, language) {
-                    *aliases.entry(term).or_insert(0.0) += w.alias;
-                }
-            }
-        }
+        self.names.extend(names);
+        self.pairs.extend(pairs);
         self.aliases.push(aliases);
         self.docs.push(terms);
     }
@@ -466,10 +330,10 @@ impl IndexBuilder {
                     .iter()
                     .filter_map(|w| w.chars().next())
                     .collect();
-                if self.techniques.has(Techniques::ACRONYMS) && marked.insert(pair) {
+                if self.analyser.techniques.has(Techniques::ACRONYMS) && marked.insert(pair) {
                     // Weightless, on one document: it only says what the initials
                     // stand for and how many tools use the pair.
-                    let (t, language) = (self.techniques, self.language);
+                    let (t, language) = (self.analyser.techniques, self.analyser.language);
                     let words = [&pair.0, &pair.1].map(|w| analyze(w, t, language).concat());
                     let marker = format!(
                         "{ACRONYM}{initials} {} {} {}",
@@ -496,7 +360,7 @@ impl IndexBuilder {
     }
 
     fn bytes(&mut self) -> Vec<u8> {
-        if self.techniques.has(Techniques::INITIALS) {
+        if self.analyser.techniques.has(Techniques::INITIALS) {
             self.add_initials();
         }
         let n = self.docs.len();
@@ -529,7 +393,7 @@ impl IndexBuilder {
         let idf_of = |df: usize| {
             let df = df as f32;
             let idf = (1.0 + (n as f32 - df + 0.5) / (df + 0.5)).ln();
-            if self.techniques.has(Techniques::DAMP_IDF) {
+            if self.analyser.techniques.has(Techniques::DAMP_IDF) {
                 // A query's rarest words are mostly qualifiers ("in Berlin", "about
                 // machine learning"); the resource and the verb are common words.
                 idf.sqrt()
@@ -577,7 +441,13 @@ impl IndexBuilder {
                 .collect();
             impacts.push((term, list));
         }
-        format::write(self.techniques, self.language, n, &impacts, max)
+        format::write(
+            self.analyser.techniques,
+            self.analyser.language,
+            n,
+            &impacts,
+            max,
+        )
     }
 }
 
