@@ -85,7 +85,7 @@ pub fn api_module(
         features.extend(gate.iter().flatten().cloned());
         let cfg = gate.as_ref().map(codec::cfg).unwrap_or_default();
         types.gate = gate;
-        let input = types.object(&op_names.input, &input_schema, Direction::Input, false);
+        let input = types.operation_object(&op_names.input, &input_schema, Direction::Input);
         types.need(&input, Needs::SERIALIZE);
         let method = names::ident(&op_names.method);
         // What the call is on the wire: an HTTP request, an MCP server's tool, or a
@@ -144,7 +144,7 @@ pub fn api_module(
                 _ => {
                     let output = match success.and_then(|r| r.schema.as_ref()) {
                         Some(s) if s.ty == SchemaType::Object && !s.properties.is_empty() => {
-                            types.object(&op_names.output, s, Direction::Output, false)
+                            types.operation_object(&op_names.output, s, Direction::Output)
                         }
                         Some(s) => types.ty(s, &op_names.output, Direction::Output),
                         None => VALUE.to_owned(),
@@ -727,6 +727,10 @@ struct TypeGen<'a> {
     /// Inline types already emitted, by shape: identical enums and objects (common in
     /// large specs: `state: open|closed` in a hundred places) share one Rust type.
     shapes: BTreeMap<String, String>,
+    /// Operations' input and output structs already emitted, by direction and a
+    /// fingerprint of their schema less its description: an operation whose struct
+    /// would repeat another's names that one ([`TypeGen::operation_object`]).
+    operation_shapes: std::collections::HashMap<(bool, u64), Vec<(String, Schema)>>,
     /// Definitions reached from some operation's inputs, and from some response.
     input_defs: BTreeSet<String>,
     output_defs: BTreeSet<String>,
@@ -757,6 +761,7 @@ impl<'a> TypeGen<'a> {
             def_types,
             cyclic: cyclic(definitions),
             shapes: BTreeMap::new(),
+            operation_shapes: std::collections::HashMap::new(),
             input_defs: BTreeSet::new(),
             output_defs: BTreeSet::new(),
             current_def: None,
@@ -1052,6 +1057,37 @@ impl<'a> TypeGen<'a> {
         ident
     }
 
+    /// An operation's input or output struct, named `name`. When an earlier operation's
+    /// struct has the same schema (its description aside) this one is an alias of it,
+    /// with its own doc: GitHub's 1,223 operations repeat ~550 of these (`owner, repo`
+    /// alone 73 times), and each struct, its derives and its serde impl cost the
+    /// user's compiler as much as the first (a fifth of the check). The alias names the
+    /// same fields, `new` and impls.
+    fn operation_object(&mut self, name: &str, schema: &Schema, direction: Direction) -> String {
+        let shape = Schema {
+            description: None,
+            ..schema.clone()
+        };
+        let ident = names::ident(name);
+        let key = (direction == Direction::Input, written_fingerprint(&shape));
+        let same = self.operation_shapes.entry(key).or_default();
+        // Compared whole as written (`Debug` shows every field of the IR, and `-0.0`
+        // apart from `0.0`), so equal structs only; nested inline types are shared by
+        // shape already, or named after the first struct.
+        let written = |s: &Schema| format!("{s:?}");
+        if let Some((first, _)) = same
+            .iter()
+            .find(|(_, kept)| written(kept) == written(&shape))
+        {
+            let first = names::ident(first);
+            let doc = names::doc(&type_doc(name, schema), "");
+            self.push(name, None, format!("{doc}pub type {ident} = {first};\n"));
+            return ident;
+        }
+        same.push((name.to_owned(), shape));
+        self.object(name, schema, direction, false)
+    }
+
     /// A direct (uncontained) reference into a cycle of definitions needs a `Box`;
     /// `Vec` and maps already hold their items behind a pointer.
     fn boxed_if_cyclic(&self, schema: &Schema, ty: String) -> String {
@@ -1243,6 +1279,21 @@ impl TypeGen<'_> {
 
 /// A type's rustdoc: its description, or a line saying where it comes from (every
 /// generated type is documented, so `missing_docs` users stay quiet).
+/// A hash of `schema` as `Debug` writes it, streamed (no text is made).
+fn written_fingerprint(schema: &Schema) -> u64 {
+    use std::hash::Hasher;
+    struct Feed(std::collections::hash_map::DefaultHasher);
+    impl std::fmt::Write for Feed {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut feed = Feed(std::collections::hash_map::DefaultHasher::new());
+    let _ = write!(feed, "{schema:?}");
+    feed.0.finish()
+}
+
 fn type_doc(name: &str, schema: &Schema) -> String {
     match schema.description.as_deref().map(str::trim) {
         Some(d) if !d.is_empty() => d.to_owned(),
@@ -1390,5 +1441,43 @@ mod tests {
         // An operation that already answers with events has its typed stream.
         let analysis = crate::analyze_text("t.yaml", &spec("text/event-stream"), false);
         assert_eq!(stream_switch_note(&analysis.apis[0].operations[0]), "");
+    }
+
+    /// Operations whose inputs (or outputs) are the same struct share it through an
+    /// alias; ones that differ anywhere (a default written `0.0` or `-0.0`, an enum
+    /// value, a description inside) get a struct each.
+    #[test]
+    fn operations_with_the_same_struct_share_it() {
+        let op = |id: &str, default: &str, state: &str| {
+            format!(
+                "  /{id}/{{owner}}:\n    get:\n      operationId: {id}\n      parameters:\n        - {{name: owner, in: path, required: true, schema: {{type: string}}}}\n        - {{name: ratio, in: query, schema: {{type: number, default: {default}}}}}\n        - {{name: state, in: query, schema: {{type: string, enum: [{state}]}}}}\n      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {{type: object, properties: {{id: {{type: string}}}}}}}}}}}}}}\n"
+            )
+        };
+        let spec = format!(
+            "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\nservers: [{{url: 'https://t.example.com'}}]\npaths:\n{}{}{}{}",
+            op("first", "0.0", "open"),
+            op("second", "0.0", "open"),
+            op("third", "-0.0", "open"),
+            op("fourth", "0.0", "closed"),
+        );
+        let analysis = crate::analyze_text("t.yaml", &spec, false);
+        assert!(!analysis.has_errors(), "{}", analysis.render());
+        let files = super::super::generate(&analysis.apis);
+        let code = String::from_utf8(files["t.rs"].clone()).unwrap();
+        assert!(code.contains("pub struct FirstInput {"), "{code}");
+        assert!(code.contains("/// Arguments of `second`.\npub type SecondInput = FirstInput;\n"));
+        assert!(code.contains("pub struct ThirdInput {"), "{code}");
+        assert!(code.contains("pub struct FourthInput {"), "{code}");
+        // Outputs alike: the same object answered by all four.
+        assert!(code.contains("pub struct FirstOutput {"), "{code}");
+        for other in ["Second", "Third", "Fourth"] {
+            assert!(
+                code.contains(&format!("pub type {other}Output = FirstOutput;\n")),
+                "{code}"
+            );
+        }
+        // The struct's serializer and `new` are written once.
+        assert_eq!(code.matches("Serialize for FirstInput {").count(), 1);
+        assert!(!code.contains("Serialize for SecondInput {"));
     }
 }

@@ -245,16 +245,7 @@ impl ::toolwright::__private::serde::Serialize for GetSumInput {
     }
 }
 /// Arguments of `get_tiny_image`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct GetTinyImageInput {}
-impl ::toolwright::__private::serde::Serialize for GetTinyImageInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
-    }
-}
+pub type GetTinyImageInput = GetEnvInput;
 /// How the resulting gzipped file should be returned. 'resourceLink' returns a link to a resource that can be read later, 'resource' returns a full resource object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum GzipFileAsResourceInputOutputType {
@@ -340,27 +331,9 @@ impl ::toolwright::__private::serde::Serialize for SimulateResearchQueryInput {
     }
 }
 /// Arguments of `toggle_simulated_logging`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ToggleSimulatedLoggingInput {}
-impl ::toolwright::__private::serde::Serialize for ToggleSimulatedLoggingInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
-    }
-}
+pub type ToggleSimulatedLoggingInput = GetEnvInput;
 /// Arguments of `toggle_subscriber_updates`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ToggleSubscriberUpdatesInput {}
-impl ::toolwright::__private::serde::Serialize for ToggleSubscriberUpdatesInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
-    }
-}
+pub type ToggleSubscriberUpdatesInput = GetEnvInput;
 /// Arguments of `trigger_long_running_operation`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TriggerLongRunningOperationInput {

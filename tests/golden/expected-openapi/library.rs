@@ -214,16 +214,7 @@ impl ::toolwright::__private::serde::Serialize for GetMemberInput {
     }
 }
 /// Arguments of `shelf_tree`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ShelfTreeInput {}
-impl ::toolwright::__private::serde::Serialize for ShelfTreeInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
-    }
-}
+pub type ShelfTreeInput = ListItemsInput;
 /// Typed client for the `library` API (1.0.0). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
 #[derive(Debug, Clone)]
 pub struct Client {

@@ -220,16 +220,7 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for WatchOrdersOutput
     }
 }
 /// Arguments of `exportOrders`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ExportOrdersInput {}
-impl ::toolwright::__private::serde::Serialize for ExportOrdersInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
-    }
-}
+pub type ExportOrdersInput = WatchOrdersInput;
 /// `ExportOrdersOutputItem`, as the API description defines it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExportOrdersOutputItem {
@@ -458,30 +449,7 @@ impl ::toolwright::__private::serde::Serialize for ReplaceProductInput {
     }
 }
 /// Arguments of `deleteProduct`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeleteProductInput {
-    /// Format: `int64`.
-    pub product_id: i64,
-}
-impl DeleteProductInput {
-    /// The required fields; every optional one is `None`.
-    pub fn new(product_id: i64) -> Self {
-        DeleteProductInput {
-            product_id,
-        }
-    }
-}
-impl ::toolwright::__private::serde::Serialize for DeleteProductInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        map.serialize_entry("productId", &self.product_id)?;
-        map.end()
-    }
-}
+pub type DeleteProductInput = GetProductInput;
 /// Arguments of `downloadProductImage`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DownloadProductImageInput {

@@ -335,23 +335,7 @@ impl ::toolwright::__private::serde::Serialize for UploadItemInput {
     }
 }
 /// Arguments of `keyedSearch`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct KeyedSearchInput {
-    pub q: ::std::option::Option<::std::string::String>,
-}
-impl ::toolwright::__private::serde::Serialize for KeyedSearchInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.q {
-            map.serialize_entry("q", value)?;
-        }
-        map.end()
-    }
-}
+pub type KeyedSearchInput = EitherCredentialInput;
 /// Arguments of `createNote`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateNoteInput {
@@ -377,38 +361,9 @@ impl ::toolwright::__private::serde::Serialize for CreateNoteInput {
     }
 }
 /// Arguments of `putPrefs`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct PutPrefsInput {
-    pub size: ::std::option::Option<i64>,
-    pub theme: ::std::option::Option<::std::string::String>,
-}
-impl ::toolwright::__private::serde::Serialize for PutPrefsInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.size {
-            map.serialize_entry("size", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.theme {
-            map.serialize_entry("theme", value)?;
-        }
-        map.end()
-    }
-}
+pub type PutPrefsInput = AspnetBodyInput;
 /// Arguments of `getReport`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct GetReportInput {}
-impl ::toolwright::__private::serde::Serialize for GetReportInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
-    }
-}
+pub type GetReportInput = BothCredentialsInput;
 /// `GetReportOutput`, as the API description defines it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetReportOutput {
@@ -523,27 +478,7 @@ impl ::toolwright::__private::serde::Serialize for UploadInput {
     }
 }
 /// Arguments of `wildcardOnly`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct WildcardOnlyInput {
-    pub size: ::std::option::Option<i64>,
-    pub theme: ::std::option::Option<::std::string::String>,
-}
-impl ::toolwright::__private::serde::Serialize for WildcardOnlyInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        if let ::std::option::Option::Some(value) = &self.size {
-            map.serialize_entry("size", value)?;
-        }
-        if let ::std::option::Option::Some(value) = &self.theme {
-            map.serialize_entry("theme", value)?;
-        }
-        map.end()
-    }
-}
+pub type WildcardOnlyInput = AspnetBodyInput;
 /// Typed client for the `wire` API (1.0.0). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
 #[derive(Debug, Clone)]
 pub struct Client {

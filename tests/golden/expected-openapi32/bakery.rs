@@ -281,16 +281,7 @@ impl ::toolwright::__private::serde::Serialize for WatchOvenInput {
     }
 }
 /// Arguments of `readOvenLog`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ReadOvenLogInput {}
-impl ::toolwright::__private::serde::Serialize for ReadOvenLogInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        ::toolwright::__private::serde::ser::SerializeMap::end(serializer.serialize_map(::std::option::Option::Some(0))?)
-    }
-}
+pub type ReadOvenLogInput = WatchOvenInput;
 /// Typed client for the `bakery` API (1.0.0). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
 #[derive(Debug, Clone)]
 pub struct Client {

@@ -228,32 +228,7 @@ impl ::toolwright::__private::serde::Serialize for ReplaceNoteInput {
     }
 }
 /// Arguments of `delete_note`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DeleteNoteInput {
-    pub notebook: ::std::string::String,
-    pub id: i64,
-}
-impl DeleteNoteInput {
-    /// The required fields; every optional one is `None`.
-    pub fn new(notebook: impl ::std::convert::Into<::std::string::String>, id: i64) -> Self {
-        DeleteNoteInput {
-            notebook: notebook.into(),
-            id,
-        }
-    }
-}
-impl ::toolwright::__private::serde::Serialize for DeleteNoteInput {
-    fn serialize<S: ::toolwright::__private::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        use ::toolwright::__private::serde::ser::SerializeMap as _;
-        let mut map = serializer.serialize_map(::std::option::Option::None)?;
-        map.serialize_entry("notebook", &self.notebook)?;
-        map.serialize_entry("id", &self.id)?;
-        map.end()
-    }
-}
+pub type DeleteNoteInput = GetNoteInput;
 /// Typed client for the `notes` API (0.3.1). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
 #[derive(Debug, Clone)]
 pub struct Client {
