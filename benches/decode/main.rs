@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use toolwright::__private::codec::Object;
+use toolwright::__private::codec::{FieldError, Fields, object};
 
 #[derive(Deserialize)]
 #[allow(dead_code)]
@@ -51,34 +51,40 @@ struct LIssue {
 }
 impl<'de> Deserialize<'de> for LOwner {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut o = Object::new(d, "struct LOwner")?;
-        Ok(Self {
-            login: o.req("login")?,
-            id: o.req("id")?,
-            site_admin: o.opt("site_admin")?,
-        })
+        fn fields(o: &mut Fields) -> Result<LOwner, FieldError> {
+            Ok(LOwner {
+                login: o.req("login")?,
+                id: o.req("id")?,
+                site_admin: o.opt("site_admin")?,
+            })
+        }
+        object(d, "struct LOwner", fields)
     }
 }
 impl<'de> Deserialize<'de> for LLabel {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut o = Object::new(d, "struct LLabel")?;
-        Ok(Self {
-            name: o.req("name")?,
-            color: o.opt("color")?,
-            owner: o.req("owner")?,
-        })
+        fn fields(o: &mut Fields) -> Result<LLabel, FieldError> {
+            Ok(LLabel {
+                name: o.req("name")?,
+                color: o.opt("color")?,
+                owner: o.req("owner")?,
+            })
+        }
+        object(d, "struct LLabel", fields)
     }
 }
 impl<'de> Deserialize<'de> for LIssue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut o = Object::new(d, "struct LIssue")?;
-        Ok(Self {
-            number: o.req("number")?,
-            title: o.req("title")?,
-            body: o.opt("body")?,
-            labels: o.req("labels")?,
-            user: o.req("user")?,
-        })
+        fn fields(o: &mut Fields) -> Result<LIssue, FieldError> {
+            Ok(LIssue {
+                number: o.req("number")?,
+                title: o.req("title")?,
+                body: o.opt("body")?,
+                labels: o.req("labels")?,
+                user: o.req("user")?,
+            })
+        }
+        object(d, "struct LIssue", fields)
     }
 }
 

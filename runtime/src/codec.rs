@@ -13,7 +13,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Display;
-use std::marker::PhantomData;
 
 use std::fmt;
 
@@ -21,39 +20,46 @@ use serde::de::{DeserializeOwned, DeserializeSeed, Error as _, MapAccess, SeqAcc
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-/// An object being read field by field into a generated struct; `E` is the
-/// deserializer's error type.
+/// What a generated struct's field reader returns when a field does not fit: the
+/// message [`object`] hands to the deserializer's own error type.
+pub type FieldError = serde_json::Error;
+
+/// An object's fields as a generated struct's reader takes them, one call per field.
+///
+/// The reader is a plain function (`fn(&mut Fields) -> Result<T, FieldError>`), not
+/// generic over the deserializer: a client's thousand structs each have their field
+/// reads type-checked and borrow-checked once, outside serde's generic machinery
+/// (GitHub's check spent a fifth of its time in those bodies when they were generic).
 #[derive(Debug)]
-pub struct Object<E> {
+pub struct Fields {
     map: Map<String, Value>,
-    error: PhantomData<E>,
 }
 
-impl<E: serde::de::Error> Object<E> {
-    /// Reads the object (anything else is an error naming `expected`). Its values are
-    /// taken as they are when `deserializer` is one of this module's (a field of an
-    /// object being read): an object is taken apart once, not once per level.
-    pub fn new<'de, D: Deserializer<'de, Error = E>>(
-        deserializer: D,
-        expected: &'static str,
-    ) -> Result<Self, E> {
-        let map = deserializer.deserialize_map(ObjectVisitor { expected })?;
-        Ok(Object {
-            map,
-            error: PhantomData,
-        })
-    }
+/// Reads an object from `deserializer` (anything else is an error naming `expected`)
+/// and builds `T` from its fields with `fields`; an error there becomes the
+/// deserializer's error with the same message. Values are taken as they are when
+/// `deserializer` is one of this module's (a field of an object being read): an object
+/// is taken apart once, not once per level.
+pub fn object<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    expected: &'static str,
+    fields: fn(&mut Fields) -> Result<T, FieldError>,
+) -> Result<T, D::Error> {
+    let map = deserializer.deserialize_map(ObjectVisitor { expected })?;
+    fields(&mut Fields { map }).map_err(D::Error::custom)
+}
 
+impl Fields {
     /// A required field: missing (or `null` for a non-nullable type) is an error.
-    pub fn req<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<T, E> {
+    pub fn req<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<T, FieldError> {
         match self.map.remove(key) {
             Some(value) => T::deserialize(Owned(value)).map_err(|e| nest(key, e)),
-            None => Err(E::missing_field(key)),
+            None => Err(FieldError::missing_field(key)),
         }
     }
 
     /// An optional field: missing or `null` is `None`.
-    pub fn opt<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<Option<T>, E> {
+    pub fn opt<T: DeserializeOwned>(&mut self, key: &'static str) -> Result<Option<T>, FieldError> {
         match self.map.remove(key) {
             None | Some(Value::Null) => Ok(None),
             Some(value) => T::deserialize(Owned(value))
@@ -63,7 +69,7 @@ impl<E: serde::de::Error> Object<E> {
     }
 
     /// The properties no named field took (a struct's `additional_properties`).
-    pub fn rest<T: DeserializeOwned>(&mut self) -> Result<BTreeMap<String, T>, E> {
+    pub fn rest<T: DeserializeOwned>(&mut self) -> Result<BTreeMap<String, T>, FieldError> {
         std::mem::take(&mut self.map)
             .into_iter()
             .map(|(key, value)| match T::deserialize(Owned(value)) {
@@ -74,9 +80,9 @@ impl<E: serde::de::Error> Object<E> {
     }
 
     /// For types that refuse unknown properties: an error naming the first one left.
-    pub fn deny_unknown(&self, known: &'static [&'static str]) -> Result<(), E> {
+    pub fn deny_unknown(&self, known: &'static [&'static str]) -> Result<(), FieldError> {
         match self.map.keys().next() {
-            Some(key) => Err(E::unknown_field(key, known)),
+            Some(key) => Err(FieldError::unknown_field(key, known)),
             None => Ok(()),
         }
     }
@@ -106,7 +112,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
 // Taking a value as it is. serde can only hand a `Deserialize` impl a deserializer, so a
 // `Value` inside one would be rebuilt node by node by `Value::deserialize` — for every
 // level of a nested document. [`Owned`] (the deserializer of a field being read) and
-// [`Stash`] (how [`Object::new`] reads values) agree on a newtype name: asked for it,
+// [`Stash`] (how [`object`] reads values) agree on a newtype name: asked for it,
 // `Owned` leaves its value in a thread-local slot and `Stash` takes it from there, as
 // is. Any other deserializer just reads the value (once).
 
@@ -118,7 +124,7 @@ std::thread_local! {
     static HANDED_OVER: std::cell::Cell<Option<Value>> = const { std::cell::Cell::new(None) };
 }
 
-/// A JSON value read by [`Object::new`]: taken as is from [`Owned`], read otherwise.
+/// A JSON value read by [`object`]: taken as is from [`Owned`], read otherwise.
 struct Stash(Value);
 
 impl<'de> Deserialize<'de> for Stash {
@@ -448,14 +454,16 @@ mod tests {
 
     impl<'de> Deserialize<'de> for Money {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            let mut o = Object::new(d, "struct Money")?;
-            let value = Money {
-                amount: o.req("amount")?,
-                currency: o.req("currency")?,
-                note: o.opt("note")?,
-            };
-            o.deny_unknown(&["amount", "currency", "note"])?;
-            Ok(value)
+            fn fields(o: &mut Fields) -> Result<Money, FieldError> {
+                let value = Money {
+                    amount: o.req("amount")?,
+                    currency: o.req("currency")?,
+                    note: o.opt("note")?,
+                };
+                o.deny_unknown(&["amount", "currency", "note"])?;
+                Ok(value)
+            }
+            object(d, "struct Money", fields)
         }
     }
 
@@ -467,11 +475,13 @@ mod tests {
 
     impl<'de> Deserialize<'de> for Product {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            let mut o = Object::new(d, "struct Product")?;
-            Ok(Product {
-                price: o.req("price")?,
-                extra: o.rest()?,
-            })
+            fn fields(o: &mut Fields) -> Result<Product, FieldError> {
+                Ok(Product {
+                    price: o.req("price")?,
+                    extra: o.rest()?,
+                })
+            }
+            object(d, "struct Product", fields)
         }
     }
 
@@ -494,11 +504,13 @@ mod tests {
         }
         impl<'de> Deserialize<'de> for Outer {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let mut o = Object::new(d, "struct Outer")?;
-                Ok(Outer {
-                    inner: o.opt("inner")?,
-                    any: o.req("any")?,
-                })
+                fn fields(o: &mut Fields) -> Result<Outer, FieldError> {
+                    Ok(Outer {
+                        inner: o.opt("inner")?,
+                        any: o.req("any")?,
+                    })
+                }
+                object(d, "struct Outer", fields)
             }
         }
         let doc = json!({

@@ -307,12 +307,15 @@ pub fn impls(out: &mut String, name: &str, codec: &Codec, needs: Needs) {
         out.push_str("    }\n}\n");
     }
     if needs.deserialize {
+        // A struct's field reader names its type (it is a function of its own, where
+        // `Self` is not in scope): a type named `D` takes another parameter name.
+        let d = if ident == "D" { "__D" } else { "D" };
         let _ = write!(
             out,
             "impl<'de> {SERDE}::Deserialize<'de> for {ident} {{\n    \
-             fn deserialize<D: {SERDE}::Deserializer<'de>>(\n        \
-             deserializer: D,\n    \
-             ) -> ::std::result::Result<Self, D::Error> {{\n"
+             fn deserialize<{d}: {SERDE}::Deserializer<'de>>(\n        \
+             deserializer: {d},\n    \
+             ) -> ::std::result::Result<Self, {d}::Error> {{\n"
         );
         deserialize_body(name, codec, out);
         out.push_str("    }\n}\n");
@@ -320,7 +323,9 @@ pub fn impls(out: &mut String, name: &str, codec: &Codec, needs: Needs) {
 }
 
 // Bodies say `Self`, never the type's name: a schema named `S` or `D` would be the
-// generic parameter there. They are written at the indentation of a method body.
+// generic parameter there (a struct's field reader, which must name its type, is the
+// one exception: `impls` renames the parameter for a type named `D`). They are written
+// at the indentation of a method body.
 fn serialize_body(codec: &Codec, out: &mut String) {
     const IN: &str = "        ";
     match codec {
@@ -405,50 +410,60 @@ fn deserialize_body(name: &str, codec: &Codec, out: &mut String) {
             extra,
             deny_unknown,
         } => {
+            // The fields are read in a plain function, not in the generic
+            // `deserialize`: what the type checker and borrow checker pay per struct
+            // (`toolwright::__private::codec::Fields`).
+            const BODY: &str = "            ";
+            let ident = super::names::ident(name);
             let expected = lit(&format!("struct {name}"));
             let empty = fields.is_empty() && extra.is_none();
-            let binding = if empty { "object" } else { "mut object" };
+            let refuses = *deny_unknown && extra.is_none();
+            let binding = if empty && !refuses {
+                "_object"
+            } else {
+                "object"
+            };
             let _ = writeln!(
                 out,
-                "{IN}let {binding} = {CODEC}::Object::new(deserializer, {expected})?;"
+                "{IN}fn fields(\n{BODY}{binding}: &mut {CODEC}::Fields,\n\
+                 {IN}) -> ::std::result::Result<{ident}, {CODEC}::FieldError> {{"
             );
             let mut value = String::new();
             if empty {
-                value.push_str("Self {}");
+                let _ = write!(value, "{ident} {{}}");
             } else {
-                value.push_str("Self {\n");
+                let _ = writeln!(value, "{ident} {{");
                 for f in fields {
                     let read = if f.required { "req" } else { "opt" };
                     let _ = writeln!(
                         value,
-                        "{IN}    {}: object.{read}({})?,",
+                        "{BODY}    {}: object.{read}({})?,",
                         f.ident,
                         lit(&f.key)
                     );
                 }
                 if let Some(field) = extra {
-                    let _ = writeln!(value, "{IN}    {field}: object.rest()?,");
+                    let _ = writeln!(value, "{BODY}    {field}: object.rest()?,");
                 }
-                value.push_str(IN);
+                value.push_str(BODY);
                 value.push('}');
             }
-            if *deny_unknown && extra.is_none() {
+            if refuses {
                 let known: Vec<String> = fields.iter().map(|f| lit(&f.key)).collect();
                 let _ = write!(
                     out,
-                    "{IN}let value = {value};\n\
-                     {IN}object.deny_unknown(&[{}])?;\n\
-                     {IN}::std::result::Result::Ok(value)\n",
+                    "{BODY}let value = {value};\n\
+                     {BODY}object.deny_unknown(&[{}])?;\n\
+                     {BODY}::std::result::Result::Ok(value)\n",
                     known.join(", ")
                 );
-            } else if empty {
-                let _ = write!(
-                    out,
-                    "{IN}let _ = object;\n{IN}::std::result::Result::Ok({value})\n"
-                );
             } else {
-                let _ = writeln!(out, "{IN}::std::result::Result::Ok({value})");
+                let _ = writeln!(out, "{BODY}::std::result::Result::Ok({value})");
             }
+            let _ = write!(
+                out,
+                "{IN}}}\n{IN}{CODEC}::object(deserializer, {expected}, fields)\n"
+            );
         }
         Codec::Newtype => {
             let _ = writeln!(

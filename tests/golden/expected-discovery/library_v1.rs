@@ -53,15 +53,19 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Book {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Book")?;
-        ::std::result::Result::Ok(Self {
-            name: object.opt("name")?,
-            pages: object.opt("pages")?,
-            shelf: object.opt("shelf")?,
-            state: object.opt("state")?,
-            tags: object.opt("tags")?,
-            title: object.opt("title")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Book, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Book {
+                name: object.opt("name")?,
+                pages: object.opt("pages")?,
+                shelf: object.opt("shelf")?,
+                state: object.opt("state")?,
+                tags: object.opt("tags")?,
+                title: object.opt("title")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Book", fields)
     }
 }
 /// `Empty`, as the API description defines it.
@@ -77,11 +81,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ListBooksResponse
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ListBooksResponse")?;
-        ::std::result::Result::Ok(Self {
-            books: object.opt("books")?,
-            next_page_token: object.opt("nextPageToken")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<ListBooksResponse, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(ListBooksResponse {
+                books: object.opt("books")?,
+                next_page_token: object.opt("nextPageToken")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct ListBooksResponse", fields)
     }
 }
 /// `ListShelvesResponse`, as the API description defines it.
@@ -94,11 +102,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ListShelvesRespon
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ListShelvesResponse")?;
-        ::std::result::Result::Ok(Self {
-            next_page_token: object.opt("nextPageToken")?,
-            shelves: object.opt("shelves")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<ListShelvesResponse, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(ListShelvesResponse {
+                next_page_token: object.opt("nextPageToken")?,
+                shelves: object.opt("shelves")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct ListShelvesResponse", fields)
     }
 }
 /// A shelf of books.
@@ -139,13 +151,17 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Shelf {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Shelf")?;
-        ::std::result::Result::Ok(Self {
-            book_count: object.opt("bookCount")?,
-            labels: object.opt("labels")?,
-            name: object.opt("name")?,
-            theme: object.req("theme")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Shelf, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Shelf {
+                book_count: object.opt("bookCount")?,
+                labels: object.opt("labels")?,
+                name: object.opt("name")?,
+                theme: object.req("theme")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Shelf", fields)
     }
 }
 /// Arguments of `library_shelves_create`.

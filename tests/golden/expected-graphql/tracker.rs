@@ -52,10 +52,14 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateIssuePayloa
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateIssuePayload")?;
-        ::std::result::Result::Ok(Self {
-            issue: object.req("issue")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<CreateIssuePayload, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(CreateIssuePayload {
+                issue: object.req("issue")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct CreateIssuePayload", fields)
     }
 }
 /// An ISO 8601 date and time.
@@ -76,14 +80,18 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for IssueBrief {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct IssueBrief")?;
-        ::std::result::Result::Ok(Self {
-            id: object.req("id")?,
-            labels: object.req("labels")?,
-            number: object.req("number")?,
-            state: object.req("state")?,
-            title: object.req("title")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<IssueBrief, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(IssueBrief {
+                id: object.req("id")?,
+                labels: object.req("labels")?,
+                number: object.req("number")?,
+                state: object.req("state")?,
+                title: object.req("title")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct IssueBrief", fields)
     }
 }
 /// Whether an issue is open.
@@ -127,11 +135,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Node {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Node")?;
-        ::std::result::Result::Ok(Self {
-            typename: object.req("__typename")?,
-            id: object.req("id")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Node, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Node {
+                typename: object.req("__typename")?,
+                id: object.req("id")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Node", fields)
     }
 }
 /// `PageInfoBrief`, as the API description defines it.
@@ -144,11 +156,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for PageInfoBrief {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct PageInfoBrief")?;
-        ::std::result::Result::Ok(Self {
-            end_cursor: object.opt("endCursor")?,
-            has_next_page: object.req("hasNextPage")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<PageInfoBrief, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(PageInfoBrief {
+                end_cursor: object.opt("endCursor")?,
+                has_next_page: object.req("hasNextPage")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct PageInfoBrief", fields)
     }
 }
 /// `Repository`, as the API description defines it.
@@ -168,15 +184,19 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Repository {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Repository")?;
-        ::std::result::Result::Ok(Self {
-            created_at: object.req("createdAt")?,
-            head: object.opt("head")?,
-            id: object.req("id")?,
-            name: object.req("name")?,
-            owner: object.req("owner")?,
-            stars: object.opt("stars")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Repository, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Repository {
+                created_at: object.req("createdAt")?,
+                head: object.opt("head")?,
+                id: object.req("id")?,
+                name: object.req("name")?,
+                owner: object.req("owner")?,
+                stars: object.opt("stars")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Repository", fields)
     }
 }
 /// `SearchResult`, as the API description defines it.
@@ -197,17 +217,21 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SearchResult {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct SearchResult")?;
-        ::std::result::Result::Ok(Self {
-            typename: object.req("__typename")?,
-            id: object.opt("id")?,
-            labels: object.opt("labels")?,
-            login: object.opt("login")?,
-            name: object.opt("name")?,
-            number: object.opt("number")?,
-            state: object.opt("state")?,
-            title: object.opt("title")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<SearchResult, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(SearchResult {
+                typename: object.req("__typename")?,
+                id: object.opt("id")?,
+                labels: object.opt("labels")?,
+                login: object.opt("login")?,
+                name: object.opt("name")?,
+                number: object.opt("number")?,
+                state: object.opt("state")?,
+                title: object.opt("title")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct SearchResult", fields)
     }
 }
 /// `SearchResultConnection`, as the API description defines it.
@@ -222,12 +246,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SearchResultConne
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct SearchResultConnection")?;
-        ::std::result::Result::Ok(Self {
-            nodes: object.opt("nodes")?,
-            page_info: object.req("pageInfo")?,
-            total_count: object.req("totalCount")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<SearchResultConnection, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(SearchResultConnection {
+                nodes: object.opt("nodes")?,
+                page_info: object.req("pageInfo")?,
+                total_count: object.req("totalCount")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct SearchResultConnection", fields)
     }
 }
 /// `User`, as the API description defines it.
@@ -241,12 +269,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for User {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct User")?;
-        ::std::result::Result::Ok(Self {
-            id: object.req("id")?,
-            login: object.req("login")?,
-            name: object.opt("name")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<User, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(User {
+                id: object.req("id")?,
+                login: object.req("login")?,
+                name: object.opt("name")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct User", fields)
     }
 }
 /// `UserBrief`, as the API description defines it.
@@ -260,12 +292,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for UserBrief {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct UserBrief")?;
-        ::std::result::Result::Ok(Self {
-            id: object.req("id")?,
-            login: object.req("login")?,
-            name: object.opt("name")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<UserBrief, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(UserBrief {
+                id: object.req("id")?,
+                login: object.req("login")?,
+                name: object.opt("name")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct UserBrief", fields)
     }
 }
 /// Arguments of `mutation_closeIssue`.

@@ -207,12 +207,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetStructuredCont
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct GetStructuredContentOutput")?;
-        ::std::result::Result::Ok(Self {
-            conditions: object.req("conditions")?,
-            humidity: object.req("humidity")?,
-            temperature: object.req("temperature")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<GetStructuredContentOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(GetStructuredContentOutput {
+                conditions: object.req("conditions")?,
+                humidity: object.req("humidity")?,
+                temperature: object.req("temperature")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct GetStructuredContentOutput", fields)
     }
 }
 /// Arguments of `get_sum`.

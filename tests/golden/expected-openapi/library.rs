@@ -18,17 +18,21 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Book {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Book")?;
-        ::std::result::Result::Ok(Self {
-            author_id: object.opt("authorId")?,
-            isbn: object.req("isbn")?,
-            kind: object.req("kind")?,
-            pages: object.opt("pages")?,
-            ratings: object.opt("ratings")?,
-            shelf: object.opt("shelf")?,
-            subtitle: object.opt("subtitle")?,
-            title: object.req("title")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Book, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Book {
+                author_id: object.opt("authorId")?,
+                isbn: object.req("isbn")?,
+                kind: object.req("kind")?,
+                pages: object.opt("pages")?,
+                ratings: object.opt("ratings")?,
+                shelf: object.opt("shelf")?,
+                subtitle: object.opt("subtitle")?,
+                title: object.req("title")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Book", fields)
     }
 }
 /// `Item`, as the API description defines it.
@@ -62,11 +66,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Magazine {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Magazine")?;
-        ::std::result::Result::Ok(Self {
-            issue: object.req("issue")?,
-            kind: object.req("kind")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Magazine, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Magazine {
+                issue: object.req("issue")?,
+                kind: object.req("kind")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Magazine", fields)
     }
 }
 /// `Member`, as the API description defines it.
@@ -83,13 +91,17 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Member {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Member")?;
-        ::std::result::Result::Ok(Self {
-            id: object.opt("id")?,
-            joined: object.opt("joined")?,
-            name: object.req("name")?,
-            password: object.opt("password")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Member, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Member {
+                id: object.opt("id")?,
+                joined: object.opt("joined")?,
+                name: object.req("name")?,
+                password: object.opt("password")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Member", fields)
     }
 }
 /// `Shelf`, as the API description defines it.
@@ -103,12 +115,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Shelf {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Shelf")?;
-        ::std::result::Result::Ok(Self {
-            children: object.opt("children")?,
-            label: object.req("label")?,
-            parent: object.opt("parent")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Shelf, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Shelf {
+                children: object.opt("children")?,
+                label: object.req("label")?,
+                parent: object.opt("parent")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Shelf", fields)
     }
 }
 /// Arguments of `get_book`.

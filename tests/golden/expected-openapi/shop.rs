@@ -24,11 +24,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Money {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Money")?;
-        ::std::result::Result::Ok(Self {
-            amount: object.req("amount")?,
-            currency: object.req("currency")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Money, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Money {
+                amount: object.req("amount")?,
+                currency: object.req("currency")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Money", fields)
     }
 }
 /// `OrderStatus`, as the API description defines it.
@@ -59,11 +63,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Problem {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Problem")?;
-        ::std::result::Result::Ok(Self {
-            detail: object.opt("detail")?,
-            title: object.opt("title")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Problem, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Problem {
+                detail: object.opt("detail")?,
+                title: object.opt("title")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Problem", fields)
     }
 }
 /// `ProductKind`, as the API description defines it.
@@ -106,15 +114,19 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Product {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Product")?;
-        ::std::result::Result::Ok(Self {
-            kind: object.opt("kind")?,
-            name: object.req("name")?,
-            price: object.req("price")?,
-            tags: object.opt("tags")?,
-            discontinued: object.opt("discontinued")?,
-            id: object.req("id")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Product, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Product {
+                kind: object.opt("kind")?,
+                name: object.req("name")?,
+                price: object.req("price")?,
+                tags: object.opt("tags")?,
+                discontinued: object.opt("discontinued")?,
+                id: object.req("id")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Product", fields)
     }
 }
 /// Arguments of `importCatalog`.
@@ -184,11 +196,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for SubmitOrderOutput
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct SubmitOrderOutput")?;
-        ::std::result::Result::Ok(Self {
-            order_id: object.req("orderId")?,
-            status: object.req("status")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<SubmitOrderOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(SubmitOrderOutput {
+                order_id: object.req("orderId")?,
+                status: object.req("status")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct SubmitOrderOutput", fields)
     }
 }
 /// Arguments of `watchOrders`.
@@ -212,11 +228,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for WatchOrdersOutput
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct WatchOrdersOutputEvent")?;
-        ::std::result::Result::Ok(Self {
-            order_id: object.req("orderId")?,
-            status: object.req("status")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<WatchOrdersOutputEvent, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(WatchOrdersOutputEvent {
+                order_id: object.req("orderId")?,
+                status: object.req("status")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct WatchOrdersOutputEvent", fields)
     }
 }
 /// Arguments of `exportOrders`.
@@ -231,11 +251,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ExportOrdersOutpu
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ExportOrdersOutputItem")?;
-        ::std::result::Result::Ok(Self {
-            order_id: object.req("orderId")?,
-            total: object.opt("total")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<ExportOrdersOutputItem, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(ExportOrdersOutputItem {
+                order_id: object.req("orderId")?,
+                total: object.opt("total")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct ExportOrdersOutputItem", fields)
     }
 }
 /// `ListProductsInputSort`, as the API description defines it.
@@ -306,11 +330,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ListProductsOutpu
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ListProductsOutput")?;
-        ::std::result::Result::Ok(Self {
-            items: object.req("items")?,
-            next: object.opt("next")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<ListProductsOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(ListProductsOutput {
+                items: object.req("items")?,
+                next: object.opt("next")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct ListProductsOutput", fields)
     }
 }
 /// Arguments of `createProduct`.
@@ -360,10 +388,14 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateProductStat
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateProductStatus202")?;
-        ::std::result::Result::Ok(Self {
-            review_id: object.req("reviewId")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<CreateProductStatus202, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(CreateProductStatus202 {
+                review_id: object.req("reviewId")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct CreateProductStatus202", fields)
     }
 }
 /// The success responses of `CreateProduct`, by status.
@@ -519,10 +551,14 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for UploadProductImag
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct UploadProductImageOutput")?;
-        ::std::result::Result::Ok(Self {
-            url: object.opt("url")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<UploadProductImageOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(UploadProductImageOutput {
+                url: object.opt("url")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct UploadProductImageOutput", fields)
     }
 }
 /// Arguments of `replaceProductManual`.

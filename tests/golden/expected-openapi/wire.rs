@@ -373,10 +373,14 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetReportOutput {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct GetReportOutput")?;
-        ::std::result::Result::Ok(Self {
-            ok: object.opt("ok")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<GetReportOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(GetReportOutput {
+                ok: object.opt("ok")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct GetReportOutput", fields)
     }
 }
 /// Arguments of `reserved`.

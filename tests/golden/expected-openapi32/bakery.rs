@@ -11,12 +11,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for Cake {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct Cake")?;
-        ::std::result::Result::Ok(Self {
-            flavour: object.opt("flavour")?,
-            id: object.req("id")?,
-            name: object.req("name")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<Cake, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(Cake {
+                flavour: object.opt("flavour")?,
+                id: object.req("id")?,
+                name: object.req("name")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct Cake", fields)
     }
 }
 /// `LogEntry`, as the API description defines it.
@@ -29,11 +33,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for LogEntry {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct LogEntry")?;
-        ::std::result::Result::Ok(Self {
-            level: object.req("level")?,
-            message: object.req("message")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<LogEntry, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(LogEntry {
+                level: object.req("level")?,
+                message: object.req("message")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct LogEntry", fields)
     }
 }
 /// `OvenReadingDoor`, as the API description defines it.
@@ -62,11 +70,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for OvenReading {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct OvenReading")?;
-        ::std::result::Result::Ok(Self {
-            celsius: object.req("celsius")?,
-            door: object.opt("door")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<OvenReading, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(OvenReading {
+                celsius: object.req("celsius")?,
+                door: object.opt("door")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct OvenReading", fields)
     }
 }
 /// Arguments of `searchCakes`.

@@ -59,11 +59,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateChargeOutpu
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateChargeOutput")?;
-        ::std::result::Result::Ok(Self {
-            id: object.req("id")?,
-            status: object.req("status")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<CreateChargeOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(CreateChargeOutput {
+                id: object.req("id")?,
+                status: object.req("status")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct CreateChargeOutput", fields)
     }
 }
 /// Arguments of `refund_charge`.

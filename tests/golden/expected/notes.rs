@@ -86,11 +86,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CreateNoteOutput 
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CreateNoteOutput")?;
-        ::std::result::Result::Ok(Self {
-            id: object.req("id")?,
-            title: object.req("title")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<CreateNoteOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(CreateNoteOutput {
+                id: object.req("id")?,
+                title: object.req("title")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct CreateNoteOutput", fields)
     }
 }
 /// Arguments of `get_note`.
@@ -131,12 +135,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for GetNoteOutput {
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct GetNoteOutput")?;
-        ::std::result::Result::Ok(Self {
-            id: object.opt("id")?,
-            title: object.opt("title")?,
-            text: object.opt("text")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<GetNoteOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(GetNoteOutput {
+                id: object.opt("id")?,
+                title: object.opt("title")?,
+                text: object.opt("text")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct GetNoteOutput", fields)
     }
 }
 /// Arguments of `search_notes`.

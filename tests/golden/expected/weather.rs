@@ -56,11 +56,15 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for CurrentWeatherOut
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct CurrentWeatherOutput")?;
-        ::std::result::Result::Ok(Self {
-            temperature: object.req("temperature")?,
-            conditions: object.req("conditions")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<CurrentWeatherOutput, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(CurrentWeatherOutput {
+                temperature: object.req("temperature")?,
+                conditions: object.req("conditions")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct CurrentWeatherOutput", fields)
     }
 }
 /// Arguments of `forecast`.
@@ -105,12 +109,16 @@ impl<'de> ::toolwright::__private::serde::Deserialize<'de> for ForecastOutputIte
     fn deserialize<D: ::toolwright::__private::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::std::result::Result<Self, D::Error> {
-        let mut object = ::toolwright::__private::codec::Object::new(deserializer, "struct ForecastOutputItem")?;
-        ::std::result::Result::Ok(Self {
-            day: object.req("day")?,
-            high: object.opt("high")?,
-            low: object.opt("low")?,
-        })
+        fn fields(
+            object: &mut ::toolwright::__private::codec::Fields,
+        ) -> ::std::result::Result<ForecastOutputItem, ::toolwright::__private::codec::FieldError> {
+            ::std::result::Result::Ok(ForecastOutputItem {
+                day: object.req("day")?,
+                high: object.opt("high")?,
+                low: object.opt("low")?,
+            })
+        }
+        ::toolwright::__private::codec::object(deserializer, "struct ForecastOutputItem", fields)
     }
 }
 /// Typed client for the `weather` API (2.0.0). Every method runs through the shared [`toolwright::Executor`], like call-by-name does.
