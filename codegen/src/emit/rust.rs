@@ -1277,8 +1277,6 @@ impl TypeGen<'_> {
     }
 }
 
-/// A type's rustdoc: its description, or a line saying where it comes from (every
-/// generated type is documented, so `missing_docs` users stay quiet).
 /// A hash of `schema` as `Debug` writes it, streamed (no text is made).
 fn written_fingerprint(schema: &Schema) -> u64 {
     use std::hash::Hasher;
@@ -1294,6 +1292,8 @@ fn written_fingerprint(schema: &Schema) -> u64 {
     feed.0.finish()
 }
 
+/// A type's rustdoc: its description, or a line saying where it comes from (every
+/// generated type is documented, so `missing_docs` users stay quiet).
 fn type_doc(name: &str, schema: &Schema) -> String {
     match schema.description.as_deref().map(str::trim) {
         Some(d) if !d.is_empty() => d.to_owned(),

@@ -289,14 +289,23 @@ impl IndexBuilder {
     /// analyser this builder was made with) and the summaries of its neighbours (which
     /// may have been filled since): the index is the one [`IndexBuilder::add`] of the
     /// document would make.
+    ///
+    /// # Panics
+    /// When `weighed` was made under other techniques than this builder's (its terms
+    /// would not be this index's): a caller's bug.
     pub fn add_weighed(&mut self, weighed: Weighed, neighbours: &[String]) {
         let Weighed {
+            techniques,
             mut terms,
             after,
             names,
             pairs,
             aliases,
         } = weighed;
+        assert_eq!(
+            techniques, self.analyser.techniques,
+            "a document weighed under other techniques than the index builder's"
+        );
         if self.analyser.techniques.has(Techniques::GRAPH) {
             for neighbour in neighbours {
                 self.analyser

@@ -28,6 +28,8 @@ pub struct Analyser {
 /// [`IndexBuilder::add`]: super::IndexBuilder::add
 #[derive(Debug)]
 pub struct Weighed {
+    /// What weighed them: a builder goes on only with the same.
+    pub(super) techniques: Techniques,
     /// The terms of the texts weighed before the neighbours', summed in that order.
     pub(super) terms: BTreeMap<String, f32>,
     /// What is added after the neighbours, in order; a weight of 0 only marks a term.
@@ -226,6 +228,7 @@ impl Analyser {
             }
         }
         Weighed {
+            techniques: t,
             terms,
             after,
             names,
