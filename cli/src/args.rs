@@ -576,6 +576,10 @@ pub(crate) struct TypeOptions {
     /// Generated structs and data enums without `#[derive(Clone)]` (a faster check).
     #[arg(long)]
     pub no_derive_clone: bool,
+    /// Every tool's catalog entry embedded as data (`toolwright_tools.json`), typed ones
+    /// too: `TOOLS` is empty, `catalog()` reads them once (a faster check).
+    #[arg(long)]
+    pub embed_tools: bool,
     /// Generated structs and data enums without `#[derive(PartialEq)]` (a faster check).
     #[arg(long)]
     pub no_derive_partial_eq: bool,

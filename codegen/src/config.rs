@@ -81,6 +81,8 @@ pub struct Config {
     features_by_tag: bool,
     /// What generated types derive besides `Debug`.
     derives: emit::Derives,
+    /// Typed tools' catalog entries embedded as data too.
+    embed_tools: bool,
     /// The adapters' conformance cases as `#[test]`s.
     tests: bool,
     /// API names, GraphQL endpoints and scalar schemas.
@@ -278,6 +280,18 @@ impl Config {
     /// name. The client's rustdoc lists the features.
     pub fn features_by_tag(&mut self, on: bool) -> &mut Self {
         self.features_by_tag = on;
+        self
+    }
+
+    /// Whether the typed tools' catalog entries are embedded as data too (default
+    /// `false`), as catalog-only tools always are: `TOOLS` is then empty and every
+    /// tool is read from `toolwright_tools.json` at the first `catalog()` call, once.
+    /// The compiler no longer evaluates and checks a static table of every tool (on
+    /// GitHub's 1,223: about a ninth of the crate's `cargo check`); the program decodes
+    /// them once instead (GitHub's: 22 ms and ~19 MB, `benches/check_time.md`). Typed
+    /// methods and `apis_only()` are the same either way.
+    pub fn embed_tools(&mut self, on: bool) -> &mut Self {
+        self.embed_tools = on;
         self
     }
 
@@ -501,6 +515,7 @@ impl Config {
             full_serde: self.full_serde,
             features_by_tag: self.features_by_tag,
             derives: self.derives,
+            embed_tools: self.embed_tools,
         };
         let mut files = emit::generate_with(&analysis.apis, &options);
         if self.tests {

@@ -56,6 +56,13 @@ fn main() -> Result<(), toolwright_codegen::Error> {
         .out_dir(out.join("typed_weather"))
         .cargo_directives(false)
         .generate()?;
+    // The adapters once more, every tool's entry embedded as data (`embed_tools`).
+    toolwright_codegen::Config::new()
+        .adapters("../adapters")
+        .embed_tools(true)
+        .out_dir(out.join("embedded_tools"))
+        .cargo_directives(false)
+        .generate()?;
     // The adapter format's own example, verbatim from its specification (tests/seed.rs).
     toolwright_codegen::Config::new()
         .adapters("../seed")

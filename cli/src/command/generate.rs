@@ -36,7 +36,8 @@ pub(crate) fn run(
         .full_serde(types.full_serde)
         .features_by_tag(types.features_by_tag)
         .derive_clone(!types.no_derive_clone)
-        .derive_partial_eq(!types.no_derive_partial_eq);
+        .derive_partial_eq(!types.no_derive_partial_eq)
+        .embed_tools(types.embed_tools);
     match config
         .strict(inputs.strict)
         .out_dir(out)

@@ -37,8 +37,9 @@ impl ApiEntry<'_> {
 }
 
 /// Writes the entry file's code and its `APIS` and `TOOLS` tables to `code`; returns
-/// the embedded catalog file when some tools are catalog-only.
-pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>> {
+/// the embedded catalog file when some tools are catalog-only, or every tool is data
+/// (`embed_all`: `TOOLS` is then empty).
+pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>], embed_all: bool) -> Option<Vec<u8>> {
     for e in entries {
         let module = names::ident(&e.names.module);
         let file = names::lit(&e.names.file_name());
@@ -79,7 +80,9 @@ pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>
         .filter(|(p, ..)| p.exposed)
         .collect();
     tools.sort_by(|a, b| a.0.name.cmp(&b.0.name));
-    let (typed, data): (Vec<_>, Vec<_>) = tools.into_iter().partition(|(.., i)| i.is_some());
+    let (typed, data): (Vec<_>, Vec<_>) = tools
+        .into_iter()
+        .partition(|(.., i)| i.is_some() && !embed_all);
     let embedded = (!data.is_empty()).then(|| {
         super::embedded::file(&data.iter().map(|(p, c, ..)| (*p, *c)).collect::<Vec<_>>())
     });
@@ -88,7 +91,10 @@ pub fn entry_file(code: &mut String, entries: &[ApiEntry<'_>]) -> Option<Vec<u8>
         .into_iter()
         .filter_map(|(plan, contract, entry, index)| Some(tool(plan, contract, entry, index?)));
 
-    let tools_doc = if embedded.is_some() {
+    let tools_doc = if embed_all {
+        "Empty: every tool is data, embedded from `toolwright_tools.json` (`catalog()` reads \
+         them)."
+    } else if embedded.is_some() {
         "The typed tools, sorted by name; the catalog-only ones are data, embedded from \
          `toolwright_tools.json` (`catalog()` joins both)."
     } else {

@@ -226,6 +226,8 @@ pub struct Options {
     pub features_by_tag: bool,
     /// What generated structs and data enums derive besides `Debug`.
     pub derives: Derives,
+    /// The typed tools' catalog entries are embedded as data too (`TOOLS` is empty).
+    pub embed_tools: bool,
 }
 
 /// The standard traits generated structs and data-carrying enums derive besides
@@ -363,7 +365,7 @@ fn write_entries(
             })
             .collect();
         let mut entry = header(&sources.join(", "));
-        let embedded = catalog::entry_file(&mut entry, entries);
+        let embedded = catalog::entry_file(&mut entry, entries, options.embed_tools);
         // A panic on another thread is a generator bug; surface it unchanged.
         let modules = modules
             .join()

@@ -31,6 +31,12 @@ pub mod typed_weather {
     include!(concat!(env!("OUT_DIR"), "/typed_weather/toolwright.rs"));
 }
 
+/// `tests/adapters` with `Config::embed_tools(true)`: typed throughout, every tool's
+/// catalog entry embedded as data.
+pub mod embedded_tools {
+    include!(concat!(env!("OUT_DIR"), "/embedded_tools/toolwright.rs"));
+}
+
 /// `tests/seed`: the adapter format's own example, as its specification writes it.
 pub mod seed {
     include!(concat!(env!("OUT_DIR"), "/seed/toolwright.rs"));

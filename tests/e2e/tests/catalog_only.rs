@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use toolwright::{CredentialSource, Executor};
-use toolwright_e2e::{adapters, typed_weather};
+use toolwright_e2e::{adapters, embedded_tools, typed_weather};
 use toolwright_loopback::{Response, Server};
 
 /// The generated sources of the partly typed catalog.
@@ -99,4 +99,66 @@ async fn catalog_only_tools_are_called_by_name_and_checked() {
     let sent = server.requests();
     assert_eq!(sent.len(), 2, "the invalid call sent nothing");
     assert_eq!(sent[0].header("authorization"), Some("Bearer notes-secret"));
+}
+
+/// With `embed_tools`, every tool is data: `TOOLS` is empty, the catalog is the static
+/// one field by field, and typed methods and calls by name work as before.
+#[tokio::test]
+async fn embedded_typed_tools_are_the_static_ones() {
+    assert!(embedded_tools::TOOLS.is_empty());
+    let full = adapters::catalog();
+    let embedded = embedded_tools::catalog();
+    assert_eq!(embedded.tools().len(), full.tools().len());
+    for (a, b) in embedded.tools().iter().zip(full.tools()) {
+        assert_eq!(a.name, b.name);
+        assert_eq!(a.title, b.title, "{}", a.name);
+        assert_eq!(a.description, b.description, "{}", a.name);
+        assert_eq!(a.input_schema, b.input_schema, "{}", a.name);
+        assert_eq!(a.output_schema, b.output_schema, "{}", a.name);
+        assert_eq!(a.annotations, b.annotations, "{}", a.name);
+        assert_eq!(a.meta, b.meta, "{}", a.name);
+        assert_eq!(a.contract, b.contract, "{}", a.name);
+        assert_eq!(a.operation, b.operation, "{}", a.name);
+    }
+    assert_eq!(embedded.apis(), full.apis());
+    // Search reads the same index.
+    let found = |c: &toolwright::Catalog| -> Vec<(String, f32)> {
+        c.search("weather in a city", 3)
+            .iter()
+            .map(|h| (h.tool.name.to_string(), h.score))
+            .collect()
+    };
+    assert_eq!(found(&embedded), found(&full));
+    assert!(!found(&full).is_empty());
+
+    let server = Server::start(|req| match (req.method.as_str(), req.path()) {
+        ("GET", "/current") => {
+            Response::json(200, &json!({"temperature": 21.5, "conditions": "sunny"}))
+        }
+        _ => Response::text(500, "unexpected request"),
+    });
+    let executor = Executor::builder(embedded_tools::catalog())
+        .base_url("weather", server.url())
+        .credentials(CredentialSource::from_fn(|name| {
+            (name == "WEATHER_KEY").then(|| "wk".to_owned())
+        }))
+        .build()
+        .unwrap();
+    let typed = embedded_tools::weather::Client::new(executor.clone())
+        .current_weather(&embedded_tools::weather::CurrentWeatherInput::new("Berlin"))
+        .await
+        .unwrap();
+    let by_name = executor
+        .call("current_weather", json!({"city": "Berlin"}))
+        .await
+        .unwrap();
+    assert_eq!(by_name["temperature"], 21.5);
+    assert!(format!("{typed:?}").contains("21.5"), "{typed:?}");
+    // An argument the schema refuses is refused before anything is sent.
+    let wrong = executor
+        .call("current_weather", json!({"city": 5}))
+        .await
+        .unwrap_err();
+    assert_eq!(wrong.code(), "VALIDATION_ARGUMENTS", "{wrong}");
+    assert_eq!(server.requests().len(), 2);
 }
