@@ -15,7 +15,9 @@
 #             (default: this one); give an older one (`git worktree add /tmp/base
 #             <commit>`) to compare before and after on the same machine state.
 # SPECS="github stripe" limits the list; TOOLWRIGHT_BIN=path uses that generator binary
-# (built from the checkout) instead of building it.
+# (built from the checkout) instead of building it; GENERATE_FLAGS="--embed-tools
+# --no-derive-partial-eq" passes switches to `toolwright generate` (the switch table of
+# docs/generated-code.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source benches/lib.sh
@@ -44,7 +46,8 @@ declare -A source=(
 specs=${SPECS:-github stripe kubernetes sendgrid osisoft appstore streamio britbox}
 
 export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
-printf '# %s (%s)\n' "$root" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')"
+printf '# %s (%s)%s\n' "$root" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+  "${GENERATE_FLAGS:+ generate $GENERATE_FLAGS}"
 printf '%-11s %9s %9s %10s %s\n' spec lines check_s peak_mb runs_s
 for spec in $specs; do
   file=${source[$spec]}
@@ -52,7 +55,8 @@ for spec in $specs; do
     *.gz) gunzip -c "$file" > "$work/$spec.json" ;;
     *) cp "$file" "$work/$spec.json" ;;
   esac
-  "$bin" generate "$work/$spec.json" --out "$work/out-$spec" >/dev/null 2>&1
+  # shellcheck disable=SC2086 # the flags are words
+  "$bin" generate "$work/$spec.json" ${GENERATE_FLAGS:-} --out "$work/out-$spec" >/dev/null 2>&1
   lines=$(cat "$work/out-$spec"/*.rs | wc -l)
   crate="$work/crate-$spec"
   user_crate "$crate" "check-$spec" "$root/runtime"
