@@ -1074,11 +1074,11 @@ impl<'a> TypeGen<'a> {
         // Compared whole as written (`Debug` shows every field of the IR, and `-0.0`
         // apart from `0.0`), so equal structs only; nested inline types are shared by
         // shape already, or named after the first struct.
-        let written = |s: &Schema| format!("{s:?}");
-        if let Some((first, _)) = same
-            .iter()
-            .find(|(_, kept)| written(kept) == written(&shape))
-        {
+        let mut written = None;
+        if let Some((first, _)) = same.iter().find(|(_, kept)| {
+            let shape = written.get_or_insert_with(|| format!("{shape:?}"));
+            format!("{kept:?}") == *shape
+        }) {
             let first = names::ident(first);
             let doc = names::doc(&type_doc(name, schema), "");
             self.push(name, None, format!("{doc}pub type {ident} = {first};\n"));

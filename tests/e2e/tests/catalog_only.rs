@@ -15,17 +15,14 @@ const EMBEDDED: &str = include_str!(concat!(
     "/typed_weather/toolwright_tools.json"
 ));
 
-#[test]
-fn catalog_only_operations_have_no_types_but_every_tool() {
-    let full = adapters::catalog();
-    let partial = typed_weather::catalog();
+/// `read` (tools read from embedded data) has the tools of `statics` (the fully typed
+/// build's static tables), in order, every field alike, and the same APIs.
+fn assert_same_tools(read: &toolwright::Catalog, statics: &toolwright::Catalog) {
     let names = |c: &toolwright::Catalog| -> Vec<String> {
         c.tools().iter().map(|t| t.name.to_string()).collect()
     };
-    assert_eq!(names(&partial), names(&full));
-    // The catalog-only tools are read from the embedded data file: every field as the
-    // static tables of the fully typed catalog have it.
-    for (a, b) in partial.tools().iter().zip(full.tools()) {
+    assert_eq!(names(read), names(statics));
+    for (a, b) in read.tools().iter().zip(statics.tools()) {
         assert_eq!(a.title, b.title, "{}", a.name);
         assert_eq!(a.description, b.description, "{}", a.name);
         assert_eq!(a.input_schema, b.input_schema, "{}", a.name);
@@ -35,7 +32,16 @@ fn catalog_only_operations_have_no_types_but_every_tool() {
         assert_eq!(a.contract, b.contract, "{}", a.name);
         assert_eq!(a.operation, b.operation, "{}", a.name);
     }
-    assert_eq!(partial.apis(), full.apis());
+    assert_eq!(read.apis(), statics.apis());
+}
+
+#[test]
+fn catalog_only_operations_have_no_types_but_every_tool() {
+    let full = adapters::catalog();
+    let partial = typed_weather::catalog();
+    // The catalog-only tools are read from the embedded data file: every field as the
+    // static tables of the fully typed catalog have it.
+    assert_same_tools(&partial, &full);
     // Typed tools stay static; the others are data.
     assert!(
         typed_weather::TOOLS
@@ -108,19 +114,7 @@ async fn embedded_typed_tools_are_the_static_ones() {
     assert!(embedded_tools::TOOLS.is_empty());
     let full = adapters::catalog();
     let embedded = embedded_tools::catalog();
-    assert_eq!(embedded.tools().len(), full.tools().len());
-    for (a, b) in embedded.tools().iter().zip(full.tools()) {
-        assert_eq!(a.name, b.name);
-        assert_eq!(a.title, b.title, "{}", a.name);
-        assert_eq!(a.description, b.description, "{}", a.name);
-        assert_eq!(a.input_schema, b.input_schema, "{}", a.name);
-        assert_eq!(a.output_schema, b.output_schema, "{}", a.name);
-        assert_eq!(a.annotations, b.annotations, "{}", a.name);
-        assert_eq!(a.meta, b.meta, "{}", a.name);
-        assert_eq!(a.contract, b.contract, "{}", a.name);
-        assert_eq!(a.operation, b.operation, "{}", a.name);
-    }
-    assert_eq!(embedded.apis(), full.apis());
+    assert_same_tools(&embedded, &full);
     // Search reads the same index.
     let found = |c: &toolwright::Catalog| -> Vec<(String, f32)> {
         c.search("weather in a city", 3)
