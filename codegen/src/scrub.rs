@@ -14,6 +14,7 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde_json::Value;
 use toolwright_query::redact;
@@ -63,43 +64,72 @@ fn operation(op: &mut ir::Operation, scrubbed: &mut Scrubbed) {
     optional_text(&mut op.summary);
     optional_text(&mut op.description);
     for p in &mut op.params {
-        schema(&mut p.schema, redact::is_secret_name(&p.name));
+        let credential = redact::is_secret_name(&p.name);
+        scrubbed
+            .schemas
+            .scrub(&mut p.schema, credential, |s| schema(s, credential));
     }
     for r in &mut op.responses {
         optional_text(&mut r.description);
-        for s in r
-            .schema
-            .iter_mut()
-            .chain(r.item.iter_mut().map(|b| &mut **b))
-        {
+        if let Some(s) = &mut r.schema {
+            scrubbed.schemas.scrub(s, false, |s| schema(s, false));
+        }
+        if let Some(s) = &mut r.item {
             schema(s, false);
         }
     }
     for (key, value) in &mut op.meta {
-        // A value no other operation holds is scrubbed in place; a shared one once,
-        // and replaced only where scrubbing changed it (the others keep sharing it).
-        if let Some(own) = std::sync::Arc::get_mut(value) {
-            native(key, own);
-            continue;
-        }
-        let seen = scrubbed
-            .entry((key.clone(), std::sync::Arc::as_ptr(value) as usize))
-            .or_insert_with(|| {
-                let mut clean = Value::clone(value);
-                native(key, &mut clean);
-                // The original kept too: its address names it only while it lives.
-                let changed = clean != **value;
-                (value.clone(), changed.then(|| ir::Native::new(clean)))
-            });
-        if let Some(clean) = &seen.1 {
-            *value = clean.clone();
+        scrubbed
+            .natives
+            .scrub(value, key.clone(), |v| native(key, v));
+    }
+}
+
+/// What an API's shared values became when scrubbed.
+struct Scrubbed {
+    /// Native metadata values, by key (a value is scrubbed under its key).
+    natives: Seen<String, Value>,
+    /// Parameter and response schemas, by whether they describe a credential.
+    schemas: Seen<bool, ir::Schema>,
+}
+
+impl Scrubbed {
+    fn new() -> Scrubbed {
+        Scrubbed {
+            natives: Seen(HashMap::new()),
+            schemas: Seen(HashMap::new()),
         }
     }
 }
 
-/// Shared native metadata values already scrubbed, by key and address: the value, and
-/// what replaces it when scrubbing changed it.
-type Scrubbed = HashMap<(String, usize), (ir::Native, Option<ir::Native>)>;
+/// Shared values already scrubbed, by how (`H`) and address: the value, and what
+/// replaces it when scrubbing changed it.
+struct Seen<H, T>(HashMap<(H, usize), (Arc<T>, Option<Arc<T>>)>);
+
+impl<H: Eq + std::hash::Hash, T: Clone + PartialEq> Seen<H, T> {
+    /// Scrubs `value` with `clean`, `how` naming the way: a value no one else holds in
+    /// place; a shared one once per way, replaced only where scrubbing changed it (the
+    /// others keep sharing it).
+    fn scrub(&mut self, value: &mut Arc<T>, how: H, clean: impl Fn(&mut T)) {
+        if let Some(own) = Arc::get_mut(value) {
+            clean(own);
+            return;
+        }
+        let seen = self
+            .0
+            .entry((how, Arc::as_ptr(value) as usize))
+            .or_insert_with(|| {
+                let mut cleaned = T::clone(value);
+                clean(&mut cleaned);
+                // The original kept too: its address names it only while it lives.
+                let changed = cleaned != **value;
+                (value.clone(), changed.then(|| Arc::new(cleaned)))
+            });
+        if let Some(cleaned) = &seen.1 {
+            *value = cleaned.clone();
+        }
+    }
+}
 
 /// Scrubs a native metadata value under its key, so that a credential-named entry is
 /// one.
@@ -208,5 +238,37 @@ mod tests {
         );
         assert_eq!(kind.default.as_deref(), Some(&Value::from("open")));
         assert_eq!(body.description.as_deref(), Some("Try <redacted> here."));
+    }
+
+    #[test]
+    fn a_shared_schema_is_scrubbed_for_each_parameter_that_holds_it() {
+        // Three parameters whose schemas are equal as written, so read as one shared
+        // schema: the credential's sample goes, the others keep theirs and keep sharing.
+        let query = |name: &str| {
+            serde_json::json!({"name": name, "in": "query",
+                "schema": {"type": "string", "default": "k-12345"}})
+        };
+        let spec = serde_json::json!({
+            "openapi": "3.0.3",
+            "info": {"title": "Shared", "version": "1"},
+            "paths": {
+                "/a": {"get": {"operationId": "a", "parameters": [query("api_key"), query("colour")],
+                    "responses": {"200": {"description": "ok"}}}},
+                "/b": {"get": {"operationId": "b", "parameters": [query("colour")],
+                    "responses": {"200": {"description": "ok"}}}}
+            }
+        });
+        let analysis = crate::analyze_text("shared.json", &spec.to_string(), false);
+        let ops = &analysis.apis[0].operations;
+        let param = |op: usize, name: &str| {
+            let found = ops[op].params.iter().find(|p| p.name == name);
+            found.unwrap_or_else(|| panic!("no {name}")).schema.clone()
+        };
+        let (key, colour_a, colour_b) =
+            (param(0, "api_key"), param(0, "colour"), param(1, "colour"));
+        assert_eq!(key.default.as_deref(), Some(&Value::from(redact::REDACTED)));
+        assert_eq!(colour_a.default.as_deref(), Some(&Value::from("k-12345")));
+        assert!(Arc::ptr_eq(&colour_a, &colour_b), "still one schema");
+        assert!(!Arc::ptr_eq(&key, &colour_a));
     }
 }

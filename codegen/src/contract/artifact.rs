@@ -297,7 +297,7 @@ fn ai_metadata(api: &ir::Api, op: &ir::Operation, description: &str) -> Value {
         Crude::Execute => "action",
     };
     // The result is a list when its root is an array, or an envelope holding one.
-    let response = op.success_response().and_then(|r| r.schema.as_ref());
+    let response = op.success_response().and_then(|r| r.schema.as_deref());
     let root = response.map(|s| ir::follow(s, &api.definitions));
     let items = root.and_then(|r| match r.ty {
         ir::SchemaType::Array => r.items.as_deref(),

@@ -548,7 +548,7 @@ impl Leaves {
 /// What `op` produces: its success response's leaves, through envelopes
 /// (`{data: [...]}`) down to the items.
 pub fn produces(api: &ir::Api, op: &ir::Operation, memo: &mut Leaves) -> Vec<Produced> {
-    let Some(schema) = op.success_response().and_then(|r| r.schema.as_ref()) else {
+    let Some(schema) = op.success_response().and_then(|r| r.schema.as_deref()) else {
         return Vec::new();
     };
     let noun = words::path_noun(&op.path, None);

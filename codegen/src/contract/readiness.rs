@@ -154,7 +154,7 @@ pub fn report(apis: &[ir::Api], contracts: &[OperationContract], edges: &[Edge])
                 });
             }
         };
-        let response = op.success_response().and_then(|r| r.schema.as_ref());
+        let response = op.success_response().and_then(|r| r.schema.as_deref());
         if op.kind == Crude::Read {
             reads += 1;
             read_schemas += usize::from(response.is_some());

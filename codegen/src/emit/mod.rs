@@ -38,8 +38,8 @@ pub fn reachable_definitions(api: &ir::Api) -> std::collections::BTreeSet<String
     let roots = api.operations.iter().flat_map(|op| {
         op.params
             .iter()
-            .map(|p| &p.schema)
-            .chain(op.responses.iter().filter_map(|r| r.schema.as_ref()))
+            .map(|p| &*p.schema)
+            .chain(op.responses.iter().filter_map(|r| r.schema.as_deref()))
     });
     ir::reachable(roots, &api.definitions)
 }

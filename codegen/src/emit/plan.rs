@@ -88,7 +88,7 @@ pub struct ToolPlan {
 /// Whether the success response is no object, so the tool's result wraps it in
 /// `{"result": ...}` (MCP's structured content is an object).
 fn wraps_output(api: &ir::Api, op: &ir::Operation) -> bool {
-    let output = op.success_response().and_then(|r| r.schema.as_ref());
+    let output = op.success_response().and_then(|r| r.schema.as_deref());
     output.is_some_and(|s| !is_object(s, &api.definitions))
 }
 
@@ -97,7 +97,7 @@ fn wraps_output(api: &ir::Api, op: &ir::Operation) -> bool {
 /// catalog stores it ([`ir::render_root_compact`]), else with a referenced root
 /// definition inlined.
 pub fn output_schema(api: &ir::Api, op: &ir::Operation, compact: bool) -> Option<Value> {
-    let output = op.success_response().and_then(|r| r.schema.as_ref())?;
+    let output = op.success_response().and_then(|r| r.schema.as_deref())?;
     let wrapped;
     let root = if wraps_output(api, op) {
         wrapped = Schema::object([("result".to_owned(), output.clone(), true)]);
@@ -188,7 +188,7 @@ pub fn input_schema(op: &ir::Operation) -> Schema {
     let mut schema = Schema::object(
         op.params
             .iter()
-            .map(|p| (p.field.clone(), p.schema.clone(), p.required)),
+            .map(|p| (p.field.clone(), Schema::clone(&p.schema), p.required)),
     );
     schema.extensions = op.input_keywords.clone();
     schema

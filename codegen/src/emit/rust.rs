@@ -44,13 +44,13 @@ pub fn api_module(
     let inputs = || {
         typed_ops
             .iter()
-            .flat_map(|op| op.params.iter().map(|p| &p.schema))
+            .flat_map(|op| op.params.iter().map(|p| &*p.schema))
     };
     let outputs = || {
         typed_ops.iter().flat_map(|op| {
             op.responses
                 .iter()
-                .flat_map(|r| r.schema.iter().chain(r.item.as_deref()))
+                .flat_map(|r| r.schema.as_deref().into_iter().chain(r.item.as_deref()))
         })
     };
     types.input_defs = ir::reachable(inputs(), &api.definitions);
@@ -142,7 +142,7 @@ pub fn api_module(
                     stream_output(&mut types, op_names, success, answer, index)
                 }
                 _ => {
-                    let output = match success.and_then(|r| r.schema.as_ref()) {
+                    let output = match success.and_then(|r| r.schema.as_deref()) {
                         Some(s) if s.ty == SchemaType::Object && !s.properties.is_empty() => {
                             types.operation_object(&op_names.output, s, Direction::Output)
                         }
@@ -1069,7 +1069,7 @@ impl<'a> TypeGen<'a> {
             ..schema.clone()
         };
         let ident = names::ident(name);
-        let key = (direction == Direction::Input, written_fingerprint(&shape));
+        let key = (direction == Direction::Input, ir::fingerprint(&shape));
         let same = self.operation_shapes.entry(key).or_default();
         // Compared whole as written (`Debug` shows every field of the IR, and `-0.0`
         // apart from `0.0`), so equal structs only; nested inline types are shared by
@@ -1275,21 +1275,6 @@ impl TypeGen<'_> {
             ),
         }
     }
-}
-
-/// A hash of `schema` as `Debug` writes it, streamed (no text is made).
-fn written_fingerprint(schema: &Schema) -> u64 {
-    use std::hash::Hasher;
-    struct Feed(std::collections::hash_map::DefaultHasher);
-    impl std::fmt::Write for Feed {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            self.0.write(s.as_bytes());
-            Ok(())
-        }
-    }
-    let mut feed = Feed(std::collections::hash_map::DefaultHasher::new());
-    let _ = write!(feed, "{schema:?}");
-    feed.0.finish()
 }
 
 /// A type's rustdoc: its description, or a line saying where it comes from (every

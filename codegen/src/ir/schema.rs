@@ -476,6 +476,24 @@ pub fn reachable<'a>(
     seen
 }
 
+/// A hash of `schema` as `Debug` writes it, streamed (no text is made): equal
+/// fingerprints are worth comparing; unequal ones are different schemas (`-0.0` and
+/// `0.0` included, which `==` does not tell apart).
+pub fn fingerprint(schema: &Schema) -> u64 {
+    use std::fmt::Write as _;
+    use std::hash::Hasher;
+    struct Feed(std::collections::hash_map::DefaultHasher);
+    impl std::fmt::Write for Feed {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    let mut feed = Feed(std::collections::hash_map::DefaultHasher::new());
+    let _ = write!(feed, "{schema:?}");
+    feed.0.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

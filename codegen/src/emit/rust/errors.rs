@@ -64,7 +64,7 @@ pub(super) fn collect(
     let variants: Vec<Variant> = by_specificity(errors)
         .into_iter()
         .filter_map(|r| {
-            let schema = r.schema.as_ref()?;
+            let schema = r.schema.as_deref()?;
             let name = status_variant(&r.status);
             Some(Variant {
                 ident: names::ident(&name),

@@ -362,7 +362,7 @@ fn params(r: &mut Reader<'_>, node: &Node, method: Method, path: &str) -> Vec<ir
             name,
             location,
             required,
-            schema: spec.schema,
+            schema: spec.schema.into(),
             style: ir::Style::default_for(location),
             explode: location == ParamLocation::Query,
             allow_reserved: false,
@@ -585,7 +585,7 @@ fn role_names(key: &str) -> &'static [&'static str] {
 fn fields_param(response: Option<&ir::Response>) -> ir::Param {
     let mut item = ir::Schema::of(SchemaType::String);
     let declared: Vec<Value> = response
-        .and_then(|r| r.schema.as_ref())
+        .and_then(|r| r.schema.as_deref())
         .map(|s| s.items.as_deref().unwrap_or(s))
         .map(|s| {
             s.properties
@@ -605,7 +605,7 @@ fn fields_param(response: Option<&ir::Response>) -> ir::Param {
         field: "fields".to_owned(),
         location: ParamLocation::Query,
         required: false,
-        schema,
+        schema: schema.into(),
         style: ir::Style::Form,
         explode: false,
         allow_reserved: false,
@@ -647,7 +647,7 @@ fn implied_param(key: &str, name: &str) -> ir::Param {
         field: name.to_owned(),
         location: ParamLocation::Query,
         required: false,
-        schema,
+        schema: schema.into(),
         style: ir::Style::default_for(ParamLocation::Query),
         explode: true,
         allow_reserved: false,
@@ -717,7 +717,7 @@ fn response(
             if s.description.is_none() {
                 s.description = description;
             }
-            s
+            s.into()
         }),
     };
     Some((response, extra))

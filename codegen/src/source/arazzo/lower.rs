@@ -172,7 +172,7 @@ pub fn read(file: &Arc<SourceFile>, diagnostics: &mut Diagnostics) -> Option<ir:
             json!({"workflowId": id, "document": file.path}).into(),
         );
         if let Some(response) = op.responses.first_mut() {
-            response.schema = Some(outputs);
+            response.schema = Some(outputs.into());
         }
         op.workflow = Some(workflow.clone());
         done.insert(id.clone(), workflow);

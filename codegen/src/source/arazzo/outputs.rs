@@ -49,7 +49,7 @@ fn typed(
         .find(|s| s.get("stepId").and_then(Value::as_str) == Some(step.as_str()))?
         .get("outputs")?
         .get(&output)?;
-    let response = target.op().success_response()?.schema.as_ref()?;
+    let response = target.op().success_response()?.schema.as_deref()?;
     // What the step's output reads: its response body (at a pointer), or — a step
     // that runs a workflow — one of that workflow's outputs.
     let at = match Written::parse(declared) {

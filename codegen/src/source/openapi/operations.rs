@@ -368,7 +368,7 @@ fn operation(
                 field: unique_field(&mut fields, placeholder),
                 location: ParamLocation::Path,
                 required: true,
-                schema: Schema::of(SchemaType::String),
+                schema: doc.sharing.schema(Schema::of(SchemaType::String)),
                 style: Style::Simple,
                 explode: false,
                 allow_reserved: false,
@@ -621,13 +621,24 @@ fn parameter(
         .get("explode")
         .and_then(Value::as_bool)
         .unwrap_or(matches!(style, Style::Form | Style::Cookie));
-    let mut param = ir::Param {
+    let (style, explode) = match &content_type {
+        // Content-based parameters carry their value serialized in the media type
+        // (JSON text), then encoded for the location like any text.
+        Some(media) => {
+            schema
+                .extensions
+                .insert("contentMediaType".into(), json!(media));
+            (Style::Form, false)
+        }
+        None => (style, explode),
+    };
+    Some(ir::Param {
         field: unique_field(fields, &name),
         name,
         location,
         required: location == ParamLocation::Path
             || p.get("required").and_then(Value::as_bool) == Some(true),
-        schema,
+        schema: doc.sharing.schema(schema),
         style,
         explode,
         allow_reserved: p.get("allowReserved").and_then(Value::as_bool) == Some(true),
@@ -635,18 +646,7 @@ fn parameter(
         // parameter would make reading quadratic.
         source: None,
         content_type,
-    };
-    if let Some(media) = &param.content_type {
-        // Content-based parameters carry their value serialized in the media type
-        // (JSON text), then encoded for the location like any text.
-        param
-            .schema
-            .extensions
-            .insert("contentMediaType".into(), json!(media));
-        param.style = Style::Form;
-        param.explode = false;
-    }
-    Some(param)
+    })
 }
 
 /// OpenAPI 3.2 `in: querystring`: the whole query string as one argument, described by
@@ -699,7 +699,7 @@ fn querystring(
         name,
         location: ParamLocation::QueryString,
         required: p.get("required").and_then(Value::as_bool) == Some(true),
-        schema,
+        schema: doc.sharing.schema(schema),
         style: Style::Form,
         explode: false,
         allow_reserved: false,
@@ -1021,7 +1021,7 @@ fn request_body(
                 allow_reserved: false,
                 content_type: None,
                 source: None,
-                schema: prop_schema,
+                schema: doc.sharing.schema(prop_schema),
             };
             match encoding {
                 BodyEncoding::Multipart => {
@@ -1293,7 +1293,7 @@ fn whole_body(fields: &mut BTreeSet<String>, schema: Schema, required: bool) -> 
         field,
         location: ParamLocation::RequestBody,
         required,
-        schema,
+        schema: schema.into(),
         style: Style::Form,
         explode: false,
         allow_reserved: false,
@@ -1442,7 +1442,7 @@ fn responses(
         out.push(ir::Response {
             status: key,
             description,
-            schema,
+            schema: schema.map(|s| doc.sharing.schema(s)),
             json: json_media,
             body,
             item: item.map(Box::new),
@@ -1498,7 +1498,7 @@ mod tests {
                 field: (*name).into(),
                 location: ParamLocation::Query,
                 required: true,
-                schema: Schema::default(),
+                schema: Schema::default().into(),
                 style: Style::Form,
                 explode: true,
                 allow_reserved: false,
