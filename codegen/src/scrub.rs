@@ -102,9 +102,12 @@ impl Scrubbed {
     }
 }
 
-/// Shared values already scrubbed, by how (`H`) and address: the value, and what
+/// Shared values already scrubbed, by how (`H`) and address.
+struct Seen<H, T>(HashMap<(H, usize), Cleaned<T>>);
+
+/// A shared value scrubbed: the value (kept, so its address names it), and what
 /// replaces it when scrubbing changed it.
-struct Seen<H, T>(HashMap<(H, usize), (Arc<T>, Option<Arc<T>>)>);
+type Cleaned<T> = (Arc<T>, Option<Arc<T>>);
 
 impl<H: Eq + std::hash::Hash, T: Clone + PartialEq> Seen<H, T> {
     /// Scrubs `value` with `clean`, `how` naming the way: a value no one else holds in
