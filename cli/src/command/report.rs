@@ -28,8 +28,8 @@ pub(crate) fn run(
         toolwright_codegen::report::prepare(&analysis.apis, &analysis.diagnostics, &options);
     // The page needs nothing more of what was read. The findings and the inputs go
     // now; the APIs go to the exports' catalog, which drops each operation once its
-    // tool is made (Graph beta's API as read, with its 47 MB of source text, is the
-    // biggest thing alive).
+    // tool is made (Graph beta's API as read is the biggest thing alive), without
+    // their source text (47 MB for Graph beta), which nothing needs any more.
     let toolwright_codegen::Analysis {
         inputs,
         apis,
@@ -38,6 +38,9 @@ pub(crate) fn run(
     } = analysis;
     drop((inputs, suites, diagnostics));
     let catalog = if with_exports {
+        let mut apis = apis;
+        apis.iter_mut()
+            .for_each(toolwright_codegen::ir::Api::forget_source);
         match interpret::catalog_for_exports(apis) {
             Ok(c) => Some(c),
             Err(e) => {
