@@ -55,7 +55,6 @@ pub fn apis(apis: &[ir::Api]) -> Value {
 /// Writing to `out` failed, or reading the tools' details back from their temporary
 /// file did.
 pub fn write(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
-    let data = data(parts);
     let mut rest = TEMPLATE;
     // Each marker replaced once, in one pass (a value that happens to hold a marker is
     // not expanded again).
@@ -68,7 +67,10 @@ pub fn write(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
         match marker {
             "{{TITLE}}" => out.write_all(escape(parts.title).as_bytes())?,
             "{{STYLE}}" => out.write_all(STYLE.as_bytes())?,
-            "{{DATA}}" => write_script_json(out, &data)?,
+            // Made here and dropped once written: it copies the rows and the readiness
+            // report (~30 MB for Graph beta), which the details' blocks after it need
+            // not share memory with.
+            "{{DATA}}" => write_script_json(out, &data(parts))?,
             "{{GRAPH}}" if parts.graph.svg.is_empty() => out.write_all(
                 b"<p class=\"empty\">No data-flow edges: no tool's output was found to feed another's input.</p>",
             )?,
