@@ -13,6 +13,7 @@
 //! table (virtualised: only the visible rows exist) stays quick at 20,000.
 //! Deterministic: the same inputs give the same bytes.
 
+mod block;
 mod fidelity;
 mod graph;
 mod html;

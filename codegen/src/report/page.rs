@@ -6,6 +6,7 @@ use std::io::Write;
 
 use serde_json::{Value, json};
 
+use super::block::{close_block, open_block};
 use super::graph::Drawing;
 use super::html::escape;
 use super::tools::Tools;
@@ -213,48 +214,14 @@ fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
         }
         Ok::<(), std::io::Error>(())
     })?;
-    for (i, defs) in parts.tools.definitions.iter().enumerate() {
-        let mut gz = open_block(out, &format!("tw-defs-{i}"))?;
-        gz.write_all(defs.as_bytes())?;
-        close_block(gz)?;
+    // Each already a whole element, compressed when it was made.
+    for defs in &parts.tools.definitions {
+        match defs {
+            Ok(element) => out.write_all(element)?,
+            Err(e) => return Err(std::io::Error::new(e.kind(), e.to_string())),
+        }
     }
     Ok(())
-}
-
-/// What a details block's JSON is written into: gzip, then base64, then the page.
-/// Buffered in front of gzip: serde_json writes a token at a time, and flate2 clears
-/// its whole output buffer (32 KB) on every write it is given — on Microsoft Graph
-/// that was most of the report's time.
-type BlockWriter<'w> = std::io::BufWriter<
-    flate2::write::GzEncoder<
-        base64::write::EncoderWriter<'static, base64::engine::GeneralPurpose, &'w mut dyn Write>,
-    >,
->;
-
-/// Starts a details block: an inert `<script>` element whose text is the JSON written
-/// into the returned writer, gzip-compressed and base64-encoded.
-fn open_block<'w>(out: &'w mut dyn Write, id: &str) -> std::io::Result<BlockWriter<'w>> {
-    out.write_all(b"<script type=\"application/gzip+base64\" id=\"")?;
-    out.write_all(id.as_bytes())?;
-    out.write_all(b"\">")?;
-    let base64 = base64::write::EncoderWriter::new(out, &base64::engine::general_purpose::STANDARD);
-    Ok(std::io::BufWriter::with_capacity(
-        BUFFER,
-        flate2::write::GzEncoder::new(base64, flate2::Compression::default()),
-    ))
-}
-
-/// The bytes gathered before they are handed to gzip.
-pub(super) const BUFFER: usize = 64 * 1024;
-
-/// Ends a block [`open_block`] started: the gzip trailer, base64's padding, the
-/// element's end.
-fn close_block(gz: BlockWriter<'_>) -> std::io::Result<()> {
-    let gz = gz
-        .into_inner()
-        .map_err(std::io::IntoInnerError::into_error)?;
-    let mut base64 = gz.finish()?;
-    base64.finish()?.write_all(b"</script>\n")
 }
 
 /// JSON safe inside a `<script>` element: `<` is written `\u003c` (only strings hold
@@ -286,8 +253,6 @@ impl Write for EscapeLt<'_> {
 
 #[cfg(test)]
 mod tests {
-    use base64::Engine as _;
-
     use super::*;
 
     fn script_json(value: &Value) -> String {
@@ -303,24 +268,5 @@ mod tests {
         let back: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(back["d"], "</script><script>alert(1)</script>");
         assert_eq!(back["<"], "<<");
-    }
-
-    #[test]
-    fn blocks_are_gzip_of_the_json() {
-        let mut out = Vec::new();
-        let mut gz = open_block(&mut out, "b").unwrap();
-        gz.write_all(br#"{"a":[1,2]}"#).unwrap();
-        close_block(gz).unwrap();
-        let out = String::from_utf8(out).unwrap();
-        assert!(out.starts_with(r#"<script type="application/gzip+base64" id="b">"#));
-        assert!(out.ends_with("</script>\n"));
-        let b64 = out.split('>').nth(1).unwrap().split('<').next().unwrap();
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(b64)
-            .unwrap();
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
-            .unwrap();
-        assert_eq!(text, r#"{"a":[1,2]}"#);
     }
 }

@@ -38,9 +38,10 @@ pub struct Tools {
     pub secrets: Vec<std::collections::BTreeSet<String>>,
     /// Tool name → position in `rows`.
     pub index: BTreeMap<String, usize>,
-    /// Per API, in order: `{"input": {name: schema}, "output": {name: schema}}`, as
-    /// JSON text (see [`definitions_text`]).
-    pub definitions: Vec<String>,
+    /// Per API, in order: `{"input": {name: schema}, "output": {name: schema}}` (see
+    /// [`definitions_text`]) as the page's compressed element, made as soon as the API
+    /// is read (an error is kept for the page to report).
+    pub definitions: Vec<std::io::Result<Vec<u8>>>,
 }
 
 /// Row flags: the annotations, and whether the tool is listed at all.
@@ -157,7 +158,11 @@ pub fn collect(
     for (api_index, api) in apis.iter().enumerate() {
         let adapter = is_adapter(api);
         let raw = written.get(api_index).and_then(Option::as_ref);
-        definitions.push(definitions_text(api));
+        let text = definitions_text(api);
+        definitions.push(super::block::element(
+            &format!("tw-defs-{api_index}"),
+            &text,
+        ));
         for op in &api.operations {
             let plan = plan::plan(api, op);
             let entry = contracts
@@ -257,9 +262,9 @@ pub fn collect(
             redact_everywhere(&mut detail, &secrets);
             // Compressed now: all tools' details are never alive at once as text.
             // Buffered: flate2 clears its output buffer on every write, and serde_json
-            // writes a token at a time (see `page::BUFFER`).
+            // writes a token at a time (see `block::BUFFER`).
             let mut gz = std::io::BufWriter::with_capacity(
-                super::page::BUFFER,
+                super::block::BUFFER,
                 flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()),
             );
             // Writing to a Vec cannot fail.
