@@ -6,6 +6,7 @@ use toolwright_cli::interpret;
 
 use super::analyze;
 use crate::args::Inputs;
+use crate::memory;
 use crate::output::write_if_changed;
 
 pub(crate) fn run(
@@ -37,6 +38,7 @@ pub(crate) fn run(
         diagnostics,
     } = analysis;
     drop((inputs, suites, diagnostics));
+    memory::give_back_freed();
     let catalog = if with_exports {
         let mut apis = apis;
         apis.iter_mut()
@@ -53,6 +55,8 @@ pub(crate) fn run(
         None
     };
     let exporters = catalog.as_ref().map(ReportExports::new);
+    // What the IR took is freed by now (the exports' catalog took its place).
+    memory::give_back_freed();
     let tools = prepared.tools();
     // Written as it is made: Graph beta's page is 172 MB, never held whole.
     write_if_changed(out, |page| {
