@@ -1071,14 +1071,10 @@ impl<'a> TypeGen<'a> {
         let ident = names::ident(name);
         let key = (direction == Direction::Input, ir::fingerprint(&shape));
         let same = self.operation_shapes.entry(key).or_default();
-        // Compared whole as written (`Debug` shows every field of the IR, and `-0.0`
-        // apart from `0.0`), so equal structs only; nested inline types are shared by
-        // shape already, or named after the first struct.
-        let mut written = None;
-        if let Some((first, _)) = same.iter().find(|(_, kept)| {
-            let shape = written.get_or_insert_with(|| format!("{shape:?}"));
-            format!("{kept:?}") == *shape
-        }) {
+        // Equal as written, as `ir::Sharing::schema` compares (the fingerprint keeps
+        // `-0.0` apart from `0.0`, which `==` does not), so equal structs only; nested
+        // inline types are shared by shape already, or named after the first struct.
+        if let Some((first, _)) = same.iter().find(|(_, kept)| *kept == shape) {
             let first = names::ident(first);
             let doc = names::doc(&type_doc(name, schema), "");
             self.push(name, None, format!("{doc}pub type {ident} = {first};\n"));
