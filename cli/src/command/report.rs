@@ -23,26 +23,33 @@ pub(crate) fn run(
         title,
         ..Default::default()
     };
-    // Everything but the exports first: what that is made from is dropped before the
-    // exports' catalog is built (on Graph beta the two together were the peak).
-    let prepared =
-        toolwright_codegen::report::prepare(&analysis.apis, &analysis.diagnostics, &options);
-    // The page needs nothing more of what was read. The findings and the inputs go
-    // now; the APIs go to the exports' catalog, which drops each operation once its
-    // tool is made (Graph beta's API as read is the biggest thing alive), without
-    // their source text (47 MB for Graph beta), which nothing needs any more.
+    // What the page shows of the documents as written first (the fidelity matrices,
+    // the source lines): then the findings and the source text go (Graph beta's is
+    // 47 MB) before the contracts are made, each location keeping only where it is.
+    let sources = toolwright_codegen::report::Sources::read(&analysis.apis, &analysis.diagnostics);
     let toolwright_codegen::Analysis {
         inputs,
-        apis,
+        mut apis,
         suites,
         diagnostics,
     } = analysis;
     drop((inputs, suites, diagnostics));
+    toolwright_codegen::ir::let_go_of_text(&mut apis);
+    memory::give_back_freed();
+    // Everything but the exports next: what that is made from is dropped before the
+    // exports' catalog is built (on Graph beta the two together were the peak).
+    let prepared = match sources.prepare(&apis, &options) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: cannot make the report: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // The page needs nothing more of what was read. The APIs go to the exports'
+    // catalog, which drops each operation once its tool is made (Graph beta's API as
+    // read is the biggest thing alive).
     memory::give_back_freed();
     let catalog = if with_exports {
-        let mut apis = apis;
-        apis.iter_mut()
-            .for_each(toolwright_codegen::ir::Api::forget_source);
         match interpret::catalog_for_exports(apis) {
             Ok(c) => Some(c),
             Err(e) => {

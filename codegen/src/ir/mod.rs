@@ -566,21 +566,58 @@ pub struct Example {
     pub arguments: Value,
 }
 
-impl Api {
-    /// Forgets where each part of the API was read: every location, and the
-    /// placeholders found (findings about places). For what is made from an API once
-    /// its findings and excerpts are out (a report's exports), so that the source text,
-    /// held through the locations, goes now instead of with the API (Microsoft Graph
-    /// beta's is 47 MB).
-    pub fn forget_source(&mut self) {
-        self.source = None;
-        for op in &mut self.operations {
-            op.source = None;
-            op.placeholders = Vec::new();
+/// Lets go of the source text every location of `apis` holds, keeping where each
+/// location is: each file is replaced by one that knows the line and column of every
+/// location's start and nothing else ([`crate::diagnostics::SourceFile::without_text`]).
+/// For what is made from the APIs once their excerpts are out: a report lets Microsoft
+/// Graph beta's 47 MB go before the contracts are made, and its readiness findings
+/// still say where each operation is.
+pub fn let_go_of_text(apis: &mut [Api]) {
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    use crate::diagnostics::SourceFile;
+
+    /// Every location of `api`, in turn.
+    fn each_location(api: &mut Api, f: &mut impl FnMut(&mut Location)) {
+        if let Some(l) = &mut api.source {
+            f(l);
+        }
+        for op in &mut api.operations {
+            if let Some(l) = &mut op.source {
+                f(l);
+            }
+            for p in &mut op.placeholders {
+                f(&mut p.source);
+            }
             for p in &mut op.params {
-                p.source = None;
+                if let Some(l) = &mut p.source {
+                    f(l);
+                }
             }
         }
+    }
+    // Per file (by address: one file can hold several APIs), the offsets asked for.
+    let mut files: BTreeMap<*const SourceFile, (Arc<SourceFile>, Vec<usize>)> = BTreeMap::new();
+    for api in apis.iter_mut() {
+        each_location(api, &mut |l| {
+            files
+                .entry(Arc::as_ptr(&l.file))
+                .or_insert_with(|| (Arc::clone(&l.file), Vec::new()))
+                .1
+                .push(l.span.start);
+        });
+    }
+    let detached: BTreeMap<*const SourceFile, Arc<SourceFile>> = files
+        .into_iter()
+        .map(|(at, (file, offsets))| (at, file.without_text(offsets)))
+        .collect();
+    for api in apis.iter_mut() {
+        each_location(api, &mut |l| {
+            if let Some(file) = detached.get(&Arc::as_ptr(&l.file)) {
+                l.file = Arc::clone(file);
+            }
+        });
     }
 }
 
@@ -608,6 +645,36 @@ impl Operation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every location's `path:line:col`, in order.
+    fn places(api: &Api) -> Vec<String> {
+        let mut out: Vec<String> = api.source.iter().map(Location::display).collect();
+        for op in &api.operations {
+            out.extend(op.source.iter().map(Location::display));
+            out.extend(op.placeholders.iter().map(|p| p.source.display()));
+            out.extend(
+                op.params
+                    .iter()
+                    .flat_map(|p| p.source.iter().map(Location::display)),
+            );
+        }
+        out
+    }
+
+    #[test]
+    fn letting_go_of_the_text_keeps_every_place() {
+        let text = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /things/{id}:\n    get:\n      operationId: getThing\n      description: TODO\n      parameters:\n        - {name: id, in: path, required: true, schema: {type: string}}\n        - {name: q, in: query, description: 'é TBD', schema: {type: string}}\n      responses:\n        '200': {description: ok}\n";
+        let mut apis = crate::analyze_text("things.yaml", text, false).apis;
+        let before = places(&apis[0]);
+        // The file, and the placeholder `TODO` (line 7, column 7).
+        assert!(before.contains(&"things.yaml:7:7".to_owned()), "{before:?}");
+        let file = std::sync::Arc::clone(&apis[0].source.as_ref().unwrap().file);
+        let_go_of_text(&mut apis);
+        assert_eq!(places(&apis[0]), before);
+        // The text went (only this test's handle holds it still).
+        assert_eq!(std::sync::Arc::strong_count(&file), 1);
+        assert!(apis[0].source.as_ref().unwrap().file.text.is_empty());
+    }
 
     #[test]
     fn equal_schemas_are_shared_and_any_difference_keeps_them_apart() {

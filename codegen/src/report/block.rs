@@ -40,13 +40,16 @@ pub(super) fn close_block(gz: BlockWriter<'_>) -> std::io::Result<()> {
     base64.finish()?.write_all(b"</script>\n")
 }
 
-/// The whole element for `text` known now, as the page will hold it: what is kept
-/// until the page is written takes its compressed size (Microsoft Graph beta's
-/// definitions are 15.7 MB of text).
-pub(super) fn element(id: &str, text: &str) -> std::io::Result<Vec<u8>> {
+/// The whole element for the JSON text `write` writes, as the page will hold it: what
+/// is kept until the page is written takes its compressed size, and the text is never
+/// whole (Microsoft Graph beta's definitions are 15.7 MB of it).
+pub(super) fn element(
+    id: &str,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut gz = open_block(&mut out, id)?;
-    gz.write_all(text.as_bytes())?;
+    write(&mut gz)?;
     close_block(gz)?;
     out.shrink_to_fit();
     Ok(out)
@@ -87,6 +90,7 @@ mod tests {
         close_block(gz).unwrap();
         assert_eq!(inflated(&out), r#"{"a":[1,2]}"#);
         // Made whole ahead, the element is the same bytes.
-        assert_eq!(element("b", r#"{"a":[1,2]}"#).unwrap(), out);
+        let made = element("b", |w| w.write_all(br#"{"a":[1,2]}"#)).unwrap();
+        assert_eq!(made, out);
     }
 }

@@ -87,7 +87,7 @@ pub fn write(
     exports: Option<&dyn ExportSource>,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    prepare(apis, diagnostics, options).write(exports, out)
+    prepare(apis, diagnostics, options)?.write(exports, out)
 }
 
 /// A report with everything but the provider exports made: each tool's row and its
@@ -102,66 +102,136 @@ pub struct Prepared {
     /// What the page says of each API ([`page::apis`]).
     apis: Value,
     title: String,
-    /// The artifact's readiness report (scrubbed), as `{"readiness_report": …}`.
-    artifact: Value,
+    /// What the page shows of the readiness report.
+    readiness: page::Readiness,
     tools: tools::Tools,
     fidelity: Vec<Value>,
     graph: graph::Drawing,
 }
 
 /// The report of `apis` made up to its exports ([`Prepared::write`] writes it).
-pub fn prepare(apis: &[ir::Api], diagnostics: &[Diagnostic], options: &Options) -> Prepared {
-    // Each OpenAPI document parsed once more, as written: the raw counts of the
-    // fidelity matrix, where each operation is (the excerpts) and what credentials it
-    // holds as written come from it — taken one document at a time, its tree dropped
-    // before the next is read and before the artifact is built (GitHub's is ~100 MB).
-    let mut written = Vec::with_capacity(apis.len());
-    let mut fidelity = Vec::with_capacity(apis.len());
-    for api in apis {
-        let raw = match &api.source {
-            Some(l) if !tools::is_adapter(api) && !crate::source::graphql::is_graphql(api) => {
-                openapi::raw(&l.file)
-            }
-            _ => None,
+///
+/// # Errors
+/// Reading an operation's source lines back from their temporary file failed.
+pub fn prepare(
+    apis: &[ir::Api],
+    diagnostics: &[Diagnostic],
+    options: &Options,
+) -> std::io::Result<Prepared> {
+    Sources::read(apis, diagnostics).prepare(apis, options)
+}
+
+/// What a report takes from the documents as written and from the findings of reading
+/// them: the raw counts of the fidelity matrices, each operation's source lines (put
+/// aside compressed, in a temporary file) and the credentials each holds as written.
+/// Taken first, so that a caller can let go of the findings and of the source text
+/// ([`ir::let_go_of_text`]) before the contracts are made: together they were the
+/// report's peak (Microsoft Graph beta's text is 47 MB).
+#[derive(Debug)]
+pub struct Sources {
+    fidelity: Vec<Value>,
+    /// Per API, what is kept of its document as written when it is an OpenAPI one.
+    written: Vec<Option<tools::Written>>,
+    /// Each operation's source lines, the APIs' operations in order: the number they
+    /// were put aside under in `spool`, when the operation has any.
+    excerpts: Vec<Option<usize>>,
+    spool: spool::Spool,
+}
+
+impl Sources {
+    /// What the report of `apis` needs of their documents as written; `diagnostics` are
+    /// the findings of reading them.
+    pub fn read(apis: &[ir::Api], diagnostics: &[Diagnostic]) -> Sources {
+        // Each OpenAPI document parsed once more, as written: the raw counts of the
+        // fidelity matrix, where each operation is (the excerpts) and what credentials
+        // it holds as written come from it — taken one document at a time, its tree
+        // dropped before the next is read (GitHub's is ~100 MB).
+        let mut sources = Sources {
+            fidelity: Vec::with_capacity(apis.len()),
+            written: Vec::with_capacity(apis.len()),
+            excerpts: Vec::new(),
+            spool: spool::Spool::new(),
         };
-        fidelity.push(fidelity::source(api, raw.as_ref(), diagnostics));
-        written.push(raw.map(tools::Written::from));
+        for api in apis {
+            let raw = match &api.source {
+                Some(l) if !tools::is_adapter(api) && !crate::source::graphql::is_graphql(api) => {
+                    openapi::raw(&l.file)
+                }
+                _ => None,
+            };
+            sources
+                .fidelity
+                .push(fidelity::source(api, raw.as_ref(), diagnostics));
+            for op in &api.operations {
+                let excerpt = tools::excerpt_of(api, op, raw.as_ref());
+                let at = excerpt.map(|e| sources.spool.push(tools::compressed(&e)));
+                sources.excerpts.push(at);
+            }
+            sources.written.push(raw.map(tools::Written::from));
+        }
+        sources
     }
-    // Of the artifact, the sections the page reads whole (the graph's edges, the
-    // readiness report), scrubbed as the artifact's are; each tool's entry is made
-    // when its details are (GitHub's whole artifact as one tree took ~125 MB).
-    let artifact::Parts {
-        contracts,
-        edges,
-        report,
-    } = artifact::parts(
-        apis,
-        &artifact::Options {
-            roles: options.roles.clone(),
-            previous: None,
-        },
-    );
-    let mut artifact = json!({"readiness_report": report});
-    drop(report);
-    artifact::scrub(&mut artifact);
-    // Typed, each scrubbed as the artifact's walk would (Graph beta's 111,805 as one
-    // value tree took ~180 MB).
-    let edges: Vec<crate::contract::Edge> = edges.into_iter().map(scrubbed).collect();
-    let tools = tools::collect(apis, &written, &artifact, &edges, contracts);
-    drop(written);
-    let graph = graph::draw(&edges, &tools.index);
-    drop(edges);
-    let title = options.title.clone().unwrap_or_else(|| {
-        let names: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
-        format!("toolwright report: {}", names.join(", "))
-    });
-    Prepared {
-        apis: page::apis(apis),
-        title,
-        artifact,
-        tools,
-        fidelity,
-        graph,
+
+    /// The report of `apis` (the ones read, their text let go of or not) made up to its
+    /// exports ([`Prepared::write`] writes it).
+    ///
+    /// # Errors
+    /// Reading an operation's source lines back from their temporary file failed.
+    pub fn prepare(self, apis: &[ir::Api], options: &Options) -> std::io::Result<Prepared> {
+        // Of the artifact, the sections the page reads whole (the graph's edges, the
+        // readiness report), scrubbed as the artifact's are; each tool's entry is made
+        // when its details are (GitHub's whole artifact as one tree took ~125 MB).
+        let artifact::Parts {
+            contracts,
+            edges,
+            report,
+        } = artifact::parts(
+            apis,
+            &artifact::Options {
+                roles: options.roles.clone(),
+                previous: None,
+            },
+        );
+        let mut artifact = json!({"readiness_report": report});
+        drop(report);
+        artifact::scrub(&mut artifact);
+        // Typed, each scrubbed as the artifact's walk would (Graph beta's 111,805 as one
+        // value tree took ~180 MB).
+        let edges: Vec<crate::contract::Edge> = edges.into_iter().map(scrubbed).collect();
+        let Sources {
+            fidelity,
+            written,
+            excerpts,
+            spool,
+        } = self;
+        let tools = tools::collect(
+            apis,
+            tools::Read {
+                written: &written,
+                excerpts: &excerpts,
+                spool,
+            },
+            &artifact,
+            &edges,
+            contracts,
+        )?;
+        drop(written);
+        let graph = graph::draw(&edges, &tools.index);
+        drop(edges);
+        let title = options.title.clone().unwrap_or_else(|| {
+            let names: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
+            format!("toolwright report: {}", names.join(", "))
+        });
+        let readiness = page::Readiness::of(&artifact);
+        drop(artifact);
+        Ok(Prepared {
+            apis: page::apis(apis),
+            title,
+            readiness,
+            tools,
+            fidelity,
+            graph,
+        })
     }
 }
 
@@ -228,7 +298,7 @@ impl Prepared {
             &page::Parts {
                 title: &self.title,
                 apis: &self.apis,
-                artifact: &self.artifact,
+                readiness: &self.readiness,
                 tools: &self.tools,
                 fidelity: &self.fidelity,
                 graph: &self.graph,

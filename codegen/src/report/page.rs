@@ -21,7 +21,7 @@ pub struct Parts<'a> {
     /// Each API's name, version, description, base URL, source and tool count
     /// ([`apis`]).
     pub apis: &'a Value,
-    pub artifact: &'a Value,
+    pub readiness: &'a Readiness,
     pub tools: &'a Tools,
     pub fidelity: &'a [Value],
     pub graph: &'a Drawing,
@@ -71,7 +71,7 @@ pub fn write(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
             // Made here and dropped once written: it copies the rows and the readiness
             // report (~30 MB for Graph beta), which the details' blocks after it need
             // not share memory with.
-            "{{DATA}}" => write_script_json(out, &data(parts))?,
+            "{{DATA}}" => write_data(out, &data(parts), &parts.tools.rows, parts.readiness)?,
             "{{GRAPH}}" if parts.graph.svg.is_empty() => out.write_all(
                 b"<p class=\"empty\">No data-flow edges: no tool's output was found to feed another's input.</p>",
             )?,
@@ -94,31 +94,70 @@ const MARKERS: [&str; 6] = [
     "{{SCRIPT}}",
 ];
 
+/// What the page's data says of the readiness report, made when the report is
+/// prepared: the report is dropped then (Graph beta's as a value took ~14 MB, and was
+/// copied again into the page's data).
+#[derive(Debug)]
+pub struct Readiness {
+    /// `{"score", "status", "checks", "coverage", "findings"}`, scrubbed as the page's
+    /// data is, each finding `[severity, code, tool, message, source]`.
+    text: Box<serde_json::value::RawValue>,
+    score: Value,
+    status: Value,
+    warnings: usize,
+    infos: usize,
+}
+
+impl Readiness {
+    /// The page's readiness section of `artifact` (`{"readiness_report": …}`).
+    pub fn of(artifact: &Value) -> Readiness {
+        let report = artifact.get("readiness_report").unwrap_or(&Value::Null);
+        let findings: Vec<Value> = report
+            .get("findings")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|f| {
+                let s = |k: &str| f.get(k).cloned().unwrap_or(Value::Null);
+                json!([
+                    s("severity"),
+                    s("code"),
+                    s("tool"),
+                    s("message"),
+                    s("source")
+                ])
+            })
+            .collect();
+        let count = |severity: &str| findings.iter().filter(|f| f[0] == severity).count();
+        let (warnings, infos) = (count("warning"), count("info"));
+        let field = |k: &str| report.get(k).cloned().unwrap_or(Value::Null);
+        let mut section = json!({
+            "score": report.get("score"),
+            "status": report.get("status"),
+            "checks": report.get("checks"),
+            "coverage": report.get("coverage"),
+            "findings": findings,
+        });
+        // As the whole data's walk reaches it: its texts come from the documents.
+        crate::contract::artifact::scrub(&mut section);
+        let text = serde_json::value::to_raw_value(&section).unwrap_or_default();
+        let mut summary = json!({"score": field("score"), "status": field("status")});
+        crate::contract::artifact::scrub(&mut summary);
+        Readiness {
+            text,
+            score: summary["score"].take(),
+            status: summary["status"].take(),
+            warnings,
+            infos,
+        }
+    }
+}
+
 /// The page's data: the table's rows, the summary, the readiness report and the
-/// fidelity matrices (scrubbed).
+/// fidelity matrices (scrubbed; the rows and the readiness section were when they
+/// were made, and are written in place by [`write_data`]).
 fn data(parts: &Parts<'_>) -> Value {
-    let report = parts
-        .artifact
-        .get("readiness_report")
-        .cloned()
-        .unwrap_or(Value::Null);
-    let findings: Vec<Value> = report
-        .get("findings")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|f| {
-            let s = |k: &str| f.get(k).cloned().unwrap_or(Value::Null);
-            json!([
-                s("severity"),
-                s("code"),
-                s("tool"),
-                s("message"),
-                s("source")
-            ])
-        })
-        .collect();
-    let count = |severity: &str| findings.iter().filter(|f| f[0] == severity).count();
+    let readiness = parts.readiness;
     let mut data = json!({
         "title": parts.title,
         "generator": concat!("toolwright ", env!("CARGO_PKG_VERSION")),
@@ -128,21 +167,15 @@ fn data(parts: &Parts<'_>) -> Value {
             "edges": parts.graph.total,
             "drawn": parts.graph.drawn,
             "nodes": parts.graph.nodes,
-            "score": report.get("score"),
-            "status": report.get("status"),
-            "warnings": count("warning"),
-            "infos": count("info"),
+            "score": readiness.score,
+            "status": readiness.status,
+            "warnings": readiness.warnings,
+            "infos": readiness.infos,
         },
         "columns": ["name", "api", "group", "method", "path", "flags", "summary", "warnings", "infos", "in", "out"],
-        "rows": parts.tools.rows,
+        "rows": Value::Null,
         "chunk": super::CHUNK,
-        "readiness": {
-            "score": report.get("score"),
-            "status": report.get("status"),
-            "checks": report.get("checks"),
-            "coverage": report.get("coverage"),
-            "findings": findings,
-        },
+        "readiness": Value::Null,
         "fidelity": parts.fidelity,
         "exports": parts.exports.map(|e| e.profiles()).unwrap_or_default(),
     });
@@ -162,11 +195,8 @@ const MAKERS: usize = 2;
 /// exports.
 fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
     let details = parts.tools.details.len();
-    let rows = &parts.tools.rows;
-    let exports_of = |index: usize| {
-        let name = rows[index][0].as_str().unwrap_or_default();
-        parts.exports.map(|source| source.exports(name))
-    };
+    let names = &parts.tools.names;
+    let exports_of = |index: usize| parts.exports.map(|source| source.exports(&names[index]));
     std::thread::scope(|scope| {
         // Making a tool's exports takes longer than compressing its details: two
         // makers, each a tool or two ahead of the page, take turns (maker `k` makes
@@ -176,7 +206,7 @@ fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
                 parts.exports?;
                 let (send, ahead) = std::sync::mpsc::sync_channel(1);
                 let make = move || {
-                    for index in (first..rows.len()).step_by(MAKERS) {
+                    for index in (first..names.len()).step_by(MAKERS) {
                         // The page stopped (a write failed): nothing more to make.
                         if send.send(exports_of(index)).is_err() {
                             break;
@@ -222,6 +252,44 @@ fn write_blocks(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The page's `data` as [`write_script_json`] writes it, with the tools' `rows` (each
+/// JSON text) and the `readiness` section (text) written in place of those members:
+/// neither is copied into the value (Graph beta's took ~26 MB as values).
+fn write_data(
+    out: &mut dyn Write,
+    data: &Value,
+    rows: &[Box<serde_json::value::RawValue>],
+    readiness: &Readiness,
+) -> std::io::Result<()> {
+    let Some(members) = data.as_object() else {
+        return write_script_json(out, data);
+    };
+    let mut out = EscapeLt(out);
+    out.write_all(b"{")?;
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        serde_json::to_writer(&mut out, key)?;
+        out.write_all(b":")?;
+        if key == "rows" {
+            out.write_all(b"[")?;
+            for (i, row) in rows.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b",")?;
+                }
+                out.write_all(row.get().as_bytes())?;
+            }
+            out.write_all(b"]")?;
+        } else if key == "readiness" {
+            out.write_all(readiness.text.get().as_bytes())?;
+        } else {
+            serde_json::to_writer(&mut out, value)?;
+        }
+    }
+    out.write_all(b"}")
 }
 
 /// JSON safe inside a `<script>` element: `<` is written `\u003c` (only strings hold

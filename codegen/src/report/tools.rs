@@ -23,8 +23,12 @@ const EXCERPT_CHARS: usize = 4_000;
 /// Every tool of the report, sorted by name.
 #[derive(Debug, Default)]
 pub struct Tools {
-    /// `[name, api, group, method, path, flags, summary, warnings, infos, in, out]`.
-    pub rows: Vec<Value>,
+    /// Each row as JSON text, scrubbed: `[name, api, group, method, path, flags,
+    /// summary, warnings, infos, in, out]` (Graph beta's 22,361 as value trees took
+    /// ~12 MB, and were copied again into the page's data).
+    pub rows: Vec<Box<RawValue>>,
+    /// Each row's tool name, as read.
+    pub names: Vec<String>,
     /// Each tool's details as JSON text (an object), made as soon as the tool is read
     /// and put aside gzip-compressed, in `spool`: the number of each row's. Exports
     /// are written in later, a block of tools at a time ([`Tools::write_detail`]).
@@ -39,7 +43,7 @@ pub struct Tools {
     /// Tool name → position in `rows`.
     pub index: BTreeMap<String, usize>,
     /// Per API, in order: `{"input": {name: schema}, "output": {name: schema}}` (see
-    /// [`definitions_text`]) as the page's compressed element, made as soon as the API
+    /// [`write_definitions`]) as the page's compressed element, made as soon as the API
     /// is read (an error is kept for the page to report).
     pub definitions: Vec<std::io::Result<Vec<u8>>>,
 }
@@ -58,15 +62,12 @@ pub fn is_adapter(api: &ir::Api) -> bool {
         .is_some_and(|l| l.file.path.ends_with(".md"))
 }
 
-/// What the report keeps of a document as written once its tree is dropped: where
-/// each operation is (the source excerpts), and the credentials each holds as written
-/// (found by the shared scrubber, with its path item's shared parameters) — an
-/// `api_key` parameter the security scheme supplies is in no schema of the details,
-/// yet its default is in the source lines.
+/// What the report keeps of a document as written once its tree is dropped: the
+/// credentials each operation holds as written (found by the shared scrubber, with its
+/// path item's shared parameters) — an `api_key` parameter the security scheme
+/// supplies is in no schema of the details, yet its default is in the source lines.
 #[derive(Debug, Default)]
 pub struct Written {
-    /// (path, method) → byte range of the operation in the file.
-    pub operations: BTreeMap<(String, String), Range<usize>>,
     /// (path, method) → the credentials found, when there are any.
     pub secrets: BTreeMap<(String, String), BTreeSet<String>>,
 }
@@ -97,24 +98,74 @@ impl From<openapi::Raw> for Written {
                 }
             }
         }
-        Written {
-            operations: raw.operations,
-            secrets,
-        }
+        Written { secrets }
     }
 }
 
-/// The rows and details of every operation of `apis`; `written[i]` is what the report
-/// keeps of `apis[i]`'s document when it is an OpenAPI one.
-/// `artifact` holds the readiness report, `edges` the graph's edges (both scrubbed);
-/// `contracts` are the operations' contracts in the order of `apis`' operations.
+/// What [`collect`] reads of the documents as written ([`super::Sources`]).
+pub struct Read<'a> {
+    /// `written[i]` is what is kept of `apis[i]`'s document when it is an OpenAPI one.
+    pub written: &'a [Option<Written>],
+    /// Each operation's source lines ([`excerpt_of`]), the APIs' operations in order:
+    /// their number in `spool`.
+    pub excerpts: &'a [Option<usize>],
+    /// Where the excerpts were put aside; the details are put aside there too.
+    pub spool: super::spool::Spool,
+}
+
+/// The source lines `op` of `api` was read from, scrubbed, as its details show them:
+/// where the reader placed it, else where `raw` (its document as written) has it.
+pub fn excerpt_of(api: &ir::Api, op: &ir::Operation, raw: Option<&openapi::Raw>) -> Option<Value> {
+    let file = &api.source.as_ref()?.file;
+    let span = match (&op.source, raw) {
+        (Some(l), _) => l.span.clone(),
+        (None, Some(raw)) => raw
+            .operations
+            .get(&(op.path.clone(), op.method.as_str().to_ascii_lowercase()))?
+            .clone(),
+        _ => return None,
+    };
+    let mut excerpt = excerpt(file, span);
+    artifact::scrub(&mut excerpt);
+    Some(excerpt)
+}
+
+/// `value` as JSON text, gzip-compressed (quickly: it is read back by this process).
+pub fn compressed(value: &Value) -> Vec<u8> {
+    // Buffered: flate2 clears its output buffer on every write, and serde_json
+    // writes a token at a time (see `block::BUFFER`).
+    let mut gz = std::io::BufWriter::with_capacity(
+        super::block::BUFFER,
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()),
+    );
+    // Writing to a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut gz, value);
+    gz.into_inner()
+        .ok()
+        .and_then(|gz| gz.finish().ok())
+        .unwrap_or_default()
+}
+
+/// The JSON value put aside as number `index` by [`compressed`].
+fn read_back(spool: &super::spool::Spool, index: usize) -> std::io::Result<Value> {
+    let bytes = spool.read(index)?;
+    serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).map_err(std::io::Error::other)
+}
+
+/// The rows and details of every operation of `apis`, with what `read` holds of their
+/// documents as written. `artifact` holds the readiness report, `edges` the graph's
+/// edges (both scrubbed); `contracts` are the operations' contracts in the order of
+/// `apis`' operations.
+///
+/// # Errors
+/// Reading an operation's source lines back from their temporary file failed.
 pub fn collect(
     apis: &[ir::Api],
-    written: &[Option<Written>],
+    read: Read<'_>,
     artifact: &Value,
     edges: &[crate::contract::Edge],
     contracts: Vec<crate::contract::OperationContract>,
-) -> Tools {
+) -> std::io::Result<Tools> {
     // Each contract dropped once its tool's details are made (Graph beta's take ~300 MB).
     let mut contracts = contracts.into_iter();
     // Each tool's edges by reference, summarised when its details are made: summaries
@@ -152,30 +203,26 @@ pub fn collect(
         findings.entry(tool).or_default().push(finding);
     }
 
-    let mut spool = super::spool::Spool::new();
-    let mut entries: Vec<(Value, usize, BTreeSet<String>)> = Vec::new();
+    let Read {
+        written,
+        excerpts,
+        mut spool,
+    } = read;
+    let mut excerpts = excerpts.iter();
+    let mut entries: Vec<Entry> = Vec::new();
     let mut definitions = Vec::new();
     for (api_index, api) in apis.iter().enumerate() {
         let adapter = is_adapter(api);
         let raw = written.get(api_index).and_then(Option::as_ref);
-        let text = definitions_text(api);
         definitions.push(super::block::element(
             &format!("tw-defs-{api_index}"),
-            &text,
+            |w| write_definitions(api, w),
         ));
         for op in &api.operations {
             let plan = plan::plan(api, op);
             let entry = contracts
                 .next()
                 .map_or(Value::Null, |contract| artifact::tool(api, op, &contract));
-            let span = match (&op.source, &raw) {
-                (Some(l), _) => Some(l.span.clone()),
-                (None, Some(raw)) => raw
-                    .operations
-                    .get(&(op.path.clone(), op.method.as_str().to_ascii_lowercase()))
-                    .cloned(),
-                _ => None,
-            };
             let own_findings = findings.get(op.name.as_str()).cloned().unwrap_or_default();
             let count = |severity: &str| {
                 own_findings
@@ -195,7 +242,7 @@ pub fn collect(
                 .unwrap_or_else(|| plan.description.lines().next().unwrap_or(""));
             let ins = edge_summaries(edges_in.remove(op.name.as_str()), true);
             let outs = edge_summaries(edges_out.remove(op.name.as_str()), false);
-            let row = json!([
+            let mut row = json!([
                 op.name,
                 api_index,
                 op.kind.as_str(),
@@ -253,65 +300,68 @@ pub fn collect(
             }) {
                 secrets.extend(found.iter().cloned());
             }
-            detail["excerpt"] = match (&api.source, span) {
-                (Some(l), Some(span)) => excerpt(&l.file, span),
+            detail["excerpt"] = match excerpts.next() {
+                Some(Some(at)) => read_back(&spool, *at)?,
                 _ => Value::Null,
             };
-            artifact::scrub(&mut detail["excerpt"]);
             // Also where an export moved an example into a description.
             redact_everywhere(&mut detail, &secrets);
             // Compressed now: all tools' details are never alive at once as text.
-            // Buffered: flate2 clears its output buffer on every write, and serde_json
-            // writes a token at a time (see `block::BUFFER`).
-            let mut gz = std::io::BufWriter::with_capacity(
-                super::block::BUFFER,
-                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()),
-            );
-            // Writing to a Vec cannot fail.
-            let _ = serde_json::to_writer(&mut gz, &detail);
-            let compressed = gz
-                .into_inner()
-                .ok()
-                .and_then(|gz| gz.finish().ok())
-                .unwrap_or_default();
-            entries.push((row, spool.push(compressed), secrets));
+            let compressed = compressed(&detail);
+            // Scrubbed as the page's data would be: its texts come from the documents.
+            artifact::scrub(&mut row);
+            entries.push(Entry {
+                name: op.name.clone(),
+                api: api_index,
+                row: serde_json::value::to_raw_value(&row).map_err(std::io::Error::other)?,
+                detail: spool.push(compressed),
+                secrets,
+            });
         }
     }
     // Sorted by name (unique in a checked catalog; the API breaks a tie otherwise).
-    entries.sort_by(|(a, _, _), (b, _, _)| {
-        (a[0].as_str(), a[1].as_u64()).cmp(&(b[0].as_str(), b[1].as_u64()))
-    });
+    entries.sort_by(|a, b| (&a.name, a.api).cmp(&(&b.name, b.api)));
     let mut tools = Tools {
         definitions,
         spool,
         ..Tools::default()
     };
-    for (i, (row, detail, secrets)) in entries.into_iter().enumerate() {
-        let name = row[0].as_str().unwrap_or_default().to_owned();
-        tools.index.entry(name).or_insert(i);
-        tools.rows.push(row);
-        tools.details.push(detail);
-        tools.secrets.push(secrets);
+    for (i, entry) in entries.into_iter().enumerate() {
+        tools.index.entry(entry.name.clone()).or_insert(i);
+        tools.names.push(entry.name);
+        tools.rows.push(entry.row);
+        tools.details.push(entry.detail);
+        tools.secrets.push(entry.secrets);
     }
-    tools
+    Ok(tools)
+}
+
+/// One tool as [`collect`] makes it, before the tools are sorted.
+struct Entry {
+    name: String,
+    /// The API's number (breaks a tie of names).
+    api: usize,
+    row: Box<RawValue>,
+    /// Its details' number in the spool.
+    detail: usize,
+    secrets: BTreeSet<String>,
 }
 
 /// The definitions some tool of `api` reaches, as `{"input": {name: schema}, "output":
-/// {name: schema}}` JSON text, scrubbed, names in order. Text, one definition rendered
-/// at a time: as a value tree, Graph beta's took ~45 MB for as long as the page was
-/// being made.
-fn definitions_text(api: &ir::Api) -> String {
+/// {name: schema}}` JSON text written to `out`, scrubbed, names in order. One
+/// definition rendered at a time: as a value tree, Graph beta's took ~45 MB for as
+/// long as the page was being made, and as one text 15.7 MB, at the report's peak.
+fn write_definitions(api: &ir::Api, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let names = emit::reachable_definitions(api);
-    let mut out = String::from("{");
+    out.write_all(b"{")?;
     for (label, direction) in [
         ("input", ir::Direction::Input),
         ("output", ir::Direction::Output),
     ] {
         if direction == ir::Direction::Output {
-            out.push(',');
+            out.write_all(b",")?;
         }
-        out.push_str(&json!(label).to_string());
-        out.push_str(":{");
+        write!(out, "{}:{{", json!(label))?;
         let mut first = true;
         for name in &names {
             let Some(def) = api.definitions.get(name) else {
@@ -327,16 +377,15 @@ fn definitions_text(api: &ir::Api) -> String {
             artifact::scrub(&mut one);
             let text = one.to_string();
             if !first {
-                out.push(',');
+                out.write_all(b",")?;
             }
             first = false;
             // `{"name":schema}` without its braces.
-            out.push_str(&text[1..text.len() - 1]);
+            out.write_all(&text.as_bytes()[1..text.len() - 1])?;
         }
-        out.push('}');
+        out.write_all(b"}")?;
     }
-    out.push('}');
-    out
+    out.write_all(b"}")
 }
 
 /// A tool's schema without its `$defs`: the page resolves references against the
