@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::contract::Edge;
+use super::link::Link;
 
 use super::html::escape;
 
@@ -21,9 +21,9 @@ const LAYER_GAP: usize = 180;
 const MARGIN: usize = 12;
 
 /// An edge's score as the artifact's JSON has it (a number that is none reads as 0).
-fn score(edge: &Edge) -> f64 {
-    if edge.conf_score.is_finite() {
-        edge.conf_score
+fn score(edge: &Link) -> f64 {
+    if edge.score.is_finite() {
+        edge.score
     } else {
         0.0
     }
@@ -38,8 +38,8 @@ pub struct Drawing {
     pub total: usize,
 }
 
-pub fn draw(edges: &[Edge], index: &BTreeMap<String, usize>) -> Drawing {
-    let mut all: Vec<&Edge> = edges.iter().collect();
+pub fn draw(edges: &[Link], index: &BTreeMap<String, usize>) -> Drawing {
+    let mut all: Vec<&Link> = edges.iter().collect();
     // Strongest first, then by names: which edges survive the cut is deterministic.
     all.sort_by(|a, b| {
         score(b)
@@ -48,7 +48,7 @@ pub fn draw(edges: &[Edge], index: &BTreeMap<String, usize>) -> Drawing {
     });
     let total = all.len();
     all.truncate(MAX_EDGES);
-    let drawn: Vec<(&str, &str, &Edge)> = all
+    let drawn: Vec<(&str, &str, &Link)> = all
         .iter()
         .map(|e| (&*e.source, &*e.target, *e))
         .filter(|(s, t, _)| s != t)
@@ -124,7 +124,7 @@ pub fn draw(edges: &[Edge], index: &BTreeMap<String, usize>) -> Drawing {
             let out = x1.max(tx + NODE_WIDTH) + 60;
             format!("M{x1} {y1}C{out} {y1} {out} {y2} {} {y2}", tx + NODE_WIDTH)
         };
-        let evidence = e.evidence.as_str();
+        let evidence = &*e.evidence;
         let confidence = &*e.confidence;
         let score = score(e);
         let _ = write!(
@@ -242,13 +242,14 @@ mod tests {
 
     #[test]
     fn edges_carry_their_evidence_escaped() {
-        let edges: Vec<Edge> = vec![
-            serde_json::from_value(json!({
+        let edges: Vec<Link> = vec![
+            serde_json::from_value::<crate::contract::Edge>(json!({
                 "source": "list_pets", "target": "get_pet", "kind": "data_flow",
                 "confidence": "inferred", "conf_score": 0.9,
                 "evidence": "`list_pets` produces <id>", "evidence_sources": [],
             }))
-            .unwrap(),
+            .unwrap()
+            .into(),
         ];
         let index = BTreeMap::from([("get_pet".to_owned(), 0), ("list_pets".to_owned(), 1)]);
         let d = draw(&edges, &index);

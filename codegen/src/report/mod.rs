@@ -17,14 +17,15 @@ mod block;
 mod fidelity;
 mod graph;
 mod html;
+mod link;
 mod page;
 mod spool;
 mod tools;
 
 use std::collections::BTreeMap;
 
+use serde_json::Value;
 use serde_json::value::RawValue;
-use serde_json::{Value, json};
 
 use crate::contract::{FieldRoles, artifact};
 use crate::diagnostics::Diagnostic;
@@ -155,7 +156,8 @@ impl Sources {
         for api in apis {
             let raw = match &api.source {
                 Some(l) if !tools::is_adapter(api) && !crate::source::graphql::is_graphql(api) => {
-                    openapi::raw(&l.file)
+                    // What the matrix counts of the schemas is how many there are.
+                    openapi::raw_outline(&l.file)
                 }
                 _ => None,
             };
@@ -184,7 +186,7 @@ impl Sources {
         let artifact::Parts {
             contracts,
             edges,
-            report,
+            mut report,
         } = artifact::parts(
             apis,
             &artifact::Options {
@@ -192,38 +194,44 @@ impl Sources {
                 previous: None,
             },
         );
-        let mut artifact = json!({"readiness_report": report});
-        drop(report);
-        artifact::scrub(&mut artifact);
-        // Typed, each scrubbed as the artifact's walk would (Graph beta's 111,805 as one
-        // value tree took ~180 MB).
-        let edges: Vec<crate::contract::Edge> = edges.into_iter().map(scrubbed).collect();
+        // What the page shows of each edge, scrubbed as the artifact's walk would
+        // (Graph beta's 111,805 as one value tree took ~180 MB; as the artifact has
+        // them, 25 MB in place).
+        let mut edges: Vec<link::Link> = edges.into_iter().map(link::Link::from).collect();
+        // Made in the artifact's edges' room, which they need less than half of.
+        edges.shrink_to_fit();
         let Sources {
             fidelity,
             written,
             excerpts,
-            spool,
+            mut spool,
         } = self;
+        // Each tool's entry of the artifact, scrubbed as the artifact's are, put aside
+        // before the details are made, so that the contracts are gone by then (GitHub's
+        // whole artifact as one tree took ~125 MB).
+        let entries = tools::entries(apis, contracts, &mut spool);
+        // Typed until shown: Graph beta's findings as one value tree took ~14 MB.
+        let findings = std::mem::take(&mut report.findings);
+        let readiness = page::Readiness::of(&report, &findings);
+        drop(report);
         let tools = tools::collect(
             apis,
             tools::Read {
                 written: &written,
                 excerpts: &excerpts,
+                entries: &entries,
                 spool,
             },
-            &artifact,
+            &findings,
             &edges,
-            contracts,
         )?;
-        drop(written);
+        drop((written, findings));
         let graph = graph::draw(&edges, &tools.index);
         drop(edges);
         let title = options.title.clone().unwrap_or_else(|| {
             let names: Vec<&str> = apis.iter().map(|a| a.name.as_str()).collect();
             format!("toolwright report: {}", names.join(", "))
         });
-        let readiness = page::Readiness::of(&artifact);
-        drop(artifact);
         Ok(Prepared {
             apis: page::apis(apis),
             title,
@@ -233,48 +241,6 @@ impl Sources {
             graph,
         })
     }
-}
-
-/// `edge` with every credential taken out, as scrubbing the artifact's edges does:
-/// in place, field by field (none of an edge's own fields is named like a credential,
-/// so only their text is read). Through a value tree and back, every edge's words were
-/// allocated again (Graph beta has 111,805 edges).
-fn scrubbed(mut edge: crate::contract::Edge) -> crate::contract::Edge {
-    use std::borrow::Cow;
-    /// `text` with what the scrubber takes out of it gone (left as is when nothing is).
-    fn clean<T: std::ops::Deref<Target = str> + From<String>>(text: &mut T) {
-        if let Cow::Owned(clean) = toolwright_query::redact::text(text) {
-            *text = clean.into();
-        }
-    }
-    clean(&mut edge.source);
-    clean(&mut edge.target);
-    clean(&mut edge.evidence);
-    clean(&mut edge.kind);
-    clean(&mut edge.confidence);
-    // Made owned only when a word is cleaned (never, for the engine's own words).
-    if edge
-        .evidence_sources
-        .iter()
-        .any(|w| matches!(toolwright_query::redact::text(w), Cow::Owned(_)))
-    {
-        edge.evidence_sources.to_mut().iter_mut().for_each(clean);
-    }
-    if let Some(flow) = &mut edge.data_flow {
-        clean(&mut flow.field);
-        if let Some(path) = &mut flow.from_path {
-            clean(path);
-        }
-    }
-    // What else it carried sits beside those fields, under keys of its own.
-    if !edge.extra.is_empty() {
-        let mut extra = Value::Object(std::mem::take(&mut edge.extra).into_iter().collect());
-        artifact::scrub(&mut extra);
-        if let Value::Object(map) = extra {
-            edge.extra = map.into_iter().collect();
-        }
-    }
-    edge
 }
 
 impl Prepared {
@@ -312,47 +278,6 @@ impl Prepared {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Scrubbing an edge in place takes out what scrubbing it as a value tree does.
-    #[test]
-    fn edges_are_scrubbed_as_the_artifact_scrubs_them() {
-        let token = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
-        let edge = |extra: Value| -> crate::contract::Edge {
-            serde_json::from_value(
-                json!({
-                    "source": "list_keys",
-                    "target": "get_key",
-                    "kind": "manual",
-                    "confidence": "extracted",
-                    "conf_score": 1.0,
-                    "evidence": format!("the key {token} is shown"),
-                    "evidence_sources": ["manual", format!("Bearer {token}")],
-                    "data_flow": {"field": "key", "from_path": format!("/{token}")},
-                    "is_manual": true,
-                    "rank": 2,
-                })
-                .as_object()
-                .unwrap()
-                .clone()
-                .into_iter()
-                .chain(extra.as_object().unwrap().clone())
-                .collect::<serde_json::Map<_, _>>()
-                .into(),
-            )
-            .unwrap()
-        };
-        for extra in [
-            json!({}),
-            json!({"note": format!("token {token}"), "password": "hunter2hunter2"}),
-            json!({"name": "api_key", "default": "s3cr3t-value", "schema": {"example": "abc"}}),
-        ] {
-            let mut expected = serde_json::to_value(edge(extra.clone())).unwrap();
-            artifact::scrub(&mut expected);
-            let got = serde_json::to_value(scrubbed(edge(extra))).unwrap();
-            assert_eq!(got, expected);
-            assert!(!got.to_string().contains(token), "{got}");
-        }
-    }
 
     #[test]
     fn a_value_holding_a_marker_is_not_expanded() {

@@ -109,15 +109,19 @@ pub struct Readiness {
 }
 
 impl Readiness {
-    /// The page's readiness section of `artifact` (`{"readiness_report": …}`).
-    pub fn of(artifact: &Value) -> Readiness {
-        let report = artifact.get("readiness_report").unwrap_or(&Value::Null);
-        let findings: Vec<Value> = report
-            .get("findings")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+    /// The page's readiness section of `report`, whose findings are `findings`.
+    pub fn of(
+        report: &crate::contract::readiness::Report,
+        findings: &[crate::contract::readiness::Finding],
+    ) -> Readiness {
+        // Scrubbed as the artifact's readiness report is (its findings one at a time).
+        let mut artifact = json!({ "readiness_report": report });
+        crate::contract::artifact::scrub(&mut artifact);
+        let report = &artifact["readiness_report"];
+        let findings: Vec<Value> = findings
+            .iter()
             .map(|f| {
+                let f = super::tools::finding(f);
                 let s = |k: &str| f.get(k).cloned().unwrap_or(Value::Null);
                 json!([
                     s("severity"),

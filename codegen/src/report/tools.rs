@@ -1,6 +1,6 @@
 //! Per tool: a table row (what the list shows, sorts and filters by) and the details
 //! (what its pane shows), both from the same plan the catalog is generated from, the
-//! artifact's contracts, edges and findings, and the source text.
+//! artifact's entries, edges and findings, and the source text.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
@@ -8,6 +8,7 @@ use std::ops::Range;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+use super::link::Link;
 use crate::contract::artifact;
 use crate::diagnostics::SourceFile;
 use crate::emit::{self, plan};
@@ -102,15 +103,53 @@ impl From<openapi::Raw> for Written {
     }
 }
 
-/// What [`collect`] reads of the documents as written ([`super::Sources`]).
+/// What [`collect`] reads of the documents as written ([`super::Sources`]) and of the
+/// tools' artifact entries ([`entries`]).
 pub struct Read<'a> {
     /// `written[i]` is what is kept of `apis[i]`'s document when it is an OpenAPI one.
     pub written: &'a [Option<Written>],
     /// Each operation's source lines ([`excerpt_of`]), the APIs' operations in order:
     /// their number in `spool`.
     pub excerpts: &'a [Option<usize>],
-    /// Where the excerpts were put aside; the details are put aside there too.
+    /// Each operation's artifact entry ([`entries`]), in the same order.
+    pub entries: &'a [Option<usize>],
+    /// Where the excerpts and entries were put aside; the details are put aside
+    /// there too.
     pub spool: super::spool::Spool,
+}
+
+/// Each operation's artifact entry as its details show it (`{"contract", "openapi",
+/// "ai"}` of its metadata), the APIs' operations in order, put aside compressed in
+/// `spool`: each contract is dropped once its entry is made, so the details are made
+/// with none alive (Graph beta's took ~45 MB, alive with the whole IR).
+pub fn entries(
+    apis: &[ir::Api],
+    contracts: Vec<crate::contract::OperationContract>,
+    spool: &mut super::spool::Spool,
+) -> Vec<Option<usize>> {
+    let mut contracts = contracts.into_iter();
+    let ops = apis
+        .iter()
+        .flat_map(|api| api.operations.iter().map(move |op| (api, op)));
+    ops.map(|(api, op)| {
+        let contract = contracts.next()?;
+        let entry = artifact::tool(api, op, &contract);
+        drop(contract);
+        let shown = json!({
+            "contract": entry.pointer("/metadata/api_contract"),
+            "openapi": entry.pointer("/metadata/openapi"),
+            "ai": entry.pointer("/metadata/ai_metadata"),
+        });
+        Some(spool.push(compressed(&shown)))
+    })
+    .collect()
+}
+
+/// A readiness finding as the artifact has it, scrubbed as the artifact is.
+pub fn finding(finding: &crate::contract::readiness::Finding) -> Value {
+    let mut value = serde_json::to_value(finding).unwrap_or(Value::Null);
+    artifact::scrub(&mut value);
+    value
 }
 
 /// The source lines `op` of `api` was read from, scrubbed, as its details show them:
@@ -153,31 +192,28 @@ fn read_back(spool: &super::spool::Spool, index: usize) -> std::io::Result<Value
 }
 
 /// The rows and details of every operation of `apis`, with what `read` holds of their
-/// documents as written. `artifact` holds the readiness report, `edges` the graph's
-/// edges (both scrubbed); `contracts` are the operations' contracts in the order of
-/// `apis`' operations.
+/// documents as written and of their artifact entries; `findings` are the readiness
+/// report's, `edges` the graph's (scrubbed).
 ///
 /// # Errors
-/// Reading an operation's source lines back from their temporary file failed.
+/// Reading an operation's source lines or artifact entry back from their temporary
+/// file failed.
 pub fn collect(
     apis: &[ir::Api],
     read: Read<'_>,
-    artifact: &Value,
-    edges: &[crate::contract::Edge],
-    contracts: Vec<crate::contract::OperationContract>,
+    findings: &[crate::contract::readiness::Finding],
+    edges: &[Link],
 ) -> std::io::Result<Tools> {
-    // Each contract dropped once its tool's details are made (Graph beta's take ~300 MB).
-    let mut contracts = contracts.into_iter();
     // Each tool's edges by reference, summarised when its details are made: summaries
     // of every edge made up front (two per edge) took ~190 MB on Graph beta.
-    let mut edges_in: BTreeMap<&str, Vec<&crate::contract::Edge>> = BTreeMap::new();
-    let mut edges_out: BTreeMap<&str, Vec<&crate::contract::Edge>> = BTreeMap::new();
+    let mut edges_in: BTreeMap<&str, Vec<&Link>> = BTreeMap::new();
+    let mut edges_out: BTreeMap<&str, Vec<&Link>> = BTreeMap::new();
     for edge in edges {
         edges_out.entry(&edge.source).or_default().push(edge);
         edges_in.entry(&edge.target).or_default().push(edge);
     }
     // A tool's edges as its details show them: each with the tool at its other end.
-    let edge_summaries = |edges: Option<Vec<&crate::contract::Edge>>, incoming: bool| {
+    let edge_summaries = |edges: Option<Vec<&Link>>, incoming: bool| {
         edges
             .unwrap_or_default()
             .into_iter()
@@ -185,30 +221,27 @@ pub fn collect(
                 json!({
                     "tool": if incoming { &edge.source } else { &edge.target },
                     "confidence": edge.confidence,
-                    "score": edge.conf_score,
+                    "score": edge.score,
                     "evidence": edge.evidence,
-                    "field": edge.data_flow.as_ref().map(|flow| &flow.field),
+                    "field": edge.field,
                 })
             })
             .collect::<Vec<Value>>()
     };
-    let mut findings: BTreeMap<&str, Vec<&Value>> = BTreeMap::new();
-    for finding in artifact
-        .pointer("/readiness_report/findings")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let tool = finding.get("tool").and_then(Value::as_str).unwrap_or("");
-        findings.entry(tool).or_default().push(finding);
+    let mut findings_of: BTreeMap<&str, Vec<&crate::contract::readiness::Finding>> =
+        BTreeMap::new();
+    for f in findings {
+        findings_of.entry(&f.tool).or_default().push(f);
     }
 
     let Read {
         written,
         excerpts,
+        entries: artifact_entries,
         mut spool,
     } = read;
     let mut excerpts = excerpts.iter();
+    let mut artifact_entries = artifact_entries.iter();
     let mut entries: Vec<Entry> = Vec::new();
     let mut definitions = Vec::new();
     for (api_index, api) in apis.iter().enumerate() {
@@ -220,10 +253,16 @@ pub fn collect(
         ));
         for op in &api.operations {
             let plan = plan::plan(api, op);
-            let entry = contracts
-                .next()
-                .map_or(Value::Null, |contract| artifact::tool(api, op, &contract));
-            let own_findings = findings.get(op.name.as_str()).cloned().unwrap_or_default();
+            let entry = match artifact_entries.next() {
+                Some(Some(at)) => read_back(&spool, *at)?,
+                _ => Value::Null,
+            };
+            let own_findings: Vec<Value> = findings_of
+                .get(op.name.as_str())
+                .into_iter()
+                .flatten()
+                .map(|f| finding(f))
+                .collect();
             let count = |severity: &str| {
                 own_findings
                     .iter()
@@ -237,7 +276,7 @@ pub fn collect(
                 + u64::from(a.open_world) * OPEN_WORLD
                 + u64::from(!plan.exposed) * NOT_EXPOSED;
             let summary = entry
-                .pointer("/metadata/ai_metadata/one_line_summary")
+                .pointer("/ai/one_line_summary")
                 .and_then(Value::as_str)
                 .unwrap_or_else(|| plan.description.lines().next().unwrap_or(""));
             let ins = edge_summaries(edges_in.remove(op.name.as_str()), true);
@@ -281,9 +320,9 @@ pub fn collect(
                     "json": r.json,
                     "typed": r.schema.is_some(),
                 })).collect::<Vec<_>>(),
-                "contract": entry.pointer("/metadata/api_contract"),
-                "openapi": entry.pointer("/metadata/openapi"),
-                "ai": entry.pointer("/metadata/ai_metadata"),
+                "contract": entry.get("contract"),
+                "openapi": entry.get("openapi"),
+                "ai": entry.get("ai"),
                 "edges": {"in": ins, "out": outs},
                 "findings": own_findings,
                 "native": plan.meta.get("toolwright"),

@@ -220,12 +220,12 @@ pub struct Exporter<'c> {
     /// Exported names, in catalog order.
     names: Vec<String>,
     /// Parsed once, shared by [`Exporter::with_options`].
-    definitions: std::sync::Arc<std::collections::BTreeMap<&'c str, Definitions>>,
+    definitions: std::sync::Arc<std::collections::BTreeMap<&'c str, Definitions<'c>>>,
 }
 
 impl<'c> Exporter<'c> {
     /// The same catalog exported as `options` say, sharing the definitions already
-    /// parsed (a report exports to four targets; GitHub's definitions as values take
+    /// found (a report exports to four targets; GitHub's definitions as values take
     /// tens of MB each time).
     pub fn with_options(&self, options: &ExportOptions) -> Exporter<'c> {
         let originals: Vec<&str> = self
@@ -402,11 +402,10 @@ impl Catalog {
             catalog: self,
             options: options.clone(),
             names: names::tool_names(&originals, options.name_budget),
-            // Each API's definitions parsed once (a tool reaches hundreds in big APIs).
             definitions: std::sync::Arc::new(
                 self.apis()
                     .iter()
-                    .map(|api| (api.name.as_ref(), Definitions::parse(&api.definitions)))
+                    .map(|api| (api.name.as_ref(), Definitions::of(&api.definitions)))
                     .collect(),
             ),
         }
@@ -418,7 +417,7 @@ impl Catalog {
         tool: &Tool,
         name: &str,
         options: &ExportOptions,
-        defs: &Definitions,
+        defs: &Definitions<'_>,
         warnings: &mut Vec<Warning>,
     ) -> (Value, Keys) {
         let input = parse(&tool.input_schema);
@@ -495,8 +494,9 @@ impl Catalog {
                     "inputSchema": parameters,
                 });
                 if let Some(output) = tool.output_schema.as_deref().map(parse) {
-                    let output =
-                        crate::catalog::inline_root(output, |name| defs.output.get(name).cloned());
+                    let output = crate::catalog::inline_root(output, |name| {
+                        defs.output.get(name).map(|d| parse(d))
+                    });
                     let walked = schema::walk(
                         &output,
                         &defs.output,
@@ -579,19 +579,23 @@ fn without_nulls(value: Value) -> Value {
     }
 }
 
-/// An API's definitions, parsed, by direction.
+/// An API's definitions by name, per direction, as the catalog holds them (JSON text):
+/// each is parsed where a tool's export reaches it, once per schema walked, and
+/// dropped with the walk. Parsed up front, Microsoft Graph beta's took ~47 MB for as
+/// long as the exporter lived; its 22,361 tools' exports parse ~600 MB of them as they
+/// go, a second or two spread over the export.
 #[derive(Debug, Default)]
-struct Definitions {
-    input: Map<String, Value>,
-    output: Map<String, Value>,
+struct Definitions<'c> {
+    input: schema::Definitions<'c>,
+    output: schema::Definitions<'c>,
 }
 
-impl Definitions {
-    fn parse(definitions: &[crate::descriptor::Definition]) -> Self {
+impl<'c> Definitions<'c> {
+    fn of(definitions: &'c [crate::descriptor::Definition]) -> Self {
         let mut out = Definitions::default();
         for d in definitions {
-            out.input.insert(d.name.to_string(), parse(&d.input));
-            out.output.insert(d.name.to_string(), parse(&d.output));
+            out.input.insert(d.name.as_ref(), d.input.as_ref());
+            out.output.insert(d.name.as_ref(), d.output.as_ref());
         }
         out
     }

@@ -51,13 +51,17 @@ pub(crate) struct Walked {
     pub blockers: Vec<String>,
 }
 
+/// An API's definitions by name, as JSON text (the catalog's): parsed when a walk
+/// reaches them.
+pub(crate) type Definitions<'c> = std::collections::BTreeMap<&'c str, &'c str>;
+
 /// Walks `schema` for `dialect`; `#/$defs/<name>` resolves in the root's own
 /// `$defs`, then in `shared` (the API's definitions, parsed once per export).
 /// `rename` turns property keys into provider-safe ones (inputs); outputs keep the
 /// API's keys.
 pub(crate) fn walk(
     schema: &Value,
-    shared: &Map<String, Value>,
+    shared: &Definitions<'_>,
     dialect: Dialect,
     rename: bool,
     node_budget: usize,
@@ -70,6 +74,7 @@ pub(crate) fn walk(
     let mut walker = Walker {
         local,
         shared,
+        parsed: std::cell::RefCell::default(),
         dialect,
         rename,
         stack: Vec::new(),
@@ -135,7 +140,10 @@ struct Stats {
 
 struct Walker<'a> {
     local: Map<String, Value>,
-    shared: &'a Map<String, Value>,
+    shared: &'a Definitions<'a>,
+    /// The shared definitions parsed so far in this walk: a big schema reaches one
+    /// many times (Graph beta: ~1.5 million times for ~510,000 parses).
+    parsed: std::cell::RefCell<std::collections::HashMap<String, Value>>,
     dialect: Dialect,
     rename: bool,
     /// Definitions being inlined, outermost first: meeting one again is recursion.
@@ -154,8 +162,17 @@ impl Walker<'_> {
         )
     }
 
-    fn definition(&self, name: &str) -> Option<&Value> {
-        self.local.get(name).or_else(|| self.shared.get(name))
+    /// Definition `name`: the schema's own, else the API's.
+    fn definition(&self, name: &str) -> Option<Value> {
+        if let Some(own) = self.local.get(name) {
+            return Some(own.clone());
+        }
+        let text = self.shared.get(name)?;
+        let mut parsed = self.parsed.borrow_mut();
+        let value = parsed
+            .entry(name.to_owned())
+            .or_insert_with(|| super::parse(text));
+        Some(value.clone())
     }
 
     /// A property name as exported (sanitized when keys are renamed).
@@ -435,7 +452,7 @@ impl Walker<'_> {
             );
             return self.permissive(at, &why);
         }
-        let Some(target) = self.definition(name).cloned() else {
+        let Some(target) = self.definition(name) else {
             return self.permissive(at, &format!("`{name}` (not described)"));
         };
         // Siblings of `$ref` (a description, a default) refine the target.

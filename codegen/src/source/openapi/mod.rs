@@ -28,7 +28,7 @@ use crate::diagnostics::{Diagnostic, Diagnostics, Location, SourceFile, codes};
 use crate::ir;
 use crate::source::yaml;
 use locate::Locator;
-pub use raw::{Raw, raw};
+pub use raw::{Raw, raw, raw_outline};
 
 /// Whether a file looks like an OpenAPI (or Swagger) document by name and content.
 pub fn looks_like(path: &std::path::Path, head: &str) -> bool {

@@ -37,6 +37,25 @@ pub(crate) struct Root<'a> {
 /// tree without the path items, and the path items as text; `None` when it is of
 /// another shape (it is then parsed whole, as before).
 pub(crate) fn split(file: &Arc<SourceFile>) -> Option<(Value, PathItems)> {
+    split_with(file, false)
+}
+
+/// The component maps an outline keeps the names of only (see [`outline`]).
+const OUTLINED: [&str; 2] = ["schemas", "examples"];
+
+/// `root` with each member of its `components.schemas` and `components.examples` made
+/// `null`: their names are kept, for what counts them.
+pub(crate) fn outline(root: &mut Value) {
+    for map in OUTLINED {
+        if let Some(Value::Object(members)) = root.pointer_mut(&format!("/components/{map}")) {
+            members.values_mut().for_each(|v| *v = Value::Null);
+        }
+    }
+}
+
+/// [`split`]; with `outlined`, the members of `components.schemas` and
+/// `components.examples` are never parsed (each is `null`, see [`outline`]).
+pub(crate) fn split_with(file: &Arc<SourceFile>, outlined: bool) -> Option<(Value, PathItems)> {
     let text = file.text.as_str();
     // The members as borrowed text, so nothing is copied.
     let members =
@@ -49,6 +68,8 @@ pub(crate) fn split(file: &Arc<SourceFile>) -> Option<(Value, PathItems)> {
     for (key, member) in &members {
         let value = if key == "paths" {
             Value::Object(items.keys().map(|k| (k.clone(), Value::Null)).collect())
+        } else if outlined && key == "components" {
+            outlined_components(member)?
         } else {
             serde_json::from_str(member.get()).ok()?
         };
@@ -70,6 +91,32 @@ pub(crate) fn split(file: &Arc<SourceFile>) -> Option<(Value, PathItems)> {
             whole: OnceCell::new(),
         },
     ))
+}
+
+/// `components` parsed with the maps [`outline`] empties left unparsed.
+fn outlined_components(components: &RawValue) -> Option<Value> {
+    let Ok(members) =
+        serde_json::from_str::<std::collections::BTreeMap<String, &RawValue>>(components.get())
+    else {
+        // Not an object: as it is.
+        return serde_json::from_str(components.get()).ok();
+    };
+    let mut out = serde_json::Map::new();
+    for (key, member) in members {
+        let names_only = OUTLINED
+            .contains(&key.as_str())
+            .then(|| {
+                serde_json::from_str::<std::collections::BTreeMap<String, &RawValue>>(member.get())
+                    .ok()
+            })
+            .flatten();
+        let value = match names_only {
+            Some(names) => Value::Object(names.into_keys().map(|k| (k, Value::Null)).collect()),
+            None => serde_json::from_str(member.get()).ok()?,
+        };
+        out.insert(key, value);
+    }
+    Some(Value::Object(out))
 }
 
 impl PathItems {
