@@ -29,8 +29,10 @@ pub fn natives(meta: BTreeMap<String, Value>) -> BTreeMap<String, Native> {
 /// scalar costs as much shared as not).
 #[derive(Debug, Default)]
 pub struct Sharing {
-    /// By their JSON text.
-    seen: std::collections::HashMap<String, Native>,
+    /// By a hash of their JSON text ([`schema::hash_of`]: equal texts, equal hashes);
+    /// each confirmed equal before it is handed out. Keyed by the text itself, Microsoft
+    /// Graph beta's path items' metadata took ~15 MB while the document was read.
+    seen: std::collections::HashMap<u64, Vec<Native>>,
     /// By their [`fingerprint`]; each confirmed equal before it is handed out.
     schemas: std::collections::HashMap<u64, Vec<std::sync::Arc<Schema>>>,
 }
@@ -42,11 +44,18 @@ impl Sharing {
             .map(|(key, value)| {
                 let shared = match &value {
                     Value::Array(_) | Value::Object(_) => {
-                        let text = value.to_string();
-                        self.seen
-                            .entry(text)
-                            .or_insert_with(|| Native::new(value))
-                            .clone()
+                        let same = self
+                            .seen
+                            .entry(schema::hash_of(format_args!("{value}")))
+                            .or_default();
+                        match same.iter().find(|kept| ***kept == value) {
+                            Some(kept) => kept.clone(),
+                            None => {
+                                let kept = Native::new(value);
+                                same.push(kept.clone());
+                                kept
+                            }
+                        }
                     }
                     _ => Native::new(value),
                 };

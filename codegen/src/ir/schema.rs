@@ -480,7 +480,11 @@ pub fn reachable<'a>(
 /// fingerprints are worth comparing; unequal ones are different schemas (`-0.0` and
 /// `0.0` included, which `==` does not tell apart).
 pub fn fingerprint(schema: &Schema) -> u64 {
-    use std::fmt::Write as _;
+    hash_of(format_args!("{schema:?}"))
+}
+
+/// A hash of the text `text` writes, streamed into the hasher (no text is made).
+pub fn hash_of(text: std::fmt::Arguments<'_>) -> u64 {
     use std::hash::Hasher;
     struct Feed(std::collections::hash_map::DefaultHasher);
     impl std::fmt::Write for Feed {
@@ -490,7 +494,7 @@ pub fn fingerprint(schema: &Schema) -> u64 {
         }
     }
     let mut feed = Feed(std::collections::hash_map::DefaultHasher::new());
-    let _ = write!(feed, "{schema:?}");
+    let _ = std::fmt::Write::write_fmt(&mut feed, text);
     feed.0.finish()
 }
 

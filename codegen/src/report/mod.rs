@@ -124,7 +124,7 @@ pub fn prepare(
 
 /// What a report takes from the documents as written and from the findings of reading
 /// them: the raw counts of the fidelity matrices, each operation's source lines (put
-/// aside compressed, in a temporary file) and the credentials each holds as written.
+/// aside in a temporary file) and the credentials each holds as written.
 /// Taken first, so that a caller can let go of the findings and of the source text
 /// ([`ir::let_go_of_text`]) before the contracts are made: together they were the
 /// report's peak (Microsoft Graph beta's text is 47 MB).
@@ -166,7 +166,11 @@ impl Sources {
                 .push(fidelity::source(api, raw.as_ref(), diagnostics));
             for op in &api.operations {
                 let excerpt = tools::excerpt_of(api, op, raw.as_ref());
-                let at = excerpt.map(|e| sources.spool.push(tools::compressed(&e)));
+                let at = excerpt.map(|e| {
+                    sources
+                        .spool
+                        .push(serde_json::to_vec(&e).unwrap_or_default())
+                });
                 sources.excerpts.push(at);
             }
             sources.written.push(raw.map(tools::Written::from));

@@ -119,7 +119,7 @@ pub struct Read<'a> {
 }
 
 /// Each operation's artifact entry as its details show it (`{"contract", "openapi",
-/// "ai"}` of its metadata), the APIs' operations in order, put aside compressed in
+/// "ai"}` of its metadata), the APIs' operations in order, put aside in
 /// `spool`: each contract is dropped once its entry is made, so the details are made
 /// with none alive (Graph beta's took ~45 MB, alive with the whole IR).
 pub fn entries(
@@ -140,7 +140,7 @@ pub fn entries(
             "openapi": entry.pointer("/metadata/openapi"),
             "ai": entry.pointer("/metadata/ai_metadata"),
         });
-        Some(spool.push(compressed(&shown)))
+        Some(spool.push(serde_json::to_vec(&shown).unwrap_or_default()))
     })
     .collect()
 }
@@ -170,7 +170,7 @@ pub fn excerpt_of(api: &ir::Api, op: &ir::Operation, raw: Option<&openapi::Raw>)
 }
 
 /// `value` as JSON text, gzip-compressed (quickly: it is read back by this process).
-pub fn compressed(value: &Value) -> Vec<u8> {
+fn compressed(value: &Value) -> Vec<u8> {
     // Buffered: flate2 clears its output buffer on every write, and serde_json
     // writes a token at a time (see `block::BUFFER`).
     let mut gz = std::io::BufWriter::with_capacity(
@@ -185,10 +185,11 @@ pub fn compressed(value: &Value) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-/// The JSON value put aside as number `index` by [`compressed`].
+/// The JSON value put aside (as text, not compressed: it is read back once, soon) as
+/// number `index`. Compressed, Graph beta's entries and excerpts (~235 MB) took a
+/// third of the report's first phase to squeeze and inflate.
 fn read_back(spool: &super::spool::Spool, index: usize) -> std::io::Result<Value> {
-    let bytes = spool.read(index)?;
-    serde_json::from_reader(flate2::read::GzDecoder::new(&bytes[..])).map_err(std::io::Error::other)
+    serde_json::from_slice(&spool.read(index)?).map_err(std::io::Error::other)
 }
 
 /// The rows and details of every operation of `apis`, with what `read` holds of their
@@ -253,7 +254,7 @@ pub fn collect(
         ));
         for op in &api.operations {
             let plan = plan::plan(api, op);
-            let entry = match artifact_entries.next() {
+            let mut entry = match artifact_entries.next() {
                 Some(Some(at)) => read_back(&spool, *at)?,
                 _ => Value::Null,
             };
@@ -320,9 +321,10 @@ pub fn collect(
                     "json": r.json,
                     "typed": r.schema.is_some(),
                 })).collect::<Vec<_>>(),
-                "contract": entry.get("contract"),
-                "openapi": entry.get("openapi"),
-                "ai": entry.get("ai"),
+                // Moved, not copied: the entry was read back for this.
+                "contract": entry.get_mut("contract").map(Value::take),
+                "openapi": entry.get_mut("openapi").map(Value::take),
+                "ai": entry.get_mut("ai").map(Value::take),
                 "edges": {"in": ins, "out": outs},
                 "findings": own_findings,
                 "native": plan.meta.get("toolwright"),
