@@ -135,11 +135,15 @@ pub fn entries(
         let contract = contracts.next()?;
         let entry = artifact::tool(api, op, &contract);
         drop(contract);
-        let shown = json!({
-            "contract": entry.pointer("/metadata/api_contract"),
-            "openapi": entry.pointer("/metadata/openapi"),
-            "ai": entry.pointer("/metadata/ai_metadata"),
-        });
+        // Written from the entry itself (a copy of its parts was a second big tool's
+        // entry alive at once).
+        let shown: BTreeMap<&str, Option<&Value>> = [
+            ("contract", entry.pointer("/metadata/api_contract")),
+            ("openapi", entry.pointer("/metadata/openapi")),
+            ("ai", entry.pointer("/metadata/ai_metadata")),
+        ]
+        .into_iter()
+        .collect();
         Some(spool.push(serde_json::to_vec(&shown).unwrap_or_default()))
     })
     .collect()
