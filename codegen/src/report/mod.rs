@@ -166,11 +166,7 @@ impl Sources {
                 .push(fidelity::source(api, raw.as_ref(), diagnostics));
             for op in &api.operations {
                 let excerpt = tools::excerpt_of(api, op, raw.as_ref());
-                let at = excerpt.map(|e| {
-                    sources
-                        .spool
-                        .push(serde_json::to_vec(&e).unwrap_or_default())
-                });
+                let at = excerpt.map(|e| tools::put_aside(&mut sources.spool, &e));
                 sources.excerpts.push(at);
             }
             sources.written.push(raw.map(tools::Written::from));

@@ -68,9 +68,8 @@ pub fn write(parts: &Parts<'_>, out: &mut dyn Write) -> std::io::Result<()> {
         match marker {
             "{{TITLE}}" => out.write_all(escape(parts.title).as_bytes())?,
             "{{STYLE}}" => out.write_all(STYLE.as_bytes())?,
-            // Made here and dropped once written: it copies the rows and the readiness
-            // report (~30 MB for Graph beta), which the details' blocks after it need
-            // not share memory with.
+            // Made here and dropped once written; the rows and the readiness section
+            // are written in place from their text, never copied into it.
             "{{DATA}}" => write_data(out, &data(parts), &parts.tools.rows, parts.readiness)?,
             "{{GRAPH}}" if parts.graph.svg.is_empty() => out.write_all(
                 b"<p class=\"empty\">No data-flow edges: no tool's output was found to feed another's input.</p>",
@@ -134,7 +133,6 @@ impl Readiness {
             .collect();
         let count = |severity: &str| findings.iter().filter(|f| f[0] == severity).count();
         let (warnings, infos) = (count("warning"), count("info"));
-        let field = |k: &str| report.get(k).cloned().unwrap_or(Value::Null);
         let mut section = json!({
             "score": report.get("score"),
             "status": report.get("status"),
@@ -144,13 +142,11 @@ impl Readiness {
         });
         // As the whole data's walk reaches it: its texts come from the documents.
         crate::contract::artifact::scrub(&mut section);
-        let text = serde_json::value::to_raw_value(&section).unwrap_or_default();
-        let mut summary = json!({"score": field("score"), "status": field("status")});
-        crate::contract::artifact::scrub(&mut summary);
         Readiness {
-            text,
-            score: summary["score"].take(),
-            status: summary["status"].take(),
+            text: serde_json::value::to_raw_value(&section).unwrap_or_default(),
+            // The summary repeats these two, scrubbed alike.
+            score: section["score"].clone(),
+            status: section["status"].clone(),
             warnings,
             infos,
         }

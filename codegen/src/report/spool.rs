@@ -1,7 +1,9 @@
-//! Bytes put aside until the page is written: each tool's compressed details, made in
-//! source order and written in the rows' order. Kept in a temporary file, so what the
-//! report holds does not grow with the number of tools (Microsoft Graph beta's
-//! details are ~130 MB compressed); in memory where no temporary file can be had.
+//! Bytes put aside until the report needs them: each operation's source lines and
+//! artifact entry (read back once, when its details are made) and each tool's
+//! compressed details (made in source order, written in the rows' order). Kept in a
+//! temporary file, so what the report holds does not grow with the number of tools
+//! (Microsoft Graph beta's reaches ~230 MB); in memory where no temporary file can be
+//! had.
 
 use std::borrow::Cow;
 use std::fs::File;

@@ -144,7 +144,7 @@ pub fn entries(
         ]
         .into_iter()
         .collect();
-        Some(spool.push(serde_json::to_vec(&shown).unwrap_or_default()))
+        Some(put_aside(spool, &shown))
     })
     .collect()
 }
@@ -189,9 +189,15 @@ fn compressed(value: &Value) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-/// The JSON value put aside (as text, not compressed: it is read back once, soon) as
-/// number `index`. Compressed, Graph beta's entries and excerpts (~235 MB) took a
-/// third of the report's first phase to squeeze and inflate.
+/// `value` put aside in `spool` as JSON text, not compressed: it is read back once,
+/// soon ([`read_back`]). Compressed, Graph beta's entries and excerpts took a third of
+/// the report's first phase to squeeze and inflate.
+pub fn put_aside(spool: &mut super::spool::Spool, value: &impl serde::Serialize) -> usize {
+    // Serializing a value of JSON to memory cannot fail.
+    spool.push(serde_json::to_vec(value).unwrap_or_default())
+}
+
+/// The JSON value [`put_aside`] as number `index`.
 fn read_back(spool: &super::spool::Spool, index: usize) -> std::io::Result<Value> {
     serde_json::from_slice(&spool.read(index)?).map_err(std::io::Error::other)
 }

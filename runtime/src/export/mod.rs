@@ -219,14 +219,13 @@ pub struct Exporter<'c> {
     options: ExportOptions,
     /// Exported names, in catalog order.
     names: Vec<String>,
-    /// Parsed once, shared by [`Exporter::with_options`].
+    /// Each API's definitions by name, shared by [`Exporter::with_options`].
     definitions: std::sync::Arc<std::collections::BTreeMap<&'c str, Definitions<'c>>>,
 }
 
 impl<'c> Exporter<'c> {
     /// The same catalog exported as `options` say, sharing the definitions already
-    /// found (a report exports to four targets; GitHub's definitions as values take
-    /// tens of MB each time).
+    /// indexed (a report exports to four targets).
     pub fn with_options(&self, options: &ExportOptions) -> Exporter<'c> {
         let originals: Vec<&str> = self
             .catalog
@@ -583,7 +582,7 @@ fn without_nulls(value: Value) -> Value {
 /// each is parsed where a tool's export reaches it, once per schema walked, and
 /// dropped with the walk. Parsed up front, Microsoft Graph beta's took ~47 MB for as
 /// long as the exporter lived; its 22,361 tools' exports parse ~600 MB of them as they
-/// go, a second or two spread over the export.
+/// go (~13 s of its report's ~80, `benches/report_memory.md`).
 #[derive(Debug, Default)]
 struct Definitions<'c> {
     input: schema::Definitions<'c>,

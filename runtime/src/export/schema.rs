@@ -56,7 +56,7 @@ pub(crate) struct Walked {
 pub(crate) type Definitions<'c> = std::collections::BTreeMap<&'c str, &'c str>;
 
 /// Walks `schema` for `dialect`; `#/$defs/<name>` resolves in the root's own
-/// `$defs`, then in `shared` (the API's definitions, parsed once per export).
+/// `$defs`, then in `shared` (the API's definitions, each parsed once per walk).
 /// `rename` turns property keys into provider-safe ones (inputs); outputs keep the
 /// API's keys.
 pub(crate) fn walk(
