@@ -40,20 +40,32 @@ pub fn catalog(apis: &[ir::Api]) -> Result<Catalog, String> {
 /// as read and the catalog are never whole together (on Graph beta, the two together
 /// were the report's peak).
 pub fn catalog_for_exports(apis: Vec<ir::Api>) -> Result<Catalog, String> {
-    let runtime_apis = apis.iter().map(runtime_api).collect();
+    let mut runtime_apis = Vec::with_capacity(apis.len());
     let mut tools = Vec::with_capacity(apis.iter().map(|a| a.operations.len()).sum());
-    // Each API dropped once its tools are made (its definitions too).
+    // Each API dropped once its tools are made (its definitions too). The definitions a
+    // tool reaches are named while the operations are here and written out once they
+    // are gone: Graph beta's operations and its definitions' text together were the
+    // report's peak.
     for mut api in apis {
+        let reachable = emit::reachable_definitions(&api);
         tools.extend(
             emit::into_plans(&mut api, |_, plan| plan.exposed.then(|| tool(&plan, None)))
                 .into_iter()
                 .flatten(),
         );
+        let definitions = emit::definitions_named(&api, reachable);
+        runtime_apis.push(runtime_api_with(&api, definitions));
     }
     Catalog::from_tools(tools, runtime_apis)
 }
 
 fn runtime_api(api: &ir::Api) -> Api {
+    runtime_api_with(api, emit::definitions(api))
+}
+
+/// `api` as the runtime describes it, with its `definitions` as [`emit::definitions`]
+/// renders them.
+fn runtime_api_with(api: &ir::Api, definitions: Vec<(String, String, String)>) -> Api {
     let schemes = api
         .schemes
         .iter()
@@ -96,7 +108,7 @@ fn runtime_api(api: &ir::Api) -> Api {
         name: api.name.clone().into(),
         base_url: api.base_url.clone().into(),
         schemes: Cow::Owned(schemes),
-        definitions: emit::definitions(api)
+        definitions: definitions
             .into_iter()
             .map(|(name, input, output)| Definition {
                 name: name.into(),

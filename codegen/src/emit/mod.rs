@@ -47,7 +47,16 @@ pub fn reachable_definitions(api: &ir::Api) -> std::collections::BTreeSet<String
 /// The API's definitions that some tool reaches, rendered as (name, input, output)
 /// JSON Schema texts.
 pub fn definitions(api: &ir::Api) -> Vec<(String, String, String)> {
-    reachable_definitions(api)
+    definitions_named(api, reachable_definitions(api))
+}
+
+/// The API's definitions `names` (as [`reachable_definitions`] found them, perhaps
+/// before the operations were taken), rendered as [`definitions`] renders them.
+pub fn definitions_named(
+    api: &ir::Api,
+    names: std::collections::BTreeSet<String>,
+) -> Vec<(String, String, String)> {
+    names
         .into_iter()
         .filter_map(|name| {
             let def = api.definitions.get(&name)?;
