@@ -14,11 +14,12 @@
 //! With the `jemalloc` feature (on by default where it builds) the command's own
 //! allocations come from jemalloc: its size classes carry no header per block, where
 //! glibc's spend ~16 bytes on each, and a big API's report holds millions of small
-//! blocks (Microsoft Graph beta: a 302 MB peak with glibc, 289 MB with jemalloc;
-//! `benches/report_memory.md`). C code linked in (QuickJS, for code mode) keeps
+//! blocks (Microsoft Graph beta's report: a ~299 MB peak with glibc, ~280 MB with
+//! jemalloc; `benches/report_memory.md`). C code linked in (QuickJS, for code mode) keeps
 //! calling glibc's `malloc`, so both allocators are tuned here. jemalloc keeps freed
 //! pages for ten seconds by default, for reuse; the frugal setting returns them at
-//! once, which `report` and `serve` ask for and the short commands do not.
+//! once, which `report` and `serve` ask for and the short commands do not (the
+//! report's last phase keeps them a tenth of a second).
 
 #[cfg(all(feature = "jemalloc", unix, not(target_os = "openbsd")))]
 #[global_allocator]
@@ -51,6 +52,16 @@ fn fix_mmap_threshold() {
 /// allocator's arenas, and the threads that make the exports allocate from arenas of
 /// their own, so on Microsoft Graph beta the second phase's RSS was ~150 MB over what
 /// it holds.
+/// From here on, jemalloc (when it is the allocator) keeps freed pages ~0.1 s for reuse
+/// before they go back. For a phase that frees and makes again buffers of the same
+/// sizes many times a second: the report's exports, a tool at a time, spent ~20 s of
+/// system time on Microsoft Graph beta returning and faulting in pages at once, for a
+/// peak no lower (`benches/report_memory.md`).
+pub(crate) fn keep_freed_pages_briefly() {
+    #[cfg(all(feature = "jemalloc", unix, not(target_os = "openbsd")))]
+    jemalloc::return_freed_pages_after(100);
+}
+
 pub(crate) fn give_back_freed() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     trim();
@@ -77,15 +88,21 @@ mod jemalloc {
     /// `MALLCTL_ARENAS_ALL`: the arena index that stands for every arena.
     const ALL_ARENAS: u32 = 4096;
 
-    /// Dirty and muzzy pages (freed, not yet returned) go back to the system at once:
-    /// the default for arenas made from now on (each thread that allocates gets one)
-    /// and the setting of those already made.
+    /// Freed pages go back to the system at once (each thread that allocates gets an
+    /// arena of its own: those made later too).
     pub(super) fn return_freed_pages_at_once() {
-        for kind in ["dirty", "muzzy"] {
-            write_isize(&format!("arenas.{kind}_decay_ms"), 0);
+        return_freed_pages_after(0);
+    }
+
+    /// Dirty pages (freed, still mapped) are returned `ms` after they were freed, the
+    /// default for arenas made from now on and the setting of those already made;
+    /// muzzy ones (handed back lazily) at once.
+    pub(super) fn return_freed_pages_after(ms: isize) {
+        for (kind, ms) in [("dirty", ms), ("muzzy", 0)] {
+            write_isize(&format!("arenas.{kind}_decay_ms"), ms);
             for arena in 0..read_u32("arenas.narenas").unwrap_or(0) {
                 // An index not yet made refuses the write: it takes the default above.
-                write_isize(&format!("arena.{arena}.{kind}_decay_ms"), 0);
+                write_isize(&format!("arena.{arena}.{kind}_decay_ms"), ms);
             }
         }
     }
