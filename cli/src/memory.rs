@@ -47,11 +47,6 @@ fn fix_mmap_threshold() {
     }
 }
 
-/// Hands the memory freed so far back to the system (glibc's `malloc_trim`; elsewhere
-/// nothing). Between the report's phases: what the first freed stays resident in the
-/// allocator's arenas, and the threads that make the exports allocate from arenas of
-/// their own, so on Microsoft Graph beta the second phase's RSS was ~150 MB over what
-/// it holds.
 /// From here on, jemalloc (when it is the allocator) keeps freed pages ~0.1 s for reuse
 /// before they go back. For a phase that frees and makes again buffers of the same
 /// sizes many times a second: the report's exports, a tool at a time, spent ~20 s of
@@ -62,6 +57,11 @@ pub(crate) fn keep_freed_pages_briefly() {
     jemalloc::return_freed_pages_after(100);
 }
 
+/// Hands the memory freed so far back to the system (glibc's `malloc_trim`, and
+/// jemalloc's purge when it is the allocator; elsewhere nothing). Between the report's
+/// phases: what the first freed stays resident in the allocator's arenas, and the
+/// threads that make the exports allocate from arenas of their own, so on Microsoft
+/// Graph beta the second phase's RSS was ~150 MB over what it holds (with glibc).
 pub(crate) fn give_back_freed() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     trim();
@@ -88,22 +88,21 @@ mod jemalloc {
     /// `MALLCTL_ARENAS_ALL`: the arena index that stands for every arena.
     const ALL_ARENAS: u32 = 4096;
 
-    /// Freed pages go back to the system at once (each thread that allocates gets an
-    /// arena of its own: those made later too).
+    /// Freed pages go back to the system at once.
     pub(super) fn return_freed_pages_at_once() {
         return_freed_pages_after(0);
     }
 
-    /// Dirty pages (freed, still mapped) are returned `ms` after they were freed, the
-    /// default for arenas made from now on and the setting of those already made;
-    /// muzzy ones (handed back lazily) at once.
+    /// Dirty pages (freed, still mapped) are returned `ms` after they were freed: the
+    /// default for arenas made from now on and the setting of the automatic arenas
+    /// already made (threads share them, a few per CPU). The arena of huge allocations
+    /// is left as jemalloc sets it (at once: its timer would run only when it is used).
+    /// Muzzy pages (handed back lazily) already go at once by jemalloc's default.
     pub(super) fn return_freed_pages_after(ms: isize) {
-        for (kind, ms) in [("dirty", ms), ("muzzy", 0)] {
-            write_isize(&format!("arenas.{kind}_decay_ms"), ms);
-            for arena in 0..read_u32("arenas.narenas").unwrap_or(0) {
-                // An index not yet made refuses the write: it takes the default above.
-                write_isize(&format!("arena.{arena}.{kind}_decay_ms"), ms);
-            }
+        write_isize("arenas.dirty_decay_ms", ms);
+        for arena in 0..read_u32("opt.narenas").unwrap_or(0) {
+            // An index not yet made refuses the write: it takes the default above.
+            write_isize(&format!("arena.{arena}.dirty_decay_ms"), ms);
         }
     }
 
@@ -146,8 +145,9 @@ mod jemalloc {
         let name: &CStr = &CString::new(name).ok()?;
         let mut value: u32 = 0;
         let mut len = size_of::<u32>();
-        // SAFETY: `arenas.narenas` is an `unsigned`: jemalloc writes at most `len`
-        // bytes to `value` and the length it wrote to `len`, both alive across the call.
+        // SAFETY: the count read here (`opt.narenas`) is an `unsigned`: jemalloc writes
+        // at most `len` bytes to `value` and the length it wrote to `len`, both alive
+        // across the call.
         let status = unsafe {
             tikv_jemalloc_sys::mallctl(
                 name.as_ptr(),
