@@ -85,8 +85,8 @@ fn trim() {
 mod jemalloc {
     use std::ffi::{CStr, CString, c_void};
 
-    /// `MALLCTL_ARENAS_ALL`: the arena index that stands for every arena.
-    const ALL_ARENAS: u32 = 4096;
+    /// Every arena purged: 4096 is `MALLCTL_ARENAS_ALL`, the index that stands for all.
+    const PURGE_ALL: &CStr = c"arena.4096.purge";
 
     /// Freed pages go back to the system at once.
     pub(super) fn return_freed_pages_at_once() {
@@ -108,14 +108,11 @@ mod jemalloc {
 
     /// Every arena's freed pages returned now.
     pub(super) fn purge() {
-        let Ok(name) = CString::new(format!("arena.{ALL_ARENAS}.purge")) else {
-            return;
-        };
         // SAFETY: `arena.<i>.purge` takes and returns nothing: null pointers and
         // lengths of zero are what jemalloc's manual asks for.
         unsafe {
             tikv_jemalloc_sys::mallctl(
-                name.as_ptr(),
+                PURGE_ALL.as_ptr(),
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
